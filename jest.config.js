@@ -1,0 +1,22 @@
+// Two projects: `unit` (pure logic and services, *.spec.ts beside the code) and
+// `e2e` (real Postgres, Redis and the sandbox over HTTP, test/**/*.e2e-spec.ts).
+const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, keepClassNames: true, target: 'es2022' } }];
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/src', '<rootDir>/test/unit'],
+      testMatch: ['**/*.spec.ts'],
+      transform: { '^.+\\.ts$': swc },
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.e2e-spec.ts'],
+      transform: { '^.+\\.ts$': swc },
+      testTimeout: 60000,
+    },
+  ],
+};

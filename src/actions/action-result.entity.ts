@@ -1,0 +1,53 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { RuleAction } from '../rules/rule-types';
+
+export type ActionStatus = 'pending' | 'running' | 'succeeded' | 'skipped' | 'failed' | 'dead';
+
+/** One action of one run. (run, index) is unique: a retried job resumes after the last finished one. */
+@Entity('action_results')
+@Index('UQ_action_results_run_index', ['runId', 'actionIndex'], { unique: true })
+@Index('IDX_action_results_status', ['status'])
+export class ActionResultEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'run_id', type: 'uuid' })
+  runId!: string;
+
+  @Column({ name: 'action_index', type: 'int' })
+  actionIndex!: number;
+
+  @Column({ type: 'jsonb' })
+  action!: RuleAction;
+
+  @Column({ type: 'text', default: 'pending' })
+  status!: ActionStatus;
+
+  /** Why it was skipped (needs_assignee, contact_blocked, no_change, shadow_mode, ...) or failed. */
+  @Column({ type: 'text', nullable: true })
+  reason!: string | null;
+
+  @Column({ name: 'error_code', type: 'text', nullable: true })
+  errorCode!: string | null;
+
+  @Column({ name: 'error_message', type: 'text', nullable: true })
+  errorMessage!: string | null;
+
+  @Column({ name: 'http_status', type: 'int', nullable: true })
+  httpStatus!: number | null;
+
+  @Column({ name: 'request_id', type: 'text', nullable: true })
+  requestId!: string | null;
+
+  @Column({ type: 'int', default: 0 })
+  attempts!: number;
+
+  @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
+  startedAt!: Date | null;
+
+  @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
+  finishedAt!: Date | null;
+
+  @Column({ name: 'duration_ms', type: 'int', nullable: true })
+  durationMs!: number | null;
+}

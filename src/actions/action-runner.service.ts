@@ -1,0 +1,159 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource, QueryRunner } from 'typeorm';
+import { CrmDirectory } from '../crm/crm-directory.service';
+import { CrmApiError } from '../crm/crm-errors';
+import { CrmGateway } from '../crm/crm-gateway.service';
+import type { Contact } from '../crm/crm-types';
+import { EngineMetrics } from '../ops/engine-metrics';
+import type { RuleAction } from '../rules/rule-types';
+import { applyActionLocally, guardAction } from './action-guards';
+import { executeAction, ExecutionContext, MissingMessageError } from './action-executor';
+import { ActionLedger, ActionRow, RunRow } from './action-ledger';
+import { resolveAction, resolveMemberId } from './resolve-action';
+
+export class ContactBusyError extends Error {}
+/** A transient failure after the gateway's own retries: the job is retried later. */
+export class TransientActionError extends Error {}
+
+/**
+ * Executes the pending runs of one contact in trigger order. A session advisory lock on the
+ * contact makes "same contact in order, different contacts in parallel" hold across workers.
+ */
+@Injectable()
+export class ActionRunnerService {
+  private readonly logger = new Logger(ActionRunnerService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly gateway: CrmGateway,
+    private readonly directory: CrmDirectory,
+    private readonly metrics: EngineMetrics,
+  ) {}
+
+  /** Runs every unfinished run of the contact up to and including `runId`. */
+  async runForContact(contactId: string, runId: string, finalAttempt: boolean): Promise<void> {
+    const lockRunner = this.dataSource.createQueryRunner();
+    await lockRunner.connect();
+    try {
+      const [{ locked }] = await lockRunner.query(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`, [contactId]);
+      if (!locked) throw new ContactBusyError(`contact ${contactId} is being worked on by another job`);
+      try {
+        const ledger = new ActionLedger(this.dataSource);
+        for (const run of await ledger.unfinishedRunsUpTo(contactId, runId)) {
+          await this.executeRun(ledger, run, finalAttempt && run.id === runId);
+        }
+      } finally {
+        await lockRunner.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [contactId]);
+      }
+    } finally {
+      await lockRunner.release();
+    }
+  }
+
+  private async executeRun(ledger: ActionLedger, run: RunRow, finalAttempt: boolean): Promise<void> {
+    await ledger.markRun(run.id, 'running');
+    const actions = await ledger.actionsOf(run.id);
+    // A row left `running` means a crash mid-call: read the contact again so guards see the write
+    // if it happened (no_change), instead of repeating it.
+    const crashed = actions.some((a) => a.status === 'running');
+    let contact = crashed ? await this.readContact(run) : (run.contact_snapshot as unknown as Contact);
+    const ctx: ExecutionContext = { contact, message: messageOf(run) };
+    for (const row of actions) {
+      if (row.status === 'succeeded' || row.status === 'skipped') continue;
+      const outcome = await this.executeOne(ledger, run, row, ctx, finalAttempt);
+      if (outcome !== 'next') {
+        await ledger.skipRemaining(run.id, row.action_index, 'previous_action_failed');
+        await ledger.finishRun(run.id, outcome);
+        return;
+      }
+      contact = ctx.contact;
+    }
+    await ledger.finishRun(run.id, 'succeeded');
+  }
+
+  private async executeOne(
+    ledger: ActionLedger,
+    run: RunRow,
+    row: ActionRow,
+    ctx: ExecutionContext,
+    finalAttempt: boolean,
+  ): Promise<'next' | 'failed' | 'dead'> {
+    const action = row.action as RuleAction;
+    const opts = { priority: run.priority, correlationId: run.correlation_id ?? undefined };
+    const started = Date.now();
+    try {
+      const resolved = await resolveAction(this.directory, action);
+      if ('assignFirst' in action && action.assignFirst && !ctx.contact.assigneeId && !ctx.contact.isBlocked) {
+        const memberId = await resolveMemberId(this.directory, action.assignFirst);
+        ctx.contact = (await this.gateway.updateContact(ctx.contact.id, { assigneeId: memberId }, opts)) ?? ctx.contact;
+      }
+      const channel = resolved.type === 'open-conversation' ? await this.directory.resolveChannel(resolved.channelId) : undefined;
+      const guard = guardAction(resolved, ctx.contact, { channel });
+      if (!guard.proceed) {
+        await ledger.skip(row.id, guard.reason, guard.detail);
+        this.metrics.actions.inc({ type: action.type, status: 'skipped', reason: guard.reason });
+        return 'next';
+      }
+      await ledger.markActionRunning(row.id);
+      const after = await executeAction(this.gateway, resolved, ctx, opts);
+      ctx.contact = after ?? applyActionLocally(resolved, ctx.contact);
+      await ledger.succeed(row.id, Date.now() - started, this.lastRequestId(opts.correlationId));
+      this.metrics.actions.inc({ type: action.type, status: 'succeeded', reason: '' });
+      this.logger.log(`rule ${run.rule_id}: ${action.type} on contact ${ctx.contact.id} succeeded [${run.correlation_id ?? '-'}]`);
+      return 'next';
+    } catch (err) {
+      return this.onError(ledger, run, row, err, Date.now() - started, finalAttempt);
+    }
+  }
+
+  private async onError(ledger: ActionLedger, run: RunRow, row: ActionRow, err: unknown, durationMs: number, finalAttempt: boolean) {
+    const type = (row.action as RuleAction).type;
+    if (err instanceof CrmApiError && err.code === 'resource_conflict' && type === 'create-segment') {
+      await ledger.succeed(row.id, durationMs, err.requestId ?? null, 'already_exists');
+      return 'next' as const;
+    }
+    const permanent = (err instanceof CrmApiError && !err.retryable) || err instanceof MissingMessageError || isUnknownName(err);
+    const failure = describe(err);
+    if (permanent || finalAttempt) {
+      const status: 'failed' | 'dead' = permanent ? 'failed' : 'dead';
+      await ledger.fail(row.id, status, failure, durationMs);
+      this.metrics.actions.inc({ type, status, reason: failure.code });
+      this.logger.warn(`rule ${run.rule_id}: ${type} on contact ${run.contact_id} ${status}: ${failure.code} ${failure.requestId ?? ''}`);
+      return status;
+    }
+    await ledger.fail(row.id, 'pending', failure, durationMs);
+    throw new TransientActionError(`${type} on contact ${run.contact_id}: ${failure.code}`);
+  }
+
+  private async readContact(run: RunRow): Promise<Contact> {
+    return this.gateway.getContact(run.contact_id, { priority: run.priority });
+  }
+
+  private lastRequestId(_correlationId?: string): string | null {
+    return null;
+  }
+}
+
+function messageOf(run: RunRow): ExecutionContext['message'] {
+  const data = run.event_payload?.data as Record<string, unknown> | undefined;
+  if (!data || !String(run.event_payload?.type ?? '').startsWith('message.')) return undefined;
+  return {
+    id: String(data.id),
+    conversationId: String(data.conversationId),
+    messagePlatformId: String(data.messagePlatformId ?? data.id),
+  };
+}
+
+function isUnknownName(err: unknown): boolean {
+  return err instanceof Error && err.name === 'UnknownNameError';
+}
+
+function describe(err: unknown): { code: string; message: string; status: number | null; requestId: string | null } {
+  if (err instanceof CrmApiError) {
+    return { code: err.code, message: err.message, status: err.status, requestId: err.requestId ?? null };
+  }
+  if (err instanceof MissingMessageError) return { code: 'no_message', message: err.message, status: null, requestId: null };
+  if (isUnknownName(err)) return { code: 'unknown_name', message: (err as Error).message, status: null, requestId: null };
+  const e = err as { name?: string; message?: string };
+  return { code: e?.name === 'CrmTransportError' ? 'transport_error' : 'internal_error', message: String(e?.message ?? err), status: null, requestId: null };
+}

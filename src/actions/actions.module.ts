@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { CrmModule } from '../crm/crm.module';
+import { QueuesModule } from '../queues/queues.module';
+import { ActionRunnerService } from './action-runner.service';
+import { ActionsProcessor } from './actions.processor';
+
+@Module({})
+export class ActionsModule {
+  /** Processors only where this process works the queues (ROLE all or worker). */
+  static register(withWorkers: boolean) {
+    return {
+      module: ActionsModule,
+      imports: [QueuesModule, CrmModule],
+      providers: [ActionRunnerService, ...(withWorkers ? [ActionsProcessor] : [])],
+      exports: [ActionRunnerService],
+    };
+  }
+}

@@ -1,0 +1,71 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { ConditionTrace, RuleAction } from '../rules/rule-types';
+
+export type RunStatus =
+  | 'not_matched' // evaluated, conditions false: kept for "why did it not fire"
+  | 'suppressed' // matched but once/cooldown/loop protection held it back (see `reason`)
+  | 'pending'
+  | 'running'
+  | 'succeeded'
+  | 'failed'
+  | 'dead';
+
+/** One evaluation of one rule for one contact on one trigger (event or sweep tick). */
+@Entity('runs')
+@Index('UQ_runs_trigger_rule_contact', ['triggerKey', 'ruleId', 'contactId'], { unique: true })
+@Index('IDX_runs_contact_created', ['contactId', 'createdAt'])
+@Index('IDX_runs_rule_created', ['ruleId', 'createdAt'])
+export class RunEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  /** `event:<inbox id>` or `sweep:<rule>:<tick>`. */
+  @Column({ name: 'trigger_key', type: 'text' })
+  triggerKey!: string;
+
+  @Column({ name: 'inbox_event_id', type: 'uuid', nullable: true })
+  inboxEventId!: string | null;
+
+  @Column({ name: 'rule_id', type: 'text' })
+  ruleId!: string;
+
+  @Column({ name: 'rule_version', type: 'text' })
+  ruleVersion!: string;
+
+  @Column({ name: 'rule_set_version', type: 'text' })
+  ruleSetVersion!: string;
+
+  @Column({ name: 'contact_id', type: 'text' })
+  contactId!: string;
+
+  @Column({ type: 'text' })
+  status!: RunStatus;
+
+  @Column({ type: 'text', nullable: true })
+  reason!: string | null;
+
+  @Column({ type: 'text', default: 'live' })
+  mode!: 'live' | 'shadow';
+
+  @Column({ type: 'jsonb' })
+  trace!: ConditionTrace[];
+
+  @Column({ type: 'jsonb' })
+  actions!: RuleAction[];
+
+  /** Contact state the rule was evaluated against (the first guard input). */
+  @Column({ name: 'contact_snapshot', type: 'jsonb', nullable: true })
+  contactSnapshot!: Record<string, unknown> | null;
+
+  @Column({ name: 'correlation_id', type: 'text', nullable: true })
+  correlationId!: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+
+  @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
+  finishedAt!: Date | null;
+}

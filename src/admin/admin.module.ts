@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { QueuesModule } from '../queues/queues.module';
+import { RulesModule } from '../rules/rules.module';
+import { RulesAdminController } from './rules-admin.controller';
+import { RunsAdminController } from './runs-admin.controller';
+
+@Module({
+  imports: [QueuesModule, RulesModule],
+  controllers: [RunsAdminController, RulesAdminController],
+})
+export class AdminModule {}

@@ -1,0 +1,41 @@
+import { BullModule } from '@nestjs/bullmq';
+import { DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LoggerModule } from 'nestjs-pino';
+import { ActionsModule } from './actions/actions.module';
+import { AdminModule } from './admin/admin.module';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { dataSourceOptions } from './db/data-source';
+import { EventsModule } from './events/events.module';
+import { IntakeModule } from './intake/intake.module';
+import { loggerOptions } from './ops/logger-options';
+import { MetricsModule } from './ops/ops.module';
+import { HealthModule } from './ops/health.module';
+import { redisConnection } from './queues/redis-connection';
+
+@Module({})
+export class AppModule {
+  /** ROLE decides what this process does: api (intake + admin), worker (queues), scheduler (cron, reconciler). */
+  static forRoot(config: AppConfig): DynamicModule {
+    const withApi = config.role === 'all' || config.role === 'api';
+    const withWorkers = config.role === 'all' || config.role === 'worker';
+    const withScheduler = config.role === 'all' || config.role === 'scheduler';
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot(loggerOptions(config)),
+        MetricsModule,
+        TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl)),
+        BullModule.forRoot({ connection: redisConnection(config.redis.url), prefix: config.redis.prefix }),
+        ScheduleModule.forRoot(),
+        EventsModule.register(withWorkers, withScheduler),
+        ActionsModule.register(withWorkers),
+        HealthModule,
+        ...(withApi ? [IntakeModule, AdminModule] : [IntakeModule]),
+      ],
+    };
+  }
+}

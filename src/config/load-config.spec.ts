@@ -1,0 +1,38 @@
+import { ConfigError, loadConfig } from './load-config';
+
+describe('loadConfig', () => {
+  it('works with no variables at all (a fresh clone runs against the embedded sandbox)', () => {
+    const config = loadConfig({});
+    expect(config.crm.baseUrl).toBeUndefined();
+    expect(config.databaseUrl).toBe('postgres://postgres@127.0.0.1:5432/crm_rules');
+    expect(config.redis.url).toBe('redis://127.0.0.1:6379');
+    expect(config.crm.budget).toEqual({ limit: 300, windowMs: 60000, bulkMinShare: 0.2 });
+    expect(config.crm.signatureHeader).toBe('x-service-signature');
+  });
+
+  it('lists every bad variable in one error', () => {
+    let error: ConfigError | undefined;
+    try {
+      loadConfig({ PORT: 'abc', ROLE: 'boss', DATABASE_URL: 'mysql://x', CRM_BASE_URL: 'https://crm.example', CRM_RATE_LIMIT: '0' });
+    } catch (err) {
+      error = err as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error!.problems).toHaveLength(5);
+    expect(error!.message).toMatch(/PORT/);
+    expect(error!.message).toMatch(/ROLE/);
+    expect(error!.message).toMatch(/DATABASE_URL/);
+    expect(error!.message).toMatch(/CRM_API_KEY is required/);
+    expect(error!.message).toMatch(/CRM_RATE_LIMIT/);
+  });
+
+  it('never echoes a URL value, which may hold a password', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://user:hunter2@db' })).toThrow(/^(?![\s\S]*hunter2)/);
+  });
+
+  it('takes the real CRM when CRM_BASE_URL and CRM_API_KEY are set', () => {
+    const config = loadConfig({ CRM_BASE_URL: 'https://crm.example/', CRM_API_KEY: 'sk_live_x' });
+    expect(config.crm.baseUrl).toBe('https://crm.example');
+    expect(config.crm.apiKey).toBe('sk_live_x');
+  });
+});

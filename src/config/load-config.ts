@@ -1,0 +1,125 @@
+// The one place that reads process.env. Every variable is checked; all problems are
+// reported together so a misconfigured deployment is fixed in one go.
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppConfig, Role } from './app-config';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** `.data/runtime.env` is written by scripts/setup.js when it had to start local servers. */
+export function readRuntimeEnv(root = process.cwd()): Env {
+  const file = join(root, '.data', 'runtime.env');
+  if (!existsSync(file)) return {};
+  const env: Env = {};
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
+    if (m) env[m[1]] = m[2];
+  }
+  return env;
+}
+
+const ROLES: Role[] = ['all', 'api', 'worker', 'scheduler'];
+
+export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): AppConfig {
+  const problems: string[] = [];
+  const str = (name: string, fallback?: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v === '' ? fallback : v;
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const num = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min || n > max) {
+      problems.push(`${name} must be a number between ${min} and ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+  const url = (name: string, fallback: string | undefined, protocols: string[]): string | undefined => {
+    const raw = str(name, fallback);
+    if (raw === undefined) return undefined;
+    try {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) throw new Error('protocol');
+      return raw.replace(/\/+$/, '');
+    } catch {
+      // Never echo the value: URLs may carry passwords.
+      problems.push(`${name} must be a ${protocols.join(' or ')} URL`);
+      return fallback;
+    }
+  };
+
+  const role = str('ROLE', 'all') as Role;
+  if (!ROLES.includes(role)) problems.push(`ROLE must be one of ${ROLES.join(', ')} (got "${role}")`);
+
+  const crmBaseUrl = url('CRM_BASE_URL', undefined, ['http:', 'https:']);
+  const apiKey = str('CRM_API_KEY');
+  if (crmBaseUrl && !apiKey) problems.push('CRM_API_KEY is required when CRM_BASE_URL is set');
+
+  const config: AppConfig = {
+    nodeEnv: str('NODE_ENV', 'development')!,
+    role,
+    port: int('PORT', 3000, 0, 65535),
+    host: str('HOST', '127.0.0.1')!,
+    publicUrl: url('PUBLIC_URL', undefined, ['http:', 'https:']),
+    databaseUrl: url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/crm_rules', ['postgres:', 'postgresql:'])!,
+    redis: {
+      url: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'])!,
+      prefix: str('REDIS_PREFIX', 'crmr')!,
+    },
+    crm: {
+      baseUrl: crmBaseUrl,
+      apiKey: apiKey ?? 'sk_demo_full',
+      webhookSecret: str('CRM_WEBHOOK_SECRET'),
+      signatureHeader: str('CRM_SIGNATURE_HEADER', 'X-Service-Signature')!.toLowerCase(),
+      timeoutMs: int('CRM_TIMEOUT_MS', 10000, 100, 120000),
+      maxRetries: int('CRM_MAX_RETRIES', 4, 0, 20),
+      budget: {
+        limit: int('CRM_RATE_LIMIT', 300, 1, 100000),
+        windowMs: int('CRM_RATE_WINDOW_MS', 60000, 100, 3600000),
+        bulkMinShare: num('CRM_BULK_MIN_SHARE', 0.2, 0, 1),
+      },
+    },
+    sandbox: {
+      port: int('SANDBOX_PORT', 4010, 0, 65535),
+      rateLimit: int('SANDBOX_RATE_LIMIT', 300, 1, 100000),
+      rateWindowMs: int('SANDBOX_RATE_WINDOW_MS', 60000, 100, 3600000),
+    },
+    rulesDir: str('RULES_DIR', 'rules')!,
+    rulesWatch: bool('RULES_WATCH', true),
+    adminToken: str('ADMIN_TOKEN'),
+    webhookBodyLimitBytes: int('WEBHOOK_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    logLevel: str('LOG_LEVEL', 'info')!,
+  };
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
+    problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,174 @@
+// Request shapes of the CRM operations (crm-api.md section 4 and DESIGN.md "Operations beyond
+// crm-api.md section 4"). Response shapes live in crm-types.ts.
+import type { ContactStatus, CustomField, SegmentFilters, Uuid } from './crm-types';
+
+export interface PageQuery {
+  page?: number;
+  limit?: number;
+}
+
+/** GET /v1/contacts. */
+export interface ContactQuery extends PageQuery {
+  sort?: 'createdAt' | 'name' | 'lastInteractionAt';
+  order?: 'asc' | 'desc';
+  /** assumed: DESIGN.md */
+  search?: string;
+  status?: ContactStatus;
+  /** assumed: DESIGN.md */
+  isBlocked?: boolean;
+  tagIds?: Uuid[];
+  /** assumed: DESIGN.md */
+  stageIds?: Uuid[];
+  /** assumed: DESIGN.md */
+  assigneeIds?: Uuid[];
+}
+
+/** assumed: DESIGN.md (POST /v1/contacts) */
+export interface CreateContactInput {
+  name?: string;
+  phone: string;
+  email?: string;
+  avatar?: string;
+  assigneeId?: Uuid | null;
+  stageId?: Uuid | null;
+  tagIds?: Uuid[];
+}
+
+/** assumed: DESIGN.md (PATCH /v1/contacts/{id}); `tagIds` replaces the whole set. */
+export interface UpdateContactInput {
+  name?: string;
+  phone?: string;
+  email?: string;
+  avatar?: string;
+  assigneeId?: Uuid | null;
+  stageId?: Uuid | null;
+  status?: ContactStatus;
+  tagIds?: Uuid[];
+  customFields?: Record<string, unknown>;
+}
+
+/** GET /v1/conversations: the seed's scope and filter enums under DESIGN.md's parameter names. */
+export interface ConversationQuery extends PageQuery {
+  category?: 'all' | 'my' | 'unassigned';
+  quickFilter?: 'Unread' | 'NotReplied';
+  status?: 'active' | 'archived';
+  /** assumed: DESIGN.md */
+  contactId?: Uuid;
+  /** assumed: DESIGN.md */
+  search?: string;
+}
+
+export interface OpenConversationInput {
+  contactId: Uuid;
+  channelId: Uuid;
+}
+
+export interface ReactionInput {
+  conversationId: Uuid;
+  contactId: Uuid;
+  messagePlatformId: string;
+  /** An empty string removes the reaction. */
+  emoji: string;
+}
+
+/** assumed: DESIGN.md (GET /v1/messages) */
+export interface MessageQuery extends PageQuery {
+  conversationId: Uuid;
+}
+
+/** assumed: DESIGN.md (POST /v1/messages); `text` or `attachment`. */
+export interface SendMessageInput {
+  conversationId: Uuid;
+  contactId: Uuid;
+  text?: string;
+  attachment?: { url: string; type: string; name?: string };
+  replyToMessageId?: string;
+}
+
+export interface CreateSegmentInput {
+  name: string;
+  filters: SegmentFilters;
+}
+
+export interface CreateStageInput {
+  name: string;
+  color?: string;
+  description?: string;
+  isInProgress?: boolean;
+}
+
+/** assumed: DESIGN.md (PATCH /v1/contact-stages/{id}) */
+export interface UpdateStageInput {
+  name?: string;
+  color?: string;
+  description?: string;
+}
+
+/** assumed: DESIGN.md (PATCH /v1/tags/{id}) */
+export interface UpdateTagInput {
+  name?: string;
+  color?: string;
+}
+
+/** assumed: DESIGN.md (GET /v1/custom-fields) */
+export interface CustomFieldQuery extends PageQuery {
+  status?: 'ACTIVE' | 'ARCHIVED';
+}
+
+/** assumed: DESIGN.md (POST /v1/custom-fields) */
+export interface CreateCustomFieldInput {
+  name: string;
+  type: CustomField['type'];
+  description?: string;
+  options?: { label: string; color?: string }[];
+}
+
+export interface UpdateCustomFieldInput {
+  name?: string;
+  description?: string;
+  options?: { id?: Uuid; label: string; color?: string }[];
+}
+
+export interface UserQuery extends PageQuery {
+  sort?: 'name' | 'email' | 'createdAt';
+  order?: 'asc' | 'desc';
+  /** assumed: DESIGN.md */
+  search?: string;
+}
+
+/** assumed: DESIGN.md (GET /v1/channels) */
+export interface ChannelQuery {
+  platformType?: string;
+}
+
+export interface CreateWebhookInput {
+  url: string;
+  events: string[];
+}
+
+/** assumed: DESIGN.md (GET /v1/message-templates) */
+export interface MessageTemplateQuery extends PageQuery {
+  search?: string;
+  status?: string;
+}
+
+/** assumed: DESIGN.md (POST /v1/message-templates/send) */
+export interface SendTemplateInput {
+  conversationId: Uuid;
+  contactId: Uuid;
+  templateId: Uuid;
+  bodyParameters?: string[];
+}
+
+/** Message template: shape not shown anywhere; the members the engine may read. */
+export interface MessageTemplate {
+  id: Uuid;
+  name: string;
+  status: string;
+  [extra: string]: unknown;
+}
+
+/** `{ data }` lists of DESIGN.md (unpaged: stages, segments, channels, webhooks). */
+export interface DataList<T> {
+  data: T[];
+}

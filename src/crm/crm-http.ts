@@ -1,0 +1,113 @@
+// The one fetch in the engine that talks to the CRM: URL building, the bearer header, a
+// timeout on every call and the mapping of error bodies to typed errors.
+import { CrmApiError, CrmTransportError } from './crm-errors';
+import type { CrmErrorDetail } from './crm-types';
+import { parseRetryAfter } from './retry-policy';
+
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
+export type Query = Record<string, QueryValue>;
+
+export interface CrmHttpOptions {
+  /** May be unknown at construction: the engine sets it once the embedded sandbox listens. */
+  baseUrl?: string;
+  apiKey: string;
+  timeoutMs: number;
+}
+
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Query;
+  body?: unknown;
+}
+
+/** Arrays are repeated (`tagIds=a&tagIds=b`, crm-api.md 4 rule 3); empty values are left out. */
+export function buildUrl(baseUrl: string, path: string, query?: Query): string {
+  const url = new URL(baseUrl.replace(/\/+$/, '') + path);
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const item of value) url.searchParams.append(name, String(item));
+    else url.searchParams.append(name, String(value));
+  }
+  return url.toString();
+}
+
+/** Maps a non-2xx answer to a CrmApiError; tolerates bodies that are not the documented envelope. */
+export function toApiError(
+  operation: string,
+  status: number,
+  bodyText: string,
+  headers: { get(name: string): string | null },
+  nowMs = Date.now(),
+): CrmApiError {
+  let envelope: Partial<{ type: string; code: string; message: string; details: CrmErrorDetail[]; requestId: string }> =
+    {};
+  try {
+    const parsed = JSON.parse(bodyText) as { error?: typeof envelope };
+    if (parsed && typeof parsed.error === 'object' && parsed.error !== null) envelope = parsed.error;
+  } catch {
+    // Not JSON (a proxy's HTML page, an empty body): keep the status as the only fact.
+  }
+  return new CrmApiError({
+    status,
+    type: envelope.type ?? 'unknown_error',
+    code: envelope.code ?? `http_${status}`,
+    message: envelope.message ?? `CRM answered HTTP ${status}`,
+    details: Array.isArray(envelope.details) ? envelope.details : undefined,
+    requestId: envelope.requestId ?? headers.get('x-request-id') ?? undefined,
+    operation,
+    retryAfterMs: status === 429 ? parseRetryAfter(headers.get('retry-after'), nowMs) : undefined,
+  });
+}
+
+export class CrmHttp {
+  private baseUrl?: string;
+  private readonly authorization: string;
+
+  constructor(private readonly options: CrmHttpOptions) {
+    this.baseUrl = options.baseUrl;
+    // Kept only as the header value; never logged, never put in an error.
+    this.authorization = `Bearer ${options.apiKey}`;
+  }
+
+  setBaseUrl(url: string): void {
+    this.baseUrl = url;
+  }
+
+  async request<T>(operation: string, spec: RequestSpec): Promise<T> {
+    if (!this.baseUrl) throw new Error(`CRM base URL is not set yet (operation ${operation})`);
+    const url = buildUrl(this.baseUrl, spec.path, spec.query);
+    const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json' };
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, {
+        method: spec.method,
+        headers,
+        body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+        redirect: 'error',
+      });
+      text = await response.text();
+    } catch (err) {
+      throw toTransportError(operation, err, this.options.timeoutMs);
+    }
+    if (!response.ok) throw toApiError(operation, response.status, text, response.headers);
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  }
+}
+
+function toTransportError(operation: string, err: unknown, timeoutMs: number): CrmTransportError {
+  const name = (err as { name?: string } | null)?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') {
+    return new CrmTransportError(operation, 'timeout', `${operation}: no answer from the CRM within ${timeoutMs} ms`, {
+      cause: err,
+    });
+  }
+  const code = (err as { cause?: { code?: string } } | null)?.cause?.code;
+  const reason = code ?? (err instanceof Error ? err.message : 'unknown error');
+  return new CrmTransportError(operation, 'connection', `${operation}: connection to the CRM failed (${reason})`, {
+    cause: err,
+  });
+}

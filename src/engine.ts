@@ -1,0 +1,96 @@
+// Boots the engine (and, when no CRM is configured, the embedded sandbox it talks to over HTTP).
+// Used by main.ts, the end-to-end tests and the benchmarks, so all three run the same wiring.
+import { INestApplication, Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { json } from 'express';
+import { Logger as PinoLogger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import type { AppConfig } from './config/app-config';
+import { CrmGateway } from './crm/crm-gateway.service';
+import { rawBodyMiddleware } from './intake/raw-body.middleware';
+import { SubscriptionService } from './intake/subscription.service';
+import { RuleSetService } from './rules/rule-set.service';
+import { startSandbox, RunningSandbox, SandboxOptions } from './sandbox/start-sandbox';
+
+export interface EngineOptions {
+  /** Create a demo contact once everything is up, so a newcomer sees a rule fire. */
+  demo?: boolean;
+  /** Options of the embedded sandbox (used when config.crm.baseUrl is unset). */
+  sandbox?: SandboxOptions;
+  /** Use Nest's plain logger instead of pino (tests keep their output quiet). */
+  quiet?: boolean;
+}
+
+export interface RunningEngine {
+  app: INestApplication;
+  url: string;
+  config: AppConfig;
+  sandbox?: RunningSandbox;
+  close(): Promise<void>;
+}
+
+export async function startEngine(config: AppConfig, options: EngineOptions = {}): Promise<RunningEngine> {
+  let sandbox: RunningSandbox | undefined;
+  if (!config.crm.baseUrl) {
+    sandbox = await startSandbox({
+      port: config.sandbox.port,
+      rateLimit: { limit: config.sandbox.rateLimit, windowMs: config.sandbox.rateWindowMs },
+      ...options.sandbox,
+    });
+    config.crm.baseUrl = sandbox.url;
+  }
+  const app = await NestFactory.create(AppModule.forRoot(config), {
+    bodyParser: false,
+    bufferLogs: !options.quiet,
+    logger: options.quiet ? ['error'] : undefined,
+  });
+  if (!options.quiet) app.useLogger(app.get(PinoLogger));
+  app.use('/webhooks', rawBodyMiddleware(config.webhookBodyLimitBytes));
+  app.use(json({ limit: '1mb' }));
+  app.enableShutdownHooks();
+  SwaggerModule.setup(
+    'docs',
+    app,
+    SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle('CRM rules runner')
+        .setDescription('Admin and operations API. Admin routes need the X-Admin-Token header (ADMIN_TOKEN).')
+        .addApiKey({ type: 'apiKey', name: 'X-Admin-Token', in: 'header' }, 'admin')
+        .build(),
+    ),
+  );
+  await app.listen(config.port, config.host);
+  const address = app.getHttpServer().address() as { port: number };
+  const url = `http://${config.host}:${address.port}`;
+  if (!config.publicUrl && sandbox) config.publicUrl = url; // the embedded sandbox delivers to us
+  const logger = new Logger('Engine');
+  logger.log(`engine listening on ${url} (role ${config.role}); CRM at ${config.crm.baseUrl}${sandbox ? ' (embedded sandbox)' : ''}`);
+
+  if (config.publicUrl && (config.role === 'all' || config.role === 'api')) {
+    const kinds = app.get(RuleSetService).current()?.eventKinds() ?? [];
+    await app.get(SubscriptionService).ensure(kinds);
+  }
+  if (options.demo && sandbox) await createDemoContact(app, logger);
+
+  return {
+    app,
+    url,
+    config,
+    sandbox,
+    close: async () => {
+      await app.close();
+      await sandbox?.close();
+    },
+  };
+}
+
+async function createDemoContact(app: INestApplication, logger: Logger): Promise<void> {
+  const gateway = app.get(CrmGateway);
+  const contact = await gateway.createContact(
+    { name: 'Dana Demo', phone: '5511987654321', email: 'dana@demo.test' },
+    { priority: 'interactive' },
+  );
+  logger.log(`demo: created contact ${contact.id} (${contact.name}) in the sandbox; watch the rules act on it`);
+}

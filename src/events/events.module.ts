@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { CrmModule } from '../crm/crm.module';
+import { QueuesModule } from '../queues/queues.module';
+import { RulesModule } from '../rules/rules.module';
+import { EventMatchingService } from './event-matching.service';
+import { EventsProcessor } from './events.processor';
+import { ReconcilerService } from './reconciler.service';
+
+@Module({})
+export class EventsModule {
+  static register(withWorkers: boolean, withScheduler: boolean) {
+    return {
+      module: EventsModule,
+      imports: [QueuesModule, CrmModule, RulesModule],
+      providers: [
+        EventMatchingService,
+        ...(withWorkers ? [EventsProcessor] : []),
+        // One reconciler per scheduler process is enough; several are harmless (job ids dedupe).
+        ...(withScheduler ? [ReconcilerService] : []),
+      ],
+      exports: [EventMatchingService],
+    };
+  }
+}

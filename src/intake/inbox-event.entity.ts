@@ -1,0 +1,36 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+export type InboxStatus = 'pending' | 'processed' | 'failed';
+
+/** Every accepted webhook delivery, committed before the 2xx. `event_key` carries deduplication. */
+@Entity('inbox_events')
+@Index('UQ_inbox_events_event_key', ['eventKey'], { unique: true })
+export class InboxEventEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  /** The CRM event id, or `sha256:<body hash>` when the payload has none. */
+  @Column({ name: 'event_key', type: 'text' })
+  eventKey!: string;
+
+  @Column({ type: 'text' })
+  type!: string;
+
+  @Column({ type: 'jsonb' })
+  payload!: Record<string, unknown>;
+
+  @Column({ type: 'text', default: 'pending' })
+  status!: InboxStatus;
+
+  @Column({ name: 'contact_id', type: 'text', nullable: true })
+  contactId!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  error!: string | null;
+
+  @CreateDateColumn({ name: 'received_at', type: 'timestamptz' })
+  receivedAt!: Date;
+
+  @Column({ name: 'processed_at', type: 'timestamptz', nullable: true })
+  processedAt!: Date | null;
+}

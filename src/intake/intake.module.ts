@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { QueuesModule } from '../queues/queues.module';
+import { IntakeService } from './intake.service';
+import { WebhookSecretsService } from './webhook-secrets.service';
+import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
+import { WebhookController } from './webhook.controller';
+import { SubscriptionService } from './subscription.service';
+
+@Module({
+  imports: [QueuesModule, TypeOrmModule.forFeature([WebhookSubscriptionEntity])],
+  controllers: [WebhookController],
+  providers: [IntakeService, WebhookSecretsService, SubscriptionService],
+  exports: [WebhookSecretsService, SubscriptionService],
+})
+export class IntakeModule {}

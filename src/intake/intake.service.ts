@@ -1,0 +1,102 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { createHash, randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { EngineMetrics } from '../ops/engine-metrics';
+import { EVENTS_QUEUE, EventJobData, eventJobId } from '../queues/queues';
+import { verifySignature } from './verify-signature';
+import { WebhookSecretsService } from './webhook-secrets.service';
+
+export type IntakeOutcome =
+  | { status: 200; body: { received: true; duplicate: boolean; id: string } }
+  | { status: 400 | 401 | 503; body: { error: { code: string; message: string } } };
+
+/** Derives the deduplication key: the CRM's event id, or a hash of the exact bytes. */
+export function eventKeyOf(payload: Record<string, unknown>, rawBody: Buffer): string {
+  if (typeof payload.id === 'string' && payload.id.length > 0) return `id:${payload.id}`;
+  return `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
+}
+
+function contactIdOf(payload: Record<string, unknown>): string | null {
+  const data = payload.data as Record<string, unknown> | undefined;
+  if (!data || typeof data !== 'object') return null;
+  if (typeof payload.type === 'string' && payload.type.startsWith('contact.') && typeof data.id === 'string') return data.id;
+  return typeof data.contactId === 'string' ? data.contactId : null;
+}
+
+@Injectable()
+export class IntakeService {
+  private readonly logger = new Logger(IntakeService.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+    private readonly secrets: WebhookSecretsService,
+    private readonly metrics: EngineMetrics,
+    @InjectQueue(EVENTS_QUEUE) private readonly events: Queue<EventJobData>,
+  ) {}
+
+  async accept(rawBody: Buffer, signature: string | undefined): Promise<IntakeOutcome> {
+    let secrets: string[];
+    try {
+      secrets = await this.secrets.secrets();
+    } catch {
+      return this.unavailable('secrets');
+    }
+    const check = verifySignature(signature, rawBody, secrets);
+    if (!check.ok) {
+      this.metrics.events.inc({ outcome: 'refused_signature' });
+      this.logger.warn(`refused webhook delivery: ${check.reason}`);
+      // The reason is safe to return (it reveals nothing about the secret) and helps whoever
+      // configures the subscription; the body is never echoed.
+      return { status: 401, body: { error: { code: 'invalid_signature', message: `signature rejected: ${check.reason}` } } };
+    }
+    let payload: Record<string, unknown>;
+    try {
+      payload = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      this.metrics.events.inc({ outcome: 'refused_json' });
+      return { status: 400, body: { error: { code: 'invalid_json', message: 'body is not valid JSON' } } };
+    }
+    if (!payload || typeof payload !== 'object' || Array.isArray(payload) || typeof payload.type !== 'string') {
+      this.metrics.events.inc({ outcome: 'refused_shape' });
+      return { status: 400, body: { error: { code: 'invalid_event', message: 'body must be an object with a string "type"' } } };
+    }
+    return this.store(payload, rawBody);
+  }
+
+  private async store(payload: Record<string, unknown>, rawBody: Buffer): Promise<IntakeOutcome> {
+    const key = eventKeyOf(payload, rawBody);
+    let inserted: { id: string }[];
+    try {
+      // ON CONFLICT DO NOTHING makes two concurrent copies race safely: one row, one winner.
+      inserted = await this.dataSource.query(
+        `INSERT INTO inbox_events (event_key, type, payload, contact_id) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (event_key) DO NOTHING RETURNING id`,
+        [key, payload.type, payload, contactIdOf(payload)],
+      );
+    } catch (err) {
+      return this.unavailable('postgres', err);
+    }
+    if (inserted.length === 0) {
+      this.metrics.events.inc({ outcome: 'duplicate' });
+      const [existing] = await this.dataSource.query(`SELECT id FROM inbox_events WHERE event_key = $1`, [key]).catch(() => [{ id: '' }]);
+      return { status: 200, body: { received: true, duplicate: true, id: existing?.id ?? '' } };
+    }
+    const id = inserted[0].id;
+    this.metrics.events.inc({ outcome: 'accepted' });
+    // Committed first, enqueued second: if Redis is down the reconciler enqueues it later.
+    this.events
+      .add('event', { inboxEventId: id, correlationId: randomUUID() }, { jobId: eventJobId(id) })
+      .catch((err) => this.logger.warn(`event ${id} stored but not enqueued (reconciler will retry): ${err.message}`));
+    return { status: 200, body: { received: true, duplicate: false, id } };
+  }
+
+  private unavailable(what: string, err?: unknown): IntakeOutcome {
+    this.metrics.events.inc({ outcome: 'unavailable' });
+    this.logger.error(`intake unavailable (${what}): ${err instanceof Error ? err.message : ''}`);
+    return { status: 503, body: { error: { code: 'unavailable', message: 'storage unavailable; retry later' } } };
+  }
+}

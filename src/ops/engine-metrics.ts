@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Prometheus metrics of the engine, on a registry of its own (tests boot several apps per process). */
+@Injectable()
+export class EngineMetrics {
+  readonly registry = new Registry();
+
+  readonly events = new Counter({
+    name: 'crmr_webhook_events_total',
+    help: 'Webhook deliveries by outcome (accepted, duplicate, refused_signature, refused_json, unavailable, ...)',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+
+  readonly runs = new Counter({
+    name: 'crmr_runs_total',
+    help: 'Rule runs created, by status at creation (pending, not_matched, suppressed) and rule',
+    labelNames: ['status', 'rule'],
+    registers: [this.registry],
+  });
+
+  readonly actions = new Counter({
+    name: 'crmr_actions_total',
+    help: 'Actions finished, by type, status and reason',
+    labelNames: ['type', 'status', 'reason'],
+    registers: [this.registry],
+  });
+
+  readonly eventToFirstCall = new Histogram({
+    name: 'crmr_event_to_action_seconds',
+    help: 'Time from webhook receipt to the end of a run',
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+
+  readonly queueDepth = new Gauge({
+    name: 'crmr_queue_jobs',
+    help: 'Jobs per queue and state',
+    labelNames: ['queue', 'state'],
+    registers: [this.registry],
+  });
+
+  readonly sweepProgress = new Gauge({
+    name: 'crmr_sweep_progress',
+    help: 'Progress of the current segment sweep per rule (pages, contacts, actions)',
+    labelNames: ['rule', 'measure'],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'crmr_' });
+  }
+}

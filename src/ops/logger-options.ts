@@ -1,0 +1,22 @@
+import type { Params } from 'nestjs-pino';
+import type { AppConfig } from '../config/app-config';
+
+/**
+ * JSON logs (pino). Headers that carry secrets are redacted; on a terminal the output is
+ * pretty-printed so a newcomer's `npm start` is readable.
+ */
+export function loggerOptions(config: AppConfig): Params {
+  const pretty = process.stdout.isTTY && config.nodeEnv !== 'production';
+  return {
+    pinoHttp: {
+      level: config.logLevel,
+      redact: {
+        paths: ['req.headers.authorization', `req.headers["${config.crm.signatureHeader}"]`, 'req.headers["x-admin-token"]', 'req.headers.cookie'],
+        censor: '[redacted]',
+      },
+      autoLogging: { ignore: (req) => /^\/(health|metrics|webhooks)/.test(req.url ?? '') },
+      customProps: (req) => ({ correlationId: (req as { id?: unknown }).id }),
+      transport: pretty ? { target: 'pino-pretty', options: { singleLine: true, ignore: 'pid,hostname,req,res' } } : undefined,
+    },
+  };
+}

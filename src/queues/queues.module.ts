@@ -1,0 +1,22 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from './queues';
+
+const defaultJobOptions = {
+  // Completed jobs are dropped: the ledger in Postgres keeps the history.
+  removeOnComplete: true,
+  removeOnFail: 1000,
+};
+
+/** Registers the queues once; modules that add jobs import this module. */
+@Module({
+  imports: [
+    BullModule.registerQueue(
+      { name: EVENTS_QUEUE, defaultJobOptions: { ...defaultJobOptions, attempts: 5, backoff: { type: 'exponential', delay: 500 } } },
+      { name: ACTIONS_QUEUE, defaultJobOptions },
+      { name: SWEEPS_QUEUE, defaultJobOptions: { ...defaultJobOptions, attempts: 3, backoff: { type: 'exponential', delay: 2000 } } },
+    ),
+  ],
+  exports: [BullModule],
+})
+export class QueuesModule {}

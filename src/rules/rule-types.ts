@@ -1,0 +1,106 @@
+// The compiled rule model: what the loader produces from rules/*.yaml and what the
+// matcher, the action runner and the segment sweeps consume. Plain types, no Nest.
+import type { SegmentFilters } from '../crm/crm-types';
+
+/** A name or uuid as written in the rule; the gateway's directory resolves names to ids. */
+export type NameOrId = string;
+
+export type RuleAction =
+  | { type: 'add-tag'; tag: NameOrId }
+  | { type: 'remove-tag'; tag: NameOrId }
+  | { type: 'move-stage'; stage: NameOrId | null }
+  /** member: a name, email or uuid, or the literal 'round-robin' over GET /v1/users. */
+  | { type: 'assign'; member: NameOrId }
+  | { type: 'react'; emoji: string; assignFirst?: NameOrId }
+  | { type: 'send-message'; text: string; assignFirst?: NameOrId }
+  | { type: 'open-conversation'; channel: NameOrId }
+  | { type: 'block' }
+  | { type: 'unblock' }
+  | { type: 'create-segment'; name: string; filters: SegmentFilters };
+
+export type RuleActionType = RuleAction['type'];
+
+/** Where a thing was written, for `file:line:col` messages and explain output. */
+export interface SourcePosition {
+  file: string;
+  line: number; // 1-based
+  col: number; // 1-based
+}
+
+export interface EventTrigger {
+  kind: 'event';
+  events: string[]; // e.g. ['contact.created']
+}
+
+export interface ScheduleTrigger {
+  kind: 'schedule';
+  cron: string;
+  timezone?: string;
+  segment: {
+    name?: string;
+    /** Filters as written: dates may be relative (`now-30d`), resolved at each sweep. */
+    filters: SegmentFilters & Record<string, unknown>;
+    sync?: boolean;
+  };
+  when: 'entered' | 'every-run';
+  onLeave: RuleAction[];
+}
+
+export type RuleTrigger = EventTrigger | ScheduleTrigger;
+
+export interface RuleDefinition {
+  id: string;
+  description?: string;
+  source: SourcePosition;
+  /** Content hash of this rule's normalised definition. */
+  version: string;
+  trigger: RuleTrigger;
+  /** json-rules-engine TopLevelCondition (all/any/not); undefined = always matches. */
+  conditions?: Record<string, unknown>;
+  actions: RuleAction[];
+  once?: 'per-contact';
+  cooldownMs?: number;
+  enabled: boolean;
+  priority: number; // higher runs first
+  mode: 'live' | 'shadow';
+}
+
+/** One problem found while loading rules: printed as `file:line:col: message`. */
+export interface RuleProblem {
+  file: string;
+  line: number;
+  col: number;
+  message: string;
+  severity: 'error' | 'warning';
+  /** Stable class, e.g. 'yaml-syntax', 'schema', 'duplicate-id', 'unknown-fact', 'loop'. */
+  code: string;
+}
+
+/** One leaf condition as evaluated: the explain trace. */
+export interface ConditionTrace {
+  fact: string;
+  path?: string;
+  operator: string;
+  expected: unknown;
+  actual: unknown;
+  result: boolean;
+  /** Nesting for display, e.g. 'all[0].any[1]'. */
+  at: string;
+}
+
+export interface RuleEvaluation {
+  ruleId: string;
+  ruleVersion: string;
+  matched: boolean;
+  trace: ConditionTrace[];
+  actions: RuleAction[];
+  mode: 'live' | 'shadow';
+}
+
+/** Facts given to an evaluation. `contact` is the freshest state the engine has. */
+export interface EvaluationFacts {
+  event: { id?: string; type: string; createdAt?: string; data: unknown };
+  contact?: Record<string, unknown>;
+  message?: Record<string, unknown>;
+  now: Date;
+}

@@ -1,0 +1,62 @@
+// GET /v1/contacts: filters, search and sort (crm-api.md 4.3 and DESIGN.md).
+// Within one array filter the values are alternatives (any of); different filters combine (all of).
+import { CONTACT_STATUSES } from '../../crm/segment-filter-constraints';
+import type { ContactRecord } from './sandbox-state';
+import { pagingSpec, type ParsedQuery } from './query-checks';
+
+export const CONTACT_SORT_KEYS = ['createdAt', 'name', 'lastInteractionAt'] as const;
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+
+export const CONTACT_LIST_QUERY = {
+  ...pagingSpec(100),
+  sortBy: { kind: 'enum', values: CONTACT_SORT_KEYS },
+  sortOrder: { kind: 'enum', values: SORT_ORDERS },
+  search: { kind: 'string', max: 200 },
+  status: { kind: 'enum', values: CONTACT_STATUSES },
+  isBlocked: { kind: 'bool' },
+  isAssigned: { kind: 'bool' },
+  tagIds: { kind: 'uuid[]' },
+  stageIds: { kind: 'uuid[]' },
+  assigneeIds: { kind: 'uuid[]' },
+} as const;
+
+export type ContactListQuery = ParsedQuery<typeof CONTACT_LIST_QUERY>;
+
+function matchesSearch(c: ContactRecord, search: string): boolean {
+  const needle = search.trim().toLowerCase();
+  if (needle === '') return true;
+  const digits = needle.replace(/^\+/, '');
+  return (
+    c.name.toLowerCase().includes(needle) ||
+    (c.email ?? '').toLowerCase().includes(needle) ||
+    (/^\d+$/.test(digits) && c.phone.includes(digits))
+  );
+}
+
+export function contactMatches(c: ContactRecord, q: ContactListQuery): boolean {
+  if (q.status !== undefined && c.status !== q.status) return false;
+  if (q.isBlocked !== undefined && c.isBlocked !== q.isBlocked) return false;
+  if (q.isAssigned !== undefined && (c.assigneeId !== null) !== q.isAssigned) return false;
+  if (q.tagIds?.length && !q.tagIds.some((t) => c.tagIds.includes(t))) return false;
+  if (q.stageIds?.length && !(c.stageId !== null && q.stageIds.includes(c.stageId))) return false;
+  if (q.assigneeIds?.length && !(c.assigneeId !== null && q.assigneeIds.includes(c.assigneeId))) return false;
+  if (q.search !== undefined && !matchesSearch(c, q.search)) return false;
+  return true;
+}
+
+/** Newest first by default; nulls (never interacted) last in either direction; id breaks ties. */
+export function compareContacts(q: ContactListQuery): (a: ContactRecord, b: ContactRecord) => number {
+  const key = q.sortBy ?? 'createdAt';
+  const dir = (q.sortOrder ?? (key === 'name' ? 'asc' : 'desc')) === 'asc' ? 1 : -1;
+  return (a, b) => {
+    const av = a[key];
+    const bv = b[key];
+    if (av === null || bv === null) {
+      if (av !== bv) return av === null ? 1 : -1;
+    } else {
+      const cmp = key === 'name' ? av.localeCompare(bv, 'en', { sensitivity: 'base' }) : av < bv ? -1 : av > bv ? 1 : 0;
+      if (cmp !== 0) return cmp * dir;
+    }
+    return a.id < b.id ? -dir : a.id > b.id ? dir : 0;
+  };
+}

@@ -1,0 +1,35 @@
+// The envelopes of crm-api.md 2.10. Page numbers start at 1 (the lower bound is a
+// decision, see docs/SANDBOX.md); a page past the end is empty, not an error.
+import type { ConversationPage, MediaPage, PageWithTotals } from '../../crm/crm-types';
+
+export interface PageRequest {
+  page: number;
+  limit: number;
+}
+
+function slice<T>(items: readonly T[], { page, limit }: PageRequest): T[] {
+  return items.slice((page - 1) * limit, page * limit);
+}
+
+export function pageWithTotals<T>(items: readonly T[], req: PageRequest): PageWithTotals<T> {
+  const total = items.length;
+  const totalPages = Math.ceil(total / req.limit);
+  return {
+    data: slice(items, req),
+    page: req.page,
+    limit: req.limit,
+    total,
+    totalPages,
+    hasNext: req.page < totalPages,
+    hasPrev: req.page > 1,
+  };
+}
+
+export function mediaPage<T>(items: readonly T[], req: PageRequest): MediaPage<T> {
+  return { data: slice(items, req), page: req.page, limit: req.limit, total: items.length, hasNext: req.page * req.limit < items.length };
+}
+
+/** Conversations: no total is reported, only whether a next page exists. */
+export function conversationPage<T>(items: readonly T[], req: PageRequest): ConversationPage<T> {
+  return { data: slice(items, req), page: req.page, limit: req.limit, hasNext: req.page * req.limit < items.length };
+}

@@ -1,0 +1,117 @@
+// Boots a whole engine for an end-to-end test: its own Postgres database (migrated), its own
+// Redis prefix, an embedded sandbox on a random port, HTTP between them. Nothing is mocked.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, cpSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import IORedis from 'ioredis';
+import type { AppConfig } from '../../src/config/app-config';
+import { loadConfig } from '../../src/config/load-config';
+import { dropDatabase, ensureDatabase, runMigrations } from '../../src/db/migrate';
+import { startEngine, RunningEngine, EngineOptions } from '../../src/engine';
+
+export const ADMIN_TOKEN = 'test-admin-token';
+
+export interface Harness extends RunningEngine {
+  databaseUrl: string;
+  rulesDir: string;
+  redis: IORedis;
+  sandboxUrl: string;
+  stop(): Promise<void>;
+}
+
+export interface HarnessOptions extends EngineOptions {
+  /** Rule files to use instead of the repository's rules/ directory: name → YAML text. */
+  rules?: Record<string, string>;
+  env?: Record<string, string>;
+}
+
+export async function testDatabaseUrl(): Promise<string> {
+  const base = new URL(loadConfig().databaseUrl);
+  base.pathname = `/crmr_test_${process.pid}_${randomUUID().slice(0, 8)}`;
+  const url = base.toString();
+  await ensureDatabase(url);
+  await runMigrations(url);
+  return url;
+}
+
+export function tempRulesDir(rules?: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'crmr-rules-'));
+  if (!rules) {
+    cpSync(join(__dirname, '..', '..', 'rules'), dir, { recursive: true });
+    return dir;
+  }
+  for (const [name, text] of Object.entries(rules)) require('node:fs').writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const databaseUrl = await testDatabaseUrl();
+  const rulesDir = tempRulesDir(options.rules);
+  const prefix = `crmr-test-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const config: AppConfig = loadConfig({
+    ...process.env,
+    CRM_BASE_URL: '',
+    CRM_API_KEY: '',
+    PUBLIC_URL: '',
+    DATABASE_URL: databaseUrl,
+    REDIS_PREFIX: prefix,
+    RULES_DIR: rulesDir,
+    PORT: '0',
+    SANDBOX_PORT: '0',
+    ADMIN_TOKEN,
+    LOG_LEVEL: 'error',
+    ...options.env,
+  });
+  const engine = await startEngine(config, { quiet: true, ...options, sandbox: { webhookRetryBaseMs: 20, ...options.sandbox } });
+  const redis = new IORedis(config.redis.url, { maxRetriesPerRequest: null });
+  return {
+    ...engine,
+    databaseUrl,
+    rulesDir,
+    redis,
+    sandboxUrl: engine.sandbox!.url,
+    stop: async () => {
+      await engine.close();
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+      await dropDatabase(databaseUrl);
+    },
+  };
+}
+
+/** Polls until `check` returns a truthy value or the time is up. */
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 15000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
+}
+
+export async function api<T = any>(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T; headers: Headers }> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* plain text */
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
+export const crm = (h: Harness, method: string, path: string, body?: unknown, key = 'sk_demo_full') =>
+  api(h.sandboxUrl, method, path, body, { authorization: `Bearer ${key}` });
