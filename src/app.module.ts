@@ -5,6 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import { ActionsModule } from './actions/actions.module';
 import { AdminModule } from './admin/admin.module';
+import { QueueBoardModule } from './admin/queue-board.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { dataSourceOptions } from './db/data-source';
@@ -34,7 +35,7 @@ export class AppModule {
         EventsModule.register(withWorkers, withScheduler),
         ActionsModule.register(withWorkers),
         HealthModule,
-        ...(withApi ? [IntakeModule, AdminModule] : [IntakeModule]),
+        ...(withApi ? [IntakeModule, AdminModule, QueueBoardModule.register(config)] : []),
       ],
     };
   }

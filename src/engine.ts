@@ -18,6 +18,10 @@ export interface EngineOptions {
   demo?: boolean;
   /** Options of the embedded sandbox (used when config.crm.baseUrl is unset). */
   sandbox?: SandboxOptions;
+  /** Subscribe to the CRM's webhooks on start (default true when a receiver URL is known). */
+  subscribe?: boolean;
+  /** Extra wiring before the server listens (benchmarks mount a bare endpoint to compare with). */
+  beforeListen?: (app: INestApplication) => void;
   /** Use Nest's plain logger instead of pino (tests keep their output quiet). */
   quiet?: boolean;
 }
@@ -48,6 +52,7 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
   if (!options.quiet) app.useLogger(app.get(PinoLogger));
   app.use('/webhooks', rawBodyMiddleware(config.webhookBodyLimitBytes));
   app.use(json({ limit: '1mb' }));
+  options.beforeListen?.(app);
   app.enableShutdownHooks();
   SwaggerModule.setup(
     'docs',
@@ -68,7 +73,7 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
   const logger = new Logger('Engine');
   logger.log(`engine listening on ${url} (role ${config.role}); CRM at ${config.crm.baseUrl}${sandbox ? ' (embedded sandbox)' : ''}`);
 
-  if (config.publicUrl && (config.role === 'all' || config.role === 'api')) {
+  if (options.subscribe !== false && config.publicUrl && (config.role === 'all' || config.role === 'api')) {
     const kinds = app.get(RuleSetService).current()?.eventKinds() ?? [];
     await app.get(SubscriptionService).ensure(kinds);
   }

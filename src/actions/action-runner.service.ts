@@ -97,7 +97,7 @@ export class ActionRunnerService {
       await ledger.markActionRunning(row.id);
       const after = await executeAction(this.gateway, resolved, ctx, opts);
       ctx.contact = after ?? applyActionLocally(resolved, ctx.contact);
-      await ledger.succeed(row.id, Date.now() - started, this.lastRequestId(opts.correlationId));
+      await ledger.succeed(row.id, Date.now() - started, null);
       this.metrics.actions.inc({ type: action.type, status: 'succeeded', reason: '' });
       this.logger.log(`rule ${run.rule_id}: ${action.type} on contact ${ctx.contact.id} succeeded [${run.correlation_id ?? '-'}]`);
       return 'next';
@@ -127,10 +127,6 @@ export class ActionRunnerService {
 
   private async readContact(run: RunRow): Promise<Contact> {
     return this.gateway.getContact(run.contact_id, { priority: run.priority });
-  }
-
-  private lastRequestId(_correlationId?: string): string | null {
-    return null;
   }
 }
 

@@ -7,15 +7,17 @@ export interface PageQuery {
   limit?: number;
 }
 
-/** GET /v1/contacts. */
+/** GET /v1/contacts. Parameter names beyond tagIds are not shown in crm-api.md: the sandbox's. */
 export interface ContactQuery extends PageQuery {
-  sort?: 'createdAt' | 'name' | 'lastInteractionAt';
-  order?: 'asc' | 'desc';
+  sortBy?: 'createdAt' | 'name' | 'lastInteractionAt';
+  sortOrder?: 'asc' | 'desc';
   /** assumed: DESIGN.md */
   search?: string;
   status?: ContactStatus;
   /** assumed: DESIGN.md */
   isBlocked?: boolean;
+  /** assumed: docs/SANDBOX.md (the second boolean filter of crm-api.md 4.3) */
+  isAssigned?: boolean;
   tagIds?: Uuid[];
   /** assumed: DESIGN.md */
   stageIds?: Uuid[];
@@ -104,6 +106,17 @@ export interface UpdateStageInput {
   description?: string;
 }
 
+/** assumed: DESIGN.md (GET /v1/tags) */
+export interface TagQuery extends PageQuery {
+  search?: string;
+}
+
+/** assumed: docs/SANDBOX.md (POST /v1/tags) */
+export interface CreateTagInput {
+  name: string;
+  color?: string;
+}
+
 /** assumed: DESIGN.md (PATCH /v1/tags/{id}) */
 export interface UpdateTagInput {
   name?: string;
@@ -130,8 +143,8 @@ export interface UpdateCustomFieldInput {
 }
 
 export interface UserQuery extends PageQuery {
-  sort?: 'name' | 'email' | 'createdAt';
-  order?: 'asc' | 'desc';
+  sortBy?: 'name' | 'email' | 'createdAt';
+  sortOrder?: 'asc' | 'desc';
   /** assumed: DESIGN.md */
   search?: string;
 }

@@ -103,8 +103,12 @@ export class CrmClient {
 
   // Tags
   /** assumed: DESIGN.md */
-  listTags(query?: In.PageQuery): Promise<PageWithTotals<Tag>> {
+  listTags(query?: In.TagQuery): Promise<PageWithTotals<Tag>> {
     return this.http.request('listTags', { method: 'GET', path: '/v1/tags', query: q(query) });
+  }
+  /** assumed: docs/SANDBOX.md (not listed in DESIGN.md) */
+  createTag(input: In.CreateTagInput): Promise<Tag> {
+    return this.http.request('createTag', { method: 'POST', path: '/v1/tags', body: input });
   }
   /** assumed: DESIGN.md */
   updateTag(tagId: Uuid, patch: In.UpdateTagInput): Promise<Tag> {

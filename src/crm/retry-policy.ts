@@ -44,6 +44,8 @@ export function parseRetryAfter(header: string | null | undefined, nowMs: number
   const value = header.trim();
   if (value === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
+  // An HTTP date always names a day and a month: anything else (e.g. "-3") is unreadable.
+  if (!/[A-Za-z]{3}/.test(value)) return undefined;
   const at = Date.parse(value);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - nowMs);

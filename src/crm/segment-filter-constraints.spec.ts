@@ -27,7 +27,10 @@ describe('validateSegmentFilters', () => {
       lastUpdatedBefore: DATE,
       lastInteractionAfter: DATE,
       lastInteractionBefore: DATE,
-      phoneFilters: [{ countryCode: '55', prefix: '' }, { countryCode: '12345', prefix: '1234567890' }],
+      phoneFilters: [
+        { countryCode: '55', prefix: '' },
+        { countryCode: '12345', prefix: '1234567890' },
+      ],
       adIds: ['a'],
       campaignIds: ['c'],
       adSetIds: ['s'],
@@ -51,16 +54,56 @@ describe('validateSegmentFilters', () => {
     ['non-uuid assignee', { assigneeIds: [42] }, 'filters.assigneeIds[0]', 'invalid_type'],
     ['boolean given as a string', { includeUnassigned: 'true' }, 'filters.includeUnassigned', 'invalid_type'],
     ['channel id not a uuid', { channelIds: ['main'] }, 'filters.channelIds[0]', 'invalid_string'],
-    ['date without offset', { createdAfter: '2024-05-01T10:00:00' }, 'filters.createdAfter', 'invalid_string'],
+    [
+      'date without offset',
+      { createdAfter: '2024-05-01T10:00:00' },
+      'filters.createdAfter',
+      'invalid_string',
+    ],
     ['impossible date', { createdBefore: '2024-02-30T10:00:00Z' }, 'filters.createdBefore', 'invalid_string'],
     ['date as number', { lastUpdatedAfter: 1714557600000 }, 'filters.lastUpdatedAfter', 'invalid_type'],
-    ['relative date when not allowed', { lastInteractionBefore: 'now-30d' }, 'filters.lastInteractionBefore', 'invalid_string'],
-    ['six phone filters', { phoneFilters: Array(6).fill({ countryCode: '1', prefix: '2' }) }, 'filters.phoneFilters', 'too_big'],
-    ['country code of 6 chars', { phoneFilters: [{ countryCode: '123456', prefix: '1' }] }, 'filters.phoneFilters[0].countryCode', 'too_big'],
-    ['prefix with a letter', { phoneFilters: [{ countryCode: '1', prefix: '12a' }] }, 'filters.phoneFilters[0].prefix', 'invalid_string'],
-    ['prefix of 11 digits', { phoneFilters: [{ countryCode: '1', prefix: '12345678901' }] }, 'filters.phoneFilters[0].prefix', 'too_big'],
-    ['phone filter without prefix', { phoneFilters: [{ countryCode: '1' }] }, 'filters.phoneFilters[0].prefix', 'invalid_type'],
-    ['phone filter with extra key', { phoneFilters: [{ countryCode: '1', prefix: '', x: 1 }] }, 'filters.phoneFilters[0].x', 'unrecognized_keys'],
+    [
+      'relative date when not allowed',
+      { lastInteractionBefore: 'now-30d' },
+      'filters.lastInteractionBefore',
+      'invalid_string',
+    ],
+    [
+      'six phone filters',
+      { phoneFilters: Array(6).fill({ countryCode: '1', prefix: '2' }) },
+      'filters.phoneFilters',
+      'too_big',
+    ],
+    [
+      'country code of 6 chars',
+      { phoneFilters: [{ countryCode: '123456', prefix: '1' }] },
+      'filters.phoneFilters[0].countryCode',
+      'too_big',
+    ],
+    [
+      'prefix with a letter',
+      { phoneFilters: [{ countryCode: '1', prefix: '12a' }] },
+      'filters.phoneFilters[0].prefix',
+      'invalid_string',
+    ],
+    [
+      'prefix of 11 digits',
+      { phoneFilters: [{ countryCode: '1', prefix: '12345678901' }] },
+      'filters.phoneFilters[0].prefix',
+      'too_big',
+    ],
+    [
+      'phone filter without prefix',
+      { phoneFilters: [{ countryCode: '1' }] },
+      'filters.phoneFilters[0].prefix',
+      'invalid_type',
+    ],
+    [
+      'phone filter with extra key',
+      { phoneFilters: [{ countryCode: '1', prefix: '', x: 1 }] },
+      'filters.phoneFilters[0].x',
+      'unrecognized_keys',
+    ],
     ['empty ad id', { adIds: [''] }, 'filters.adIds[0]', 'too_small'],
     ['empty campaign id', { campaignIds: ['ok', ''] }, 'filters.campaignIds[1]', 'too_small'],
     ['empty ad set id', { adSetIds: [''] }, 'filters.adSetIds[0]', 'too_small'],
@@ -71,9 +114,24 @@ describe('validateSegmentFilters', () => {
     ['broadcast id not a uuid', { broadcastIds: ['b1'] }, 'filters.broadcastIds[0]', 'invalid_string'],
     ['isBlocked null', { isBlocked: null }, 'filters.isBlocked', 'invalid_type'],
     ['empty country', { countries: [''] }, 'filters.countries[0]', 'too_small'],
-    ['custom field filter with empty key', { customFieldFilters: [{ fieldKey: '', values: ['a'] }] }, 'filters.customFieldFilters[0].fieldKey', 'too_small'],
-    ['custom field filter with no values', { customFieldFilters: [{ fieldKey: 'k', values: [] }] }, 'filters.customFieldFilters[0].values', 'too_small'],
-    ['custom field filter without values', { customFieldFilters: [{ fieldKey: 'k' }] }, 'filters.customFieldFilters[0].values', 'invalid_type'],
+    [
+      'custom field filter with empty key',
+      { customFieldFilters: [{ fieldKey: '', values: ['a'] }] },
+      'filters.customFieldFilters[0].fieldKey',
+      'too_small',
+    ],
+    [
+      'custom field filter with no values',
+      { customFieldFilters: [{ fieldKey: 'k', values: [] }] },
+      'filters.customFieldFilters[0].values',
+      'too_small',
+    ],
+    [
+      'custom field filter without values',
+      { customFieldFilters: [{ fieldKey: 'k' }] },
+      'filters.customFieldFilters[0].values',
+      'invalid_type',
+    ],
   ])('rejects %s', (_name, filters, param, code) => {
     const details = validateSegmentFilters(filters);
     expect(details).toHaveLength(1);
@@ -82,11 +140,15 @@ describe('validateSegmentFilters', () => {
   });
 
   it.each([null, [], 'x', 3])('rejects a filters value that is not an object (%p)', (value) => {
-    expect(validateSegmentFilters(value)).toEqual([expect.objectContaining({ param: 'filters', code: 'invalid_type' })]);
+    expect(validateSegmentFilters(value)).toEqual([
+      expect.objectContaining({ param: 'filters', code: 'invalid_type' }),
+    ]);
   });
 
   it('reports a missing filters object as Required', () => {
-    expect(validateSegmentFilters(undefined)).toEqual([{ param: 'filters', code: 'invalid_type', message: 'Required' }]);
+    expect(validateSegmentFilters(undefined)).toEqual([
+      { param: 'filters', code: 'invalid_type', message: 'Required' },
+    ]);
   });
 
   it('lists every failing field, not only the first', () => {
@@ -113,15 +175,21 @@ describe('validateSegmentFilters', () => {
     );
   });
 
-  it.each(['now', 'now-30d', 'now+2h', 'now-15m', 'now-10s', 'now+1w'])('accepts relative date %s when allowed', (v) => {
-    expect(validateSegmentFilters({ createdAfter: v }, { allowRelativeDates: true })).toEqual([]);
-  });
+  it.each(['now', 'now-30d', 'now+2h', 'now-15m', 'now-10s', 'now+1w'])(
+    'accepts relative date %s when allowed',
+    (v) => {
+      expect(validateSegmentFilters({ createdAfter: v }, { allowRelativeDates: true })).toEqual([]);
+    },
+  );
 
-  it.each(['now-30', 'now-d', 'now-30y', 'yesterday', 'now - 30d'])('rejects malformed relative date %s', (v) => {
-    expect(validateSegmentFilters({ createdAfter: v }, { allowRelativeDates: true })[0]).toMatchObject({
-      code: 'invalid_string',
-    });
-  });
+  it.each(['now-30', 'now-d', 'now-30y', 'yesterday', 'now - 30d'])(
+    'rejects malformed relative date %s',
+    (v) => {
+      expect(validateSegmentFilters({ createdAfter: v }, { allowRelativeDates: true })[0]).toMatchObject({
+        code: 'invalid_string',
+      });
+    },
+  );
 });
 
 describe('validateSegmentName', () => {

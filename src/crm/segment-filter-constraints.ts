@@ -12,12 +12,7 @@
 import { SOURCE_METHODS, type CrmErrorDetail } from './crm-types';
 
 export type ConstraintCode =
-  | 'invalid_type'
-  | 'invalid_string'
-  | 'invalid_enum_value'
-  | 'too_small'
-  | 'too_big'
-  | 'unrecognized_keys';
+  'invalid_type' | 'invalid_string' | 'invalid_enum_value' | 'too_small' | 'too_big' | 'unrecognized_keys';
 
 export interface SegmentFilterValidationOptions {
   /** Date members also accept `now`, `now-30d`, `now+2h` (units s, m, h, d, w). */
@@ -34,7 +29,8 @@ export const CONTACT_STATUSES = ['active', 'archived'] as const;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // ISO 8601 / RFC 3339 date-time with an explicit offset; seconds and fraction optional.
-const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const DATE_TIME_RE =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const RELATIVE_DATE_RE = /^now(?:([+-])(\d{1,9})([smhdw]))?$/;
 const DIGITS_RE = /^\d*$/;
 const UNIT_MS: Record<string, number> = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 604800e3 };
@@ -50,7 +46,9 @@ export function isIsoDateTime(value: unknown): value is string {
   if (!m) return false;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map((v) => Number(v ?? 0));
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour < 24 && minute < 60 && second < 60;
+  return (
+    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour < 24 && minute < 60 && second < 60
+  );
 }
 
 export function isRelativeDate(value: unknown): value is string {
@@ -72,7 +70,11 @@ export function resolveFilterDate(value: string, now: Date): Date | undefined {
 // the same vocabulary and messages.
 export type Check = (value: unknown, param: string, opts: SegmentFilterValidationOptions) => CrmErrorDetail[];
 
-export const detail = (param: string, code: ConstraintCode, message: string): CrmErrorDetail => ({ param, code, message });
+export const detail = (param: string, code: ConstraintCode, message: string): CrmErrorDetail => ({
+  param,
+  code,
+  message,
+});
 
 function typeName(value: unknown): string {
   if (value === null) return 'null';
@@ -84,7 +86,9 @@ function typeName(value: unknown): string {
 export function expectType(value: unknown, param: string, expected: string): CrmErrorDetail | undefined {
   if (value === undefined) return detail(param, 'invalid_type', 'Required');
   const actual = typeName(value);
-  return actual === expected ? undefined : detail(param, 'invalid_type', `Expected ${expected}, received ${actual}`);
+  return actual === expected
+    ? undefined
+    : detail(param, 'invalid_type', `Expected ${expected}, received ${actual}`);
 }
 
 /** A string with optional length bounds and pattern; exported for other body validators. */
@@ -121,7 +125,9 @@ export const dateCheck: Check = (value, param, opts) => {
   if (wrongType) return [wrongType];
   if (isIsoDateTime(value)) return [];
   if (opts.allowRelativeDates && isRelativeDate(value)) return [];
-  const hint = opts.allowRelativeDates ? 'an ISO 8601 date-time or now[+-]<n><s|m|h|d|w>' : 'an ISO 8601 date-time';
+  const hint = opts.allowRelativeDates
+    ? 'an ISO 8601 date-time or now[+-]<n><s|m|h|d|w>'
+    : 'an ISO 8601 date-time';
   return [detail(param, 'invalid_string', `Invalid datetime: expected ${hint}`)];
 };
 
@@ -131,7 +137,13 @@ export function enumCheck(values: readonly string[]): Check {
     if (wrongType) return [wrongType];
     if (values.includes(value as string)) return [];
     const expected = values.map((v) => `'${v}'`).join(' | ');
-    return [detail(param, 'invalid_enum_value', `Invalid enum value. Expected ${expected}, received '${String(value)}'`)];
+    return [
+      detail(
+        param,
+        'invalid_enum_value',
+        `Invalid enum value. Expected ${expected}, received '${String(value)}'`,
+      ),
+    ];
   };
 }
 
@@ -177,7 +189,11 @@ const phoneFilterCheck = objectOf(
   {
     countryCode: (v, p) => checkString(v, p, { max: PHONE_COUNTRY_CODE_MAX_LENGTH }),
     prefix: (v, p) =>
-      checkString(v, p, { max: PHONE_PREFIX_MAX_LENGTH, pattern: DIGITS_RE, patternName: 'prefix: digits only' }),
+      checkString(v, p, {
+        max: PHONE_PREFIX_MAX_LENGTH,
+        pattern: DIGITS_RE,
+        patternName: 'prefix: digits only',
+      }),
   },
   ['countryCode', 'prefix'],
 );
@@ -227,7 +243,10 @@ export const SEGMENT_FILTER_DATE_MEMBERS = [
 const filtersCheck = objectOf(SEGMENT_FILTER_SHAPE);
 
 /** All failing fields of a Segment filters object (crm-api.md 2.4); [] when valid. */
-export function validateSegmentFilters(filters: unknown, opts: SegmentFilterValidationOptions = {}): CrmErrorDetail[] {
+export function validateSegmentFilters(
+  filters: unknown,
+  opts: SegmentFilterValidationOptions = {},
+): CrmErrorDetail[] {
   return filtersCheck(filters, opts.paramPrefix ?? 'filters', opts);
 }
 

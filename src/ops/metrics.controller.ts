@@ -5,6 +5,7 @@ import { Queue } from 'bullmq';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../queues/queues';
 import { EngineMetrics } from './engine-metrics';
+import { gatewayMetricsText } from './gateway-metrics-text';
 
 @ApiTags('operations')
 @Controller('metrics')
@@ -25,6 +26,7 @@ export class MetricsController {
       const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized');
       for (const [state, n] of Object.entries(counts)) this.metrics.queueDepth.set({ queue: queue.name, state }, n);
     }
-    return (await this.metrics.registry.metrics()) + (await this.gateway.metricsText());
+    const budget = await this.gateway.budgetSnapshot().catch(() => undefined);
+    return (await this.metrics.registry.metrics()) + gatewayMetricsText(this.gateway.counters(), budget);
   }
 }

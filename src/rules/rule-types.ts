@@ -86,6 +86,8 @@ export interface ConditionTrace {
   result: boolean;
   /** Nesting for display, e.g. 'all[0].any[1]'. */
   at: string;
+  /** Extra explanation, e.g. the cutoff of olderThan/newerThan, or why an operator failed. */
+  note?: string;
 }
 
 export interface RuleEvaluation {

@@ -9,6 +9,7 @@ import type { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { dropDatabase, ensureDatabase, runMigrations } from '../../src/db/migrate';
 import { startEngine, RunningEngine, EngineOptions } from '../../src/engine';
+import { startTcpProxy, TcpProxy } from './tcp-proxy';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 
@@ -17,6 +18,8 @@ export interface Harness extends RunningEngine {
   rulesDir: string;
   redis: IORedis;
   sandboxUrl: string;
+  /** Set with `proxyPostgres`: cut and restore the engine's Postgres connections. */
+  pgProxy?: TcpProxy;
   stop(): Promise<void>;
 }
 
@@ -24,6 +27,8 @@ export interface HarnessOptions extends EngineOptions {
   /** Rule files to use instead of the repository's rules/ directory: name → YAML text. */
   rules?: Record<string, string>;
   env?: Record<string, string>;
+  /** Route the engine's Postgres traffic through a TCP proxy the test can cut. */
+  proxyPostgres?: boolean;
 }
 
 export async function testDatabaseUrl(): Promise<string> {
@@ -48,13 +53,22 @@ export function tempRulesDir(rules?: Record<string, string>): string {
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const databaseUrl = await testDatabaseUrl();
   const rulesDir = tempRulesDir(options.rules);
+  let engineDatabaseUrl = databaseUrl;
+  let pgProxy: TcpProxy | undefined;
+  if (options.proxyPostgres) {
+    const u = new URL(databaseUrl);
+    pgProxy = await startTcpProxy(u.hostname, Number(u.port || 5432));
+    u.hostname = '127.0.0.1';
+    u.port = String(pgProxy.port);
+    engineDatabaseUrl = u.toString();
+  }
   const prefix = `crmr-test-${process.pid}-${randomUUID().slice(0, 8)}`;
   const config: AppConfig = loadConfig({
     ...process.env,
     CRM_BASE_URL: '',
     CRM_API_KEY: '',
     PUBLIC_URL: '',
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: engineDatabaseUrl,
     REDIS_PREFIX: prefix,
     RULES_DIR: rulesDir,
     PORT: '0',
@@ -71,8 +85,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     rulesDir,
     redis,
     sandboxUrl: engine.sandbox!.url,
+    pgProxy,
     stop: async () => {
+      pgProxy?.up();
       await engine.close();
+      await pgProxy?.close();
       const keys = await redis.keys(`${prefix}*`);
       if (keys.length) await redis.del(...keys);
       redis.disconnect();

@@ -56,11 +56,19 @@ export class WebhookDispatcher {
 
   /** Builds the event and queues one delivery per matching enabled subscription. */
   publish(org: OrgState, type: string, data: unknown): CrmEvent {
-    const event = { id: `evt_${randomBytes(12).toString('hex')}`, type, createdAt: this.opts.now().toISOString(), data };
+    const event = {
+      id: `evt_${randomBytes(12).toString('hex')}`,
+      type,
+      createdAt: this.opts.now().toISOString(),
+      data,
+    };
     const body = JSON.stringify(event);
     for (const sub of org.webhooks.values()) {
       if (!sub.enabled || !sub.events.includes(type)) continue;
-      this.schedule({ orgId: org.id, event: { id: event.id, type }, body, sub, subscriptions: org.webhooks, attempt: 1 }, 0);
+      this.schedule(
+        { orgId: org.id, event: { id: event.id, type }, body, sub, subscriptions: org.webhooks, attempt: 1 },
+        0,
+      );
     }
     return event;
   }
@@ -117,7 +125,11 @@ export class WebhookDispatcher {
         headers: {
           'Content-Type': 'application/json',
           'User-Agent': 'crm-sandbox-webhooks/1',
-          [SIGNATURE_HEADER]: signatureHeader(job.sub.secret, job.body, Math.floor(this.opts.now().getTime() / 1000)),
+          [SIGNATURE_HEADER]: signatureHeader(
+            job.sub.secret,
+            job.body,
+            Math.floor(this.opts.now().getTime() / 1000),
+          ),
         },
         body: job.body,
       });
@@ -148,12 +160,22 @@ export class WebhookDispatcher {
     const retry = job.attempt <= MAX_RETRIES && job.sub.enabled;
     const delay = retryDelayMs(this.opts.retryBaseMs, job.attempt);
     const nextAt = retry ? new Date(this.opts.now().getTime() + delay).toISOString() : null;
-    const reason = error ?? (status !== null && status >= 300 && status < 400 ? `redirect ${status} not followed` : `status ${status}`);
+    const reason =
+      error ??
+      (status !== null && status >= 300 && status < 400
+        ? `redirect ${status} not followed`
+        : `status ${status}`);
     this.record(job, 'failed', status, reason, nextAt);
     if (retry) this.schedule({ ...job, attempt: job.attempt + 1 }, delay);
   }
 
-  private record(job: Job, outcome: DeliveryLogEntry['outcome'], status: number | null, error: string | null, nextAttemptAt: string | null): void {
+  private record(
+    job: Job,
+    outcome: DeliveryLogEntry['outcome'],
+    status: number | null,
+    error: string | null,
+    nextAttemptAt: string | null,
+  ): void {
     const entry: DeliveryLogEntry = {
       eventId: job.event.id,
       type: job.event.type,
@@ -170,7 +192,9 @@ export class WebhookDispatcher {
     };
     this.entries.push(entry);
     if (this.entries.length > LOG_CAPACITY) this.entries.splice(0, this.entries.length - LOG_CAPACITY);
-    this.opts.log?.(`[sandbox] delivery ${entry.eventId} ${entry.type} attempt ${entry.attempt} -> ${outcome}${error ? ` (${error})` : status ? ` (${status})` : ''}`);
+    this.opts.log?.(
+      `[sandbox] delivery ${entry.eventId} ${entry.type} attempt ${entry.attempt} -> ${outcome}${error ? ` (${error})` : status ? ` (${status})` : ''}`,
+    );
   }
 }
 

@@ -20,7 +20,9 @@ export const SCOPE_RESOURCES = [
 export type ScopeResource = (typeof SCOPE_RESOURCES)[number];
 export type Scope = `${ScopeResource}.${'read' | 'write'}`;
 
-export const ALL_SCOPES: readonly Scope[] = SCOPE_RESOURCES.flatMap((r) => [`${r}.read`, `${r}.write`] as Scope[]);
+export const ALL_SCOPES: readonly Scope[] = SCOPE_RESOURCES.flatMap(
+  (r) => [`${r}.read`, `${r}.write`] as Scope[],
+);
 export const READ_SCOPES: readonly Scope[] = ALL_SCOPES.filter((s) => s.endsWith('.read'));
 
 /** Expands a fixture's scope list: `*` means every scope, `*.read` every read scope. */
@@ -36,16 +38,19 @@ export function expandScopes(scopes: readonly string[]): Set<string> {
 }
 
 function authError(code: string, message: string): SandboxError {
-  return new SandboxError(401, 'authentication_error', code, message, undefined, { 'WWW-Authenticate': 'Bearer' });
+  return new SandboxError(401, 'authentication_error', code, message, undefined, {
+    'WWW-Authenticate': 'Bearer',
+  });
 }
 
 /** Resolves the Authorization header to a live key, or throws the 401 of section 7. */
 export function authenticate(state: SandboxState, authorization: string | undefined): ApiKeyRecord {
   if (authorization === undefined || authorization.trim() === '')
     throw authError('missing_api_key', 'No API key provided; send Authorization: Bearer <API_KEY>');
-  const match = /^Bearer\s+(\S*)\s*$/i.exec(authorization);
+  const match = /^Bearer(?:\s+(\S*))?\s*$/i.exec(authorization.trim());
   if (!match) throw authError('invalid_api_key', 'Malformed Authorization header; expected Bearer <API_KEY>');
-  if (match[1] === '') throw authError('missing_api_key', 'No API key provided; send Authorization: Bearer <API_KEY>');
+  if (!match[1])
+    throw authError('missing_api_key', 'No API key provided; send Authorization: Bearer <API_KEY>');
   const record = state.apiKeys.get(match[1]);
   if (!record) throw authError('invalid_api_key', 'Invalid API key provided');
   if (record.revoked) throw authError('revoked_api_key', 'This API key has been revoked; generate a new one');

@@ -37,7 +37,9 @@ export function setBlocked(ctx: OpContext, contactId: string, blocked: boolean):
 
 export function setStage(ctx: OpContext, contactId: string, body: unknown): Contact {
   mustFind(ctx.org, 'contacts', contactId);
-  const { stageId } = checkBody<{ stageId: string | null }>(body, { stageId: nullable(uuidCheck) }, ['stageId']);
+  const { stageId } = checkBody<{ stageId: string | null }>(body, { stageId: nullable(uuidCheck) }, [
+    'stageId',
+  ]);
   if (stageId !== null) mustFind(ctx.org, 'stages', stageId, 'stageId');
   return changeContact(ctx, contactId, (c) => {
     if (c.stageId === stageId) return false;

@@ -54,7 +54,8 @@ export function compareContacts(q: ContactListQuery): (a: ContactRecord, b: Cont
     if (av === null || bv === null) {
       if (av !== bv) return av === null ? 1 : -1;
     } else {
-      const cmp = key === 'name' ? av.localeCompare(bv, 'en', { sensitivity: 'base' }) : av < bv ? -1 : av > bv ? 1 : 0;
+      const cmp =
+        key === 'name' ? av.localeCompare(bv, 'en', { sensitivity: 'base' }) : av < bv ? -1 : av > bv ? 1 : 0;
       if (cmp !== 0) return cmp * dir;
     }
     return a.id < b.id ? -dir : a.id > b.id ? dir : 0;

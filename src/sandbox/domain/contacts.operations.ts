@@ -3,12 +3,19 @@
 // changes nothing returns the contact unchanged and emits nothing.
 import { randomUUID } from 'node:crypto';
 import { SOURCE_METHODS, type Contact, type PageWithTotals } from '../../crm/crm-types';
-import { arrayOf, CONTACT_STATUSES, enumCheck, uuidCheck, type Check } from '../../crm/segment-filter-constraints';
+import {
+  arrayOf,
+  CONTACT_STATUSES,
+  enumCheck,
+  uuidCheck,
+  type Check,
+} from '../../crm/segment-filter-constraints';
 import { compareContacts, contactMatches, type ContactListQuery } from './contact-queries';
 import { applyCustomFieldValues, checkCustomFieldValues } from './custom-field-values';
 import { checkBody, emailCheck, nullable, phoneCheck, str, urlCheck } from './input-checks';
 import { mustFind } from './lookups';
-import { pageRequest, pageWithTotals } from './paging';
+import { pageWithTotals } from './paging';
+import { pageRequest } from './query-checks';
 import { assertValid, conflict } from './sandbox-error';
 import type { ContactRecord, OpContext, OrgState } from './sandbox-state';
 import { contactView } from './views';
@@ -43,7 +50,12 @@ const COMMON_SHAPE: Record<string, Check> = {
 const CREATE_SHAPE = { ...COMMON_SHAPE, sourceMethod: enumCheck(SOURCE_METHODS) };
 const UPDATE_SHAPE = { ...COMMON_SHAPE, status: enumCheck(CONTACT_STATUSES) };
 
-function checkInput(org: OrgState, body: unknown, shape: Record<string, Check>, required: string[]): ContactInput {
+function checkInput(
+  org: OrgState,
+  body: unknown,
+  shape: Record<string, Check>,
+  required: string[],
+): ContactInput {
   const input = checkBody<ContactInput>(body, shape, required);
   if (input.customFields !== undefined) assertValid(checkCustomFieldValues(org, input.customFields));
   if (input.assigneeId) mustFind(org, 'members', input.assigneeId, 'assigneeId');
@@ -55,7 +67,10 @@ function checkInput(org: OrgState, body: unknown, shape: Record<string, Check>, 
 function assertPhoneFree(org: OrgState, phone: string, exceptId?: string): void {
   for (const c of org.contacts.values()) {
     if (c.phone === phone && c.id !== exceptId)
-      throw conflict('resource_conflict', `A contact with phone ${phone} already exists in this organization`);
+      throw conflict(
+        'resource_conflict',
+        `A contact with phone ${phone} already exists in this organization`,
+      );
   }
 }
 
@@ -109,7 +124,11 @@ export function changeContact(ctx: OpContext, id: string, mutate: (c: ContactRec
   return view;
 }
 
-function setField<K extends keyof ContactRecord>(c: ContactRecord, key: K, value: ContactRecord[K] | undefined): boolean {
+function setField<K extends keyof ContactRecord>(
+  c: ContactRecord,
+  key: K,
+  value: ContactRecord[K] | undefined,
+): boolean {
   if (value === undefined || c[key] === value) return false;
   c[key] = value;
   return true;
@@ -121,7 +140,16 @@ export function updateContact(ctx: OpContext, id: string, body: unknown): Contac
   if (input.phone !== undefined) assertPhoneFree(ctx.org, input.phone, id);
   return changeContact(ctx, id, (c) => {
     let changed = false;
-    for (const key of ['name', 'phone', 'email', 'avatar', 'notes', 'assigneeId', 'stageId', 'status'] as const) {
+    for (const key of [
+      'name',
+      'phone',
+      'email',
+      'avatar',
+      'notes',
+      'assigneeId',
+      'stageId',
+      'status',
+    ] as const) {
       changed = setField(c, key, input[key] as never) || changed;
     }
     if (input.tagIds !== undefined) {
@@ -143,7 +171,8 @@ export function deleteContact(ctx: OpContext, id: string): { success: true; id: 
   // Its one-contact conversations, their messages and media go with it.
   for (const conv of [...ctx.org.conversations.values()].filter((v) => v.contactId === id)) {
     ctx.org.conversations.delete(conv.id);
-    for (const m of [...ctx.org.messages.values()]) if (m.conversationId === conv.id) ctx.org.messages.delete(m.id);
+    for (const m of [...ctx.org.messages.values()])
+      if (m.conversationId === conv.id) ctx.org.messages.delete(m.id);
     for (const m of [...ctx.org.media.values()]) if (m.conversationId === conv.id) ctx.org.media.delete(m.id);
   }
   ctx.emit('contact.deleted', view);

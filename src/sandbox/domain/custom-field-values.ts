@@ -11,7 +11,9 @@ function checkValue(field: CustomField, value: unknown, param: string): CrmError
   const optionCheck = (v: unknown, p: string): CrmErrorDetail[] => {
     const wrong = expectType(v, p, 'string');
     if (wrong) return [wrong];
-    return optionIds.has(v as string) ? [] : [detail(p, 'invalid_enum_value', `Unknown option id '${String(v)}' of field '${field.fieldKey}'`)];
+    return optionIds.has(v as string)
+      ? []
+      : [detail(p, 'invalid_enum_value', `Unknown option id '${String(v)}' of field '${field.fieldKey}'`)];
   };
   switch (field.type) {
     case 'TEXT':
@@ -29,7 +31,11 @@ function checkValue(field: CustomField, value: unknown, param: string): CrmError
 }
 
 /** Details for every bad entry of a customFields object; [] when it can be applied. */
-export function checkCustomFieldValues(org: OrgState, values: unknown, param = 'customFields'): CrmErrorDetail[] {
+export function checkCustomFieldValues(
+  org: OrgState,
+  values: unknown,
+  param = 'customFields',
+): CrmErrorDetail[] {
   const wrong = expectType(values, param, 'object');
   if (wrong) return [wrong];
   const byKey = new Map([...org.customFields.values()].map((f) => [f.fieldKey, f]));
@@ -38,14 +44,18 @@ export function checkCustomFieldValues(org: OrgState, values: unknown, param = '
     const field = byKey.get(key);
     const p = `${param}.${key}`;
     if (!field) out.push(detail(p, 'unrecognized_keys', `No custom field with fieldKey '${key}'`));
-    else if (field.status !== 'ACTIVE') out.push(detail(p, 'invalid_type', `Custom field '${key}' is archived`));
+    else if (field.status !== 'ACTIVE')
+      out.push(detail(p, 'invalid_type', `Custom field '${key}' is archived`));
     else if (value !== null) out.push(...checkValue(field, value, p));
   }
   return out;
 }
 
 /** Applies checked values; returns whether anything changed. */
-export function applyCustomFieldValues(target: Record<string, unknown>, values: Record<string, unknown>): boolean {
+export function applyCustomFieldValues(
+  target: Record<string, unknown>,
+  values: Record<string, unknown>,
+): boolean {
   let changed = false;
   for (const [key, value] of Object.entries(values)) {
     const empty = value === null || (Array.isArray(value) && value.length === 0);

@@ -41,7 +41,11 @@ export class FaultInjector {
   }
 
   /** Consumes one use of the first armed fault of `kind` matching the request, if any. */
-  takeForRequest(kind: Exclude<FaultKind, 'drop-delivery'>, method: string, pattern: string): ArmedFault | undefined {
+  takeForRequest(
+    kind: Exclude<FaultKind, 'drop-delivery'>,
+    method: string,
+    pattern: string,
+  ): ArmedFault | undefined {
     return this.take(kind, (route) => routeMatches(route, method, pattern));
   }
 
@@ -61,5 +65,7 @@ export class FaultInjector {
 function routeMatches(route: string, method: string, pattern: string): boolean {
   const space = route.indexOf(' ');
   if (space < 0) return route === pattern;
-  return route.slice(0, space).toUpperCase() === method.toUpperCase() && route.slice(space + 1).trim() === pattern;
+  return (
+    route.slice(0, space).toUpperCase() === method.toUpperCase() && route.slice(space + 1).trim() === pattern
+  );
 }

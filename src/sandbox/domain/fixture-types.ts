@@ -84,7 +84,12 @@ export interface FixtureMessage {
   isOutgoing: boolean;
   at?: string;
   messagePlatformId?: string;
-  attachment?: { url: string; type: 'image' | 'video' | 'audio' | 'document'; name: string; fileSize?: number };
+  attachment?: {
+    url: string;
+    type: 'image' | 'video' | 'audio' | 'document';
+    name: string;
+    fileSize?: number;
+  };
 }
 
 export interface FixtureConversation {

@@ -16,7 +16,9 @@ import { assertValid } from './sandbox-error';
 export const PHONE_RE = /^[1-9]\d{6,14}$/;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function str(rules: { min?: number; max?: number; pattern?: RegExp; patternName?: string } = {}): Check {
+export function str(
+  rules: { min?: number; max?: number; pattern?: RegExp; patternName?: string } = {},
+): Check {
   return (value, param) => checkString(value, param, rules);
 }
 
@@ -37,7 +39,10 @@ export function int(rules: { min?: number; max?: number } = {}): Check {
   };
 }
 
-export const phoneCheck: Check = str({ pattern: PHONE_RE, patternName: 'phone: 7 to 15 digits with country code, no +' });
+export const phoneCheck: Check = str({
+  pattern: PHONE_RE,
+  patternName: 'phone: 7 to 15 digits with country code, no +',
+});
 export const emailCheck: Check = str({ max: 254, pattern: EMAIL_RE, patternName: 'email' });
 
 export function urlCheck(protocols: readonly string[] = ['http:', 'https:']): Check {
@@ -49,12 +54,18 @@ export function urlCheck(protocols: readonly string[] = ['http:', 'https:']): Ch
     } catch {
       // fall through
     }
-    return [detail(param, 'invalid_string', `Invalid url: expected an absolute ${protocols.join(' or ')} URL`)];
+    return [
+      detail(param, 'invalid_string', `Invalid url: expected an absolute ${protocols.join(' or ')} URL`),
+    ];
   };
 }
 
 /** Checks a JSON body against a strict shape and throws validation_failed with every failure. */
-export function checkBody<T>(body: unknown, shape: Record<string, Check>, required: readonly string[] = []): T {
+export function checkBody<T>(
+  body: unknown,
+  shape: Record<string, Check>,
+  required: readonly string[] = [],
+): T {
   assertValid(objectOf(shape, required)(body ?? {}, '', {}));
   return (body ?? {}) as T;
 }

@@ -26,10 +26,21 @@ export function pageWithTotals<T>(items: readonly T[], req: PageRequest): PageWi
 }
 
 export function mediaPage<T>(items: readonly T[], req: PageRequest): MediaPage<T> {
-  return { data: slice(items, req), page: req.page, limit: req.limit, total: items.length, hasNext: req.page * req.limit < items.length };
+  return {
+    data: slice(items, req),
+    page: req.page,
+    limit: req.limit,
+    total: items.length,
+    hasNext: req.page * req.limit < items.length,
+  };
 }
 
 /** Conversations: no total is reported, only whether a next page exists. */
 export function conversationPage<T>(items: readonly T[], req: PageRequest): ConversationPage<T> {
-  return { data: slice(items, req), page: req.page, limit: req.limit, hasNext: req.page * req.limit < items.length };
+  return {
+    data: slice(items, req),
+    page: req.page,
+    limit: req.limit,
+    hasNext: req.page * req.limit < items.length,
+  };
 }

@@ -18,11 +18,13 @@ export type QuerySpec = Record<string, QueryParam>;
 
 type ValueOf<P> = P extends { kind: 'int' }
   ? number
-  : P extends { kind: 'bool' }
-    ? boolean
-    : P extends { kind: 'uuid[]' }
-      ? string[]
-      : string;
+  : P extends { kind: 'enum'; values: readonly (infer V)[] }
+    ? V
+    : P extends { kind: 'bool' }
+      ? boolean
+      : P extends { kind: 'uuid[]' }
+        ? string[]
+        : string;
 
 export type ParsedQuery<S extends QuerySpec> = { [K in keyof S]?: ValueOf<S[K]> };
 
@@ -39,7 +41,8 @@ export function pageRequest(q: { page?: number; limit?: number }): PageRequest {
 function convert(name: string, raw: string, spec: QueryParam): { value?: unknown; error?: CrmErrorDetail } {
   switch (spec.kind) {
     case 'int': {
-      if (!/^-?\d+$/.test(raw)) return { error: detail(name, 'invalid_type', `Expected integer, received '${raw}'`) };
+      if (!/^-?\d+$/.test(raw))
+        return { error: detail(name, 'invalid_type', `Expected integer, received '${raw}'`) };
       const n = Number(raw);
       if (spec.min !== undefined && n < spec.min)
         return { error: detail(name, 'too_small', `Number must be greater than or equal to ${spec.min}`) };
@@ -53,7 +56,11 @@ function convert(name: string, raw: string, spec: QueryParam): { value?: unknown
     case 'enum':
       if (spec.values.includes(raw)) return { value: raw };
       return {
-        error: detail(name, 'invalid_enum_value', `Invalid enum value. Expected ${spec.values.map((v) => `'${v}'`).join(' | ')}, received '${raw}'`),
+        error: detail(
+          name,
+          'invalid_enum_value',
+          `Invalid enum value. Expected ${spec.values.map((v) => `'${v}'`).join(' | ')}, received '${raw}'`,
+        ),
       };
     case 'uuid':
     case 'uuid[]':
@@ -66,9 +73,16 @@ function convert(name: string, raw: string, spec: QueryParam): { value?: unknown
 }
 
 /** Parses and checks a query object; throws validation_failed listing every bad parameter. */
-export function parseQuery<S extends QuerySpec>(query: Record<string, unknown>, spec: S): ParsedQuery<S> {
+export function parseQuery<S extends QuerySpec>(
+  query: Record<string, unknown>,
+  spec: S,
+  required: readonly (keyof S & string)[] = [],
+): ParsedQuery<S> {
   const out: Record<string, unknown> = {};
   const details: CrmErrorDetail[] = [];
+  for (const name of required) {
+    if ((query ?? {})[name] === undefined) details.push(detail(name, 'invalid_type', 'Required'));
+  }
   for (const [name, rawValue] of Object.entries(query ?? {})) {
     const param = spec[name];
     if (!param) {

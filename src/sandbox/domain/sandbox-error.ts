@@ -52,5 +52,10 @@ export function unprocessable(code: string, message: string): SandboxError {
 }
 
 export function internalError(): SandboxError {
-  return new SandboxError(500, 'api_error', 'internal_error', 'An internal error occurred; quote the requestId to support');
+  return new SandboxError(
+    500,
+    'api_error',
+    'internal_error',
+    'An internal error occurred; quote the requestId to support',
+  );
 }

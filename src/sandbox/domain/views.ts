@@ -54,7 +54,9 @@ export function conversationView(org: OrgState, c: ConversationRecord): Conversa
 }
 
 /** Message of crm-types.ts plus `reaction`, `attachment` and `replyToMessageId` (extra members). */
-export function messageView(m: MessageRecord): Message & Pick<MessageRecord, 'reaction' | 'attachment' | 'replyToMessageId'> {
+export function messageView(
+  m: MessageRecord,
+): Message & Pick<MessageRecord, 'reaction' | 'attachment' | 'replyToMessageId'> {
   return { ...m, attachment: m.attachment ? { ...m.attachment } : null };
 }
 

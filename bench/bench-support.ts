@@ -1,0 +1,29 @@
+// Shared helpers of the benchmarks: a fresh database, percentiles, a table printer.
+import { randomUUID } from 'node:crypto';
+import { loadConfig } from '../src/config/load-config';
+import { dropDatabase, ensureDatabase, runMigrations } from '../src/db/migrate';
+
+export async function benchDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const u = new URL(loadConfig().databaseUrl);
+  u.pathname = `/crmr_bench_${name}_${randomUUID().slice(0, 6)}`;
+  const url = u.toString();
+  await ensureDatabase(url);
+  await runMigrations(url);
+  return { url, drop: () => dropDatabase(url) };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+
+export function printTable(rows: Record<string, string | number>[]): void {
+  if (!rows.length) return;
+  const keys = Object.keys(rows[0]);
+  const widths = keys.map((k) => Math.max(k.length, ...rows.map((r) => String(r[k]).length)));
+  const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |';
+  console.log(line(keys));
+  console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
+  for (const r of rows) console.log(line(keys.map((k) => String(r[k]))));
+}

@@ -1,0 +1,90 @@
+// npm run bench:e2e — event → first CRM call latency with the budget free: a signed delivery
+// arrives, is committed, matched, and its action's gateway call starts. Measured from Postgres
+// timestamps (inbox_events.received_at → action_results.started_at), one clock.
+import { randomUUID } from 'node:crypto';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../src/config/load-config';
+import { startEngine } from '../src/engine';
+import { signatureHeader } from '../src/intake/verify-signature';
+import { benchDatabase, percentile, printTable } from './bench-support';
+
+const SECRET = 'whsec_bench';
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
+const RATE_PER_S = Number(process.env.BENCH_RATE ?? 50);
+
+async function main() {
+  const db = await benchDatabase('e2e');
+  const rulesDir = mkdtempSync(join(tmpdir(), 'crmr-bench-rules-'));
+  writeFileSync(join(rulesDir, 'tag.yaml'), 'rule: tag-vip\non: contact.updated\ndo:\n  - add-tag: vip\n');
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: db.url,
+    CRM_WEBHOOK_SECRET: SECRET,
+    PORT: '0',
+    SANDBOX_PORT: '0',
+    SANDBOX_RATE_LIMIT: '100000', // "budget free": the CRM limit is not what is measured here
+    CRM_RATE_LIMIT: '100000',
+    RULES_DIR: rulesDir,
+    RULES_WATCH: 'false',
+    REDIS_PREFIX: `crmr-bench-${randomUUID().slice(0, 6)}`,
+    LOG_LEVEL: 'error',
+  });
+  const engine = await startEngine(config, { quiet: true, subscribe: false });
+  const sandbox = engine.sandbox!;
+  const auth = { authorization: 'Bearer sk_demo_full', 'content-type': 'application/json' };
+  try {
+    const contacts = [];
+    for (let i = 0; i < EVENTS; i++) {
+      const res = await fetch(`${sandbox.url}/v1/contacts`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ name: `Bench ${i}`, phone: `55119${String(i).padStart(8, '0')}` }),
+      });
+      contacts.push(await res.json());
+    }
+    const started = Date.now();
+    for (let i = 0; i < EVENTS; i++) {
+      const body = JSON.stringify({ id: `evt_${randomUUID()}`, type: 'contact.updated', createdAt: new Date().toISOString(), data: contacts[i] });
+      await fetch(`${engine.url}/webhooks/crm`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-signature': signatureHeader(SECRET, body) },
+        body,
+      });
+      const due = started + ((i + 1) * 1000) / RATE_PER_S;
+      if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+    }
+    const ds = engine.app.get(DataSource);
+    let rows: { ms: number }[] = [];
+    for (let waited = 0; waited < 60000; waited += 250) {
+      rows = await ds.query(
+        `SELECT EXTRACT(EPOCH FROM (a.started_at - e.received_at)) * 1000 AS ms
+           FROM action_results a JOIN runs r ON r.id = a.run_id JOIN inbox_events e ON e.id = r.inbox_event_id
+          WHERE a.started_at IS NOT NULL`,
+      );
+      if (rows.length >= EVENTS) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const ms = rows.map((r) => Number(r.ms)).sort((a, b) => a - b);
+    console.log(`\nevent → first CRM call, ${EVENTS} events at ${RATE_PER_S}/s, budget free\n`);
+    printTable([
+      {
+        measured: ms.length,
+        'p50 ms': percentile(ms, 50).toFixed(1),
+        'p95 ms': percentile(ms, 95).toFixed(1),
+        'p99 ms': percentile(ms, 99).toFixed(1),
+        'max ms': ms[ms.length - 1]?.toFixed(1),
+      },
+    ]);
+  } finally {
+    await engine.close();
+    await db.drop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

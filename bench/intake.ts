@@ -1,0 +1,81 @@
+// npm run bench:intake — signed, unique webhook deliveries against the real intake (verify, commit
+// to Postgres, enqueue to Redis), side by side with a bare endpoint of the same server, same run.
+import autocannon from 'autocannon';
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { loadConfig } from '../src/config/load-config';
+import { startEngine } from '../src/engine';
+import { signatureHeader } from '../src/intake/verify-signature';
+import { benchDatabase, printTable } from './bench-support';
+
+const SECRET = 'whsec_bench';
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+
+function run(url: string, signed: boolean): Promise<autocannon.Result> {
+  return autocannon({
+    url,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    headers: { 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (req) => {
+          const body = JSON.stringify({
+            id: `evt_${randomUUID()}`,
+            type: 'contact.updated',
+            createdAt: new Date().toISOString(),
+            data: { id: randomUUID(), name: 'Bench', phone: '5511999999999', tags: [] },
+          });
+          return { ...req, body, headers: { ...req.headers, ...(signed ? { 'x-service-signature': signatureHeader(SECRET, body) } : {}) } };
+        },
+      },
+    ],
+  });
+}
+
+async function main() {
+  const db = await benchDatabase('intake');
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: db.url,
+    ROLE: 'api', // intake only: no workers competing for the two cores
+    CRM_WEBHOOK_SECRET: SECRET,
+    PORT: '0',
+    SANDBOX_PORT: '0',
+    REDIS_PREFIX: `crmr-bench-${randomUUID().slice(0, 6)}`,
+    LOG_LEVEL: 'error',
+  });
+  const engine = await startEngine(config, {
+    quiet: true,
+    subscribe: false,
+    beforeListen: (app) => app.use('/__bare', (_req: Request, res: Response) => res.status(200).json({ received: true })),
+  });
+  try {
+    await run(`${engine.url}/__bare`, false); // warm-up
+    const bare = await run(`${engine.url}/__bare`, false);
+    const intake = await run(`${engine.url}/webhooks/crm`, true);
+    const [{ n }] = await engine.app.get(require('typeorm').DataSource).query(`SELECT count(*)::int AS n FROM inbox_events`);
+    const row = (name: string, r: autocannon.Result) => ({
+      endpoint: name,
+      'req/s': Math.round(r.requests.average),
+      'p50 ms': r.latency.p50,
+      'p99 ms': r.latency.p99,
+      non2xx: r.non2xx,
+      errors: r.errors,
+    });
+    console.log(`\nintake benchmark: ${CONNECTIONS} connections, ${DURATION_S} s each, unique signed events\n`);
+    printTable([row('bare endpoint (same server)', bare), row('POST /webhooks/crm (verify+commit+enqueue)', intake)]);
+    console.log(`\nevents committed to Postgres: ${n} (intake answered 2xx to ${intake.requests.total - intake.non2xx})`);
+    console.log(`intake / bare throughput: ${(intake.requests.average / bare.requests.average).toFixed(2)}`);
+  } finally {
+    await engine.close();
+    await db.drop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,37 @@
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import { BullBoardModule } from '@bull-board/nestjs';
+import { DynamicModule, Module } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import type { AppConfig } from '../config/app-config';
+import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../queues/queues';
+import { QueuesModule } from '../queues/queues.module';
+import { presentedToken, tokenMatches } from './admin-token';
+
+// bull-board's adapter typings lag BullMQ's minor versions; the runtime contract is the same.
+const Adapter = BullMQAdapter as never;
+
+/** Bull Board at /admin/queues, behind the admin token (basic auth password works in a browser). */
+@Module({})
+export class QueueBoardModule {
+  static register(config: AppConfig): DynamicModule {
+    const guard = (req: Request, res: Response, next: NextFunction) => {
+      if (!config.adminToken) return res.status(503).send('admin API disabled: set ADMIN_TOKEN to enable it');
+      if (tokenMatches(config.adminToken, presentedToken(req.headers))) return next();
+      res.setHeader('WWW-Authenticate', 'Basic realm="crm-rules admin"');
+      res.status(401).send('admin token missing or wrong');
+    };
+    return {
+      module: QueueBoardModule,
+      imports: [
+        QueuesModule,
+        BullBoardModule.forRoot({ route: '/admin/queues', adapter: ExpressAdapter as never, middleware: guard }),
+        BullBoardModule.forFeature(
+          { name: EVENTS_QUEUE, adapter: Adapter },
+          { name: ACTIONS_QUEUE, adapter: Adapter },
+          { name: SWEEPS_QUEUE, adapter: Adapter },
+        ),
+      ],
+    };
+  }
+}

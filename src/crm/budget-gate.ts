@@ -1,0 +1,118 @@
+// Local side of the shared budget: callers of this process wait here in FIFO order per
+// priority; only the head of each local queue asks Redis, sleeping exactly until the slot
+// Redis says may free next. Redis keeps the global order (rate-budget.ts).
+import { randomBytes } from 'node:crypto';
+import type { Priority, RateBudget } from './rate-budget';
+
+export interface BudgetGrant {
+  /** How long the call waited for its slot. */
+  readonly waitedMs: number;
+  /** The answer is back (or the call failed): the slot counts from now. Idempotent. */
+  release(): Promise<void>;
+}
+
+interface Waiter {
+  ticket: string;
+  startedAt: number;
+  registered: Promise<unknown>;
+  resolve(grant: BudgetGrant): void;
+  reject(err: unknown): void;
+}
+
+export class BudgetClosedError extends Error {
+  constructor() {
+    super('the CRM budget is closed (shutting down)');
+  }
+}
+
+export class BudgetGate {
+  readonly processId = randomBytes(6).toString('hex');
+  private seq = 0;
+  private readonly queues: Record<Priority, Waiter[]> = { interactive: [], bulk: [] };
+  private readonly pumping: Record<Priority, boolean> = { interactive: false, bulk: false };
+  private readonly sleepers = new Set<() => void>();
+  private closed = false;
+
+  constructor(
+    private readonly budget: RateBudget,
+    /** Upper bound of one sleep: keeps this process's heartbeat fresh during long pauses. */
+    private readonly maxPollMs = 1_000,
+  ) {}
+
+  acquire(priority: Priority): Promise<BudgetGrant> {
+    if (this.closed) return Promise.reject(new BudgetClosedError());
+    return new Promise<BudgetGrant>((resolve, reject) => {
+      const ticket = `${this.processId}|${++this.seq}`;
+      const registered = this.budget.enqueue(ticket, priority, this.processId);
+      registered.catch(() => undefined); // handled when this waiter reaches the head
+      this.queues[priority].push({ ticket, startedAt: Date.now(), registered, resolve, reject });
+      void this.pump(priority);
+    });
+  }
+
+  /** Calls of this process waiting for a slot. */
+  localWaiting(): Record<Priority, number> {
+    return { interactive: this.queues.interactive.length, bulk: this.queues.bulk.length };
+  }
+
+  /** Rejects every local waiter and removes its ticket from the shared queues. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const wake of this.sleepers) wake();
+    const pending = (['interactive', 'bulk'] as const).flatMap((p) =>
+      this.queues[p].splice(0).map((w) => ({ w, p })),
+    );
+    for (const { w } of pending) w.reject(new BudgetClosedError());
+    await Promise.allSettled(pending.map(({ w, p }) => this.budget.cancel(w.ticket, p)));
+  }
+
+  private async pump(priority: Priority): Promise<void> {
+    if (this.pumping[priority]) return;
+    this.pumping[priority] = true;
+    const queue = this.queues[priority];
+    try {
+      while (!this.closed && queue.length > 0) {
+        const head = queue[0];
+        try {
+          await head.registered;
+          const result = await this.budget.tryAcquire(head.ticket, priority, this.processId);
+          if (result.status === 'granted') {
+            queue.shift();
+            head.resolve(this.grant(head, priority));
+          } else if (result.status === 'lost') {
+            // Our tickets were dropped (this process looked dead): queue again, at the back.
+            head.registered = this.budget.enqueue(head.ticket, priority, this.processId);
+          } else {
+            await this.sleep(Math.min(result.waitMs, this.maxPollMs));
+          }
+        } catch (err) {
+          if (queue[0] === head) queue.shift();
+          head.reject(err);
+          await this.budget.cancel(head.ticket, priority).catch(() => undefined);
+        }
+      }
+    } finally {
+      this.pumping[priority] = false;
+    }
+  }
+
+  private grant(waiter: Waiter, priority: Priority): BudgetGrant {
+    let released: Promise<void> | undefined;
+    return {
+      waitedMs: Date.now() - waiter.startedAt,
+      release: () => (released ??= this.budget.release(waiter.ticket, priority)),
+    };
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.sleepers.add(wake);
+    });
+  }
+}

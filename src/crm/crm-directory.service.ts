@@ -1,0 +1,115 @@
+// Names to ids for rules (`add-tag: vip`, `move-stage: New lead`, `assign: ana@demo.test`),
+// cached per process and refreshed on a miss; the round-robin rotation lives in Redis so
+// every process shares it.
+import { Inject, Injectable } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { CachedList } from './cached-list';
+import type { PageQuery } from './crm-client-types';
+import { CrmGateway, type CallOptions } from './crm-gateway.service';
+import { CRM_REDIS } from './crm-redis';
+import type { Channel, ContactStage, Member, Tag } from './crm-types';
+import {
+  assignableMembers,
+  findByNameOrId,
+  memberLabels,
+  roundRobinPick,
+  UnknownNameError,
+  type DirectoryKind,
+} from './directory-match';
+import { apiKeyHash } from './rate-budget';
+
+export { UnknownNameError } from './directory-match';
+
+const TTL_MS = 5 * 60_000;
+/** Channel status feeds a guard: keep it fresher than names. */
+const CHANNEL_TTL_MS = 60_000;
+/** A name that is not in the CRM is not looked up again for this long. */
+const MISS_TTL_MS = 60_000;
+const PAGE = 100;
+/** Directory reads block actions of event-triggered runs: they go first. */
+const OPTS: CallOptions = { priority: 'interactive', correlationId: 'directory' };
+
+@Injectable()
+export class CrmDirectory {
+  private readonly tags = new CachedList(() => this.allPages((q) => this.gateway.listTags(q, OPTS)), TTL_MS, MISS_TTL_MS);
+  private readonly stages = new CachedList(async () => (await this.gateway.listStages(OPTS)).data, TTL_MS, MISS_TTL_MS);
+  private readonly members = new CachedList(() => this.allPages((q) => this.gateway.listUsers(q, OPTS)), TTL_MS, MISS_TTL_MS);
+  private readonly channels = new CachedList(
+    async () => (await this.gateway.listChannels(undefined, OPTS)).data,
+    CHANNEL_TTL_MS,
+    MISS_TTL_MS,
+  );
+  private readonly rotationKey: string;
+
+  constructor(
+    private readonly gateway: CrmGateway,
+    @Inject(CRM_REDIS) private readonly redis: Redis,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.rotationKey = `${config.redis.prefix}:crm-directory:{${apiKeyHash(config.crm.apiKey)}}:round-robin`;
+  }
+
+  resolveTag(nameOrId: string): Promise<Tag> {
+    return this.resolve('tag', this.tags, nameOrId, (t) => [t.name]);
+  }
+
+  resolveStage(nameOrId: string): Promise<ContactStage> {
+    return this.resolve('stage', this.stages, nameOrId, (s) => [s.name]);
+  }
+
+  resolveMember(nameOrEmailOrId: string): Promise<Member> {
+    return this.resolve('member', this.members, nameOrEmailOrId, memberLabels);
+  }
+
+  resolveChannel(nameOrId: string): Promise<Channel> {
+    return this.resolve('channel', this.channels, nameOrId, (c) => [c.name]);
+  }
+
+  /** Channels with their connection status, for the open-conversation guard (cached 60 s). */
+  listChannels(): Promise<Channel[]> {
+    return this.channels.get();
+  }
+
+  async getChannel(channelId: string): Promise<Channel | undefined> {
+    return (await this.channels.get()).find((c) => c.id === channelId);
+  }
+
+  /** The next active member in a rotation shared by every process (GET /v1/users, Redis INCR). */
+  async nextRoundRobinMember(): Promise<Member> {
+    const rotation = assignableMembers(await this.members.get());
+    const n = await this.redis.incr(this.rotationKey);
+    const member = roundRobinPick(rotation, n);
+    if (!member) throw new UnknownNameError('member', 'round-robin');
+    return member;
+  }
+
+  /** Forget every cached list (e.g. after a rule reload or a CRM-side rename). */
+  invalidate(): void {
+    for (const list of [this.tags, this.stages, this.members, this.channels]) list.invalidate();
+  }
+
+  private async resolve<T extends { id: string }>(
+    kind: DirectoryKind,
+    list: CachedList<T>,
+    wanted: string,
+    labels: (item: T) => (string | null | undefined)[],
+  ): Promise<T> {
+    const found = findByNameOrId(await list.get(), wanted, labels);
+    if (found) return found;
+    const fresh = await list.refreshOnMiss(wanted);
+    const again = fresh && findByNameOrId(fresh, wanted, labels);
+    if (again) return again;
+    const known = (fresh ?? (await list.get())).map((item) => String(labels(item)[0] ?? item.id));
+    throw new UnknownNameError(kind, wanted, known);
+  }
+
+  private async allPages<T>(fetch: (q: PageQuery) => Promise<{ data: T[]; hasNext?: boolean }>): Promise<T[]> {
+    const items: T[] = [];
+    for (let page = 1; ; page++) {
+      const res = await fetch({ page, limit: PAGE });
+      items.push(...res.data);
+      if (!res.hasNext || res.data.length === 0) return items;
+    }
+  }
+}

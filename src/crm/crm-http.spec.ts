@@ -1,0 +1,75 @@
+import { CRM_OPERATIONS, CrmClient } from './crm-client';
+import { CrmTransportError } from './crm-errors';
+import { buildUrl, toApiError } from './crm-http';
+
+const headers = (h: Record<string, string>) => ({ get: (name: string) => h[name.toLowerCase()] ?? null });
+
+describe('buildUrl', () => {
+  it('repeats array filters and leaves out empty values', () => {
+    const url = buildUrl('http://crm.test/', '/v1/contacts', {
+      tagIds: ['a', 'b'],
+      page: 2,
+      isBlocked: false,
+      search: undefined,
+      status: null,
+    });
+    expect(url).toBe('http://crm.test/v1/contacts?tagIds=a&tagIds=b&page=2&isBlocked=false');
+  });
+});
+
+describe('toApiError', () => {
+  it('carries the CRM envelope: type, code, message, details, requestId and status', () => {
+    const body = JSON.stringify({
+      error: {
+        type: 'invalid_request_error',
+        code: 'validation_failed',
+        message: 'Validation failed',
+        details: [{ param: 'name', code: 'invalid_string', message: 'too long' }],
+        requestId: 'req_abc',
+      },
+    });
+    const err = toApiError('createSegment', 400, body, headers({}));
+    expect(err).toMatchObject({
+      status: 400,
+      type: 'invalid_request_error',
+      code: 'validation_failed',
+      message: 'Validation failed',
+      details: [{ param: 'name', code: 'invalid_string', message: 'too long' }],
+      requestId: 'req_abc',
+      operation: 'createSegment',
+      retryable: false,
+    });
+  });
+
+  it('reads Retry-After on a 429 and marks it retryable', () => {
+    const err = toApiError('addTag', 429, '{"error":{"type":"rate_limit_error","code":"rate_limit_exceeded","message":"slow down","requestId":"req_1"}}', headers({ 'retry-after': '4' }));
+    expect(err).toMatchObject({ status: 429, retryAfterMs: 4_000, retryable: true });
+  });
+
+  it('keeps the status and the X-Request-Id when the body is not the envelope', () => {
+    const err = toApiError('getContact', 502, '<html>Bad gateway</html>', headers({ 'x-request-id': 'req_proxy' }));
+    expect(err).toMatchObject({ status: 502, code: 'http_502', requestId: 'req_proxy', retryable: true });
+  });
+});
+
+describe('CrmClient', () => {
+  it('exposes one method per operation, each listed for the gateway', () => {
+    expect(CRM_OPERATIONS).toEqual(expect.arrayContaining(['getContact', 'addTag', 'createSegment', 'deleteWebhook']));
+    expect(CRM_OPERATIONS).not.toContain('setBaseUrl');
+    expect(CRM_OPERATIONS.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it('reports a refused connection as a retryable transport error without the API key', async () => {
+    // Port 9 (discard) on localhost is closed on any sane test machine.
+    const client = new CrmClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_secret_value', timeoutMs: 2_000 });
+    const err = await client.getContact('c1').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CrmTransportError);
+    expect(err).toMatchObject({ kind: 'connection', operation: 'getContact', retryable: true });
+    expect(String((err as Error).message)).not.toContain('sk_secret_value');
+  });
+
+  it('refuses to call before it knows where the CRM is', async () => {
+    const client = new CrmClient({ apiKey: 'k', timeoutMs: 1_000 });
+    await expect(client.listTags()).rejects.toThrow('base URL is not set');
+  });
+});

@@ -1,0 +1,92 @@
+import { CrmApiError, CrmTransportError } from './crm-errors';
+import { callWithBudget, type CallDeps } from './gateway-call';
+import { GatewayMetrics } from './gateway-metrics';
+import { MAX_RATE_LIMIT_PAUSES } from './retry-policy';
+
+const apiError = (status: number, retryAfterMs?: number) =>
+  new CrmApiError({
+    status,
+    type: status === 429 ? 'rate_limit_error' : 'api_error',
+    code: status === 429 ? 'rate_limit_exceeded' : `code_${status}`,
+    message: `status ${status}`,
+    requestId: `req_${status}`,
+    operation: 'addTag',
+    retryAfterMs,
+  });
+
+/** A scripted CRM: each attempt takes the next outcome; records what the loop did, in order. */
+function harness(outcomes: (Error | string)[], maxRetries = 3) {
+  const log: string[] = [];
+  const metrics = new GatewayMetrics();
+  const failures: unknown[] = [];
+  const deps: CallDeps = {
+    acquire: async (priority) => {
+      log.push(`acquire:${priority}`);
+      return { waitedMs: 5, release: async () => void log.push('release') };
+    },
+    pause: async (ms) => void log.push(`pause:${ms}`),
+    sleep: async (ms) => void log.push(`sleep:${ms}`),
+    random: () => 0.5,
+    maxRetries,
+    metrics,
+    onFinalFailure: (_op, err) => void failures.push(err),
+  };
+  let i = 0;
+  const fn = async () => {
+    const next = outcomes[i++];
+    log.push('call');
+    if (next instanceof Error) throw next;
+    return next;
+  };
+  return { log, metrics, failures, run: () => callWithBudget(deps, 'addTag', { priority: 'bulk' }, fn) };
+}
+
+describe('callWithBudget', () => {
+  it('retries a 500 once and returns the success, releasing each slot before backing off', async () => {
+    const h = harness([apiError(500), 'ok']);
+    await expect(h.run()).resolves.toBe('ok');
+    expect(h.log).toEqual(['acquire:bulk', 'call', 'release', 'sleep:125', 'acquire:bulk', 'call', 'release']);
+    expect(h.metrics.snapshot()).toMatchObject({ retries: 1, calls: { addTag: { server_error: 1, ok: 1 } } });
+  });
+
+  it('never retries a 400 and reports it as a final failure with its requestId', async () => {
+    const h = harness([apiError(400), 'never']);
+    await expect(h.run()).rejects.toMatchObject({ status: 400, requestId: 'req_400' });
+    expect(h.log.filter((e) => e === 'call')).toHaveLength(1);
+    expect(h.failures).toHaveLength(1);
+    expect(h.metrics.snapshot()).toMatchObject({ retries: 0, failures: { addTag: 1 } });
+  });
+
+  it('gives up after maxRetries on repeated timeouts', async () => {
+    const timeout = new CrmTransportError('addTag', 'timeout', 'timed out');
+    const h = harness([timeout, timeout, timeout, 'late'], 2);
+    await expect(h.run()).rejects.toBe(timeout);
+    expect(h.log.filter((e) => e === 'call')).toHaveLength(3);
+    expect(h.log.filter((e) => e.startsWith('sleep:'))).toEqual(['sleep:125', 'sleep:250']);
+  });
+
+  it('pauses everyone for Retry-After on a 429 without spending a retry attempt', async () => {
+    const h = harness([apiError(429, 3_000), 'ok'], 0);
+    await expect(h.run()).resolves.toBe('ok');
+    expect(h.log).toEqual(['acquire:bulk', 'call', 'release', 'pause:3000', 'acquire:bulk', 'call', 'release']);
+    expect(h.metrics.snapshot()).toMatchObject({ rateLimited429: 1, retries: 0 });
+  });
+
+  it('pauses one second when a 429 carries no Retry-After', async () => {
+    const h = harness([apiError(429), 'ok']);
+    await h.run();
+    expect(h.log).toContain('pause:1000');
+  });
+
+  it('stops pausing when the CRM never stops answering 429', async () => {
+    const h = harness(Array.from({ length: MAX_RATE_LIMIT_PAUSES + 5 }, () => apiError(429, 10)));
+    await expect(h.run()).rejects.toMatchObject({ status: 429 });
+    expect(h.log.filter((e) => e.startsWith('pause:'))).toHaveLength(MAX_RATE_LIMIT_PAUSES);
+  });
+
+  it('counts budget waits', async () => {
+    const h = harness(['ok']);
+    await h.run();
+    expect(h.metrics.snapshot()).toMatchObject({ budgetWaits: 1, budgetWaitMsTotal: 5 });
+  });
+});

@@ -1,0 +1,166 @@
+// The Lua core against a real Redis, with the clock passed in (no sleeping, no Redis TIME).
+import Redis from 'ioredis';
+import { budgetKeyPrefix, RateBudget, type BudgetParams, type Priority } from './rate-budget';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const runId = `test-${process.pid}-${Date.now()}`;
+const T0 = 1_700_000_000_000;
+
+const params = (over: Partial<BudgetParams> = {}): BudgetParams => ({
+  limit: 10,
+  windowMs: 1_000,
+  bulkMinShare: 0.2,
+  marginMs: 10,
+  leaseMs: 500,
+  bulkToleranceMs: 1_000, // effectively no pacing unless a test asks for it
+  aliveTtlMs: 10_000,
+  ...over,
+});
+
+describe('RateBudget (Redis Lua)', () => {
+  let redis: Redis;
+  let now: number;
+  let n = 0;
+
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 1 });
+  });
+  afterAll(async () => {
+    const keys = await redis.keys(`${runId}:*`);
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  function makeBudget(over: Partial<BudgetParams> = {}) {
+    const prefix = `${runId}:${++n}`;
+    now = T0;
+    return new RateBudget(redis, `${prefix}:b`, params(over), () => now);
+  }
+
+  async function take(budget: RateBudget, priority: Priority, proc = 'p1') {
+    const ticket = `${proc}|${++n}`;
+    await budget.enqueue(ticket, priority, proc);
+    return { ticket, result: await budget.tryAcquire(ticket, priority, proc) };
+  }
+
+  it('grants up to the limit, then says when the oldest call stops counting', async () => {
+    const budget = makeBudget();
+    for (let i = 0; i < 10; i++) {
+      const { ticket, result } = await take(budget, 'interactive');
+      expect(result.status).toBe('granted');
+      await budget.release(ticket, 'interactive');
+      now += 1;
+    }
+    const { result } = await take(budget, 'interactive');
+    // First release happened at T0: it counts until T0 + window + margin.
+    expect(result).toEqual({ status: 'wait', waitMs: T0 + 1_000 + 10 + 1 - now });
+  });
+
+  it('frees a slot one window after the answer came back, not after the grant', async () => {
+    const budget = makeBudget({ limit: 1 });
+    const first = await take(budget, 'interactive');
+    expect(first.result.status).toBe('granted');
+    now += 300; // the call took 300 ms
+    await budget.release(first.ticket, 'interactive');
+    const second = await take(budget, 'interactive');
+    now = T0 + 1_000 + 10; // one window after the grant: still counting
+    expect(await budget.tryAcquire(second.ticket, 'interactive', 'p1')).toMatchObject({ status: 'wait' });
+    now = T0 + 300 + 1_000 + 10; // one window (+ margin) after the answer
+    expect(await budget.tryAcquire(second.ticket, 'interactive', 'p1')).toEqual({ status: 'granted' });
+  });
+
+  it('counts an unanswered call until its lease ends', async () => {
+    const budget = makeBudget({ limit: 1, leaseMs: 500 });
+    await take(budget, 'interactive'); // never released (process crashed mid-call)
+    const next = await take(budget, 'interactive');
+    now = T0 + 500 + 1_000 + 9;
+    expect(await budget.tryAcquire(next.ticket, 'interactive', 'p1')).toMatchObject({ status: 'wait' });
+    now = T0 + 500 + 1_000 + 10;
+    expect(await budget.tryAcquire(next.ticket, 'interactive', 'p1')).toEqual({ status: 'granted' });
+  });
+
+  it('serves interactive before bulk once bulk has its share of the window', async () => {
+    const budget = makeBudget({ limit: 4, bulkMinShare: 0.25 });
+    await take(budget, 'bulk'); // bulk holds its 1-slot share
+    const bulkTicket = 'p1|bulk-waiting';
+    await budget.enqueue(bulkTicket, 'bulk', 'p1');
+    const inter = ['p2|i1', 'p2|i2', 'p2|i3'];
+    for (const t of inter) await budget.enqueue(t, 'interactive', 'p2');
+    expect(await budget.tryAcquire(bulkTicket, 'bulk', 'p1')).toMatchObject({ status: 'wait' });
+    for (const t of inter) expect(await budget.tryAcquire(t, 'interactive', 'p2')).toEqual({ status: 'granted' });
+    expect(await budget.tryAcquire(bulkTicket, 'bulk', 'p1')).toMatchObject({ status: 'wait' });
+  });
+
+  it('keeps the guaranteed bulk share while interactive work waits', async () => {
+    const budget = makeBudget({ limit: 10, bulkMinShare: 0.2 });
+    const inter = Array.from({ length: 20 }, (_, i) => `p2|i${i}`);
+    for (const t of inter) await budget.enqueue(t, 'interactive', 'p2');
+    const bulk = ['p1|b0', 'p1|b1', 'p1|b2'];
+    for (const t of bulk) await budget.enqueue(t, 'bulk', 'p1');
+    // Two bulk calls (20% of 10) go even though interactive waiters arrived first...
+    expect(await budget.tryAcquire(bulk[0], 'bulk', 'p1')).toEqual({ status: 'granted' });
+    expect(await budget.tryAcquire(bulk[1], 'bulk', 'p1')).toEqual({ status: 'granted' });
+    // ...the third is beyond the share: interactive goes first.
+    expect(await budget.tryAcquire(bulk[2], 'bulk', 'p1')).toMatchObject({ status: 'wait' });
+    let granted = 0;
+    for (const t of inter) if ((await budget.tryAcquire(t, 'interactive', 'p2')).status === 'granted') granted++;
+    expect(granted).toBe(8);
+  });
+
+  it('keeps FIFO order within a class across processes', async () => {
+    const budget = makeBudget({ limit: 1 });
+    await budget.enqueue('pa|1', 'interactive', 'pa');
+    await budget.enqueue('pb|1', 'interactive', 'pb');
+    expect(await budget.tryAcquire('pb|1', 'interactive', 'pb')).toMatchObject({ status: 'wait' });
+    expect(await budget.tryAcquire('pa|1', 'interactive', 'pa')).toEqual({ status: 'granted' });
+  });
+
+  it('paces bulk evenly over the window instead of bursting', async () => {
+    const budget = makeBudget({ limit: 10, windowMs: 1_000, bulkToleranceMs: 200 });
+    const results: string[] = [];
+    for (let i = 0; i < 5; i++) results.push((await take(budget, 'bulk')).result.status);
+    // 200 ms of credit at 100 ms per call: three calls now, the rest one per 100 ms.
+    expect(results).toEqual(['granted', 'granted', 'granted', 'wait', 'wait']);
+    now += 100;
+    const later = await take(budget, 'bulk');
+    expect(later.result.status).toBe('wait'); // two bulk waiters are ahead of it
+  });
+
+  it('makes every caller wait out a shared pause, and never shortens it', async () => {
+    const budget = makeBudget();
+    expect(await budget.pause(3_000)).toBe(T0 + 3_000);
+    expect(await budget.pause(1_000)).toBe(T0 + 3_000);
+    const { ticket, result } = await take(budget, 'interactive', 'other-process');
+    expect(result).toEqual({ status: 'wait', waitMs: 3_000 });
+    now = T0 + 3_000;
+    expect(await budget.tryAcquire(ticket, 'interactive', 'other-process')).toEqual({ status: 'granted' });
+  });
+
+  it('drops the waiters of a process that stopped heart-beating', async () => {
+    const budget = makeBudget({ limit: 1, aliveTtlMs: 1_000 });
+    await budget.enqueue('dead|1', 'interactive', 'dead');
+    await budget.enqueue('live|1', 'interactive', 'live');
+    now += 500;
+    expect(await budget.tryAcquire('live|1', 'interactive', 'live')).toMatchObject({ status: 'wait' });
+    now += 1_000; // 'dead' last touched the budget 1.5 s ago
+    expect(await budget.tryAcquire('live|1', 'interactive', 'live')).toEqual({ status: 'granted' });
+    expect(await budget.tryAcquire('dead|1', 'interactive', 'dead')).toEqual({ status: 'lost' });
+  });
+
+  it('reports the shared state for ETAs', async () => {
+    const budget = makeBudget();
+    await take(budget, 'bulk');
+    await take(budget, 'interactive');
+    await budget.enqueue('p9|w', 'bulk', 'p9');
+    const state = await budget.state();
+    expect(state).toMatchObject({ now: T0, bulkUsed: 1, waitingInteractive: 0, waitingBulk: 1 });
+    expect(state.scores).toEqual([T0 + 500, T0 + 500]);
+  });
+
+  it('names its keys by a hash of the API key, never the key itself', () => {
+    const prefix = budgetKeyPrefix('crmr', 'sk_demo_full');
+    expect(prefix).not.toContain('sk_demo_full');
+    expect(prefix).toMatch(/^crmr:crm-budget:\{[0-9a-f]{16}\}$/);
+    expect(budgetKeyPrefix('crmr', 'sk_other_full')).not.toBe(prefix);
+  });
+});

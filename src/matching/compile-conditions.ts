@@ -1,0 +1,117 @@
+// Conditions (json-rules-engine TopLevelCondition) compiled once, when a rule set loads, into
+// plain closures that evaluate synchronously and record the explain trace. The semantics are
+// json-rules-engine's: the same Operator objects, the same path rules, every condition of an
+// all/any evaluated (none skipped, so the trace is complete), results compared `=== true`.
+import { parseDuration } from '../rules/durations';
+import type { ConditionTrace, EvaluationFacts } from '../rules/rule-types';
+import { compilePath } from './fact-path';
+import { lookupOperator, TIME_OPERATORS } from './operators';
+
+export type ConditionEvaluator = (facts: EvaluationFacts, trace: ConditionTrace[]) => boolean;
+
+export interface CompiledConditions {
+  evaluate: ConditionEvaluator;
+  /** Fact roots read (`contact`, `message`, `event`, `now`). */
+  facts: Set<string>;
+}
+
+type Node = Record<string, unknown>;
+
+const MAX_TRACE_STRING = 200;
+
+export function compileConditions(conditions: Node | undefined): CompiledConditions {
+  const facts = new Set<string>();
+  if (!conditions) return { evaluate: () => true, facts };
+  return { evaluate: compileNode(conditions, '', facts), facts };
+}
+
+function compileNode(node: Node, at: string, facts: Set<string>): ConditionEvaluator {
+  const join = (seg: string) => (at ? `${at}.${seg}` : seg);
+  if (Array.isArray(node.all) || Array.isArray(node.any)) {
+    const kind = Array.isArray(node.all) ? 'all' : 'any';
+    const children = (node[kind] as Node[]).map((c, i) => compileNode(c, join(`${kind}[${i}]`), facts));
+    return kind === 'all' ? evaluateAll(children) : evaluateAny(children);
+  }
+  if (node.not && typeof node.not === 'object') {
+    const child = compileNode(node.not as Node, join('not'), facts);
+    return (f, t) => !child(f, t);
+  }
+  return compileLeaf(node, at || 'all[0]', facts);
+}
+
+function evaluateAll(children: ConditionEvaluator[]): ConditionEvaluator {
+  return (f, t) => {
+    let ok = true;
+    for (const child of children) if (!child(f, t)) ok = false;
+    return ok;
+  };
+}
+
+function evaluateAny(children: ConditionEvaluator[]): ConditionEvaluator {
+  return (f, t) => {
+    if (children.length === 0) return true; // json-rules-engine: an empty any passes
+    let ok = false;
+    for (const child of children) if (child(f, t)) ok = true;
+    return ok;
+  };
+}
+
+function compileLeaf(node: Node, at: string, facts: Set<string>): ConditionEvaluator {
+  const fact = String(node.fact);
+  const path = typeof node.path === 'string' ? node.path : undefined;
+  const operator = String(node.operator);
+  const op = lookupOperator(operator);
+  if (!op) throw new Error(`unknown operator "${operator}" (the validator should have refused it)`);
+  facts.add(fact);
+  const read = compilePath(path);
+  const base = operator.split(':').pop()!;
+  const expected = node.value;
+  const durationMs = TIME_OPERATORS.has(base) ? parseDuration(expected) : undefined;
+  if (durationMs !== undefined) facts.add('now');
+  const show = base === 'hasTag' || base === 'hasAnyTag' ? showTags : showValue;
+  return (f, trace) => {
+    const root = factValue(f, fact);
+    const actual = read(root);
+    const cutoff = durationMs === undefined ? undefined : new Date(f.now.getTime() - durationMs);
+    let result = false;
+    let note: string | undefined = cutoff ? `cutoff ${cutoff.toISOString()}` : undefined;
+    try {
+      result = op.evaluate(actual, cutoff ?? expected) === true;
+    } catch (err) {
+      note = `operator failed: ${(err as Error).message}`;
+    }
+    const entry: ConditionTrace = { fact, operator, expected, actual: show(actual), result, at };
+    if (path) entry.path = path;
+    if (note) entry.note = note;
+    trace.push(entry);
+    return result;
+  };
+}
+
+function factValue(f: EvaluationFacts, fact: string): unknown {
+  switch (fact) {
+    case 'event':
+      return f.event;
+    case 'contact':
+      return f.contact;
+    case 'message':
+      return f.message;
+    case 'now':
+      return f.now;
+    default:
+      return undefined;
+  }
+}
+
+function showValue(value: unknown): unknown {
+  if (typeof value === 'string' && value.length > MAX_TRACE_STRING) return `${value.slice(0, MAX_TRACE_STRING)}…`;
+  if (value instanceof Date) return value.toISOString();
+  return value;
+}
+
+/** Tag operators read the whole tag list (or contact); the trace keeps the tag names. */
+function showTags(value: unknown): unknown {
+  const tags = Array.isArray(value) ? value : (value as { tags?: unknown } | undefined)?.tags;
+  if (!Array.isArray(tags)) return value === undefined ? undefined : [];
+  return tags.map((t: { name?: unknown; id?: unknown }) => (typeof t?.name === 'string' ? t.name : t?.id));
+}

@@ -1,0 +1,158 @@
+// The operator vocabulary of conditions. The built-in operators and decorators are
+// json-rules-engine's own Operator objects (so `equal`, `in`, `not:in`, `someFact:equal`
+// behave exactly as json-rules-engine documents them); ours are registered on the same
+// registry the way json-rules-engine users add operators.
+import { Engine, Operator } from 'json-rules-engine';
+import { RE2JS } from 're2js';
+
+export const BUILTIN_OPERATORS = [
+  'equal',
+  'notEqual',
+  'in',
+  'notIn',
+  'contains',
+  'doesNotContain',
+  'lessThan',
+  'lessThanInclusive',
+  'greaterThan',
+  'greaterThanInclusive',
+] as const;
+
+export const CUSTOM_OPERATOR_NAMES = ['matches', 'hasTag', 'hasAnyTag', 'olderThan', 'newerThan', 'exists'] as const;
+
+export const OPERATOR_NAMES: readonly string[] = [...BUILTIN_OPERATORS, ...CUSTOM_OPERATOR_NAMES];
+
+/** json-rules-engine's operator decorators, written `decorator:operator` (e.g. `not:matches`). */
+export const OPERATOR_DECORATORS = ['someFact', 'someValue', 'everyFact', 'everyValue', 'swap', 'not'] as const;
+
+/** Operators whose value is a duration measured back from the `now` fact. */
+export const TIME_OPERATORS: ReadonlySet<string> = new Set(['olderThan', 'newerThan']);
+
+export const MAX_PATTERN_LENGTH = 500;
+/** RE2 program size above which a pattern is refused: matching stays linear, but memory and time grow with it. */
+export const MAX_PROGRAM_SIZE = 5000;
+
+const regexCache = new Map<string, RE2JS>();
+
+/** Compiled once per pattern; patterns come from validated rule sets, so the cache stays small. */
+export function compileRegex(pattern: string): RE2JS {
+  let re = regexCache.get(pattern);
+  if (!re) {
+    re = RE2JS.compile(pattern);
+    regexCache.set(pattern, re);
+  }
+  return re;
+}
+
+/** Why a `matches` pattern is refused, or undefined when it is fine. */
+export function regexProblem(pattern: string): { code: 'invalid-regex' | 'unsafe-regex'; message: string } | undefined {
+  if (pattern.length > MAX_PATTERN_LENGTH)
+    return { code: 'unsafe-regex', message: `regex is longer than ${MAX_PATTERN_LENGTH} characters` };
+  let re: RE2JS;
+  try {
+    re = RE2JS.compile(pattern);
+  } catch (err) {
+    const reason = (err as Error).message.replace(/^error parsing regexp: /, '');
+    if (acceptedByJs(pattern)) {
+      return {
+        code: 'unsafe-regex',
+        message: `regex ${JSON.stringify(pattern)} needs backtracking (${reason}); backreferences and lookarounds are refused because they can take exponential time, use RE2 syntax`,
+      };
+    }
+    return { code: 'invalid-regex', message: `invalid regex ${JSON.stringify(pattern)}: ${reason}` };
+  }
+  if (re.programSize() > MAX_PROGRAM_SIZE) {
+    return {
+      code: 'unsafe-regex',
+      message: `regex ${JSON.stringify(pattern)} is too complex (RE2 program size ${re.programSize()} > ${MAX_PROGRAM_SIZE}); simplify the repetitions`,
+    };
+  }
+  return undefined;
+}
+
+function acceptedByJs(pattern: string): boolean {
+  try {
+    new RegExp(pattern.replace(/^\(\?[imsU]+\)/, ''), 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function toTime(value: unknown): number | undefined {
+  if (value instanceof Date) return value.getTime();
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const t = new Date(value).getTime();
+  return Number.isNaN(t) ? undefined : t;
+}
+
+interface TagLike {
+  id?: unknown;
+  name?: unknown;
+}
+
+/** The tags of a `contact` fact or of `contact.tags`. */
+export function tagsOf(value: unknown): TagLike[] {
+  if (Array.isArray(value)) return value as TagLike[];
+  const tags = value && typeof value === 'object' ? (value as { tags?: unknown }).tags : undefined;
+  return Array.isArray(tags) ? (tags as TagLike[]) : [];
+}
+
+/** A tag is named by its uuid or by its name; names compare case-insensitively. */
+function tagIs(tag: TagLike, wanted: unknown): boolean {
+  if (typeof wanted !== 'string' || !tag) return false;
+  return tag.id === wanted || (typeof tag.name === 'string' && tag.name.toLowerCase() === wanted.toLowerCase());
+}
+
+export const CUSTOM_OPERATORS: readonly Operator[] = [
+  new Operator('matches', (fact: unknown, pattern: unknown) =>
+    typeof fact === 'string' && typeof pattern === 'string' ? compileRegex(pattern).test(fact) : false,
+  ),
+  new Operator('hasTag', (fact: unknown, tag: unknown) => tagsOf(fact).some((t) => tagIs(t, tag))),
+  new Operator('hasAnyTag', (fact: unknown, wanted: unknown) =>
+    Array.isArray(wanted) ? tagsOf(fact).some((t) => wanted.some((w) => tagIs(t, w))) : false,
+  ),
+  // The value is the cutoff (now - duration), resolved per evaluation from the `now` fact.
+  new Operator('olderThan', (fact: unknown, cutoff: unknown) => compareTimes(fact, cutoff, (a, b) => a < b)),
+  new Operator('newerThan', (fact: unknown, cutoff: unknown) => compareTimes(fact, cutoff, (a, b) => a > b)),
+  new Operator('exists', (fact: unknown, wanted: unknown) => (fact !== undefined && fact !== null) === (wanted === true)),
+];
+
+function compareTimes(fact: unknown, cutoff: unknown, cmp: (a: number, b: number) => boolean): boolean {
+  const a = toTime(fact);
+  const b = toTime(cutoff);
+  return a !== undefined && b !== undefined && cmp(a, b);
+}
+
+export interface OperatorLike {
+  evaluate(factValue: unknown, jsonValue: unknown): boolean;
+}
+
+/** One json-rules-engine Engine whose operator map (built-ins, decorators, ours) every evaluator shares. */
+export function createEngineWithOperators(options: ConstructorParameters<typeof Engine>[1] = {}): Engine {
+  const engine = new Engine([], { allowUndefinedFacts: true, ...options });
+  for (const op of CUSTOM_OPERATORS) engine.addOperator(op);
+  return engine;
+}
+
+const registry = createEngineWithOperators();
+
+/**
+ * The Operator object json-rules-engine would use for `name` (decorated names resolved and
+ * cached by its OperatorMap), or null. `operators` is not in the published typings.
+ */
+export function lookupOperator(name: string): OperatorLike | null {
+  return (registry as unknown as { operators: { get(n: string): OperatorLike | null } }).operators.get(name);
+}
+
+export type ParsedOperator = { base: string; decorators: string[] } | { unknownDecorator: string } | { unknownBase: string };
+
+export function parseOperatorName(name: string): ParsedOperator {
+  const parts = name.split(':');
+  const base = parts.pop()!;
+  for (const d of parts) {
+    if (!(OPERATOR_DECORATORS as readonly string[]).includes(d)) return { unknownDecorator: d };
+  }
+  if (!OPERATOR_NAMES.includes(base)) return { unknownBase: base };
+  return { base, decorators: parts };
+}

@@ -1,0 +1,94 @@
+// The rules loader: files -> YAML -> schema -> semantics -> set-level checks -> CompiledRuleSet.
+// Every problem of every file is collected; the set is compiled only when there is no error.
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CompiledRuleSet } from '../matching/compiled-rule-set';
+import { checkConflicts, checkDuplicateIds, checkLoops, type LoadedRule } from './check-rule-set';
+import { normalizeRule } from './normalize-rule';
+import { isPlainObject } from './rule-context';
+import type { RuleProblem } from './rule-types';
+import { parseYamlFile, type Locator } from './yaml-source';
+
+export interface LoadResult {
+  /** undefined when any problem is an error. */
+  ruleSet?: CompiledRuleSet;
+  problems: RuleProblem[];
+}
+
+export interface RuleFile {
+  path: string;
+  text: string;
+}
+
+const YAML_RE = /\.ya?ml$/i;
+const TEST_RE = /\.test\.ya?ml$/i;
+
+/** Rule files are *.yaml / *.yml; *.test.yaml files beside them are rule tests, never rules. */
+export function isRuleFile(path: string): boolean {
+  return YAML_RE.test(path) && !TEST_RE.test(path);
+}
+
+export function isRuleTestFile(path: string): boolean {
+  return TEST_RE.test(path);
+}
+
+/** Every YAML file under `dir` (recursively, sorted, hidden entries skipped). */
+export async function readYamlFiles(dir: string, keep: (path: string) => boolean): Promise<RuleFile[]> {
+  const entries = (await readdir(dir, { recursive: true })) as string[];
+  const paths = entries
+    .filter((rel) => keep(rel) && !rel.split(/[\\/]/).some((seg) => seg.startsWith('.') || seg === 'node_modules'))
+    .map((rel) => join(dir, rel))
+    .sort();
+  const files: RuleFile[] = [];
+  for (const path of paths) {
+    if ((await stat(path)).isFile()) files.push({ path, text: await readFile(path, 'utf8') });
+  }
+  return files;
+}
+
+export async function loadRulesFromDir(dir: string): Promise<LoadResult> {
+  let files: RuleFile[];
+  try {
+    files = await readYamlFiles(dir, isRuleFile);
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'directory not found' : (err as Error).message;
+    return { problems: [{ file: dir, line: 1, col: 1, severity: 'error', code: 'io', message: `cannot read rules: ${reason}` }] };
+  }
+  return loadRulesFromFiles(files);
+}
+
+/** Pure: no I/O. Files that are not rule files (e.g. *.test.yaml) are ignored. */
+export function loadRulesFromFiles(files: RuleFile[]): LoadResult {
+  const problems: RuleProblem[] = [];
+  const loaded: LoadedRule[] = [];
+  const ids: { id: string; at: Locator }[] = [];
+  for (const file of files) {
+    if (!isRuleFile(file.path)) continue;
+    const parsed = parseYamlFile(file.path, file.text);
+    problems.push(...parsed.problems);
+    for (const doc of parsed.documents) {
+      const items = Array.isArray(doc.value) ? doc.value.map((value, i) => ({ value, at: doc.at.child([i]) })) : [doc];
+      for (const { value, at } of items) {
+        if (isPlainObject(value) && typeof value.rule === 'string') ids.push({ id: value.rule, at });
+        const def = normalizeRule(value, at, problems);
+        if (def) loaded.push({ def, at });
+      }
+    }
+  }
+  problems.push(...checkDuplicateIds(ids), ...checkConflicts(loaded), ...checkLoops(loaded));
+  const sorted = sortProblems(problems);
+  if (sorted.some((p) => p.severity === 'error')) return { problems: sorted };
+  return { ruleSet: new CompiledRuleSet(loaded.map((l) => l.def)), problems: sorted };
+}
+
+export function sortProblems(problems: RuleProblem[]): RuleProblem[] {
+  const seen = new Set<string>();
+  return problems
+    .filter((p) => {
+      const key = `${p.file}:${p.line}:${p.col}:${p.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
+}

@@ -1,0 +1,84 @@
+// One rule as written -> a RuleDefinition, with every problem reported: schema first (ajv),
+// then the semantics of each part that passed the schema.
+import { checkConditions } from './check-conditions';
+import { checkSchedule } from './check-schedule';
+import { contentHash } from './content-hash';
+import { parseDuration } from './durations';
+import { factUnavailableReason } from './fact-shapes';
+import { parseActions } from './parse-actions';
+import { isPlainObject, RuleContext } from './rule-context';
+import type { RuleAction, RuleDefinition, RuleProblem, RuleTrigger } from './rule-types';
+import { issuesToProblems, ruleValidator, schemaIssues } from './schema-problems';
+import type { Locator, YamlPath } from './yaml-source';
+
+type Raw = Record<string, unknown>;
+
+export function normalizeRule(raw: unknown, at: Locator, problems: RuleProblem[]): RuleDefinition | undefined {
+  const issues = schemaIssues(ruleValidator(), raw);
+  problems.push(...issuesToProblems(issues, at));
+  if (!isPlainObject(raw)) return undefined;
+  const ctx = new RuleContext(at, problems);
+  // The semantic checks skip whatever the schema refused (wrong types, unknown keys), so each
+  // problem is reported once; an `on` the schema refused gives no event kinds to check against.
+  const onIsValid = !issues.some((i) => i.path[0] === 'on');
+  const trigger = raw.on === undefined ? undefined : triggerOf(raw, ctx);
+  const kinds = onIsValid && trigger?.kind === 'event' ? trigger.events : undefined;
+
+  let conditions: Raw | undefined;
+  if (raw.if !== undefined) {
+    if (trigger?.kind === 'schedule') ctx.error(['if'], 'schema', 'segment rules take no `if`: the segment filters decide who is in', 'key');
+    else conditions = checkConditions(raw.if, ctx, kinds);
+  }
+  const actions = parseActions(raw.do, ['do'], ctx);
+  if (actions && trigger && onIsValid) checkActionsFit(actions, ['do'], trigger, ctx);
+  const cooldownMs = parseDuration(raw.cooldown);
+  if (raw.once !== undefined && raw.cooldown !== undefined)
+    ctx.warn(['cooldown'], 'redundant', 'cooldown has no effect with once: per-contact', 'key');
+
+  if (issues.length > 0 || ctx.errorCount() > 0 || !trigger || !actions) return undefined;
+  const def: Omit<RuleDefinition, 'source' | 'version'> = {
+    id: raw.rule as string,
+    ...(typeof raw.description === 'string' ? { description: raw.description } : {}),
+    trigger,
+    ...(conditions ? { conditions } : {}),
+    actions,
+    ...(raw.once === 'per-contact' ? { once: 'per-contact' as const } : {}),
+    ...(cooldownMs !== undefined ? { cooldownMs } : {}),
+    enabled: raw.enabled !== false,
+    priority: typeof raw.priority === 'number' ? raw.priority : 0,
+    mode: raw.mode === 'shadow' ? 'shadow' : 'live',
+  };
+  return { ...def, source: at.pos([]), version: contentHash(def) };
+}
+
+function triggerOf(raw: Raw, ctx: RuleContext): RuleTrigger | undefined {
+  const on = raw.on;
+  const onlyForSegments = ['when', 'on-leave'].filter((k) => raw[k] !== undefined);
+  if (typeof on === 'string' || Array.isArray(on)) {
+    for (const k of onlyForSegments) ctx.error([k], 'schema', `\`${k}\` only applies to segment rules (on: { schedule, segment })`, 'key');
+    return { kind: 'event', events: typeof on === 'string' ? [on] : (on as string[]) };
+  }
+  if (!isPlainObject(on)) return undefined;
+  const schedule = checkSchedule(on, ctx);
+  const onLeave = raw['on-leave'] === undefined ? [] : parseActions(raw['on-leave'], ['on-leave'], ctx);
+  if (!schedule || !onLeave) return undefined;
+  const trigger: RuleTrigger = { ...schedule, when: raw.when === 'every-run' ? 'every-run' : 'entered', onLeave };
+  checkActionsFit(onLeave, ['on-leave'], trigger, ctx);
+  return trigger;
+}
+
+/** Actions need a contact; react needs the triggering message. */
+function checkActionsFit(actions: RuleAction[], path: YamlPath, trigger: RuleTrigger, ctx: RuleContext): void {
+  const kinds = trigger.kind === 'event' ? trigger.events : [];
+  const noContact = kinds.find((k) => factUnavailableReason('contact', k));
+  actions.forEach((action, i) => {
+    const at = [...path, i];
+    if (noContact && action.type !== 'create-segment') {
+      ctx.error(at, 'invalid-action', `${action.type} acts on a contact, and ${noContact} events carry none`);
+    } else if (action.type === 'react') {
+      const other = kinds.find((k) => !k.startsWith('message.'));
+      const reason = trigger.kind === 'schedule' ? 'segment rules have none' : other ? `${other} events carry none` : undefined;
+      if (reason) ctx.error(at, 'invalid-action', `react answers the triggering message and ${reason}: only message.* rules can react`);
+    }
+  });
+}

@@ -1,0 +1,30 @@
+// Collects the problems of one rule, each positioned through the rule's Locator.
+import type { RuleProblem } from './rule-types';
+import type { Locator, YamlPath } from './yaml-source';
+
+export class RuleContext {
+  private count = 0;
+
+  constructor(
+    readonly at: Locator,
+    private readonly problems: RuleProblem[],
+  ) {}
+
+  error(path: YamlPath, code: string, message: string, target: 'key' | 'value' = 'value'): void {
+    this.count++;
+    this.problems.push({ ...this.at.pos(path, target), message, severity: 'error', code });
+  }
+
+  warn(path: YamlPath, code: string, message: string, target: 'key' | 'value' = 'value'): void {
+    this.problems.push({ ...this.at.pos(path, target), message, severity: 'warning', code });
+  }
+
+  /** Errors reported so far: lets a check tell whether its own part was clean. */
+  errorCount(): number {
+    return this.count;
+  }
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -1,0 +1,122 @@
+// *.test.yaml files -> test cases: facts to evaluate and the actions expected. Problems in a
+// test file (unknown rule, bad action, bad date) are reported like rule problems.
+import type { ValidateFunction } from 'ajv';
+import type { CompiledRuleSet } from '../matching/compiled-rule-set';
+import type { RuleFile } from './load-rules';
+import { parseActions } from './parse-actions';
+import { isPlainObject, RuleContext } from './rule-context';
+import testSchema from './rule-test.schema.json';
+import type { EvaluationFacts, RuleAction, RuleProblem, SourcePosition } from './rule-types';
+import { createAjv, issuesToProblems, RULE_SCHEMA_ID, schemaIssues } from './schema-problems';
+import ruleSchema from './rule.schema.json';
+import { hint } from './suggest';
+import { parseYamlFile, type Locator } from './yaml-source';
+
+export interface RuleTestCase {
+  file: string;
+  name: string;
+  pos: SourcePosition;
+  rule?: string;
+  /** Event cases; segment cases have only a contact. */
+  facts: EvaluationFacts;
+  wasInSegment: boolean;
+  expected: RuleAction[];
+}
+
+type Obj = Record<string, unknown>;
+
+let validators: { file: ValidateFunction; action: ValidateFunction } | undefined;
+
+function testValidators() {
+  if (!validators) {
+    const ajv = createAjv();
+    ajv.addSchema(ruleSchema);
+    ajv.addSchema(testSchema);
+    validators = { file: ajv.getSchema(testSchema.$id)!, action: ajv.getSchema(`${RULE_SCHEMA_ID}#/definitions/action`)! };
+  }
+  return validators;
+}
+
+export function parseRuleTestFile(file: RuleFile, ruleSet: CompiledRuleSet): { cases: RuleTestCase[]; problems: RuleProblem[] } {
+  // Merge keys (<<: *contact) let a file share fixtures between cases.
+  const parsed = parseYamlFile(file.path, file.text, { merge: true });
+  const problems = [...parsed.problems];
+  const cases: RuleTestCase[] = [];
+  for (const doc of parsed.documents) {
+    const issues = schemaIssues(testValidators().file, doc.value);
+    problems.push(...issuesToProblems(issues, doc.at).map((p) => ({ ...p, code: 'test-file' })));
+    if (issues.length > 0 || !isPlainObject(doc.value)) continue;
+    const defaults = (doc.value.defaults ?? {}) as Obj;
+    (doc.value.tests as Obj[]).forEach((raw, i) => {
+      const at = doc.at.child(['tests', i]);
+      const c = parseCase(raw, defaults, at, ruleSet, problems);
+      if (c) cases.push(c);
+    });
+  }
+  return { cases, problems };
+}
+
+function parseCase(raw: Obj, defaults: Obj, at: Locator, ruleSet: CompiledRuleSet, problems: RuleProblem[]): RuleTestCase | undefined {
+  const ctx = new RuleContext(at, problems);
+  const ruleId = raw.rule as string | undefined;
+  const rule = ruleId === undefined ? undefined : ruleSet.rule(ruleId);
+  if (ruleId !== undefined && !rule) {
+    ctx.error(['rule'], 'test-file', `unknown rule "${ruleId}"${hint(ruleId, ruleSet.rules.map((r) => r.id), 0)}`);
+  }
+  const segmentRule = rule?.trigger.kind === 'schedule';
+  const contact = merge(defaults.contact, raw.contact);
+  const event = raw.event as Obj | undefined;
+  if (!event && !segmentRule) ctx.error([], 'test-file', 'a case needs an event (or `rule:` naming a segment rule, and a contact)');
+  if (segmentRule && !contact) ctx.error([], 'test-file', `segment rule "${ruleId}" is tested with a contact: add contact`);
+  const now = timeOf(raw.now ?? defaults.now ?? event?.createdAt, ctx);
+  const expected = expectedActions(raw.expect, at, ctx);
+  if (ctx.errorCount() > 0 || !now || !expected) return undefined;
+  return {
+    file: at.file,
+    name: String(raw.name),
+    pos: at.pos([]),
+    ...(ruleId !== undefined ? { rule: ruleId } : {}),
+    facts: factsOf(event, contact, merge(defaults.message, raw.message), now),
+    wasInSegment: raw['was-in-segment'] === true,
+    expected,
+  };
+}
+
+function merge(base: unknown, own: unknown): Obj | undefined {
+  if (!isPlainObject(base) && !isPlainObject(own)) return undefined;
+  return { ...(isPlainObject(base) ? base : {}), ...(isPlainObject(own) ? own : {}) };
+}
+
+/** The facts the engine would build: contact.* events carry the contact, message.* events the message. */
+function factsOf(event: Obj | undefined, contact: Obj | undefined, message: Obj | undefined, now: Date): EvaluationFacts {
+  const type = typeof event?.type === 'string' ? event.type : 'schedule';
+  const isContactEvent = type.startsWith('contact.');
+  const isMessageEvent = type.startsWith('message.');
+  const data = event?.data ?? (isContactEvent ? contact : isMessageEvent ? message : undefined) ?? {};
+  const facts: EvaluationFacts = { event: { ...(event ?? {}), type, data }, now };
+  const contactFact = contact ?? (isContactEvent && isPlainObject(data) ? data : undefined);
+  if (contactFact) facts.contact = contactFact;
+  if (isMessageEvent && isPlainObject(data)) facts.message = data;
+  return facts;
+}
+
+function timeOf(value: unknown, ctx: RuleContext): Date | undefined {
+  if (value === undefined) return new Date();
+  const t = typeof value === 'string' ? new Date(value) : undefined;
+  if (!t || Number.isNaN(t.getTime())) {
+    ctx.error(['now'], 'test-file', `now must be an ISO 8601 date-time, not ${JSON.stringify(value)}`);
+    return undefined;
+  }
+  return t;
+}
+
+function expectedActions(raw: unknown, at: Locator, ctx: RuleContext): RuleAction[] | undefined {
+  if (raw === 'none') return [];
+  if (!Array.isArray(raw)) return undefined;
+  const before = ctx.errorCount();
+  raw.forEach((item, i) => {
+    for (const issue of schemaIssues(testValidators().action, item)) ctx.error(['expect', i, ...issue.path], 'test-file', issue.message.replace(/^rule /, 'action '), issue.target);
+  });
+  const actions = parseActions(raw, ['expect'], ctx);
+  return ctx.errorCount() === before ? actions : undefined;
+}

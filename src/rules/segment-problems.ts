@@ -1,0 +1,48 @@
+// Segment names and filters are checked by src/crm/segment-filter-constraints.ts (the single
+// home of crm-api.md 2.4's constraints); this maps its `param` paths back to YAML positions.
+import type { CrmErrorDetail } from '../crm/crm-types';
+import { SEGMENT_FILTER_MEMBERS, validateSegmentFilters, validateSegmentName } from '../crm/segment-filter-constraints';
+import { isPlainObject, type RuleContext } from './rule-context';
+import { hint } from './suggest';
+import { UNSUPPORTED_SEGMENT_MEMBERS } from './unsupported-segment-members';
+import type { YamlPath } from './yaml-source';
+
+/** `filters.phoneFilters[0].prefix` -> ['phoneFilters', 0, 'prefix'] (relative to the filters node). */
+export function paramToPath(param: string, prefix: string): (string | number)[] {
+  const rest = param.startsWith(prefix) ? param.slice(prefix.length) : param;
+  const out: (string | number)[] = [];
+  for (const m of rest.matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)) out.push(m[1] !== undefined ? m[1] : Number(m[2]));
+  return out;
+}
+
+function report(details: CrmErrorDetail[], base: YamlPath, prefix: string, ctx: RuleContext): void {
+  for (const d of details) {
+    const rel = paramToPath(d.param, prefix);
+    const where = [...base, ...rel];
+    const name = rel.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+    if (d.code === 'unrecognized_keys') {
+      const key = String(rel[rel.length - 1]);
+      const candidates = rel.length === 1 ? SEGMENT_FILTER_MEMBERS : [];
+      ctx.error(where, 'invalid-segment', `unknown segment filter "${name}"${hint(key, candidates, 0)}`, 'key');
+    } else {
+      ctx.error(where, 'invalid-segment', `segment ${prefix === 'name' ? 'name' : `filter ${name}`}: ${d.message}`);
+    }
+  }
+}
+
+export function checkSegmentName(name: unknown, path: YamlPath, ctx: RuleContext): void {
+  report(validateSegmentName(name, 'name'), path, 'name', ctx);
+}
+
+/**
+ * `engine: true` for segment rules: the engine evaluates the filters on the contact mirror, so
+ * relative dates are allowed and members the contact data cannot answer are refused.
+ */
+export function checkSegmentFilters(filters: unknown, path: YamlPath, ctx: RuleContext, engine: boolean): void {
+  report(validateSegmentFilters(filters, { allowRelativeDates: engine, paramPrefix: 'filters' }), path, 'filters', ctx);
+  if (!engine || !isPlainObject(filters)) return;
+  for (const [member, reason] of Object.entries(UNSUPPORTED_SEGMENT_MEMBERS)) {
+    if (member in filters)
+      ctx.error([...path, member], 'unsupported-segment-filter', `segment filter "${member}" cannot be evaluated by the engine: ${reason}`, 'key');
+  }
+}

@@ -1,0 +1,22 @@
+// Plain Express middleware registered before Nest's router and the JSON parser, so even
+// a request that fails to parse gets an id and the envelope of section 7.
+import type { NextFunction, Request, Response } from 'express';
+import { ensureRequestId, toSandboxError } from './error-response';
+import type { SandboxRequest } from './sandbox-request';
+
+export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
+  ensureRequestId(req as SandboxRequest, res);
+  next();
+}
+
+/**
+ * Error handler placed right after the body parser. The refusal is deferred to the gate
+ * guard, so a malformed body is still counted, authenticated and rate limited first.
+ */
+export function bodyParserErrorHandler(err: unknown, req: Request, res: Response, next: NextFunction): void {
+  if (res.headersSent) return next(err);
+  const sreq = req as SandboxRequest;
+  sreq.bodyError = toSandboxError(err, sreq);
+  sreq.body = undefined;
+  next();
+}

@@ -1,0 +1,38 @@
+// Postgres session advisory locks on a dedicated connection: held for the whole of a sweep or
+// a mirror refresh, released by Postgres itself if the process dies (the connection closes),
+// so a crashed worker never leaves a stale lock behind.
+import type { DataSource } from 'typeorm';
+
+export type LockOutcome<T> = { acquired: true; value: T } | { acquired: false };
+
+/**
+ * Runs `fn` while holding the lock `key`. `wait: false` gives up at once when another session
+ * holds it (pg_try_advisory_lock); `wait: true` queues behind the holder.
+ */
+export async function withAdvisoryLock<T>(
+  dataSource: DataSource,
+  key: string,
+  wait: boolean,
+  fn: () => Promise<T>,
+): Promise<LockOutcome<T>> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    if (wait) {
+      await runner.query(`SELECT pg_advisory_lock(hashtextextended($1, 0))`, [key]);
+    } else {
+      const [{ locked }] = await runner.query(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`, [key]);
+      if (!locked) return { acquired: false };
+    }
+    try {
+      return { acquired: true, value: await fn() };
+    } finally {
+      await runner.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [key]).catch(() => undefined);
+    }
+  } finally {
+    await runner.release();
+  }
+}
+
+export const sweepLockKey = (ruleId: string) => `crmr:segment-sweep:${ruleId}`;
+export const MIRROR_LOCK_KEY = 'crmr:contact-mirror-refresh';

@@ -1,0 +1,189 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { CrmGateway } from '../crm/crm-gateway.service';
+import type { Contact, PageWithTotals } from '../crm/crm-types';
+import { MIRROR_LOCK_KEY, withAdvisoryLock } from './advisory-lock';
+import { fullSyncDue, type MirrorFreshness, type MirrorProgress, type MirrorRefresh, MIRROR_PAGE_SIZE, toFreshness } from './mirror-policy';
+import { mirrorRecords, UPSERT_CONTACTS_SQL } from './mirror-sql';
+
+const STATE_ID = 'contacts';
+
+export type ProgressListener = (p: MirrorProgress) => void | Promise<void>;
+const BULK = { priority: 'bulk' as const, correlationId: 'contact-mirror' };
+
+interface StateRow {
+  full_sync_page: number | null;
+  full_sync_generation: number;
+  full_sync_started_at: Date | null;
+  full_sync_total: number | null;
+  full_sync_newest_created_at: Date | null;
+  last_full_sync_at: Date | null;
+  watermark_created_at: Date | null;
+  last_incremental_at: Date | null;
+  last_event_at: Date | null;
+  list_calls: string;
+}
+
+/**
+ * The engine's copy of the CRM's contacts. A full sync pages GET /v1/contacts (100 a page,
+ * bulk priority) with its cursor in Postgres, committed with each page; incremental refreshes
+ * read newest-first down to the watermark; contact.* webhook events keep old contacts current;
+ * a periodic full sync catches what neither saw (see docs/SEGMENTS.md "The contact mirror").
+ */
+@Injectable()
+export class ContactMirrorService {
+  private readonly logger = new Logger(ContactMirrorService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly gateway: CrmGateway,
+  ) {}
+
+  /** contact.created / contact.updated upsert the contact; contact.deleted removes it. */
+  async applyEvent(type: string, contact: Pick<Contact, 'id'> & Partial<Contact>): Promise<void> {
+    if (!contact?.id || !type.startsWith('contact.')) return;
+    await this.dataSource.transaction(async (tx) => {
+      if (type === 'contact.deleted') {
+        await tx.query(`INSERT INTO contact_mirror_tombstones (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [contact.id]);
+        await tx.query(`DELETE FROM contact_mirror WHERE id = $1`, [contact.id]);
+      } else {
+        await tx.query(UPSERT_CONTACTS_SQL, [JSON.stringify(mirrorRecords([contact as Contact])), 0]);
+      }
+      await this.ensureState(tx);
+      await tx.query(`UPDATE contact_mirror_state SET last_event_at = now(), updated_at = now() WHERE id = $1`, [STATE_ID]);
+    });
+  }
+
+  /**
+   * Brings the mirror up to date: resumes or starts a full sync when one is due, else reads the
+   * new contacts. Concurrent callers queue on one Postgres lock; a caller that waited while
+   * another refreshed does not refresh again.
+   */
+  async refresh(onProgress: ProgressListener = () => undefined, now = () => new Date()): Promise<MirrorRefresh> {
+    const requestedAt = now();
+    const outcome = await withAdvisoryLock(this.dataSource, MIRROR_LOCK_KEY, true, async () => {
+      const state = await this.loadState();
+      const last = Math.max(state.last_full_sync_at?.getTime() ?? 0, state.last_incremental_at?.getTime() ?? 0);
+      if (state.full_sync_page === null && last >= requestedAt.getTime()) return { kind: 'shared' as const, listCalls: 0 };
+      return fullSyncDue(toFreshness(state, 0), now()) ? this.fullSync(state, onProgress) : this.incremental(state, onProgress);
+    });
+    return outcome.acquired ? outcome.value : { kind: 'shared', listCalls: 0 };
+  }
+
+  async freshness(): Promise<MirrorFreshness> {
+    const state = await this.loadState();
+    const [{ count }] = await this.dataSource.query(`SELECT count(*)::int AS count FROM contact_mirror`);
+    return toFreshness(state, count);
+  }
+
+  private async fullSync(start: StateRow, onProgress: ProgressListener): Promise<MirrorRefresh> {
+    let state = start;
+    if (state.full_sync_page === null) {
+      [state] = await this.dataSource.query(
+        `UPDATE contact_mirror_state SET full_sync_page = 1, full_sync_generation = full_sync_generation + 1,
+                full_sync_started_at = now(), full_sync_total = NULL, full_sync_newest_created_at = NULL, updated_at = now()
+          WHERE id = $1 RETURNING *`,
+        [STATE_ID],
+      );
+      this.logger.log(`full sync ${state.full_sync_generation} of the contact mirror started`);
+    } else {
+      this.logger.log(`full sync ${state.full_sync_generation} resumes at page ${state.full_sync_page}`);
+    }
+    let page = state.full_sync_page!;
+    let calls = 0;
+    for (;;) {
+      const res = await this.gateway.listContacts({ page, limit: MIRROR_PAGE_SIZE }, BULK);
+      calls++;
+      // The page and the cursor commit together: a crash redoes at most the page in flight.
+      await this.dataSource.transaction(async (tx) => {
+        await this.upsert(tx, res.data, state.full_sync_generation);
+        await tx.query(
+          `UPDATE contact_mirror_state SET full_sync_page = $2, full_sync_total = $3, list_calls = list_calls + 1,
+                  full_sync_newest_created_at = GREATEST(full_sync_newest_created_at, $4::timestamptz), updated_at = now()
+            WHERE id = $1`,
+          [STATE_ID, page + 1, res.total, newestCreatedAt(res)],
+        );
+      });
+      await onProgress({ kind: 'full', pagesDone: page, pagesTotal: res.totalPages, contacts: res.total });
+      if (!res.hasNext || res.data.length === 0) break;
+      page++;
+    }
+    const purged = await this.finishFullSync(state.full_sync_generation);
+    this.logger.log(`full sync ${state.full_sync_generation} done: ${page} page(s) read, ${purged} contact(s) gone from the CRM purged`);
+    return { kind: 'full', listCalls: calls, pagesRead: page, purged };
+  }
+
+  /**
+   * Rows this sync did not see and nobody touched since it began are gone from the CRM, but
+   * only when the sync saw at least as many contacts as the CRM reported: a deletion during
+   * the sync shifts pages, and then a contact may have been missed rather than deleted.
+   */
+  private async finishFullSync(generation: number): Promise<number> {
+    return this.dataSource.transaction(async (tx) => {
+      const [s] = await tx.query(`SELECT * FROM contact_mirror_state WHERE id = $1 FOR UPDATE`, [STATE_ID]);
+      const [{ seen }] = await tx.query(`SELECT count(*)::int AS seen FROM contact_mirror WHERE sync_generation = $1`, [generation]);
+      let purged = 0;
+      if (seen >= (s.full_sync_total ?? 0)) {
+        const rows = await tx.query(
+          `DELETE FROM contact_mirror WHERE sync_generation < $1 AND synced_at < $2 RETURNING id`,
+          [generation, s.full_sync_started_at],
+        );
+        purged = rows.length;
+      }
+      await tx.query(
+        `UPDATE contact_mirror_state SET full_sync_page = NULL, last_full_sync_at = now(), last_incremental_at = now(),
+                watermark_created_at = GREATEST(watermark_created_at, full_sync_newest_created_at), updated_at = now()
+          WHERE id = $1`,
+        [STATE_ID],
+      );
+      await tx.query(`DELETE FROM contact_mirror_tombstones WHERE deleted_at < now() - interval '30 days'`);
+      return purged;
+    });
+  }
+
+  /** Newest first (the list's default order) until a contact older than the watermark shows. */
+  private async incremental(state: StateRow, onProgress: ProgressListener): Promise<MirrorRefresh> {
+    const watermark = state.watermark_created_at?.getTime() ?? 0;
+    let page = 1;
+    for (;;) {
+      const res = await this.gateway.listContacts({ page, limit: MIRROR_PAGE_SIZE }, BULK);
+      const reachedOld = res.data.some((c) => new Date(c.createdAt).getTime() < watermark);
+      await this.dataSource.transaction(async (tx) => {
+        await this.upsert(tx, res.data, 0);
+        await tx.query(
+          `UPDATE contact_mirror_state SET list_calls = list_calls + 1, updated_at = now(),
+                  watermark_created_at = GREATEST(watermark_created_at, $2::timestamptz) WHERE id = $1`,
+          [STATE_ID, newestCreatedAt(res)],
+        );
+      });
+      await onProgress({ kind: 'incremental', pagesDone: page, pagesTotal: null, contacts: res.total });
+      if (reachedOld || !res.hasNext || res.data.length === 0) break;
+      page++;
+    }
+    await this.dataSource.query(`UPDATE contact_mirror_state SET last_incremental_at = now(), updated_at = now() WHERE id = $1`, [STATE_ID]);
+    return { kind: 'incremental', listCalls: page, pagesRead: page, purged: 0 };
+  }
+
+  private async upsert(tx: EntityManager, contacts: readonly Contact[], generation: number): Promise<void> {
+    if (contacts.length) await tx.query(UPSERT_CONTACTS_SQL, [JSON.stringify(mirrorRecords(contacts)), generation]);
+  }
+
+  private async ensureState(manager: EntityManager): Promise<void> {
+    await manager.query(`INSERT INTO contact_mirror_state (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [STATE_ID]);
+  }
+
+  private async loadState(): Promise<StateRow> {
+    await this.ensureState(this.dataSource.manager);
+    const [row] = await this.dataSource.query(`SELECT * FROM contact_mirror_state WHERE id = $1`, [STATE_ID]);
+    return row;
+  }
+}
+
+function newestCreatedAt(res: PageWithTotals<Contact>): string | null {
+  let newest: number | null = null;
+  for (const c of res.data) {
+    const t = new Date(c.createdAt).getTime();
+    if (!Number.isNaN(t) && (newest === null || t > newest)) newest = t;
+  }
+  return newest === null ? null : new Date(newest).toISOString();
+}

@@ -1,0 +1,153 @@
+// The membership diff of one sweep, batch by batch: memberships and runs of a batch commit in
+// one transaction (so a crash neither loses an "entered" nor repeats it: the run's unique key
+// and the membership row both say it happened), then the batch's runs go to the action queue.
+import type { Queue } from 'bullmq';
+import type { DataSource, EntityManager } from 'typeorm';
+import { createRun, type PendingRun } from '../actions/run-ledger';
+import type { EngineMetrics } from '../ops/engine-metrics';
+import { actionJobOptions, type ActionJobData } from '../queues/queues';
+import type { RuleAction, RuleDefinition, ScheduleTrigger } from '../rules/rule-types';
+import { leavingCountsQuery, leftBatchQuery, membersBatchQuery, segmentCountsQuery } from './membership-sql';
+import { fromMirrorRow, type MirrorRow } from './mirror-sql';
+import { toContact, type MirroredContact } from './mirrored-contact';
+import type { ResolvedFilters } from './resolved-filters';
+import { matchesSegment } from './segment-filter';
+import { sweepLeaveTriggerKey, sweepTriggerKey } from './sweep-jobs';
+import type { SweepProgress } from './sweep-progress';
+
+const BATCH = 500;
+
+export interface DiffContext {
+  sweepId: string;
+  rule: RuleDefinition;
+  trigger: ScheduleTrigger;
+  ruleSetVersion: string;
+  tick: Date;
+  filters: ResolvedFilters;
+}
+
+export class MembershipDiff {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly metrics: EngineMetrics,
+    private readonly actions: Queue<ActionJobData>,
+    private readonly progress: SweepProgress,
+  ) {}
+
+  /** Counts members, entering and leaving contacts in SQL; returns how long the evaluation took. */
+  async evaluate(ctx: DiffContext): Promise<number> {
+    const started = performance.now();
+    const counts = segmentCountsQuery(ctx.rule.id, ctx.filters);
+    const [c] = await this.dataSource.query(counts.sql, counts.params);
+    const leaving = leavingCountsQuery(ctx.rule.id, ctx.filters);
+    const [l] = await this.dataSource.query(leaving.sql, leaving.params);
+    const evaluationMs = Math.round(performance.now() - started);
+    const acting = ctx.trigger.when === 'every-run' ? c.members : c.entering;
+    const onLeave = ctx.trigger.onLeave.length > 0 ? l.leaving : 0;
+    await this.progress.update(
+      {
+        contactsEvaluated: c.evaluated,
+        members: c.members,
+        callsRemaining: acting * ctx.rule.actions.length + onLeave * ctx.trigger.onLeave.length,
+      },
+      true,
+    );
+    return evaluationMs;
+  }
+
+  async processLeft(ctx: DiffContext): Promise<void> {
+    for (let after = ''; ; ) {
+      const q = leftBatchQuery(ctx.rule.id, ctx.filters, after, BATCH);
+      const rows: (MirrorRow & { contact_id: string; gone: boolean })[] = await this.dataSource.query(q.sql, q.params);
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1].contact_id;
+      const left = rows.filter((r) => !r.gone).map(fromMirrorRow);
+      const runs = await this.dataSource.transaction(async (tx) => {
+        await tx.query(`DELETE FROM segment_memberships WHERE rule_id = $1 AND contact_id = ANY($2::text[])`, [
+          ctx.rule.id,
+          rows.map((r) => r.contact_id),
+        ]);
+        if (ctx.trigger.onLeave.length === 0) return [];
+        return this.createRuns(tx, ctx, left, sweepLeaveTriggerKey(ctx.rule.id, ctx.tick), ctx.trigger.onLeave);
+      });
+      await this.enqueue(ctx, runs, ctx.trigger.onLeave.length, { left: this.progress.counters.left + left.length });
+    }
+  }
+
+  /** Entered contacts (every member with `when: every-run`) get a run of the rule's actions. */
+  async processMembers(ctx: DiffContext): Promise<void> {
+    const everyRun = ctx.trigger.when === 'every-run';
+    for (let after = ''; ; ) {
+      const q = membersBatchQuery(ctx.rule.id, ctx.filters, after, BATCH, !everyRun);
+      const rows: (MirrorRow & { entering: boolean })[] = await this.dataSource.query(q.sql, q.params);
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1].id;
+      let entered = 0;
+      const runs = await this.dataSource.transaction(async (tx) => {
+        const inserted: { contact_id: string }[] = await tx.query(
+          `INSERT INTO segment_memberships (rule_id, contact_id, entered_sweep_id)
+           SELECT $1, unnest($2::text[]), $3 ON CONFLICT (rule_id, contact_id) DO NOTHING RETURNING contact_id`,
+          [ctx.rule.id, rows.filter((r) => r.entering).map((r) => r.id), ctx.sweepId],
+        );
+        entered = inserted.length;
+        const enteredIds = new Set(inserted.map((r) => r.contact_id));
+        const acting = rows.filter((r) => everyRun || enteredIds.has(r.id)).map(fromMirrorRow);
+        return this.createRuns(tx, ctx, acting, sweepTriggerKey(ctx.rule.id, ctx.tick), ctx.rule.actions);
+      });
+      await this.enqueue(ctx, runs, ctx.rule.actions.length, { entered: this.progress.counters.entered + entered });
+    }
+  }
+
+  /** Actions of this sweep's runs not finished yet: the CRM calls still ahead (at most). */
+  async callsRemaining(ctx: DiffContext): Promise<number> {
+    const [{ n }] = await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM action_results a JOIN runs r ON r.id = a.run_id
+        WHERE r.trigger_key = ANY($1::text[]) AND r.rule_id = $2 AND a.status IN ('pending', 'running')`,
+      [[sweepTriggerKey(ctx.rule.id, ctx.tick), sweepLeaveTriggerKey(ctx.rule.id, ctx.tick)], ctx.rule.id],
+    );
+    return n;
+  }
+
+  private async createRuns(
+    tx: EntityManager,
+    ctx: DiffContext,
+    contacts: MirroredContact[],
+    triggerKey: string,
+    actions: RuleAction[],
+  ): Promise<PendingRun[]> {
+    const pending: PendingRun[] = [];
+    for (const contact of contacts) {
+      const { trace } = matchesSegment(ctx.filters, contact, ctx.tick);
+      const run = await createRun(tx, {
+        triggerKey,
+        inboxEventId: null,
+        eventType: 'sweep',
+        rule: ctx.rule,
+        ruleSetVersion: ctx.ruleSetVersion,
+        contactId: contact.id,
+        evaluation: { ruleId: ctx.rule.id, ruleVersion: ctx.rule.version, matched: true, trace, actions, mode: ctx.rule.mode },
+        contactSnapshot: toContact(contact) as unknown as Record<string, unknown>,
+        correlationId: `sweep-${ctx.sweepId}`,
+      });
+      this.metrics.runs.inc({ status: run.status, rule: ctx.rule.id });
+      if (run.status === 'pending') pending.push(run);
+    }
+    return pending;
+  }
+
+  /** After the commit: a crash between commit and add leaves pending runs the reconciler re-enqueues. */
+  private async enqueue(ctx: DiffContext, runs: PendingRun[], actionsPerRun: number, change: { entered?: number; left?: number }) {
+    await Promise.all(
+      runs.map((run) =>
+        this.actions.add(
+          'run',
+          { runId: run.id, contactId: run.contactId, correlationId: `sweep-${ctx.sweepId}`, priority: 'bulk' },
+          actionJobOptions(run.id),
+        ),
+      ),
+    );
+    const c = this.progress.counters;
+    const queued = runs.length * actionsPerRun;
+    await this.progress.update({ ...change, actionsQueued: c.actionsQueued + queued });
+  }
+}

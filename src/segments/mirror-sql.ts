@@ -1,0 +1,128 @@
+// SQL of the contact mirror: the batch upsert (newer wins, tombstones respected) and the
+// row → MirroredContact mapping. Pure: strings and data, no connection.
+import type { Contact, ContactStatus, Tag } from '../crm/crm-types';
+import { toMirroredContact, type MirroredContact } from './mirrored-contact';
+
+/** Columns of contact_mirror in the order of the upsert's record type. */
+const RECORD_COLUMNS: [name: string, type: string][] = [
+  ['id', 'text'],
+  ['name', 'text'],
+  ['phone', 'text'],
+  ['email', 'text'],
+  ['avatar', 'text'],
+  ['notes', 'text'],
+  ['status', 'text'],
+  ['is_blocked', 'boolean'],
+  ['source_method', 'text'],
+  ['assignee_id', 'text'],
+  ['stage_id', 'text'],
+  ['tag_ids', 'text[]'],
+  ['tags', 'jsonb'],
+  ['custom_fields', 'jsonb'],
+  ['country', 'text'],
+  ['created_at', 'timestamptz'],
+  ['updated_at', 'timestamptz'],
+  ['last_interaction_at', 'timestamptz'],
+  ['raw', 'jsonb'],
+];
+
+const names = RECORD_COLUMNS.map(([n]) => n);
+// A row changes only when the incoming contact is at least as recent as the stored one, so a
+// list page read before a webhook update cannot undo it. synced_at always moves: "seen now".
+const updates = names
+  .filter((n) => n !== 'id')
+  .map((n) => `"${n}" = CASE WHEN c.updated_at <= EXCLUDED.updated_at THEN EXCLUDED."${n}" ELSE c."${n}" END`);
+
+/**
+ * $1: jsonb array of records (mirrorRecord), $2: sync generation of the rows (0 for webhook
+ * updates, which keep the generation a row has). Contacts with a tombstone are not written.
+ */
+export const UPSERT_CONTACTS_SQL = `
+INSERT INTO contact_mirror AS c (${names.map((n) => `"${n}"`).join(', ')}, synced_at, sync_generation)
+SELECT ${names.map((n) => `x."${n}"`).join(', ')}, now(), $2::int
+  FROM jsonb_to_recordset($1::jsonb) AS x(${RECORD_COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')})
+ WHERE NOT EXISTS (SELECT 1 FROM contact_mirror_tombstones t WHERE t.id = x.id)
+ON CONFLICT (id) DO UPDATE SET ${updates.join(',\n  ')},
+  synced_at = now(),
+  sync_generation = GREATEST(c.sync_generation, EXCLUDED.sync_generation)`;
+
+/** The jsonb record of one contact for UPSERT_CONTACTS_SQL. */
+export function mirrorRecord(raw: Contact): Record<string, unknown> {
+  const m = toMirroredContact(raw);
+  return {
+    id: m.id,
+    name: m.name,
+    phone: m.phone,
+    email: m.email,
+    avatar: m.avatar,
+    notes: m.notes,
+    status: m.status,
+    is_blocked: m.isBlocked,
+    source_method: m.sourceMethod,
+    assignee_id: m.assigneeId,
+    stage_id: m.stageId,
+    tag_ids: m.tagIds,
+    tags: m.tags,
+    custom_fields: m.customFields,
+    country: m.country,
+    created_at: m.createdAt.toISOString(),
+    updated_at: m.updatedAt.toISOString(),
+    last_interaction_at: m.lastInteractionAt?.toISOString() ?? null,
+    raw,
+  };
+}
+
+/** Records of a page, the last copy of each id kept (one statement may not touch a row twice). */
+export function mirrorRecords(contacts: readonly Contact[]): Record<string, unknown>[] {
+  const byId = new Map<string, Record<string, unknown>>();
+  for (const c of contacts) byId.set(String(c.id), mirrorRecord(c));
+  return [...byId.values()];
+}
+
+/** The mirror's columns as selected by MIRROR_COLUMNS, as pg returns them. */
+export interface MirrorRow {
+  id: string;
+  name: string;
+  phone: string;
+  email: string | null;
+  avatar: string | null;
+  notes: string | null;
+  status: string;
+  is_blocked: boolean;
+  source_method: string;
+  assignee_id: string | null;
+  stage_id: string | null;
+  tag_ids: string[];
+  tags: Tag[];
+  custom_fields: Record<string, unknown>;
+  country: string | null;
+  created_at: Date;
+  updated_at: Date;
+  last_interaction_at: Date | null;
+}
+
+/** Select list of a MirrorRow from the mirror aliased `alias`. */
+export const mirrorColumns = (alias = 'm') => names.filter((n) => n !== 'raw').map((n) => `${alias}."${n}"`).join(', ');
+
+export function fromMirrorRow(r: MirrorRow): MirroredContact {
+  return {
+    id: r.id,
+    name: r.name,
+    phone: r.phone,
+    email: r.email,
+    avatar: r.avatar,
+    notes: r.notes,
+    status: r.status as ContactStatus,
+    isBlocked: r.is_blocked,
+    sourceMethod: r.source_method,
+    assigneeId: r.assignee_id,
+    stageId: r.stage_id,
+    tagIds: r.tag_ids ?? [],
+    tags: r.tags ?? [],
+    customFields: r.custom_fields ?? {},
+    country: r.country,
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
+    lastInteractionAt: r.last_interaction_at ? new Date(r.last_interaction_at) : null,
+  };
+}

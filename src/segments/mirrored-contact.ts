@@ -1,0 +1,87 @@
+// The contact as the mirror keeps it: every Contact field (crm-api.md 2.1) with dates parsed,
+// the tag ids flattened for filtering and the country derived from the phone. Pure.
+import type { Contact, ContactStatus, Tag } from '../crm/crm-types';
+import { countryOfPhone } from './phone-country';
+
+export interface MirroredContact {
+  id: string;
+  name: string;
+  /** Digits only, with the country code, no '+' (crm-api.md 2.1). */
+  phone: string;
+  email: string | null;
+  avatar: string | null;
+  notes: string | null;
+  status: ContactStatus;
+  isBlocked: boolean;
+  sourceMethod: string;
+  assigneeId: string | null;
+  stageId: string | null;
+  /** Lower-case uuids, in the order the CRM listed the tags. */
+  tagIds: string[];
+  tags: Tag[];
+  /** fieldKey → value as the CRM returns it (strings, option ids, arrays of option ids). */
+  customFields: Record<string, unknown>;
+  /** ISO 3166-1 alpha-2, derived from the phone; null when the number names no country. */
+  country: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  lastInteractionAt: Date | null;
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : String(v));
+const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : v == null ? null : String(v));
+
+/** Dates are cut to milliseconds here so the SQL and the pure evaluation see the same instant. */
+function date(v: unknown, field: string, id: string): Date {
+  const d = new Date(str(v));
+  if (Number.isNaN(d.getTime())) throw new Error(`contact ${id}: ${field} is not a date (${JSON.stringify(v)})`);
+  return d;
+}
+
+export function toMirroredContact(c: Contact): MirroredContact {
+  const id = str(c.id);
+  const tags: Tag[] = Array.isArray(c.tags) ? c.tags.map((t) => ({ id: str(t.id).toLowerCase(), name: str(t.name), color: str(t.color) })) : [];
+  const phone = str(c.phone).replace(/\D/g, '');
+  return {
+    id,
+    name: str(c.name),
+    phone,
+    email: strOrNull(c.email),
+    avatar: strOrNull(c.avatar),
+    notes: strOrNull(c.notes),
+    status: c.status === 'archived' ? 'archived' : 'active',
+    isBlocked: c.isBlocked === true,
+    sourceMethod: str(c.sourceMethod),
+    assigneeId: c.assigneeId ? str(c.assigneeId).toLowerCase() : null,
+    stageId: c.stageId ? str(c.stageId).toLowerCase() : null,
+    tagIds: tags.map((t) => t.id),
+    tags,
+    customFields: c.customFields && typeof c.customFields === 'object' ? { ...c.customFields } : {},
+    country: countryOfPhone(phone),
+    createdAt: date(c.createdAt, 'createdAt', id),
+    updatedAt: date(c.updatedAt ?? c.createdAt, 'updatedAt', id),
+    lastInteractionAt: c.lastInteractionAt ? date(c.lastInteractionAt, 'lastInteractionAt', id) : null,
+  };
+}
+
+/** Back to the API shape: the contact snapshot a sweep run's guards start from. */
+export function toContact(m: MirroredContact): Contact {
+  return {
+    id: m.id,
+    name: m.name,
+    phone: m.phone,
+    email: m.email,
+    avatar: m.avatar,
+    notes: m.notes,
+    status: m.status,
+    isBlocked: m.isBlocked,
+    sourceMethod: m.sourceMethod,
+    assigneeId: m.assigneeId,
+    stageId: m.stageId,
+    tags: m.tags.map((t) => ({ ...t })),
+    customFields: { ...m.customFields },
+    createdAt: m.createdAt.toISOString(),
+    updatedAt: m.updatedAt.toISOString(),
+    lastInteractionAt: m.lastInteractionAt ? m.lastInteractionAt.toISOString() : null,
+  };
+}

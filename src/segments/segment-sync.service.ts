@@ -1,0 +1,58 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { CrmApiError } from '../crm/crm-errors';
+import { CrmGateway } from '../crm/crm-gateway.service';
+import { validateSegmentFilters, validateSegmentName } from '../crm/segment-filter-constraints';
+import type { RuleDefinition, ScheduleTrigger } from '../rules/rule-types';
+import { toCrmFilters, type ResolvedFilters } from './resolved-filters';
+import { SegmentFilterError } from './segment-filter-error';
+
+/** The name a rule's segment has in the CRM: its own, else the rule id cut to 2.4's 30 characters. */
+export function crmSegmentName(rule: RuleDefinition, trigger: ScheduleTrigger): string {
+  return trigger.segment.name ?? [...rule.id].slice(0, 30).join('');
+}
+
+/**
+ * `sync: true`: POST /v1/segments once per segment name, so the team sees the segment in the
+ * dashboard. 409 means it exists already: done. The CRM cannot hold relative dates, so the
+ * filters are sent as resolved at the first sweep (see docs/SEGMENTS.md).
+ */
+@Injectable()
+export class SegmentSyncService {
+  private readonly logger = new Logger(SegmentSyncService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly gateway: CrmGateway,
+  ) {}
+
+  /** Whether a CRM call is still needed for this rule (used by plan). */
+  async needsSync(rule: RuleDefinition, trigger: ScheduleTrigger): Promise<boolean> {
+    if (!trigger.segment.sync) return false;
+    const [row] = await this.dataSource.query(`SELECT synced_segment_name FROM segment_rule_state WHERE rule_id = $1`, [rule.id]);
+    return row?.synced_segment_name !== crmSegmentName(rule, trigger);
+  }
+
+  async ensureSynced(rule: RuleDefinition, trigger: ScheduleTrigger, filters: ResolvedFilters): Promise<void> {
+    if (!(await this.needsSync(rule, trigger))) return;
+    const name = crmSegmentName(rule, trigger);
+    const crmFilters = toCrmFilters(filters);
+    const problems = [...validateSegmentName(name), ...validateSegmentFilters(crmFilters)];
+    if (problems.length) throw new SegmentFilterError(`sync: ${problems.map((p) => `${p.param}: ${p.message}`).join('; ')}`);
+    let outcome = 'created';
+    try {
+      await this.gateway.createSegment({ name, filters: crmFilters }, { priority: 'bulk', correlationId: `segment-sync-${rule.id}` });
+    } catch (err) {
+      if (!(err instanceof CrmApiError && err.status === 409)) throw err;
+      outcome = 'already existed';
+    }
+    await this.dataSource.query(
+      `INSERT INTO segment_rule_state (rule_id, cron, timezone, synced_segment_name, synced_segment_at)
+       VALUES ($1, $2, $3, $4, now())
+       ON CONFLICT (rule_id) DO UPDATE SET synced_segment_name = EXCLUDED.synced_segment_name,
+              synced_segment_at = EXCLUDED.synced_segment_at, updated_at = now()`,
+      [rule.id, trigger.cron, trigger.timezone ?? null, name],
+    );
+    this.logger.log(`rule ${rule.id}: segment "${name}" ${outcome} in the CRM`);
+  }
+}

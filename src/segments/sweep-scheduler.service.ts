@@ -1,0 +1,141 @@
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { Queue } from 'bullmq';
+import { CronJob } from 'cron';
+import { DataSource } from 'typeorm';
+import { SWEEPS_QUEUE } from '../queues/queues';
+import type { RuleDefinition, ScheduleTrigger } from '../rules/rule-types';
+import { RuleSetService } from '../rules/rule-set.service';
+import { latestTickBetween } from './cron-ticks';
+import { sweepJobId, type SweepJobData, type SweepReason } from './sweep-jobs';
+
+const JOB_PREFIX = 'segment-sweep:';
+
+interface Registered {
+  cron: string;
+  timezone?: string;
+  job: CronJob;
+}
+
+/**
+ * Cron jobs of the segment rules. A tick only enqueues a sweep whose job id is rule + tick, so
+ * every replica's cron fires and one sweep runs. The last tick of each rule is kept in Postgres:
+ * on start, a rule whose latest tick fell while the engine was down gets one sweep for it.
+ */
+@Injectable()
+export class SweepSchedulerService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(SweepSchedulerService.name);
+  private readonly registered = new Map<string, Registered>();
+  private unsubscribe?: () => void;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly rules: RuleSetService,
+    private readonly registry: SchedulerRegistry,
+    @InjectQueue(SWEEPS_QUEUE) private readonly sweeps: Queue<SweepJobData>,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const off = this.rules.onChange(() => void this.sync().catch((err) => this.logger.error(`schedule reload failed: ${err.message}`)));
+    this.unsubscribe = typeof off === 'function' ? off : undefined;
+    await this.sync();
+  }
+
+  onApplicationShutdown(): void {
+    this.unsubscribe?.();
+    for (const [ruleId, r] of this.registered) {
+      void r.job.stop();
+      this.deleteJob(ruleId);
+    }
+    this.registered.clear();
+  }
+
+  /** Registers the cron of every enabled segment rule, drops the others, then catches up missed ticks. */
+  async sync(now = new Date()): Promise<void> {
+    const scheduled = (this.rules.current()?.scheduledRules() ?? []).filter((r) => r.trigger.kind === 'schedule');
+    const wanted = new Map(scheduled.map((r) => [r.id, r]));
+    for (const [ruleId, r] of this.registered) {
+      const rule = wanted.get(ruleId);
+      const trigger = rule?.trigger as ScheduleTrigger | undefined;
+      if (trigger && trigger.cron === r.cron && trigger.timezone === r.timezone) continue;
+      void r.job.stop();
+      this.deleteJob(ruleId);
+      this.registered.delete(ruleId);
+    }
+    for (const rule of scheduled) {
+      await this.recordSchedule(rule);
+      if (!this.registered.has(rule.id)) this.register(rule);
+      await this.catchUp(rule, now);
+    }
+  }
+
+  /** Adds the sweep job of one tick (or a manual run); the job id dedupes replicas. */
+  async enqueue(ruleId: string, tick: Date, reason: SweepReason): Promise<string> {
+    const jobId = sweepJobId(ruleId, tick);
+    await this.sweeps.add('sweep', { ruleId, tickIso: tick.toISOString(), reason }, { jobId });
+    if (reason !== 'manual') {
+      await this.dataSource.query(
+        `UPDATE segment_rule_state SET last_tick_at = GREATEST(last_tick_at, $2), updated_at = now() WHERE rule_id = $1`,
+        [ruleId, tick],
+      );
+    }
+    return jobId;
+  }
+
+  private register(rule: RuleDefinition): void {
+    const trigger = rule.trigger as ScheduleTrigger;
+    try {
+      let expected: Date | undefined;
+      const job = CronJob.from({
+        cronTime: trigger.cron,
+        timeZone: trigger.timezone,
+        start: false,
+        onTick: async () => {
+          // The scheduled instant, not the firing time: replicas firing a few ms apart agree on it.
+          const tick = expected && expected.getTime() <= Date.now() + 1000 ? expected : new Date(Math.floor(Date.now() / 1000) * 1000);
+          expected = job.nextDate().toJSDate();
+          await this.enqueue(rule.id, tick, 'cron').catch((err) => this.logger.error(`sweep ${rule.id}: enqueue failed: ${err.message}`));
+        },
+      });
+      expected = job.nextDate().toJSDate();
+      this.registry.addCronJob(JOB_PREFIX + rule.id, job as unknown as Parameters<SchedulerRegistry['addCronJob']>[1]);
+      job.start();
+      this.registered.set(rule.id, { cron: trigger.cron, timezone: trigger.timezone, job });
+      this.logger.log(`rule ${rule.id}: sweeps on "${trigger.cron}"${trigger.timezone ? ` (${trigger.timezone})` : ''}, next at ${expected.toISOString()}`);
+    } catch (err) {
+      this.logger.error(`rule ${rule.id}: cannot schedule "${trigger.cron}": ${(err as Error).message}`);
+    }
+  }
+
+  private deleteJob(ruleId: string): void {
+    if (this.registry.doesExist('cron', JOB_PREFIX + ruleId)) this.registry.deleteCronJob(JOB_PREFIX + ruleId);
+  }
+
+  /** A changed schedule counts from now: ticks of the old cron are not "missed" by the new one. */
+  private async recordSchedule(rule: RuleDefinition): Promise<void> {
+    const t = rule.trigger as ScheduleTrigger;
+    await this.dataSource.query(
+      `INSERT INTO segment_rule_state (rule_id, cron, timezone) VALUES ($1, $2, $3)
+       ON CONFLICT (rule_id) DO UPDATE SET cron = EXCLUDED.cron, timezone = EXCLUDED.timezone,
+              registered_at = CASE WHEN segment_rule_state.cron IS DISTINCT FROM EXCLUDED.cron
+                                     OR segment_rule_state.timezone IS DISTINCT FROM EXCLUDED.timezone
+                                   THEN now() ELSE segment_rule_state.registered_at END,
+              updated_at = now()`,
+      [rule.id, t.cron, t.timezone ?? null],
+    );
+  }
+
+  private async catchUp(rule: RuleDefinition, now: Date): Promise<void> {
+    const t = rule.trigger as ScheduleTrigger;
+    const [state] = await this.dataSource.query(
+      `SELECT GREATEST(last_tick_at, registered_at) AS since FROM segment_rule_state WHERE rule_id = $1`,
+      [rule.id],
+    );
+    if (!state?.since) return;
+    const missed = latestTickBetween(t.cron, t.timezone, new Date(state.since), now);
+    if (!missed) return;
+    this.logger.log(`rule ${rule.id}: tick ${missed.toISOString()} was missed while the engine was down; sweeping once now`);
+    await this.enqueue(rule.id, missed, 'missed');
+  }
+}

@@ -1,0 +1,160 @@
+// Each guard end to end: the contact and channel state comes from the sandbox through the
+// gateway, the guard decides, and the CRM confirms that the skipped call would have failed
+// (or, for no-ops, that applyActionLocally predicts the state the CRM returns).
+import { applyActionLocally, guardAction, type ResolvedAction } from '../../src/actions/action-guards';
+import { CrmApiError } from '../../src/crm/crm-errors';
+import type { CallOptions } from '../../src/crm/crm-gateway.service';
+import type { Contact } from '../../src/crm/crm-types';
+import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import {
+  DEMO,
+  deleteKeys,
+  makeGateway,
+  recordArrivals,
+  startTestSandbox,
+  testConfig,
+  uniquePrefix,
+  type GatewayKit,
+} from './crm-test-kit';
+
+jest.setTimeout(60_000);
+
+const OPTS: CallOptions = { priority: 'interactive' };
+
+describe('action guards against the sandbox', () => {
+  const prefix = uniquePrefix('crm-guards');
+  let sandbox: RunningSandbox;
+  let kit: GatewayKit;
+  let phone = 5511900000000 + (process.pid % 1000) * 1000;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox(300, 60_000);
+    kit = makeGateway(testConfig(prefix, { CRM_BASE_URL: sandbox.url }));
+  });
+  afterAll(async () => {
+    await kit?.close();
+    await sandbox?.close();
+    await deleteKeys(prefix);
+  });
+
+  const newContact = (assigneeId?: string) =>
+    kit.gateway.createContact({ name: 'Guard Test', phone: String(++phone), assigneeId }, OPTS);
+  const crmCode = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof CrmApiError ? `${e.status} ${e.code}` : String(e)));
+
+  it('needs_assignee: skips a message to an unassigned contact, which the CRM would refuse', async () => {
+    const contact = await newContact();
+    expect(guardAction({ type: 'send-message', text: 'hi' }, contact)).toMatchObject({ reason: 'needs_assignee' });
+    expect(guardAction({ type: 'react', emoji: '👍' }, contact)).toMatchObject({ reason: 'needs_assignee' });
+
+    const conversation = await kit.gateway.openConversation({ contactId: contact.id, channelId: DEMO.channelConnected }, OPTS);
+    const send = { conversationId: conversation.id, contactId: contact.id, text: 'hi' };
+    expect(await crmCode(kit.gateway.sendMessage(send, OPTS))).toBe('422 contact_unassigned');
+
+    // Assign first (round robin over GET /v1/users), then the same message goes through.
+    const member = await kit.directory.nextRoundRobinMember();
+    const assign: ResolvedAction = { type: 'assign', memberId: member.id };
+    expect(guardAction(assign, contact)).toEqual({ proceed: true });
+    const assigned = await kit.gateway.updateContact(contact.id, { assigneeId: member.id }, OPTS);
+    expect(applyActionLocally(assign, contact).assigneeId).toBe(assigned.assigneeId);
+    expect(guardAction({ type: 'send-message', text: 'hi' }, assigned)).toEqual({ proceed: true });
+    expect(await crmCode(kit.gateway.sendMessage(send, OPTS))).toBe('ok');
+  });
+
+  it('contact_blocked: sends nothing to or on behalf of a blocked contact', async () => {
+    const contact = await newContact(await firstMemberId());
+    const conversation = await kit.gateway.openConversation({ contactId: contact.id, channelId: DEMO.channelConnected }, OPTS);
+    const blocked = await kit.gateway.blockContact(contact.id, OPTS);
+
+    for (const action of [
+      { type: 'send-message', text: 'hi' },
+      { type: 'react', emoji: '👍' },
+      { type: 'open-conversation', channelId: DEMO.channelConnected },
+    ] as ResolvedAction[]) {
+      expect(guardAction(action, blocked)).toMatchObject({ proceed: false, reason: 'contact_blocked' });
+    }
+    const send = { conversationId: conversation.id, contactId: contact.id, text: 'hi' };
+    expect(await crmCode(kit.gateway.sendMessage(send, OPTS))).toBe('422 contact_blocked');
+  });
+
+  it('channel_not_connected: does not open a conversation on a disconnected channel', async () => {
+    const contact = await newContact(await firstMemberId());
+    const channel = await kit.directory.resolveChannel('Old Line');
+    const action: ResolvedAction = { type: 'open-conversation', channelId: channel.id };
+    expect(guardAction(action, contact, { channel })).toMatchObject({ reason: 'channel_not_connected' });
+    const open = kit.gateway.openConversation({ contactId: contact.id, channelId: channel.id }, OPTS);
+    expect(await crmCode(open)).toBe('422 channel_not_connected');
+
+    const connected = await kit.directory.resolveChannel('Main WhatsApp');
+    expect(guardAction({ type: 'open-conversation', channelId: connected.id }, contact, { channel: connected })).toEqual({
+      proceed: true,
+    });
+  });
+
+  it('no_change: skips no-op writes without a call, and predicts the state the CRM returns', async () => {
+    let contact: Contact = await newContact();
+    const sequence: ResolvedAction[] = [
+      { type: 'add-tag', tagId: DEMO.tagVip },
+      { type: 'add-tag', tagId: DEMO.tagVip },
+      { type: 'move-stage', stageId: DEMO.stageNewLead },
+      { type: 'move-stage', stageId: DEMO.stageNewLead },
+      { type: 'remove-tag', tagId: DEMO.tagDormant },
+      { type: 'block' },
+      { type: 'block' },
+      { type: 'unblock' },
+      { type: 'unblock' },
+      { type: 'remove-tag', tagId: DEMO.tagVip },
+    ];
+    const recorder = recordArrivals();
+    const skipped: string[] = [];
+    try {
+      for (const action of sequence) {
+        const verdict = guardAction(action, contact);
+        if (!verdict.proceed) {
+          skipped.push(`${action.type}:${verdict.reason}`);
+          continue;
+        }
+        const predicted = applyActionLocally(action, contact);
+        contact = await perform(action, contact.id);
+        expect(summary(contact)).toEqual(summary(predicted));
+      }
+    } finally {
+      recorder.stop();
+    }
+    expect(skipped).toEqual([
+      'add-tag:no_change',
+      'move-stage:no_change',
+      'remove-tag:no_change',
+      'block:no_change',
+      'unblock:no_change',
+    ]);
+    expect(recorder.arrivals).toHaveLength(sequence.length - skipped.length);
+  });
+
+  async function firstMemberId(): Promise<string> {
+    return (await kit.directory.resolveMember('ana@demo.test')).id;
+  }
+
+  function perform(action: ResolvedAction, id: string): Promise<Contact> {
+    switch (action.type) {
+      case 'add-tag':
+        return kit.gateway.addTag(id, action.tagId, OPTS);
+      case 'remove-tag':
+        return kit.gateway.removeTag(id, action.tagId, OPTS);
+      case 'move-stage':
+        return kit.gateway.setStage(id, action.stageId, OPTS);
+      case 'block':
+        return kit.gateway.blockContact(id, OPTS);
+      case 'unblock':
+        return kit.gateway.unblockContact(id, OPTS);
+      default:
+        throw new Error(`not a contact write: ${action.type}`);
+    }
+  }
+});
+
+const summary = (c: Contact) => ({
+  tagIds: c.tags.map((t) => t.id).sort(),
+  stageId: c.stageId,
+  isBlocked: c.isBlocked,
+  assigneeId: c.assigneeId,
+});

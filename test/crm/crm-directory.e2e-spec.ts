@@ -1,0 +1,90 @@
+// Names in rules resolved through the sandbox: cached, refreshed on a miss (but not in a
+// loop), and a round-robin rotation shared by every process through Redis.
+import { UnknownNameError } from '../../src/crm/crm-directory.service';
+import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import {
+  DEMO,
+  deleteKeys,
+  makeGateway,
+  recordArrivals,
+  startTestSandbox,
+  testConfig,
+  uniquePrefix,
+  type GatewayKit,
+} from './crm-test-kit';
+
+jest.setTimeout(60_000);
+
+describe('CrmDirectory against the sandbox', () => {
+  const prefix = uniquePrefix('crm-directory');
+  let sandbox: RunningSandbox;
+  let a: GatewayKit;
+  let b: GatewayKit;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox(300, 60_000);
+    const config = testConfig(prefix, { CRM_BASE_URL: sandbox.url });
+    a = makeGateway(config);
+    b = makeGateway(config);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await sandbox?.close();
+    await deleteKeys(prefix);
+  });
+
+  it('resolves names, emails and ids of tags, stages, members and channels', async () => {
+    const d = a.directory;
+    expect((await d.resolveTag('vip')).id).toBe(DEMO.tagVip);
+    expect((await d.resolveTag(DEMO.tagDormant)).name).toBe('dormant');
+    expect((await d.resolveStage('new lead')).id).toBe(DEMO.stageNewLead);
+    expect((await d.resolveMember('ben@demo.test')).name).toBe('Ben Sales');
+    expect((await d.resolveMember('Cara Support')).email).toBe('cara@demo.test');
+    expect(await d.resolveChannel('Old Line')).toMatchObject({ id: DEMO.channelDisconnected, status: 'disconnected' });
+    expect(await d.getChannel(DEMO.channelConnected)).toMatchObject({ status: 'connected' });
+  });
+
+  it('serves repeated lookups from its cache', async () => {
+    await a.directory.resolveTag('vip');
+    const recorder = recordArrivals();
+    try {
+      await a.directory.resolveTag('ad-lead');
+      await a.directory.resolveStage('Customer');
+      await a.directory.resolveChannel('Main WhatsApp');
+    } finally {
+      recorder.stop();
+    }
+    expect(recorder.arrivals).toHaveLength(0);
+  });
+
+  it('finds a tag created after the cache was filled, by refreshing on the miss', async () => {
+    await b.directory.resolveTag('vip'); // fill b's cache
+    await b.gateway.createTag({ name: 'fresh-tag', color: '#123456' }, { priority: 'interactive' });
+    expect((await b.directory.resolveTag('fresh-tag')).name).toBe('fresh-tag');
+  });
+
+  it('throws UnknownNameError for a name the CRM does not know, reloading once, not on every run', async () => {
+    await a.directory.resolveStage('Customer');
+    const recorder = recordArrivals();
+    try {
+      for (let run = 0; run < 3; run++) {
+        const err = await a.directory.resolveStage('Nope').catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(UnknownNameError);
+        expect(err).toMatchObject({ kind: 'stage', unknownName: 'Nope' });
+      }
+    } finally {
+      recorder.stop();
+    }
+    expect(recorder.arrivals).toHaveLength(1);
+  });
+
+  it('rotates round robin over active members, shared between processes', async () => {
+    const picks: string[] = [];
+    for (let i = 0; i < 6; i++) picks.push((await (i % 2 ? b : a).directory.nextRoundRobinMember()).email);
+    // Dan Former is inactive; the three others come in turn, whichever process asks.
+    expect(new Set(picks.slice(0, 3)).size).toBe(3);
+    expect(picks.slice(3)).toEqual(picks.slice(0, 3));
+    expect(picks).not.toContain('dan@demo.test');
+  });
+});

@@ -1,0 +1,112 @@
+// Shared set-up of the gateway's end-to-end tests: a sandbox on a random port, a config
+// pointing at it with a unique Redis prefix, and a record of every request the sandbox got.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
+import Redis from 'ioredis';
+import type { AppConfig } from '../../src/config/app-config';
+import { loadConfig } from '../../src/config/load-config';
+import { CrmDirectory } from '../../src/crm/crm-directory.service';
+import { CrmGateway } from '../../src/crm/crm-gateway.service';
+import { createCrmRedis } from '../../src/crm/crm-redis';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const DEMO_KEY = 'sk_demo_full';
+
+/** Contacts and names of the sandbox's demo fixture. */
+export const DEMO = {
+  maria: 'c0000000-0000-4000-8000-000000000001', // assigned to Ana, tag new-contact, stage New lead
+  john: 'c0000000-0000-4000-8000-000000000002', // assigned to Ben, tag vip
+  tagVip: '7a000000-0000-4000-8000-000000000002',
+  tagDormant: '7a000000-0000-4000-8000-000000000004',
+  stageNewLead: '5a000000-0000-4000-8000-000000000001',
+  channelConnected: 'c4000000-0000-4000-8000-000000000001',
+  channelDisconnected: 'c4000000-0000-4000-8000-000000000002',
+};
+
+export function testConfig(prefix: string, over: Record<string, string> = {}): AppConfig {
+  return loadConfig({
+    REDIS_URL,
+    REDIS_PREFIX: prefix,
+    CRM_API_KEY: DEMO_KEY,
+    CRM_TIMEOUT_MS: '2000',
+    CRM_MAX_RETRIES: '3',
+    ...over,
+  });
+}
+
+export interface Arrival {
+  at: number; // performance.timeOrigin-based ms
+  method: string;
+  path: string;
+}
+
+/** Every HTTP request this process's servers receive (the sandbox is in-process). */
+export function recordArrivals(): { arrivals: Arrival[]; stop(): void } {
+  const arrivals: Arrival[] = [];
+  const onStart = (message: unknown) => {
+    const { request } = message as { request: IncomingMessage };
+    const path = (request.url ?? '').split('?')[0];
+    if (path.startsWith('/v1/')) arrivals.push({ at: performance.now(), method: request.method ?? '', path });
+  };
+  subscribe('http.server.request.start', onStart);
+  return { arrivals, stop: () => unsubscribe('http.server.request.start', onStart) };
+}
+
+/** The most requests any window of `windowMs` (t - windowMs, t] contains. */
+export function maxInSlidingWindow(times: number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let best = 0;
+  let start = 0;
+  for (let end = 0; end < sorted.length; end++) {
+    while (sorted[end] - sorted[start] >= windowMs) start++;
+    best = Math.max(best, end - start + 1);
+  }
+  return best;
+}
+
+export interface GatewayKit {
+  gateway: CrmGateway;
+  directory: CrmDirectory;
+  redis: Redis;
+  close(): Promise<void>;
+}
+
+/** A gateway as one engine process would have it: its own Redis connection, a shared budget. */
+export function makeGateway(config: AppConfig): GatewayKit {
+  const redis = createCrmRedis(config.redis.url);
+  const gateway = new CrmGateway(config, redis);
+  const directory = new CrmDirectory(gateway, redis, config);
+  return {
+    gateway,
+    directory,
+    redis,
+    close: async () => {
+      await gateway.close();
+      await redis.quit();
+    },
+  };
+}
+
+export async function startTestSandbox(limit: number, windowMs: number): Promise<RunningSandbox> {
+  return startSandbox({ port: 0, rateLimit: { limit, windowMs } });
+}
+
+export async function sandboxControl<T = unknown>(sandbox: RunningSandbox, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${sandbox.url}/_sandbox/${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`sandbox control ${method} ${path}: HTTP ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+export async function deleteKeys(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length) await redis.del(...keys);
+  await redis.quit();
+}
+
+export const uniquePrefix = (name: string) => `test-${name}-${process.pid}-${Date.now()}`;

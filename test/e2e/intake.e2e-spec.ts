@@ -1,0 +1,68 @@
+import { DataSource } from 'typeorm';
+import { crm, eventually, Harness, startHarness } from '../support/engine-harness';
+import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
+
+const RULES = {
+  'tag.yaml': ['rule: tag-updated', 'on: contact.updated', 'do:', '  - add-tag: vip', ''].join('\n'),
+};
+
+describe('webhook intake', () => {
+  let h: Harness;
+  let db: DataSource;
+  let contact: Record<string, any>;
+  const count = async (sql: string, params: unknown[] = []) => Number((await db.query(sql, params))[0].n);
+
+  beforeAll(async () => {
+    h = await startHarness({ rules: RULES, subscribe: false,
+      env: { CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET, WEBHOOK_BODY_LIMIT_BYTES: '4096' } });
+    db = h.app.get(DataSource);
+    contact = (await crm(h, 'POST', '/v1/contacts', { name: 'Ivy Intake', phone: '4915112345678' })).body;
+  });
+  afterAll(async () => h?.stop());
+
+  it('refuses forged, stale and malformed deliveries and stores nothing', async () => {
+    const before = await count(`SELECT count(*) AS n FROM inbox_events`);
+    const body = JSON.stringify(contactEvent('contact.updated', contact));
+    const forged = await deliver(h.url, body, { secret: 'not-the-secret' });
+    const stale = await deliver(h.url, body, { nowSeconds: Math.floor(Date.now() / 1000) - 301 });
+    const unsigned = await deliver(h.url, body, { header: null });
+    const notJson = await deliver(h.url, '{"type": "contact.updated", ');
+    const noType = await deliver(h.url, JSON.stringify({ id: 'evt_x', data: {} }));
+    expect([forged.status, stale.status, unsigned.status, notJson.status, noType.status]).toEqual([401, 401, 401, 400, 400]);
+    expect(JSON.stringify(forged.json)).not.toContain('Ivy Intake'); // no body echo
+    expect(forged.json.error.message).toContain('signature_mismatch');
+    expect(stale.json.error.message).toContain('timestamp_too_old');
+    expect(await count(`SELECT count(*) AS n FROM inbox_events`)).toBe(before);
+  });
+
+  it('answers 413 past the size limit', async () => {
+    const body = JSON.stringify(contactEvent('contact.updated', { ...contact, notes: 'x'.repeat(5000) }));
+    expect((await deliver(h.url, body)).status).toBe(413);
+  });
+
+  it('answers 2xx and creates one event and one run for concurrent duplicate deliveries', async () => {
+    const body = JSON.stringify(contactEvent('contact.updated', contact));
+    const replies = await Promise.all(Array.from({ length: 8 }, () => deliver(h.url, body)));
+    expect(replies.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(replies.filter((r) => r.json.duplicate === false)).toHaveLength(1);
+    const id = replies[0].json.id;
+    expect(new Set(replies.map((r) => r.json.id))).toEqual(new Set([id]));
+    await eventually(async () => (await count(`SELECT count(*) AS n FROM runs WHERE inbox_event_id = $1`, [id])) === 1);
+    expect(await count(`SELECT count(*) AS n FROM inbox_events WHERE event_key = $1`, [`id:${JSON.parse(body).id}`])).toBe(1);
+  });
+
+  it('deduplicates deliveries without an event id by their body hash', async () => {
+    const body = JSON.stringify(contactEvent('contact.updated', { ...contact, notes: 'no id' }, null));
+    const first = await deliver(h.url, body);
+    const second = await deliver(h.url, body);
+    expect([first.json.duplicate, second.json.duplicate]).toEqual([false, true]);
+    expect(second.json.id).toBe(first.json.id);
+  });
+
+  it('stores and acknowledges unknown event kinds without running anything', async () => {
+    const reply = await deliver(h.url, JSON.stringify({ id: `evt_unknown_${Date.now()}`, type: 'account.exploded', data: {} }));
+    expect(reply.status).toBe(200);
+    await eventually(async () => (await db.query(`SELECT status FROM inbox_events WHERE id = $1`, [reply.json.id]))[0].status === 'processed');
+    expect(await count(`SELECT count(*) AS n FROM runs WHERE inbox_event_id = $1`, [reply.json.id])).toBe(0);
+  });
+});

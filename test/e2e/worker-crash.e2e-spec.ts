@@ -1,0 +1,89 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { api, crm, eventually, Harness, startHarness } from '../support/engine-harness';
+import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
+
+const root = join(__dirname, '..', '..');
+const TAG_ROUTE = 'POST /v1/contacts/:contactId/tags/:tagId';
+
+// A worker dies in the middle of a CRM call. Another worker must finish the run, and the CRM must
+// see every write exactly once: the interrupted write is detected by re-reading the contact.
+describe('a worker killed mid-run', () => {
+  let h: Harness;
+  const workers: ChildProcess[] = [];
+
+  const startWorker = () => {
+    const child = spawn(process.execPath, [join(root, 'dist', 'src', 'main.js')], {
+      cwd: root,
+      env: {
+        ...process.env,
+        ROLE: 'worker',
+        PORT: '0',
+        CRM_BASE_URL: h.sandboxUrl,
+        CRM_API_KEY: 'sk_demo_full',
+        DATABASE_URL: h.config.databaseUrl,
+        REDIS_URL: h.config.redis.url,
+        REDIS_PREFIX: h.config.redis.prefix,
+        RULES_DIR: h.rulesDir,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'test',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    workers.push(child);
+    return child;
+  };
+
+  beforeAll(async () => {
+    if (!existsSync(join(root, 'dist', 'src', 'main.js'))) spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+    h = await startHarness({
+      rules: {
+        'two.yaml': ['rule: two-tags', 'on: contact.updated', 'do:', '  - add-tag: vip', '  - add-tag: customer', ''].join('\n'),
+      },
+      subscribe: false,
+      env: { ROLE: 'api', CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET },
+    });
+  });
+  afterAll(async () => {
+    for (const w of workers) w.kill('SIGKILL');
+    await h?.stop();
+  });
+
+  it('is finished by another worker and every write reaches the CRM exactly once', async () => {
+    const contact = (await crm(h, 'POST', '/v1/contacts', { name: 'Kim Crash', phone: '819012345678' })).body;
+    // The first tag call hangs for 4 s: long enough to kill the worker while it waits.
+    await api(h.sandboxUrl, 'POST', '/_sandbox/faults', { kind: 'latency', count: 1, latencyMs: 4000, route: TAG_ROUTE });
+    const before = (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body[TAG_ROUTE] ?? 0;
+
+    const first = startWorker();
+    const reply = await deliver(h.url, JSON.stringify(contactEvent('contact.updated', contact)));
+    expect(reply.status).toBe(200);
+    const db = h.app.get(DataSource);
+    await eventually(async () => {
+      const rows = await db.query(
+        `SELECT a.status FROM action_results a JOIN runs r ON r.id = a.run_id WHERE r.contact_id = $1 AND a.action_index = 0`,
+        [contact.id],
+      );
+      return rows[0]?.status === 'running';
+    }, 20000);
+    first.kill('SIGKILL');
+
+    startWorker();
+    const run = await eventually(async () => {
+      const [row] = await db.query(`SELECT id, status FROM runs WHERE contact_id = $1 AND rule_id = 'two-tags'`, [contact.id]);
+      return row?.status === 'succeeded' ? row : undefined;
+    }, 100000, 500);
+    const fresh = (await crm(h, 'GET', `/v1/contacts/${contact.id}`)).body;
+    expect(fresh.tags.map((t: { name: string }) => t.name).sort()).toEqual(['customer', 'vip']);
+    const after = (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body[TAG_ROUTE];
+    expect(after - before).toBe(2);
+    const results = await db.query(`SELECT action_index, status, reason FROM action_results WHERE run_id = $1 ORDER BY action_index`, [run.id]);
+    // The interrupted write had reached the CRM; the re-read shows it, so it is not repeated.
+    expect(results).toEqual([
+      { action_index: 0, status: 'skipped', reason: 'no_change' },
+      { action_index: 1, status: 'succeeded', reason: null },
+    ]);
+  }, 150000);
+});

@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import { signatureHeader } from '../../src/intake/verify-signature';
+
+export const TEST_WEBHOOK_SECRET = 'whsec_e2e_test_secret';
+
+export function contactEvent(type: string, contact: Record<string, unknown>, id: string | null = `evt_${randomUUID()}`) {
+  return { ...(id ? { id } : {}), type, createdAt: new Date().toISOString(), data: contact };
+}
+
+export async function deliver(
+  engineUrl: string,
+  body: string,
+  opts: { secret?: string; nowSeconds?: number; header?: string | null } = {},
+): Promise<{ status: number; json: any }> {
+  const header = opts.header === undefined ? signatureHeader(opts.secret ?? TEST_WEBHOOK_SECRET, body, opts.nowSeconds) : opts.header;
+  const res = await fetch(`${engineUrl}/webhooks/crm`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(header === null ? {} : { 'x-service-signature': header }) },
+    body,
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: res.status, json };
+}
