@@ -2,6 +2,8 @@
 // `e2e` (real Postgres, Redis and the sandbox over HTTP, test/**/*.e2e-spec.ts).
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, keepClassNames: true, target: 'es2022' } }];
 module.exports = {
+  // Global (jest ignores it per project): e2e tests boot real services.
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -16,7 +18,6 @@ module.exports = {
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
       transform: { '^.+\\.ts$': swc },
-      testTimeout: 60000,
     },
   ],
 };

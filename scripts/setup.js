@@ -27,14 +27,24 @@ function mtime(file) {
   }
 }
 
+function lockHash() {
+  const lock = path.join(root, 'package-lock.json');
+  return fs.existsSync(lock) ? require('node:crypto').createHash('sha256').update(fs.readFileSync(lock)).digest('hex') : 'none';
+}
+
+/**
+ * Installs when node_modules is missing or was installed from another package-lock.json. `npm install`
+ * rather than `npm ci`: npm 11 omits other platforms' optional binaries (swc) from the lock, and
+ * `npm ci` then refuses the lock; `npm install` honours the locked versions all the same.
+ */
 function installDependencies() {
-  const installed = mtime(path.join(root, 'node_modules', '.package-lock.json'));
-  const wanted = Math.max(mtime(path.join(root, 'package-lock.json')), mtime(path.join(root, 'package.json')));
-  if (installed && installed >= wanted) return;
-  log('installing dependencies (npm ci)...');
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) fail('npm ci failed; see the output above');
-  // npm ci rewrites node_modules/.package-lock.json: it is now newer than the lock.
+  const stampFile = path.join(root, 'node_modules', '.crmr-install-stamp');
+  const stamp = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8') : '';
+  if (stamp && stamp === lockHash() && fs.existsSync(path.join(root, 'node_modules', '.bin', 'swc'))) return;
+  log('installing dependencies (npm install)...');
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) fail('npm install failed; see the output above');
+  fs.writeFileSync(stampFile, lockHash());
 }
 
 function build() {

@@ -46,6 +46,8 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
   }
   const app = await NestFactory.create(AppModule.forRoot(config), {
     bodyParser: false,
+    // Throw instead of process.exit: main.ts prints the reason, tests see the error.
+    abortOnError: false,
     bufferLogs: !options.quiet,
     logger: options.quiet ? ['error'] : undefined,
   });

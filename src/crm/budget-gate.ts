@@ -1,6 +1,6 @@
 // Local side of the shared budget: callers of this process wait here in FIFO order per
-// priority; only the head of each local queue asks Redis, sleeping exactly until the slot
-// Redis says may free next. Redis keeps the global order (rate-budget.ts).
+// priority; only the front of each local queue asks Redis (a batch per round trip),
+// sleeping exactly until the slot Redis says may free next. Redis keeps the global order.
 import { randomBytes } from 'node:crypto';
 import type { Priority, RateBudget } from './rate-budget';
 
@@ -37,6 +37,8 @@ export class BudgetGate {
     private readonly budget: RateBudget,
     /** Upper bound of one sleep: keeps this process's heartbeat fresh during long pauses. */
     private readonly maxPollMs = 1_000,
+    /** Waiters offered to Redis in one round trip: a burst is granted at once. */
+    private readonly batchSize = 50,
   ) {}
 
   acquire(priority: Priority): Promise<BudgetGrant> {
@@ -72,23 +74,26 @@ export class BudgetGate {
     const queue = this.queues[priority];
     try {
       while (!this.closed && queue.length > 0) {
-        const head = queue[0];
+        const batch = queue.slice(0, this.batchSize);
         try {
-          await head.registered;
-          const result = await this.budget.tryAcquire(head.ticket, priority, this.processId);
-          if (result.status === 'granted') {
-            queue.shift();
-            head.resolve(this.grant(head, priority));
-          } else if (result.status === 'lost') {
+          await Promise.all(batch.map((w) => w.registered));
+          const tickets = batch.map((w) => w.ticket);
+          const result = await this.budget.tryAcquire(tickets, priority, this.processId);
+          for (const waiter of queue.splice(0, result.granted)) waiter.resolve(this.grant(waiter, priority));
+          if (result.lost) {
             // Our tickets were dropped (this process looked dead): queue again, at the back.
-            head.registered = this.budget.enqueue(head.ticket, priority, this.processId);
-          } else {
+            queue[0].registered = this.budget.enqueue(queue[0].ticket, priority, this.processId);
+          } else if (result.granted < batch.length) {
             await this.sleep(Math.min(result.waitMs, this.maxPollMs));
           }
         } catch (err) {
-          if (queue[0] === head) queue.shift();
-          head.reject(err);
-          await this.budget.cancel(head.ticket, priority).catch(() => undefined);
+          // Redis failed: fail these callers rather than leave them waiting forever.
+          for (const waiter of batch) {
+            const at = queue.indexOf(waiter);
+            if (at >= 0) queue.splice(at, 1);
+            waiter.reject(err);
+          }
+          await Promise.allSettled(batch.map((w) => this.budget.cancel(w.ticket, priority)));
         }
       }
     } finally {

@@ -17,6 +17,8 @@ export interface CallOptions {
   priority: Priority;
   /** Carried into the log line of a final failure (run id, event id...). */
   correlationId?: string;
+  /** Told how long each attempt waited for its budget slot, just before it goes on the wire. */
+  onGranted?(waitedMs: number): void;
 }
 
 export interface BudgetSnapshot {

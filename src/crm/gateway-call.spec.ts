@@ -38,7 +38,7 @@ function harness(outcomes: (Error | string)[], maxRetries = 3) {
     if (next instanceof Error) throw next;
     return next;
   };
-  return { log, metrics, failures, run: () => callWithBudget(deps, 'addTag', { priority: 'bulk' }, fn) };
+  return { log, metrics, failures, deps, fn, run: () => callWithBudget(deps, 'addTag', { priority: 'bulk' }, fn) };
 }
 
 describe('callWithBudget', () => {
@@ -84,9 +84,11 @@ describe('callWithBudget', () => {
     expect(h.log.filter((e) => e.startsWith('pause:'))).toHaveLength(MAX_RATE_LIMIT_PAUSES);
   });
 
-  it('counts budget waits', async () => {
-    const h = harness(['ok']);
-    await h.run();
-    expect(h.metrics.snapshot()).toMatchObject({ budgetWaits: 1, budgetWaitMsTotal: 5 });
+  it('counts budget waits and tells the caller each wait', async () => {
+    const h = harness([apiError(503), 'ok']);
+    const waits: number[] = [];
+    await callWithBudget(h.deps, 'addTag', { priority: 'bulk', onGranted: (ms) => waits.push(ms) }, h.fn);
+    expect(waits).toEqual([5, 5]);
+    expect(h.metrics.snapshot()).toMatchObject({ budgetWaits: 2, budgetWaitMsTotal: 10 });
   });
 });

@@ -3,9 +3,9 @@
 // connection: back off and retry; any other 4xx: final). Plain function, no Nest, no Redis.
 import type { BudgetGrant } from './budget-gate';
 import type { CallOptions } from './crm-gateway.service';
+import type { Priority } from './rate-budget';
 import { isCrmError } from './crm-errors';
 import { outcomeOf, type GatewayMetrics } from './gateway-metrics';
-import type { Priority } from './rate-budget';
 import {
   backoffDelayMs,
   classifyFailure,
@@ -35,7 +35,7 @@ export async function callWithBudget<T>(
   let retries = 0;
   let pauses = 0;
   for (;;) {
-    const settled = await attemptOnce(deps, operation, opts.priority, fn);
+    const settled = await attemptOnce(deps, operation, opts, fn);
     if (settled.ok) return settled.value;
     const err = settled.error;
     const kind = classifyFailure(err);
@@ -60,11 +60,12 @@ export async function callWithBudget<T>(
 async function attemptOnce<T>(
   deps: CallDeps,
   operation: string,
-  priority: Priority,
+  opts: CallOptions,
   fn: () => Promise<T>,
 ): Promise<Settled<T>> {
-  const grant = await deps.acquire(priority);
+  const grant = await deps.acquire(opts.priority);
   deps.metrics.waited(grant.waitedMs);
+  opts.onGranted?.(grant.waitedMs);
   let settled: Settled<T>;
   try {
     settled = { ok: true, value: await fn() };

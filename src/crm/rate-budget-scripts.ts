@@ -9,7 +9,8 @@
 //   KEYS[5] seq    arrival counter
 //   KEYS[6] alive  zset processId -> deadline; waiters of dead processes are dropped
 //   KEYS[7] pause  epoch ms until which nobody calls (a CRM 429)
-//   KEYS[8] tat    bulk pacing: theoretical arrival time of the next bulk call (GCRA)
+//   KEYS[8] tat    pacing: theoretical arrival time of the next call (GCRA); bulk keeps to it
+//   KEYS[9] lastb  time of the last bulk grant (paces bulk's guaranteed share)
 // ARGV[1] is the time in ms: empty means Redis TIME (one clock for all processes); tests pass it.
 
 const CLOCK = `
@@ -32,18 +33,21 @@ return seq
 `;
 
 /**
- * ARGV: now, ticket, class, processId, aliveTtlMs, keyTtlMs, limit, windowMs, marginMs,
- *       bulkShareSlots, bulkIntervalMs, bulkToleranceMs, leaseMs.
- * Returns {1, 0} granted | {0, waitMs} not yet | {-1, 0} ticket unknown (caller re-enqueues).
+ * ARGV: now, class, processId, aliveTtlMs, keyTtlMs, limit, windowMs, marginMs, bulkShareSlots,
+ *       paceIntervalMs, toleranceMs, leaseMs, shareIntervalMs, ticket1, ticket2, ...
+ * Grants the given tickets (this process's oldest waiters of one class) in order, as far as
+ * the budget allows, so a burst costs one round trip. Returns {granted, waitMs, lost}:
+ * the first `granted` tickets got a slot; if lost is 1 the next ticket was unknown (the
+ * caller queues it again), else the next may retry in waitMs.
  */
 export const TRY_ACQUIRE_LUA = `${CLOCK}
 local now = clock(ARGV[1])
-local ticket, class, proc = ARGV[2], ARGV[3], ARGV[4]
-local keyTtl = ARGV[6]
-local limit, W, margin = tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
-local share, T, tol, lease = tonumber(ARGV[10]), tonumber(ARGV[11]), tonumber(ARGV[12]), tonumber(ARGV[13])
+local class, proc, keyTtl = ARGV[2], ARGV[3], ARGV[5]
+local limit, W, margin = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+local share, T, tol, lease = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11]), tonumber(ARGV[12])
+local shareT = tonumber(ARGV[13])
 
-redis.call('ZADD', KEYS[6], now + tonumber(ARGV[5]), proc)
+redis.call('ZADD', KEYS[6], now + tonumber(ARGV[4]), proc)
 -- A call stops counting W (+ margin) after the moment it was released (its answer came back).
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - W - margin)
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - W - margin)
@@ -63,30 +67,53 @@ purge(KEYS[3])
 purge(KEYS[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now - 1)
 
-local q = class == 'i' and KEYS[3] or KEYS[4]
-local rank = redis.call('ZRANK', q, ticket)
-if not rank then return {-1, 0} end
-
 local paused = tonumber(redis.call('GET', KEYS[7]) or '0')
-if paused > now then return {0, paused - now} end
+if paused > now then return {0, paused - now, 0} end
 
-local used = redis.call('ZCARD', KEYS[1])
-local free = limit - used
-local qi, qb = redis.call('ZCARD', KEYS[3]), redis.call('ZCARD', KEYS[4])
-local bulkUsed = redis.call('ZCARD', KEYS[2])
-local tat = math.max(tonumber(redis.call('GET', KEYS[8]) or '0'), now)
-local pace = 0
-if tat - tol <= now then pace = math.floor((now + tol - tat) / T) + 1 end
+local q = class == 'i' and KEYS[3] or KEYS[4]
+local granted = 0
+for i = 14, #ARGV do
+  local ticket = ARGV[i]
+  local rank = redis.call('ZRANK', q, ticket)
+  if not rank then return {granted, 0, 1} end
 
--- Share the free slots: bulk below its guaranteed share first (only while interactive waits),
--- then interactive, then bulk; bulk is also paced so the log stays evenly spread.
-local bulkFirst = 0
-if qi > 0 and bulkUsed < share then bulkFirst = math.max(0, math.min(share - bulkUsed, qb, pace, free)) end
-local inter = math.max(0, math.min(qi, free - bulkFirst))
-local bulk = math.max(0, math.min(qb, pace, free - inter))
-local slots = class == 'i' and inter or bulk
+  local used = redis.call('ZCARD', KEYS[1])
+  local free = limit - used
+  local qi, qb = redis.call('ZCARD', KEYS[3]), redis.call('ZCARD', KEYS[4])
+  local bulkUsed = redis.call('ZCARD', KEYS[2])
+  local tat = math.max(tonumber(redis.call('GET', KEYS[8]) or '0'), now)
+  local pace = 0
+  if tat - tol <= now then pace = math.floor((now + tol - tat) / T) + 1 end
+  -- Bulk below its guaranteed share may take one slot per window/share, pace or not...
+  local lastb = tonumber(redis.call('GET', KEYS[9]) or '0')
+  local shareLeft = math.max(0, share - bulkUsed)
+  local shareOpen = 0
+  if shareLeft > 0 and now - lastb >= shareT - tol then shareOpen = 1 end
+  -- ...and when interactive work would take every free slot, bulk picks first up to its share.
+  local bulkFirst = 0
+  if qi > 0 and qi >= free then bulkFirst = math.max(0, math.min(shareLeft, qb, free)) end
 
-if rank < slots then
+  -- Then interactive, then bulk. Interactive never waits for the pace; bulk keeps to it (every
+  -- grant moves it), so the log stays evenly spread over the window and a slot frees every
+  -- window/limit on average: an interactive call never waits long, and the CRM sees no bursts.
+  local inter = math.max(0, math.min(qi, free - bulkFirst))
+  local bulk = math.max(0, math.min(qb, math.max(pace - inter, shareOpen, bulkFirst), free - inter))
+  local slots = class == 'i' and inter or bulk
+
+  if rank >= slots then
+    local wait = 5
+    if used >= limit then
+      local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+      wait = tonumber(first[2]) + W + margin - now + 1
+    end
+    if class == 'b' and pace == 0 and shareOpen == 0 and bulkFirst == 0 then
+      local paced = tat - tol - now
+      if shareLeft > 0 then paced = math.min(paced, lastb + shareT - tol - now) end
+      wait = math.max(wait, paced)
+    end
+    return {granted, math.max(1, math.ceil(wait)), 0}
+  end
+
   redis.call('ZREM', q, ticket)
   -- Until released, the call may still be on the wire: it counts until its lease ends.
   redis.call('ZADD', KEYS[1], now + lease, ticket)
@@ -94,18 +121,12 @@ if rank < slots then
   if class == 'b' then
     redis.call('ZADD', KEYS[2], now + lease, ticket)
     redis.call('PEXPIRE', KEYS[2], keyTtl)
-    redis.call('SET', KEYS[8], string.format('%.3f', tat + T), 'PX', keyTtl)
+    redis.call('SET', KEYS[9], string.format('%d', now), 'PX', keyTtl)
   end
-  return {1, 0}
+  redis.call('SET', KEYS[8], string.format('%.3f', tat + T), 'PX', keyTtl)
+  granted = granted + 1
 end
-
-local wait = 5
-if used >= limit then
-  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  wait = tonumber(first[2]) + W + margin - now + 1
-end
-if class == 'b' and pace == 0 then wait = math.max(wait, tat - tol - now) end
-return {0, math.max(1, math.ceil(wait))}
+return {granted, 0, 0}
 `;
 
 /**

@@ -17,6 +17,13 @@ const params = (over: Partial<BudgetParams> = {}): BudgetParams => ({
   ...over,
 });
 
+/** One ticket at a time, in the shape the assertions read best. */
+async function tryOne(budget: RateBudget, ticket: string, priority: Priority, proc: string) {
+  const r = await budget.tryAcquire([ticket], priority, proc);
+  if (r.granted === 1) return { status: 'granted' };
+  return r.lost ? { status: 'lost' } : { status: 'wait', waitMs: r.waitMs };
+}
+
 describe('RateBudget (Redis Lua)', () => {
   let redis: Redis;
   let now: number;
@@ -40,7 +47,7 @@ describe('RateBudget (Redis Lua)', () => {
   async function take(budget: RateBudget, priority: Priority, proc = 'p1') {
     const ticket = `${proc}|${++n}`;
     await budget.enqueue(ticket, priority, proc);
-    return { ticket, result: await budget.tryAcquire(ticket, priority, proc) };
+    return { ticket, result: await tryOne(budget, ticket, priority, proc) };
   }
 
   it('grants up to the limit, then says when the oldest call stops counting', async () => {
@@ -64,9 +71,9 @@ describe('RateBudget (Redis Lua)', () => {
     await budget.release(first.ticket, 'interactive');
     const second = await take(budget, 'interactive');
     now = T0 + 1_000 + 10; // one window after the grant: still counting
-    expect(await budget.tryAcquire(second.ticket, 'interactive', 'p1')).toMatchObject({ status: 'wait' });
+    expect(await tryOne(budget, second.ticket, 'interactive', 'p1')).toMatchObject({ status: 'wait' });
     now = T0 + 300 + 1_000 + 10; // one window (+ margin) after the answer
-    expect(await budget.tryAcquire(second.ticket, 'interactive', 'p1')).toEqual({ status: 'granted' });
+    expect(await tryOne(budget, second.ticket, 'interactive', 'p1')).toEqual({ status: 'granted' });
   });
 
   it('counts an unanswered call until its lease ends', async () => {
@@ -74,9 +81,9 @@ describe('RateBudget (Redis Lua)', () => {
     await take(budget, 'interactive'); // never released (process crashed mid-call)
     const next = await take(budget, 'interactive');
     now = T0 + 500 + 1_000 + 9;
-    expect(await budget.tryAcquire(next.ticket, 'interactive', 'p1')).toMatchObject({ status: 'wait' });
+    expect(await tryOne(budget, next.ticket, 'interactive', 'p1')).toMatchObject({ status: 'wait' });
     now = T0 + 500 + 1_000 + 10;
-    expect(await budget.tryAcquire(next.ticket, 'interactive', 'p1')).toEqual({ status: 'granted' });
+    expect(await tryOne(budget, next.ticket, 'interactive', 'p1')).toEqual({ status: 'granted' });
   });
 
   it('serves interactive before bulk once bulk has its share of the window', async () => {
@@ -86,9 +93,9 @@ describe('RateBudget (Redis Lua)', () => {
     await budget.enqueue(bulkTicket, 'bulk', 'p1');
     const inter = ['p2|i1', 'p2|i2', 'p2|i3'];
     for (const t of inter) await budget.enqueue(t, 'interactive', 'p2');
-    expect(await budget.tryAcquire(bulkTicket, 'bulk', 'p1')).toMatchObject({ status: 'wait' });
-    for (const t of inter) expect(await budget.tryAcquire(t, 'interactive', 'p2')).toEqual({ status: 'granted' });
-    expect(await budget.tryAcquire(bulkTicket, 'bulk', 'p1')).toMatchObject({ status: 'wait' });
+    expect(await tryOne(budget, bulkTicket, 'bulk', 'p1')).toMatchObject({ status: 'wait' });
+    for (const t of inter) expect(await tryOne(budget, t, 'interactive', 'p2')).toEqual({ status: 'granted' });
+    expect(await tryOne(budget, bulkTicket, 'bulk', 'p1')).toMatchObject({ status: 'wait' });
   });
 
   it('keeps the guaranteed bulk share while interactive work waits', async () => {
@@ -98,21 +105,30 @@ describe('RateBudget (Redis Lua)', () => {
     const bulk = ['p1|b0', 'p1|b1', 'p1|b2'];
     for (const t of bulk) await budget.enqueue(t, 'bulk', 'p1');
     // Two bulk calls (20% of 10) go even though interactive waiters arrived first...
-    expect(await budget.tryAcquire(bulk[0], 'bulk', 'p1')).toEqual({ status: 'granted' });
-    expect(await budget.tryAcquire(bulk[1], 'bulk', 'p1')).toEqual({ status: 'granted' });
+    expect(await tryOne(budget, bulk[0], 'bulk', 'p1')).toEqual({ status: 'granted' });
+    expect(await tryOne(budget, bulk[1], 'bulk', 'p1')).toEqual({ status: 'granted' });
     // ...the third is beyond the share: interactive goes first.
-    expect(await budget.tryAcquire(bulk[2], 'bulk', 'p1')).toMatchObject({ status: 'wait' });
+    expect(await tryOne(budget, bulk[2], 'bulk', 'p1')).toMatchObject({ status: 'wait' });
     let granted = 0;
-    for (const t of inter) if ((await budget.tryAcquire(t, 'interactive', 'p2')).status === 'granted') granted++;
+    for (const t of inter) if ((await tryOne(budget, t, 'interactive', 'p2')).status === 'granted') granted++;
     expect(granted).toBe(8);
+  });
+
+  it('grants a burst of one process in one round trip, as far as the budget allows', async () => {
+    const budget = makeBudget({ limit: 3 });
+    const tickets = ['p1|a', 'p1|b', 'p1|c', 'p1|d', 'p1|e'];
+    for (const t of tickets) await budget.enqueue(t, 'interactive', 'p1');
+    // The next slot frees when the earliest unanswered call's lease (500) plus a window ends.
+    expect(await budget.tryAcquire(tickets, 'interactive', 'p1')).toEqual({ granted: 3, lost: false, waitMs: 500 + 1_000 + 10 + 1 });
+    expect((await budget.state()).waitingInteractive).toBe(2);
   });
 
   it('keeps FIFO order within a class across processes', async () => {
     const budget = makeBudget({ limit: 1 });
     await budget.enqueue('pa|1', 'interactive', 'pa');
     await budget.enqueue('pb|1', 'interactive', 'pb');
-    expect(await budget.tryAcquire('pb|1', 'interactive', 'pb')).toMatchObject({ status: 'wait' });
-    expect(await budget.tryAcquire('pa|1', 'interactive', 'pa')).toEqual({ status: 'granted' });
+    expect(await tryOne(budget, 'pb|1', 'interactive', 'pb')).toMatchObject({ status: 'wait' });
+    expect(await tryOne(budget, 'pa|1', 'interactive', 'pa')).toEqual({ status: 'granted' });
   });
 
   it('paces bulk evenly over the window instead of bursting', async () => {
@@ -126,6 +142,25 @@ describe('RateBudget (Redis Lua)', () => {
     expect(later.result.status).toBe('wait'); // two bulk waiters are ahead of it
   });
 
+  it('counts interactive calls against the pace, so bulk spreads what is left over the window', async () => {
+    const budget = makeBudget({ limit: 10, windowMs: 1_000, bulkMinShare: 0, bulkToleranceMs: 0 });
+    for (let i = 0; i < 3; i++) expect((await take(budget, 'interactive')).result.status).toBe('granted');
+    // Three interactive calls used 300 ms of pace: bulk waits for it although 7 slots are free.
+    expect((await take(budget, 'bulk')).result).toEqual({ status: 'wait', waitMs: 300 });
+  });
+
+  it('lets bulk below its guaranteed share go one call per window/share, whatever the pace', async () => {
+    const budget = makeBudget({ limit: 10, windowMs: 1_000, bulkMinShare: 0.2, bulkToleranceMs: 0 });
+    for (let i = 0; i < 5; i++) await take(budget, 'interactive'); // pace used up for 500 ms
+    const first = await take(budget, 'bulk');
+    const second = await take(budget, 'bulk');
+    expect([first.result.status, second.result.status]).toEqual(['granted', 'wait']);
+    now += 499;
+    expect((await tryOne(budget, second.ticket, 'bulk', 'p1')).status).toBe('wait');
+    now += 1; // share of 2 per 1000 ms: one bulk call every 500 ms
+    expect(await tryOne(budget, second.ticket, 'bulk', 'p1')).toEqual({ status: 'granted' });
+  });
+
   it('makes every caller wait out a shared pause, and never shortens it', async () => {
     const budget = makeBudget();
     expect(await budget.pause(3_000)).toBe(T0 + 3_000);
@@ -133,7 +168,7 @@ describe('RateBudget (Redis Lua)', () => {
     const { ticket, result } = await take(budget, 'interactive', 'other-process');
     expect(result).toEqual({ status: 'wait', waitMs: 3_000 });
     now = T0 + 3_000;
-    expect(await budget.tryAcquire(ticket, 'interactive', 'other-process')).toEqual({ status: 'granted' });
+    expect(await tryOne(budget, ticket, 'interactive', 'other-process')).toEqual({ status: 'granted' });
   });
 
   it('drops the waiters of a process that stopped heart-beating', async () => {
@@ -141,10 +176,10 @@ describe('RateBudget (Redis Lua)', () => {
     await budget.enqueue('dead|1', 'interactive', 'dead');
     await budget.enqueue('live|1', 'interactive', 'live');
     now += 500;
-    expect(await budget.tryAcquire('live|1', 'interactive', 'live')).toMatchObject({ status: 'wait' });
+    expect(await tryOne(budget, 'live|1', 'interactive', 'live')).toMatchObject({ status: 'wait' });
     now += 1_000; // 'dead' last touched the budget 1.5 s ago
-    expect(await budget.tryAcquire('live|1', 'interactive', 'live')).toEqual({ status: 'granted' });
-    expect(await budget.tryAcquire('dead|1', 'interactive', 'dead')).toEqual({ status: 'lost' });
+    expect(await tryOne(budget, 'live|1', 'interactive', 'live')).toEqual({ status: 'granted' });
+    expect(await tryOne(budget, 'dead|1', 'interactive', 'dead')).toEqual({ status: 'lost' });
   });
 
   it('reports the shared state for ETAs', async () => {

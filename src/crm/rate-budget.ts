@@ -24,7 +24,7 @@ export interface BudgetParams {
   marginMs: number;
   /** How long an unanswered call counts from its grant: the HTTP timeout plus slack. */
   leaseMs: number;
-  /** Burst a bulk backlog may take at once beyond its even pace (ms of pace credit). */
+  /** Burst bulk may take at once beyond the even pace (ms of pace credit); interactive is never paced. */
   bulkToleranceMs: number;
   /** A process that has not touched the budget for this long is presumed dead. */
   aliveTtlMs: number;
@@ -46,7 +46,15 @@ export function defaultBudgetParams(
   };
 }
 
-export type TryAcquireResult = { status: 'granted' } | { status: 'wait'; waitMs: number } | { status: 'lost' };
+/**
+ * Of the tickets offered, the first `granted` got a slot. The next one (if any) was unknown
+ * (`lost`: this process looked dead and its waiters were dropped) or may retry in `waitMs`.
+ */
+export interface TryAcquireResult {
+  granted: number;
+  lost: boolean;
+  waitMs: number;
+}
 
 /** Raw shared state, as read atomically: the input of the ETA maths in budget-math.ts. */
 export interface BudgetState {
@@ -70,7 +78,7 @@ export function budgetKeyPrefix(redisPrefix: string, apiKey: string): string {
 }
 
 const CLASS: Record<Priority, 'i' | 'b'> = { interactive: 'i', bulk: 'b' };
-const KEY_NAMES = ['log', 'bulk', 'qi', 'qb', 'seq', 'alive', 'pause', 'tat'];
+const KEY_NAMES = ['log', 'bulk', 'qi', 'qb', 'seq', 'alive', 'pause', 'tat', 'lastb'];
 
 type Script = (...args: (string | number)[]) => Promise<unknown>;
 
@@ -114,17 +122,18 @@ export class RateBudget {
     return Number(await this.scripts.enqueue(...args));
   }
 
-  async tryAcquire(ticket: string, priority: Priority, processId: string): Promise<TryAcquireResult> {
+  /** Offers this process's oldest waiters of one class, in order; one round trip for a burst. */
+  async tryAcquire(tickets: string[], priority: Priority, processId: string): Promise<TryAcquireResult> {
     const p = this.params;
     const shareSlots = Math.floor(p.bulkMinShare * p.limit);
     const interval = p.windowMs / p.limit;
-    const [code, waitMs] = (await this.scripts.tryAcquire(
-      ...[this.now(), ticket, CLASS[priority], processId, p.aliveTtlMs, this.keyTtlMs],
-      ...[p.limit, p.windowMs, p.marginMs, shareSlots, interval, p.bulkToleranceMs, p.leaseMs],
-    )) as [number, number];
-    if (code === 1) return { status: 'granted' };
-    if (code === -1) return { status: 'lost' };
-    return { status: 'wait', waitMs: Number(waitMs) };
+    const shareInterval = shareSlots > 0 ? p.windowMs / shareSlots : 0;
+    const [granted, waitMs, lost] = (await this.scripts.tryAcquire(
+      ...[this.now(), CLASS[priority], processId, p.aliveTtlMs, this.keyTtlMs],
+      ...[p.limit, p.windowMs, p.marginMs, shareSlots, interval, p.bulkToleranceMs, p.leaseMs, shareInterval],
+      ...tickets,
+    )) as [number, number, number];
+    return { granted: Number(granted), waitMs: Number(waitMs), lost: Number(lost) === 1 };
   }
 
   async release(ticket: string, priority: Priority): Promise<void> {

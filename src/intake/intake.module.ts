@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CrmModule } from '../crm/crm.module';
 import { QueuesModule } from '../queues/queues.module';
 import { IntakeService } from './intake.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
@@ -8,7 +9,7 @@ import { WebhookController } from './webhook.controller';
 import { SubscriptionService } from './subscription.service';
 
 @Module({
-  imports: [QueuesModule, TypeOrmModule.forFeature([WebhookSubscriptionEntity])],
+  imports: [QueuesModule, CrmModule, TypeOrmModule.forFeature([WebhookSubscriptionEntity])],
   controllers: [WebhookController],
   providers: [IntakeService, WebhookSecretsService, SubscriptionService],
   exports: [WebhookSecretsService, SubscriptionService],

@@ -104,7 +104,8 @@ function factValue(f: EvaluationFacts, fact: string): unknown {
 }
 
 function showValue(value: unknown): unknown {
-  if (typeof value === 'string' && value.length > MAX_TRACE_STRING) return `${value.slice(0, MAX_TRACE_STRING)}…`;
+  if (typeof value === 'string' && value.length > MAX_TRACE_STRING)
+    return `${value.slice(0, MAX_TRACE_STRING)}…`;
   if (value instanceof Date) return value.toISOString();
   return value;
 }

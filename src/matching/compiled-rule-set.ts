@@ -30,7 +30,9 @@ export class CompiledRuleSet {
     this.version = contentHash(this.rules.map((r) => [r.id, r.version]).sort());
     const order = new Map(this.rules.map((r, i) => [r.id, i]));
     // Higher priority first; equal priorities keep file order, so runs are deterministic.
-    const ranked = [...this.rules].sort((a, b) => b.priority - a.priority || order.get(a.id)! - order.get(b.id)!);
+    const ranked = [...this.rules].sort(
+      (a, b) => b.priority - a.priority || order.get(a.id)! - order.get(b.id)!,
+    );
     for (const def of ranked) {
       const compiled: CompiledRule = { def, conditions: compileConditions(def.conditions) };
       this.byId.set(def.id, compiled);
@@ -107,7 +109,14 @@ function evaluate(compiled: CompiledRule, facts: EvaluationFacts): RuleEvaluatio
   const trace: ConditionTrace[] = [];
   const matched = compiled.conditions.evaluate(facts, trace);
   const { def } = compiled;
-  return { ruleId: def.id, ruleVersion: def.version, matched, trace, actions: matched ? def.actions : [], mode: def.mode };
+  return {
+    ruleId: def.id,
+    ruleVersion: def.version,
+    matched,
+    trace,
+    actions: matched ? def.actions : [],
+    mode: def.mode,
+  };
 }
 
 /** Facts: `event`, `contact`, `message`, `now` given to run(); `cutoff` computed from `now`. */
@@ -131,10 +140,13 @@ export function buildReferenceEngine(rules: readonly RuleDefinition[]): Engine {
 /** Time operators take a duration; json-rules-engine operators see only (fact, value), so the value becomes the cutoff fact. */
 function toEngineConditions(node: Record<string, unknown>): Record<string, unknown> {
   for (const kind of ['all', 'any'] as const) {
-    if (Array.isArray(node[kind])) return { [kind]: (node[kind] as Record<string, unknown>[]).map(toEngineConditions) };
+    if (Array.isArray(node[kind]))
+      return { [kind]: (node[kind] as Record<string, unknown>[]).map(toEngineConditions) };
   }
-  if (node.not && typeof node.not === 'object') return { not: toEngineConditions(node.not as Record<string, unknown>) };
+  if (node.not && typeof node.not === 'object')
+    return { not: toEngineConditions(node.not as Record<string, unknown>) };
   const base = String(node.operator).split(':').pop()!;
-  if (TIME_OPERATORS.has(base)) return { ...node, value: { fact: 'cutoff', params: { ms: parseDuration(node.value) } } };
+  if (TIME_OPERATORS.has(base))
+    return { ...node, value: { fact: 'cutoff', params: { ms: parseDuration(node.value) } } };
   return { ...node };
 }

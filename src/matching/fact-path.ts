@@ -23,7 +23,9 @@ export function parseFactPath(path: string): (string | number)[] | undefined {
 export function toFactPath(segments: readonly string[]): string {
   return (
     '$' +
-    segments.map((s) => (/^[A-Za-z_$][\w$]*$/.test(s) ? `.${s}` : `['${s.replace(/['\\]/g, '\\$&')}']`)).join('')
+    segments
+      .map((s) => (/^[A-Za-z_$][\w$]*$/.test(s) ? `.${s}` : `['${s.replace(/['\\]/g, '\\$&')}']`))
+      .join('')
   );
 }
 

@@ -26,7 +26,8 @@ export function formatEvaluation(rule: RuleDefinition, evaluation: RuleEvaluatio
   const lines = [`${head}: ${status}${rule.enabled ? '' : ' [disabled]'}${mode}`];
   if (!rule.conditions) lines.push(`${indent}  ${OK} no conditions: always matches`);
   else lines.push(...formatTree(rule.conditions, evaluation.trace, `${indent}  `));
-  if (evaluation.matched) lines.push(`${indent}  actions: ${evaluation.actions.map(actionText).join(', ') || '(none)'}`);
+  if (evaluation.matched)
+    lines.push(`${indent}  actions: ${evaluation.actions.map(actionText).join(', ') || '(none)'}`);
   return lines;
 }
 
@@ -74,5 +75,8 @@ export function formatTree(conditions: Node, trace: readonly ConditionTrace[], i
 
 /** Flat form for traces that come without a condition tree (e.g. segment filters). */
 export function formatTraceList(trace: readonly ConditionTrace[], indent: string): string[] {
-  return trace.map((t) => `${indent}${t.result ? OK : NO} ${t.at}: ${describeLeaf(t)}: saw ${showValue(t.actual)}${t.note ? ` (${t.note})` : ''}`);
+  return trace.map(
+    (t) =>
+      `${indent}${t.result ? OK : NO} ${t.at}: ${describeLeaf(t)}: saw ${showValue(t.actual)}${t.note ? ` (${t.note})` : ''}`,
+  );
 }

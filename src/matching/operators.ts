@@ -18,12 +18,26 @@ export const BUILTIN_OPERATORS = [
   'greaterThanInclusive',
 ] as const;
 
-export const CUSTOM_OPERATOR_NAMES = ['matches', 'hasTag', 'hasAnyTag', 'olderThan', 'newerThan', 'exists'] as const;
+export const CUSTOM_OPERATOR_NAMES = [
+  'matches',
+  'hasTag',
+  'hasAnyTag',
+  'olderThan',
+  'newerThan',
+  'exists',
+] as const;
 
 export const OPERATOR_NAMES: readonly string[] = [...BUILTIN_OPERATORS, ...CUSTOM_OPERATOR_NAMES];
 
 /** json-rules-engine's operator decorators, written `decorator:operator` (e.g. `not:matches`). */
-export const OPERATOR_DECORATORS = ['someFact', 'someValue', 'everyFact', 'everyValue', 'swap', 'not'] as const;
+export const OPERATOR_DECORATORS = [
+  'someFact',
+  'someValue',
+  'everyFact',
+  'everyValue',
+  'swap',
+  'not',
+] as const;
 
 /** Operators whose value is a duration measured back from the `now` fact. */
 export const TIME_OPERATORS: ReadonlySet<string> = new Set(['olderThan', 'newerThan']);
@@ -45,7 +59,9 @@ export function compileRegex(pattern: string): RE2JS {
 }
 
 /** Why a `matches` pattern is refused, or undefined when it is fine. */
-export function regexProblem(pattern: string): { code: 'invalid-regex' | 'unsafe-regex'; message: string } | undefined {
+export function regexProblem(
+  pattern: string,
+): { code: 'invalid-regex' | 'unsafe-regex'; message: string } | undefined {
   if (pattern.length > MAX_PATTERN_LENGTH)
     return { code: 'unsafe-regex', message: `regex is longer than ${MAX_PATTERN_LENGTH} characters` };
   let re: RE2JS;
@@ -53,10 +69,16 @@ export function regexProblem(pattern: string): { code: 'invalid-regex' | 'unsafe
     re = RE2JS.compile(pattern);
   } catch (err) {
     const reason = (err as Error).message.replace(/^error parsing regexp: /, '');
-    if (acceptedByJs(pattern)) {
+    if (/invalid repeat count|expression too large/.test(reason)) {
       return {
         code: 'unsafe-regex',
-        message: `regex ${JSON.stringify(pattern)} needs backtracking (${reason}); backreferences and lookarounds are refused because they can take exponential time, use RE2 syntax`,
+        message: `regex ${JSON.stringify(pattern)} is too large for linear-time matching (${reason}); use smaller repetition counts`,
+      };
+    }
+    if (/\\[1-9]|\(\?<?[=!]/.test(pattern)) {
+      return {
+        code: 'unsafe-regex',
+        message: `regex ${JSON.stringify(pattern)} uses a backreference or lookaround, which needs backtracking and can take exponential time; only RE2 syntax is allowed`,
       };
     }
     return { code: 'invalid-regex', message: `invalid regex ${JSON.stringify(pattern)}: ${reason}` };
@@ -68,15 +90,6 @@ export function regexProblem(pattern: string): { code: 'invalid-regex' | 'unsafe
     };
   }
   return undefined;
-}
-
-function acceptedByJs(pattern: string): boolean {
-  try {
-    new RegExp(pattern.replace(/^\(\?[imsU]+\)/, ''), 'u');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function toTime(value: unknown): number | undefined {
@@ -101,7 +114,9 @@ export function tagsOf(value: unknown): TagLike[] {
 /** A tag is named by its uuid or by its name; names compare case-insensitively. */
 function tagIs(tag: TagLike, wanted: unknown): boolean {
   if (typeof wanted !== 'string' || !tag) return false;
-  return tag.id === wanted || (typeof tag.name === 'string' && tag.name.toLowerCase() === wanted.toLowerCase());
+  return (
+    tag.id === wanted || (typeof tag.name === 'string' && tag.name.toLowerCase() === wanted.toLowerCase())
+  );
 }
 
 export const CUSTOM_OPERATORS: readonly Operator[] = [
@@ -115,7 +130,10 @@ export const CUSTOM_OPERATORS: readonly Operator[] = [
   // The value is the cutoff (now - duration), resolved per evaluation from the `now` fact.
   new Operator('olderThan', (fact: unknown, cutoff: unknown) => compareTimes(fact, cutoff, (a, b) => a < b)),
   new Operator('newerThan', (fact: unknown, cutoff: unknown) => compareTimes(fact, cutoff, (a, b) => a > b)),
-  new Operator('exists', (fact: unknown, wanted: unknown) => (fact !== undefined && fact !== null) === (wanted === true)),
+  new Operator(
+    'exists',
+    (fact: unknown, wanted: unknown) => (fact !== undefined && fact !== null) === (wanted === true),
+  ),
 ];
 
 function compareTimes(fact: unknown, cutoff: unknown, cmp: (a: number, b: number) => boolean): boolean {
@@ -145,7 +163,8 @@ export function lookupOperator(name: string): OperatorLike | null {
   return (registry as unknown as { operators: { get(n: string): OperatorLike | null } }).operators.get(name);
 }
 
-export type ParsedOperator = { base: string; decorators: string[] } | { unknownDecorator: string } | { unknownBase: string };
+export type ParsedOperator =
+  { base: string; decorators: string[] } | { unknownDecorator: string } | { unknownBase: string };
 
 export function parseOperatorName(name: string): ParsedOperator {
   const parts = name.split(':');

@@ -21,7 +21,11 @@ export interface ResolvedFact {
 }
 
 /** json-rules-engine conditions, or undefined when `if` has problems (all reported on ctx). */
-export function checkConditions(raw: unknown, ctx: RuleContext, kinds: readonly string[] | undefined): Node | undefined {
+export function checkConditions(
+  raw: unknown,
+  ctx: RuleContext,
+  kinds: readonly string[] | undefined,
+): Node | undefined {
   const before = ctx.errorCount();
   const node = checkNode(raw, ['if'], ctx, kinds);
   if (!node || ctx.errorCount() > before) return undefined;
@@ -29,13 +33,22 @@ export function checkConditions(raw: unknown, ctx: RuleContext, kinds: readonly 
   return BOOLEAN_KEYS.some((k) => k in node) ? node : { all: [node] };
 }
 
-function checkNode(raw: unknown, path: YamlPath, ctx: RuleContext, kinds: readonly string[] | undefined): Node | undefined {
+function checkNode(
+  raw: unknown,
+  path: YamlPath,
+  ctx: RuleContext,
+  kinds: readonly string[] | undefined,
+): Node | undefined {
   if (!isPlainObject(raw)) return undefined; // the schema reported it
   const bools = BOOLEAN_KEYS.filter((k) => k in raw);
   const leaf = LEAF_KEYS.filter((k) => k in raw);
   if (bools.length + (leaf.length > 0 ? 1 : 0) > 1) {
     const found = [...bools, ...leaf].join(', ');
-    ctx.error(path, 'schema', `a condition is either all, any, not or a fact/operator/value leaf; found ${found}`);
+    ctx.error(
+      path,
+      'schema',
+      `a condition is either all, any, not or a fact/operator/value leaf; found ${found}`,
+    );
     return undefined;
   }
   if (bools.length === 1) {
@@ -51,7 +64,12 @@ function checkNode(raw: unknown, path: YamlPath, ctx: RuleContext, kinds: readon
   return checkLeaf(raw, path, ctx, kinds);
 }
 
-function checkLeaf(raw: Node, path: YamlPath, ctx: RuleContext, kinds: readonly string[] | undefined): Node | undefined {
+function checkLeaf(
+  raw: Node,
+  path: YamlPath,
+  ctx: RuleContext,
+  kinds: readonly string[] | undefined,
+): Node | undefined {
   const missing = ['fact', 'operator', 'value'].filter((k) => !(k in raw));
   if (missing.length > 0) {
     ctx.error(path, 'schema', `condition is missing ${missing.map((k) => `"${k}"`).join(' and ')}`);
@@ -67,15 +85,27 @@ function checkLeaf(raw: Node, path: YamlPath, ctx: RuleContext, kinds: readonly 
   return out;
 }
 
-function checkOperatorName(name: string, path: YamlPath, ctx: RuleContext): { base: string; decorators: string[] } | undefined {
+function checkOperatorName(
+  name: string,
+  path: YamlPath,
+  ctx: RuleContext,
+): { base: string; decorators: string[] } | undefined {
   const parsed = parseOperatorName(name);
   if ('unknownDecorator' in parsed) {
     const d = parsed.unknownDecorator;
-    ctx.error(path, 'unknown-operator', `unknown operator decorator "${d}" in "${name}"${hint(d, OPERATOR_DECORATORS)}`);
+    ctx.error(
+      path,
+      'unknown-operator',
+      `unknown operator decorator "${d}" in "${name}"${hint(d, OPERATOR_DECORATORS)}`,
+    );
     return undefined;
   }
   if ('unknownBase' in parsed) {
-    ctx.error(path, 'unknown-operator', `unknown operator "${parsed.unknownBase}"${hint(parsed.unknownBase, OPERATOR_NAMES, 20)}`);
+    ctx.error(
+      path,
+      'unknown-operator',
+      `unknown operator "${parsed.unknownBase}"${hint(parsed.unknownBase, OPERATOR_NAMES, 20)}`,
+    );
     return undefined;
   }
   return parsed;
@@ -91,14 +121,21 @@ function resolveFact(
   const factPath = [...path, 'fact'];
   const [root, ...rest] = fact.split('.');
   if (!(FACT_ROOTS as readonly string[]).includes(root)) {
-    ctx.error(factPath, 'unknown-fact', `unknown fact "${root}"${hint(root, FACT_ROOTS)}; facts are event, contact, message and now`);
+    ctx.error(
+      factPath,
+      'unknown-fact',
+      `unknown fact "${root}"${hint(root, FACT_ROOTS)}; facts are event, contact, message and now`,
+    );
     return undefined;
   }
   let segments = rest;
   if (typeof explicitPath === 'string') {
     const parsed = parseFactPath(explicitPath);
     if (rest.length > 0 || !parsed || parsed.some((s) => typeof s === 'number')) {
-      const why = rest.length > 0 ? 'write either fact: contact.stageId or fact: contact with path: $.stageId' : 'only $.name.name paths are supported';
+      const why =
+        rest.length > 0
+          ? 'write either fact: contact.stageId or fact: contact with path: $.stageId'
+          : 'only $.name.name paths are supported';
       ctx.error([...path, 'path'], 'unknown-fact', `unsupported path "${explicitPath}": ${why}`);
       return undefined;
     }
@@ -107,7 +144,7 @@ function resolveFact(
   const factRoot = root as FactRoot;
   const unavailable = (kinds ?? []).map((k) => factUnavailableReason(factRoot, k)).find(Boolean);
   if (unavailable) {
-    ctx.error(factPath, 'unavailable-fact', `${unavailable}: the rule listens to ${kinds!.join(', ')}`);
+    ctx.error(factPath, 'unavailable-fact', `${unavailable}, and this rule listens to ${kinds!.join(', ')}`);
     return undefined;
   }
   if (factRoot === 'now' && segments.length > 0) {
@@ -118,7 +155,11 @@ function resolveFact(
   for (const kind of kinds && kinds.length > 0 ? kinds : [undefined]) {
     const found = lookupField(factRoot, segments, kind);
     if ('error' in found) {
-      ctx.error(factPath, 'unknown-fact', `unknown fact path "${fact}": ${found.error}${hint(found.field, found.suggestions, 0)}`);
+      ctx.error(
+        factPath,
+        'unknown-fact',
+        `unknown fact path "${fact}": ${found.error}${hint(found.field, found.suggestions, 0)}`,
+      );
       return undefined;
     }
     // Different kinds may give different shapes (event.data); then only "any" is safe to assume.

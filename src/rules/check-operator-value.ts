@@ -21,7 +21,12 @@ function invalid(ctx: RuleContext, path: YamlPath, message: string): void {
 /** A scalar compared with a field: booleans with booleans, ids with uuids, enums with their values. */
 function checkComparable(value: unknown, fact: ResolvedFact, path: YamlPath, ctx: RuleContext): void {
   const t: FieldType = fact.type;
-  if (!isScalar(value)) return invalid(ctx, path, `${fact.label} is compared with one value, not ${Array.isArray(value) ? 'a list (use in)' : 'a mapping'}`);
+  if (!isScalar(value))
+    return invalid(
+      ctx,
+      path,
+      `${fact.label} is compared with one value, not ${Array.isArray(value) ? 'a list (use in)' : 'a mapping'}`,
+    );
   const nullable = 'nullable' in t && t.nullable === true;
   if (value === null) {
     if (t.kind !== 'any' && !nullable) invalid(ctx, path, `${fact.label} is never null`);
@@ -29,18 +34,27 @@ function checkComparable(value: unknown, fact: ResolvedFact, path: YamlPath, ctx
   }
   switch (t.kind) {
     case 'boolean':
-      if (typeof value !== 'boolean') invalid(ctx, path, `${fact.label} is true or false, not ${show(value)}`);
+      if (typeof value !== 'boolean')
+        invalid(ctx, path, `${fact.label} is true or false, not ${show(value)}`);
       return;
     case 'number':
       if (typeof value !== 'number') invalid(ctx, path, `${fact.label} is a number, not ${show(value)}`);
       return;
     case 'enum':
       if (typeof value !== 'string' || !t.values.includes(value))
-        invalid(ctx, path, `${show(value)} is not a possible value of ${fact.label}${hint(String(value), t.values, 20)}`);
+        invalid(
+          ctx,
+          path,
+          `${show(value)} is not a possible value of ${fact.label}${hint(String(value), t.values, 20)}`,
+        );
       return;
     case 'uuid':
       if (!isUuid(value))
-        invalid(ctx, path, `${fact.label} holds a uuid, and conditions compare ids, not names: ${show(value)} never matches`);
+        invalid(
+          ctx,
+          path,
+          `${fact.label} holds a uuid, and conditions compare ids, not names: ${show(value)} never matches`,
+        );
       return;
     case 'string':
     case 'date':
@@ -49,7 +63,11 @@ function checkComparable(value: unknown, fact: ResolvedFact, path: YamlPath, ctx
     case 'tags':
       return invalid(ctx, path, `${fact.label} is a list of tags: use hasTag or hasAnyTag`);
     case 'object':
-      return invalid(ctx, path, `${fact.label} is a whole object: compare one of its fields, e.g. ${fact.label}.${Object.keys(t.fields)[0]}`);
+      return invalid(
+        ctx,
+        path,
+        `${fact.label} is a whole object: compare one of its fields, e.g. ${fact.label}.${Object.keys(t.fields)[0]}`,
+      );
     default:
       return;
   }
@@ -64,27 +82,37 @@ const list: Check = (value, fact, path, ctx, op) => {
 
 const contains: Check = (value, fact, path, ctx, op) => {
   const k = fact.type.kind;
-  if (k === 'tags') return invalid(ctx, path, `${op} on ${fact.label} compares whole tags: use hasTag or hasAnyTag`);
-  if (k !== 'any') return invalid(ctx, path, `${op} works on lists and ${fact.label} is not one${k === 'string' ? ': for text use matches' : ''}`);
+  if (k === 'tags')
+    return invalid(ctx, path, `${op} on ${fact.label} compares whole tags: use hasTag or hasAnyTag`);
+  if (k !== 'any')
+    return invalid(
+      ctx,
+      path,
+      `${op} works on lists and ${fact.label} is not one${k === 'string' ? ': for text use matches' : ''}`,
+    );
   if (!isScalar(value)) invalid(ctx, path, `${op} takes one value`);
 };
 
 const numeric: Check = (value, fact, path, ctx, op) => {
   const k = fact.type.kind;
-  if (k === 'date') return invalid(ctx, path, `${fact.label} is a date-time: use olderThan or newerThan instead of ${op}`);
-  if (k !== 'number' && k !== 'any') return invalid(ctx, path, `${op} compares numbers and ${fact.label} is not a number`);
+  if (k === 'date')
+    return invalid(ctx, path, `${fact.label} is a date-time: use olderThan or newerThan instead of ${op}`);
+  if (k !== 'number' && k !== 'any')
+    return invalid(ctx, path, `${op} compares numbers and ${fact.label} is not a number`);
   if (typeof value !== 'number') invalid(ctx, path, `${op} takes a number, not ${show(value)}`);
 };
 
 function checkPattern(value: unknown, path: YamlPath, ctx: RuleContext): void {
-  if (typeof value !== 'string') return invalid(ctx, path, `matches takes a regex string, not ${show(value)}`);
+  if (typeof value !== 'string')
+    return invalid(ctx, path, `matches takes a regex string, not ${show(value)}`);
   const problem = regexProblem(value);
   if (problem) ctx.error(path, problem.code, problem.message);
 }
 
 const matches: Check = (value, fact, path, ctx) => {
   const k = fact.type.kind;
-  if (['boolean', 'number', 'tags', 'object'].includes(k)) invalid(ctx, path, `matches reads text and ${fact.label} is not text`);
+  if (['boolean', 'number', 'tags', 'object'].includes(k))
+    invalid(ctx, path, `matches reads text and ${fact.label} is not text`);
   checkPattern(value, path, ctx);
 };
 
@@ -101,14 +129,20 @@ const hasTag: Check = (value, fact, path, ctx, op) => {
 
 const hasAnyTag: Check = (value, fact, path, ctx, op) => {
   checkTagFact(fact, path, ctx, op);
-  if (!Array.isArray(value) || value.length === 0 || value.some((v) => typeof v !== 'string' || v.trim() === ''))
+  if (
+    !Array.isArray(value) ||
+    value.length === 0 ||
+    value.some((v) => typeof v !== 'string' || v.trim() === '')
+  )
     invalid(ctx, path, `${op} takes a list of tag names or uuids`);
 };
 
 const relativeTime: Check = (value, fact, path, ctx, op) => {
   const k = fact.type.kind;
-  if (k !== 'date' && k !== 'string' && k !== 'any') invalid(ctx, path, `${op} compares date-times and ${fact.label} is not one`);
-  if (parseDuration(value) === undefined) invalid(ctx, path, `${op} takes ${DURATION_HINT}, not ${show(value)}`);
+  if (k !== 'date' && k !== 'string' && k !== 'any')
+    invalid(ctx, path, `${op} compares date-times and ${fact.label} is not one`);
+  if (parseDuration(value) === undefined)
+    invalid(ctx, path, `${op} takes ${DURATION_HINT}, not ${show(value)}`);
 };
 
 const exists: Check = (value, _fact, path, ctx) => {
@@ -145,7 +179,8 @@ export function checkOperatorValue(
   // `not:` keeps the value's meaning; other decorators reshape fact or value, so only the
   // checks that hold whatever the shape remain: regexes must be safe, durations must parse.
   if (decorators.every((d) => d === 'not')) return CHECKS[base](value, fact, path, ctx, base);
-  const values = Array.isArray(value) && decorators.some((d) => d === 'someValue' || d === 'everyValue') ? value : [value];
+  const values =
+    Array.isArray(value) && decorators.some((d) => d === 'someValue' || d === 'everyValue') ? value : [value];
   values.forEach((v, i) => {
     const at = values === value ? [...path, i] : path;
     if (base === 'matches') checkPattern(v, at, ctx);

@@ -54,7 +54,13 @@ export function checkDuplicateIds(ids: { id: string; at: Locator }[]): RuleProbl
   for (const { id, at } of ids) {
     const pos = at.pos(['rule']);
     const seen = first.get(id);
-    if (seen) problems.push({ ...pos, severity: 'error', code: 'duplicate-id', message: `duplicate rule id "${id}": already defined at ${where(seen)}` });
+    if (seen)
+      problems.push({
+        ...pos,
+        severity: 'error',
+        code: 'duplicate-id',
+        message: `duplicate rule id "${id}": already defined at ${where(seen)}`,
+      });
     else first.set(id, pos);
   }
   return problems;
@@ -77,9 +83,14 @@ export function checkConflicts(rules: LoadedRule[]): RuleProblem[] {
       // Rules that can never match the same contact are not in conflict.
       if (a !== b && exclusiveFields(a.def, b.def).length > 0) continue;
       b.def.actions.forEach((bAction, bi) => {
-        const undone = a.def.actions.some((aAction, ai) => (a !== b || ai < bi) && opposed(aAction, bAction) && isTagOrBlock(bAction));
+        const undone = a.def.actions.some(
+          (aAction, ai) => (a !== b || ai < bi) && opposed(aAction, bAction) && isTagOrBlock(bAction),
+        );
         if (!undone) return;
-        const what = a === b ? `this rule also does the opposite of ${describeAction(bAction)}` : `rule "${a.def.id}" (${where(a.def.source)}) does the opposite`;
+        const what =
+          a === b
+            ? `this rule also does the opposite of ${describeAction(bAction)}`
+            : `rule "${a.def.id}" (${where(a.def.source)}) does the opposite`;
         problems.push({
           ...b.at.pos(['do', bi]),
           severity: 'error',
@@ -163,29 +174,52 @@ export function checkLoops(all: LoadedRule[]): RuleProblem[] {
     const found = endlessCycle(scc, inScc, rules, graph);
     if (!found) continue;
     const { start, via, reason } = found;
-    const chain = start === via ? cyclePath(start, start, inScc, graph) : [...cyclePath(start, via, inScc, graph), ...cyclePath(via, start, inScc, graph)];
-    const text = chain.map((e, i) => `${rules[i === 0 ? start : chain[i - 1].to].def.id} (${describeAction(e.action)} -> ${e.kind})`).join(' -> ');
+    const chain =
+      start === via
+        ? cyclePath(start, start, inScc, graph)
+        : [...cyclePath(start, via, inScc, graph), ...cyclePath(via, start, inScc, graph)];
+    const text = chain
+      .map(
+        (e, i) =>
+          `${rules[i === 0 ? start : chain[i - 1].to].def.id} (${describeAction(e.action)} -> ${e.kind})`,
+      )
+      .join(' -> ');
     problems.push({
       ...rules[start].at.pos(['do', chain[0].actionIndex]),
       severity: 'error',
       code: 'loop',
-      message: `loop: ${text} -> ${rules[start].def.id}: ${reason}; add a condition that the actions make false, or drop one of the actions`,
+      message: `loop: ${text} -> ${rules[start].def.id}: ${reason}; break the chain with a condition the actions make false, or drop one of the actions`,
     });
   }
   return problems;
 }
 
 /** Why a cyclic component never settles: an action that always writes, or two writes undoing each other. */
-function endlessCycle(scc: number[], inScc: Set<number>, rules: LoadedRule[], graph: Edge[][]): { start: number; via: number; reason: string } | undefined {
+function endlessCycle(
+  scc: number[],
+  inScc: Set<number>,
+  rules: LoadedRule[],
+  graph: Edge[][],
+): { start: number; via: number; reason: string } | undefined {
   for (const r of scc) {
-    const always = graph[r].find((e) => inScc.has(e.to) && (e.action.type === 'send-message' || (e.action.type === 'assign' && e.action.member.toLowerCase() === 'round-robin')));
-    if (always && !selfDisabling(rules[r].def)) return { start: r, via: r, reason: `${describeAction(always.action)} writes again on every run` };
+    const always = graph[r].find(
+      (e) =>
+        inScc.has(e.to) &&
+        (e.action.type === 'send-message' ||
+          (e.action.type === 'assign' && e.action.member.toLowerCase() === 'round-robin')),
+    );
+    if (always && !selfDisabling(rules[r].def))
+      return { start: r, via: r, reason: `${describeAction(always.action)} writes again on every run` };
   }
-  const written = new Set(scc.flatMap((i) => rules[i].def.actions.map(writtenField).filter((f): f is string => !!f)));
+  const written = new Set(
+    scc.flatMap((i) => rules[i].def.actions.map(writtenField).filter((f): f is string => !!f)),
+  );
   for (const a of scc) {
     for (const b of scc) {
       if (b < a) continue;
-      const what = rules[a].def.actions.flatMap((x) => rules[b].def.actions.map((y) => opposed(x, y))).find(Boolean);
+      const what = rules[a].def.actions
+        .flatMap((x) => rules[b].def.actions.map((y) => opposed(x, y)))
+        .find(Boolean);
       if (!what) continue;
       // Exclusive on a field nobody in the cycle writes: they can never take turns.
       const stable = a !== b && exclusiveFields(rules[a].def, rules[b].def).some((f) => !written.has(f));

@@ -16,7 +16,8 @@ const TAG_OPS = new Set(['hasTag', 'hasAnyTag']);
 
 /** Leaves every match needs: the conjuncts of the top-level `all` (nested alls flattened, `not` of a leaf kept). */
 export function requiredLeaves(rule: RuleDefinition): Leaf[] {
-  const contactEvents = rule.trigger.kind === 'event' && rule.trigger.events.every((k) => k.startsWith('contact.'));
+  const contactEvents =
+    rule.trigger.kind === 'event' && rule.trigger.events.every((k) => k.startsWith('contact.'));
   const out: Leaf[] = [];
   const visit = (node: Node, negated: boolean) => {
     if (Array.isArray(node.all) && !negated) for (const c of node.all as Node[]) visit(c, false);
@@ -33,7 +34,8 @@ function toLeaf(node: Node, negated: boolean, contactEvents: boolean): Leaf {
   const path = typeof node.path === 'string' ? node.path.replace(/^\$\.?/, '') : '';
   let field = path ? `${node.fact}.${path}` : String(node.fact);
   // On contact.* events, event.data is the contact.
-  if (contactEvents && field.startsWith('event.data.')) field = `contact.${field.slice('event.data.'.length)}`;
+  if (contactEvents && field.startsWith('event.data.'))
+    field = `contact.${field.slice('event.data.'.length)}`;
   if (TAG_OPS.has(op) && (field === 'contact' || field === 'event.data')) field = 'contact.tags';
   return { field, op, value: node.value, negated };
 }
@@ -43,9 +45,11 @@ const same = (a: unknown, b: unknown) =>
 
 function exclusive(a: Leaf, b: Leaf): boolean {
   if (a.field !== b.field) return false;
-  if (a.op === b.op && a.negated !== b.negated && JSON.stringify(a.value) === JSON.stringify(b.value)) return true;
+  if (a.op === b.op && a.negated !== b.negated && JSON.stringify(a.value) === JSON.stringify(b.value))
+    return true;
   if (a.negated || b.negated) return false;
-  const values = (l: Leaf): unknown[] | undefined => (l.op === 'equal' ? [l.value] : l.op === 'in' && Array.isArray(l.value) ? l.value : undefined);
+  const values = (l: Leaf): unknown[] | undefined =>
+    l.op === 'equal' ? [l.value] : l.op === 'in' && Array.isArray(l.value) ? l.value : undefined;
   const va = values(a);
   const vb = values(b);
   if (va && vb) return !va.some((x) => vb.some((y) => same(x, y)));
@@ -79,13 +83,16 @@ export function writtenField(action: RuleAction): string | undefined {
     case 'unblock':
       return 'contact.isBlocked';
     default:
-      return action.type !== 'create-segment' && action.type !== 'open-conversation' && action.assignFirst ? 'contact.assigneeId' : undefined;
+      return action.type !== 'create-segment' && action.type !== 'open-conversation' && action.assignFirst
+        ? 'contact.assigneeId'
+        : undefined;
   }
 }
 
 /** True when, right after `action`, the leaf is certainly false. */
 export function falsifies(action: RuleAction, leaf: Leaf): boolean {
-  const is = (op: string, value: unknown, negated = false) => leaf.op === op && same(leaf.value, value) && leaf.negated === negated;
+  const is = (op: string, value: unknown, negated = false) =>
+    leaf.op === op && same(leaf.value, value) && leaf.negated === negated;
   switch (action.type) {
     case 'add-tag':
       return leaf.field === 'contact.tags' && is('hasTag', action.tag, true);
@@ -98,7 +105,11 @@ export function falsifies(action: RuleAction, leaf: Leaf): boolean {
     case 'unblock':
       return leaf.field === 'contact.isBlocked' && (is('equal', true) || is('notEqual', false));
     case 'move-stage':
-      return action.stage !== null && leaf.field === 'contact.stageId' && (is('equal', null) || is('exists', false));
+      return (
+        action.stage !== null &&
+        leaf.field === 'contact.stageId' &&
+        (is('equal', null) || is('exists', false))
+      );
     default:
       return false;
   }
@@ -114,7 +125,8 @@ export function selfDisabling(rule: RuleDefinition): boolean {
 export function opposed(a: RuleAction, b: RuleAction): string | undefined {
   if (a.type === 'add-tag' && b.type === 'remove-tag' && same(a.tag, b.tag)) return `tag "${a.tag}"`;
   if (a.type === 'remove-tag' && b.type === 'add-tag' && same(a.tag, b.tag)) return `tag "${a.tag}"`;
-  if ((a.type === 'block' && b.type === 'unblock') || (a.type === 'unblock' && b.type === 'block')) return 'blocked state';
+  if ((a.type === 'block' && b.type === 'unblock') || (a.type === 'unblock' && b.type === 'block'))
+    return 'blocked state';
   if (a.type === 'move-stage' && b.type === 'move-stage' && !same(a.stage, b.stage)) return 'stage';
   if (a.type === 'assign' && b.type === 'assign' && !same(a.member, b.member)) return 'assignee';
   return undefined;
@@ -125,6 +137,7 @@ export function ignoresOutgoing(rule: RuleDefinition): boolean {
   return requiredLeaves(rule).some(
     (l) =>
       (l.field === 'message.isOutgoing' || l.field === 'event.data.isOutgoing') &&
-      ((l.op === 'equal' && l.value === (l.negated ? true : false)) || (l.op === 'notEqual' && l.value === (l.negated ? false : true))),
+      ((l.op === 'equal' && l.value === (l.negated ? true : false)) ||
+        (l.op === 'notEqual' && l.value === (l.negated ? false : true))),
   );
 }

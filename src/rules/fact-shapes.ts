@@ -75,7 +75,12 @@ const BROADCAST_SHAPE: FieldType = {
 
 const CHANNEL_SHAPE: FieldType = {
   kind: 'object',
-  fields: { id: uuid(), name: str(), platformType: str(), status: { kind: 'enum', values: ['connected', 'disconnected'] } },
+  fields: {
+    id: uuid(),
+    name: str(),
+    platformType: str(),
+    status: { kind: 'enum', values: ['connected', 'disconnected'] },
+  },
 };
 
 /** `event.data` of each kind: the full resource; template payloads are not published, so open. */
@@ -93,16 +98,21 @@ export type FactRoot = (typeof FACT_ROOTS)[number];
 /** Why a fact cannot be used by a rule listening to `kind`, or undefined when it can. */
 export function factUnavailableReason(root: FactRoot, kind: string): string | undefined {
   if (root === 'message' && !kind.startsWith('message.'))
-    return `fact "message" only exists for message.* events, not ${kind}`;
+    return 'fact "message" only exists for message.* events';
   if (root === 'contact' && !kind.startsWith('message.') && !kind.startsWith('contact.'))
-    return `fact "contact" only exists for contact.* and message.* events, not ${kind}`;
+    return 'fact "contact" only exists for contact.* and message.* events';
   return undefined;
 }
 
 function eventShape(kind: string): FieldType {
   return {
     kind: 'object',
-    fields: { id: str(), type: { kind: 'enum', values: EVENT_KINDS }, createdAt: date(), data: eventDataShape(kind) },
+    fields: {
+      id: str(),
+      type: { kind: 'enum', values: EVENT_KINDS },
+      createdAt: date(),
+      data: eventDataShape(kind),
+    },
   };
 }
 
@@ -122,18 +132,30 @@ export function rootShape(root: FactRoot, kind: string | undefined): FieldType {
 export type FieldLookup = { type: FieldType } | { error: string; field: string; suggestions: string[] };
 
 /** Walks `segments` (e.g. ['data', 'stageId']) from a fact's shape. */
-export function lookupField(root: FactRoot, segments: readonly string[], kind: string | undefined): FieldLookup {
+export function lookupField(
+  root: FactRoot,
+  segments: readonly string[],
+  kind: string | undefined,
+): FieldLookup {
   let type = rootShape(root, kind);
   let walked: string = root;
   for (const seg of segments) {
     if (type.kind === 'any') return { type };
     if (type.kind !== 'object') {
-      return { error: `${walked} is a ${describeType(type)} and has no field "${seg}"`, field: seg, suggestions: [] };
+      return {
+        error: `${walked} is a ${describeType(type)} and has no field "${seg}"`,
+        field: seg,
+        suggestions: [],
+      };
     }
     const next = Object.prototype.hasOwnProperty.call(type.fields, seg) ? type.fields[seg] : undefined;
     if (!next) {
       const where = kind && root === 'event' ? ` in ${kind} events` : '';
-      return { error: `${walked} has no field "${seg}"${where}`, field: seg, suggestions: Object.keys(type.fields) };
+      return {
+        error: `${walked} has no field "${seg}"${where}`,
+        field: seg,
+        suggestions: Object.keys(type.fields),
+      };
     }
     type = next;
     walked = `${walked}.${seg}`;
@@ -154,6 +176,8 @@ export function describeType(type: FieldType): string {
     case 'date':
       return `date-time${type.nullable ? ' or null' : ''}`;
     default:
-      return type.kind === 'any' ? 'value' : `${type.kind}${'nullable' in type && type.nullable ? ' or null' : ''}`;
+      return type.kind === 'any'
+        ? 'value'
+        : `${type.kind}${'nullable' in type && type.nullable ? ' or null' : ''}`;
   }
 }

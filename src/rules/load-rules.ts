@@ -36,12 +36,19 @@ export function isRuleTestFile(path: string): boolean {
 export async function readYamlFiles(dir: string, keep: (path: string) => boolean): Promise<RuleFile[]> {
   const entries = (await readdir(dir, { recursive: true })) as string[];
   const paths = entries
-    .filter((rel) => keep(rel) && !rel.split(/[\\/]/).some((seg) => seg.startsWith('.') || seg === 'node_modules'))
+    .filter(
+      (rel) => keep(rel) && !rel.split(/[\\/]/).some((seg) => seg.startsWith('.') || seg === 'node_modules'),
+    )
     .map((rel) => join(dir, rel))
     .sort();
   const files: RuleFile[] = [];
   for (const path of paths) {
-    if ((await stat(path)).isFile()) files.push({ path, text: await readFile(path, 'utf8') });
+    try {
+      if ((await stat(path)).isFile()) files.push({ path, text: await readFile(path, 'utf8') });
+    } catch (err) {
+      // An editor saving by rename may remove a file between readdir and read: it is not there.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
   }
   return files;
 }
@@ -51,8 +58,20 @@ export async function loadRulesFromDir(dir: string): Promise<LoadResult> {
   try {
     files = await readYamlFiles(dir, isRuleFile);
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'directory not found' : (err as Error).message;
-    return { problems: [{ file: dir, line: 1, col: 1, severity: 'error', code: 'io', message: `cannot read rules: ${reason}` }] };
+    const reason =
+      (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'directory not found' : (err as Error).message;
+    return {
+      problems: [
+        {
+          file: dir,
+          line: 1,
+          col: 1,
+          severity: 'error',
+          code: 'io',
+          message: `cannot read rules: ${reason}`,
+        },
+      ],
+    };
   }
   return loadRulesFromFiles(files);
 }
@@ -67,7 +86,9 @@ export function loadRulesFromFiles(files: RuleFile[]): LoadResult {
     const parsed = parseYamlFile(file.path, file.text);
     problems.push(...parsed.problems);
     for (const doc of parsed.documents) {
-      const items = Array.isArray(doc.value) ? doc.value.map((value, i) => ({ value, at: doc.at.child([i]) })) : [doc];
+      const items = Array.isArray(doc.value)
+        ? doc.value.map((value, i) => ({ value, at: doc.at.child([i]) }))
+        : [doc];
       for (const { value, at } of items) {
         if (isPlainObject(value) && typeof value.rule === 'string') ids.push({ id: value.rule, at });
         const def = normalizeRule(value, at, problems);

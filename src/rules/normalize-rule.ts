@@ -5,7 +5,7 @@ import { checkSchedule } from './check-schedule';
 import { contentHash } from './content-hash';
 import { parseDuration } from './durations';
 import { factUnavailableReason } from './fact-shapes';
-import { parseActions } from './parse-actions';
+import { parseActionItems } from './parse-actions';
 import { isPlainObject, RuleContext } from './rule-context';
 import type { RuleAction, RuleDefinition, RuleProblem, RuleTrigger } from './rule-types';
 import { issuesToProblems, ruleValidator, schemaIssues } from './schema-problems';
@@ -13,7 +13,11 @@ import type { Locator, YamlPath } from './yaml-source';
 
 type Raw = Record<string, unknown>;
 
-export function normalizeRule(raw: unknown, at: Locator, problems: RuleProblem[]): RuleDefinition | undefined {
+export function normalizeRule(
+  raw: unknown,
+  at: Locator,
+  problems: RuleProblem[],
+): RuleDefinition | undefined {
   const issues = schemaIssues(ruleValidator(), raw);
   problems.push(...issuesToProblems(issues, at));
   if (!isPlainObject(raw)) return undefined;
@@ -26,11 +30,15 @@ export function normalizeRule(raw: unknown, at: Locator, problems: RuleProblem[]
 
   let conditions: Raw | undefined;
   if (raw.if !== undefined) {
-    if (trigger?.kind === 'schedule') ctx.error(['if'], 'schema', 'segment rules take no `if`: the segment filters decide who is in', 'key');
+    if (trigger?.kind === 'schedule')
+      ctx.error(['if'], 'schema', 'segment rules take no `if`: the segment filters decide who is in', 'key');
     else conditions = checkConditions(raw.if, ctx, kinds);
   }
-  const actions = parseActions(raw.do, ['do'], ctx);
-  if (actions && trigger && onIsValid) checkActionsFit(actions, ['do'], trigger, ctx);
+  const before = ctx.errorCount();
+  const items = parseActionItems(raw.do, ['do'], ctx);
+  const actions =
+    items && ctx.errorCount() === before && items.every(Boolean) ? (items as RuleAction[]) : undefined;
+  if (items && onIsValid) checkActionsFit(items, ['do'], triggerKinds(raw.on), ctx);
   const cooldownMs = parseDuration(raw.cooldown);
   if (raw.once !== undefined && raw.cooldown !== undefined)
     ctx.warn(['cooldown'], 'redundant', 'cooldown has no effect with once: per-contact', 'key');
@@ -55,30 +63,52 @@ function triggerOf(raw: Raw, ctx: RuleContext): RuleTrigger | undefined {
   const on = raw.on;
   const onlyForSegments = ['when', 'on-leave'].filter((k) => raw[k] !== undefined);
   if (typeof on === 'string' || Array.isArray(on)) {
-    for (const k of onlyForSegments) ctx.error([k], 'schema', `\`${k}\` only applies to segment rules (on: { schedule, segment })`, 'key');
+    for (const k of onlyForSegments)
+      ctx.error([k], 'schema', `\`${k}\` only applies to segment rules (on: { schedule, segment })`, 'key');
     return { kind: 'event', events: typeof on === 'string' ? [on] : (on as string[]) };
   }
   if (!isPlainObject(on)) return undefined;
   const schedule = checkSchedule(on, ctx);
-  const onLeave = raw['on-leave'] === undefined ? [] : parseActions(raw['on-leave'], ['on-leave'], ctx);
+  const before = ctx.errorCount();
+  const items = raw['on-leave'] === undefined ? [] : parseActionItems(raw['on-leave'], ['on-leave'], ctx);
+  if (items) checkActionsFit(items, ['on-leave'], 'schedule', ctx);
+  const onLeave =
+    items && ctx.errorCount() === before && items.every(Boolean) ? (items as RuleAction[]) : undefined;
   if (!schedule || !onLeave) return undefined;
-  const trigger: RuleTrigger = { ...schedule, when: raw.when === 'every-run' ? 'every-run' : 'entered', onLeave };
-  checkActionsFit(onLeave, ['on-leave'], trigger, ctx);
-  return trigger;
+  return { ...schedule, when: raw.when === 'every-run' ? 'every-run' : 'entered', onLeave };
+}
+
+/** The event kinds of `on`, or 'schedule' for a segment rule (even one with a broken schedule). */
+function triggerKinds(on: unknown): readonly string[] | 'schedule' {
+  if (typeof on === 'string') return [on];
+  if (Array.isArray(on)) return on.filter((k): k is string => typeof k === 'string');
+  return 'schedule';
 }
 
 /** Actions need a contact; react needs the triggering message. */
-function checkActionsFit(actions: RuleAction[], path: YamlPath, trigger: RuleTrigger, ctx: RuleContext): void {
-  const kinds = trigger.kind === 'event' ? trigger.events : [];
+function checkActionsFit(
+  actions: (RuleAction | undefined)[],
+  path: YamlPath,
+  trigger: readonly string[] | 'schedule',
+  ctx: RuleContext,
+): void {
+  const kinds = trigger === 'schedule' ? [] : trigger;
   const noContact = kinds.find((k) => factUnavailableReason('contact', k));
   actions.forEach((action, i) => {
+    if (!action) return;
     const at = [...path, i];
     if (noContact && action.type !== 'create-segment') {
       ctx.error(at, 'invalid-action', `${action.type} acts on a contact, and ${noContact} events carry none`);
     } else if (action.type === 'react') {
       const other = kinds.find((k) => !k.startsWith('message.'));
-      const reason = trigger.kind === 'schedule' ? 'segment rules have none' : other ? `${other} events carry none` : undefined;
-      if (reason) ctx.error(at, 'invalid-action', `react answers the triggering message and ${reason}: only message.* rules can react`);
+      const reason =
+        trigger === 'schedule' ? 'segment rules have none' : other ? `${other} events carry none` : undefined;
+      if (reason)
+        ctx.error(
+          at,
+          'invalid-action',
+          `react answers the triggering message and ${reason}: only message.* rules can react`,
+        );
     }
   });
 }

@@ -22,10 +22,18 @@ const WITH_ASSIGN_FIRST = ['react', 'send-message'];
 
 /** Actions, or undefined when any item has a problem (reported on ctx; schema problems are reported elsewhere). */
 export function parseActions(raw: unknown, path: YamlPath, ctx: RuleContext): RuleAction[] | undefined {
-  if (!Array.isArray(raw)) return undefined;
   const before = ctx.errorCount();
-  const actions = raw.map((item, i) => parseAction(item, [...path, i], ctx));
-  return ctx.errorCount() === before && actions.every(Boolean) ? (actions as RuleAction[]) : undefined;
+  const items = parseActionItems(raw, path, ctx);
+  return items && ctx.errorCount() === before && items.every(Boolean) ? (items as RuleAction[]) : undefined;
+}
+
+/** One entry per item (undefined where the item has a problem), so later checks still see the good ones. */
+export function parseActionItems(
+  raw: unknown,
+  path: YamlPath,
+  ctx: RuleContext,
+): (RuleAction | undefined)[] | undefined {
+  return Array.isArray(raw) ? raw.map((item, i) => parseAction(item, [...path, i], ctx)) : undefined;
 }
 
 function parseAction(item: unknown, path: YamlPath, ctx: RuleContext): RuleAction | undefined {
@@ -35,20 +43,40 @@ function parseAction(item: unknown, path: YamlPath, ctx: RuleContext): RuleActio
   const known = keys.filter((k) => (ACTION_KEYS as readonly string[]).includes(k));
   if (known.length !== keys.length) return undefined; // unknown action: the schema reported it
   if (keys.length !== 1) {
-    const message = keys.length === 0 ? 'assign-first goes with react or send-message' : `one action per item, found ${keys.join(' and ')}: write each as its own "- " item`;
-    ctx.error(path, 'schema', message);
+    const message =
+      keys.length === 0
+        ? 'assign-first goes with react or send-message'
+        : `one action per item, found ${keys.join(' and ')}: write each as its own "- " item`;
+    ctx.error(path, 'invalid-action', message);
     return undefined;
   }
   const type = keys[0] as RuleAction['type'];
   const assignFirst = item['assign-first'];
   if (assignFirst !== undefined && !WITH_ASSIGN_FIRST.includes(type)) {
-    ctx.error([...path, 'assign-first'], 'schema', `assign-first only applies to react and send-message, not ${type}`, 'key');
+    ctx.error(
+      [...path, 'assign-first'],
+      'invalid-action',
+      `assign-first only applies to react and send-message, not ${type}`,
+      'key',
+    );
     return undefined;
   }
-  return build(type, item[type], typeof assignFirst === 'string' ? assignFirst : undefined, [...path, type], ctx);
+  return build(
+    type,
+    item[type],
+    typeof assignFirst === 'string' ? assignFirst : undefined,
+    [...path, type],
+    ctx,
+  );
 }
 
-function build(type: RuleAction['type'], value: unknown, assignFirst: string | undefined, path: YamlPath, ctx: RuleContext): RuleAction | undefined {
+function build(
+  type: RuleAction['type'],
+  value: unknown,
+  assignFirst: string | undefined,
+  path: YamlPath,
+  ctx: RuleContext,
+): RuleAction | undefined {
   const text = typeof value === 'string' ? value : undefined;
   switch (type) {
     case 'add-tag':
@@ -59,9 +87,13 @@ function build(type: RuleAction['type'], value: unknown, assignFirst: string | u
     case 'assign':
       return text === undefined ? undefined : { type, member: text };
     case 'react':
-      return text === undefined ? undefined : { type, emoji: text, ...(assignFirst !== undefined ? { assignFirst } : {}) };
+      return text === undefined
+        ? undefined
+        : { type, emoji: text, ...(assignFirst !== undefined ? { assignFirst } : {}) };
     case 'send-message':
-      return text === undefined ? undefined : { type, text, ...(assignFirst !== undefined ? { assignFirst } : {}) };
+      return text === undefined
+        ? undefined
+        : { type, text, ...(assignFirst !== undefined ? { assignFirst } : {}) };
     case 'open-conversation':
       return text === undefined ? undefined : { type, channel: text };
     case 'block':
@@ -80,5 +112,9 @@ function createSegment(value: unknown, path: YamlPath, ctx: RuleContext): RuleAc
   // Sent to the CRM as written: ISO dates only, and every member of 2.4 is allowed.
   checkSegmentFilters(value.filters, [...path, 'filters'], ctx, false);
   if (ctx.errorCount() > before) return undefined;
-  return { type: 'create-segment', name: value.name as string, filters: value.filters as Record<string, unknown> };
+  return {
+    type: 'create-segment',
+    name: value.name as string,
+    filters: value.filters as Record<string, unknown>,
+  };
 }

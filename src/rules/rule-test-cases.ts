@@ -7,7 +7,13 @@ import { parseActions } from './parse-actions';
 import { isPlainObject, RuleContext } from './rule-context';
 import testSchema from './rule-test.schema.json';
 import type { EvaluationFacts, RuleAction, RuleProblem, SourcePosition } from './rule-types';
-import { createAjv, issuesToProblems, RULE_SCHEMA_ID, schemaIssues } from './schema-problems';
+import {
+  createAjv,
+  issuesToProblems,
+  RULE_SCHEMA_ID,
+  schemaIssues,
+  type SchemaIssue,
+} from './schema-problems';
 import ruleSchema from './rule.schema.json';
 import { hint } from './suggest';
 import { parseYamlFile, type Locator } from './yaml-source';
@@ -32,12 +38,18 @@ function testValidators() {
     const ajv = createAjv();
     ajv.addSchema(ruleSchema);
     ajv.addSchema(testSchema);
-    validators = { file: ajv.getSchema(testSchema.$id)!, action: ajv.getSchema(`${RULE_SCHEMA_ID}#/definitions/action`)! };
+    validators = {
+      file: ajv.getSchema(testSchema.$id)!,
+      action: ajv.getSchema(`${RULE_SCHEMA_ID}#/definitions/action`)!,
+    };
   }
   return validators;
 }
 
-export function parseRuleTestFile(file: RuleFile, ruleSet: CompiledRuleSet): { cases: RuleTestCase[]; problems: RuleProblem[] } {
+export function parseRuleTestFile(
+  file: RuleFile,
+  ruleSet: CompiledRuleSet,
+): { cases: RuleTestCase[]; problems: RuleProblem[] } {
   // Merge keys (<<: *contact) let a file share fixtures between cases.
   const parsed = parseYamlFile(file.path, file.text, { merge: true });
   const problems = [...parsed.problems];
@@ -45,9 +57,13 @@ export function parseRuleTestFile(file: RuleFile, ruleSet: CompiledRuleSet): { c
   for (const doc of parsed.documents) {
     const issues = schemaIssues(testValidators().file, doc.value);
     problems.push(...issuesToProblems(issues, doc.at).map((p) => ({ ...p, code: 'test-file' })));
-    if (issues.length > 0 || !isPlainObject(doc.value)) continue;
+    // A broken case is skipped, the others still run; a broken file header skips the file.
+    const inCase = (i: SchemaIssue) => i.path[0] === 'tests' && typeof i.path[1] === 'number';
+    const brokenCases = new Set(issues.filter(inCase).map((i) => i.path[1]));
+    if (issues.some((i) => !inCase(i)) || !isPlainObject(doc.value)) continue;
     const defaults = (doc.value.defaults ?? {}) as Obj;
     (doc.value.tests as Obj[]).forEach((raw, i) => {
+      if (brokenCases.has(i)) return;
       const at = doc.at.child(['tests', i]);
       const c = parseCase(raw, defaults, at, ruleSet, problems);
       if (c) cases.push(c);
@@ -56,18 +72,34 @@ export function parseRuleTestFile(file: RuleFile, ruleSet: CompiledRuleSet): { c
   return { cases, problems };
 }
 
-function parseCase(raw: Obj, defaults: Obj, at: Locator, ruleSet: CompiledRuleSet, problems: RuleProblem[]): RuleTestCase | undefined {
+function parseCase(
+  raw: Obj,
+  defaults: Obj,
+  at: Locator,
+  ruleSet: CompiledRuleSet,
+  problems: RuleProblem[],
+): RuleTestCase | undefined {
   const ctx = new RuleContext(at, problems);
   const ruleId = raw.rule as string | undefined;
   const rule = ruleId === undefined ? undefined : ruleSet.rule(ruleId);
   if (ruleId !== undefined && !rule) {
-    ctx.error(['rule'], 'test-file', `unknown rule "${ruleId}"${hint(ruleId, ruleSet.rules.map((r) => r.id), 0)}`);
+    ctx.error(
+      ['rule'],
+      'test-file',
+      `unknown rule "${ruleId}"${hint(
+        ruleId,
+        ruleSet.rules.map((r) => r.id),
+        0,
+      )}`,
+    );
   }
   const segmentRule = rule?.trigger.kind === 'schedule';
   const contact = merge(defaults.contact, raw.contact);
   const event = raw.event as Obj | undefined;
-  if (!event && !segmentRule) ctx.error([], 'test-file', 'a case needs an event (or `rule:` naming a segment rule, and a contact)');
-  if (segmentRule && !contact) ctx.error([], 'test-file', `segment rule "${ruleId}" is tested with a contact: add contact`);
+  if (!event && !segmentRule)
+    ctx.error([], 'test-file', 'a case needs an event (or `rule:` naming a segment rule, and a contact)');
+  if (segmentRule && !contact)
+    ctx.error([], 'test-file', `segment rule "${ruleId}" is tested with a contact: add contact`);
   const now = timeOf(raw.now ?? defaults.now ?? event?.createdAt, ctx);
   const expected = expectedActions(raw.expect, at, ctx);
   if (ctx.errorCount() > 0 || !now || !expected) return undefined;
@@ -88,7 +120,12 @@ function merge(base: unknown, own: unknown): Obj | undefined {
 }
 
 /** The facts the engine would build: contact.* events carry the contact, message.* events the message. */
-function factsOf(event: Obj | undefined, contact: Obj | undefined, message: Obj | undefined, now: Date): EvaluationFacts {
+export function factsOf(
+  event: Obj | undefined,
+  contact: Obj | undefined,
+  message: Obj | undefined,
+  now: Date,
+): EvaluationFacts {
   const type = typeof event?.type === 'string' ? event.type : 'schedule';
   const isContactEvent = type.startsWith('contact.');
   const isMessageEvent = type.startsWith('message.');
@@ -115,7 +152,13 @@ function expectedActions(raw: unknown, at: Locator, ctx: RuleContext): RuleActio
   if (!Array.isArray(raw)) return undefined;
   const before = ctx.errorCount();
   raw.forEach((item, i) => {
-    for (const issue of schemaIssues(testValidators().action, item)) ctx.error(['expect', i, ...issue.path], 'test-file', issue.message.replace(/^rule /, 'action '), issue.target);
+    for (const issue of schemaIssues(testValidators().action, item))
+      ctx.error(
+        ['expect', i, ...issue.path],
+        'test-file',
+        issue.message.replace(/^rule /, 'action '),
+        issue.target,
+      );
   });
   const actions = parseActions(raw, ['expect'], ctx);
   return ctx.errorCount() === before ? actions : undefined;

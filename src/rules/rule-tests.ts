@@ -7,9 +7,9 @@ import { toMirroredContact } from '../segments/mirrored-contact';
 import { resolveRelativeDates } from '../segments/resolved-filters';
 import { matchesSegment } from '../segments/segment-filter';
 import { stableStringify } from './content-hash';
-import type { RuleFile } from './load-rules';
+import { sortProblems, type RuleFile } from './load-rules';
 import { parseRuleTestFile, type RuleTestCase } from './rule-test-cases';
-import type { RuleAction, RuleProblem, ScheduleTrigger, SourcePosition } from './rule-types';
+import type { EvaluationFacts, RuleAction, RuleProblem, ScheduleTrigger, SourcePosition } from './rule-types';
 
 export interface RuleTestResult {
   file: string;
@@ -25,7 +25,7 @@ export interface RuleTestReport {
   problems: RuleProblem[];
 }
 
-interface Outcome {
+export interface Outcome {
   actions: { action: RuleAction; rule: string }[];
   explain: string[];
 }
@@ -38,7 +38,7 @@ export async function runRuleTests(ruleSet: CompiledRuleSet, files: RuleFile[]):
     problems.push(...parsed.problems);
     for (const c of parsed.cases) results.push(await runCase(ruleSet, c));
   }
-  return { results, problems };
+  return { results, problems: sortProblems(problems) };
 }
 
 async function runCase(ruleSet: CompiledRuleSet, c: RuleTestCase): Promise<RuleTestResult> {
@@ -46,7 +46,13 @@ async function runCase(ruleSet: CompiledRuleSet, c: RuleTestCase): Promise<RuleT
   try {
     outcome = await evaluateCase(ruleSet, c);
   } catch (err) {
-    return { file: c.file, name: c.name, pos: c.pos, passed: false, details: [`error: ${(err as Error).message}`] };
+    return {
+      file: c.file,
+      name: c.name,
+      pos: c.pos,
+      passed: false,
+      details: [`error: ${(err as Error).message}`],
+    };
   }
   const expected = c.expected.map((a) => stableStringify(a));
   const actual = outcome.actions.map((a) => stableStringify(a.action));
@@ -57,31 +63,63 @@ async function runCase(ruleSet: CompiledRuleSet, c: RuleTestCase): Promise<RuleT
 
 async function evaluateCase(ruleSet: CompiledRuleSet, c: RuleTestCase): Promise<Outcome> {
   const rule = c.rule === undefined ? undefined : ruleSet.rule(c.rule);
-  if (rule?.trigger.kind === 'schedule') return evaluateSegmentCase(rule.trigger, rule.id, rule.actions, c);
+  if (rule?.trigger.kind === 'schedule')
+    return evaluateSegmentRule(rule.trigger, rule.id, rule.actions, c.facts, c.wasInSegment);
   const all = await ruleSet.evaluateEvent(c.facts);
   const evaluations = c.rule === undefined ? all : all.filter((e) => e.ruleId === c.rule);
   const explain = evaluations.flatMap((e) => formatEvaluation(ruleSet.rule(e.ruleId)!, e, '  '));
-  if (c.rule !== undefined && evaluations.length === 0) explain.push(`  rule ${c.rule} does not listen to ${c.facts.event.type}`);
-  if (c.rule === undefined && evaluations.length === 0) explain.push(`  no rule listens to ${c.facts.event.type}`);
-  const actions = evaluations.filter((e) => e.matched).flatMap((e) => e.actions.map((action) => ({ action, rule: e.ruleId })));
+  if (c.rule !== undefined && evaluations.length === 0)
+    explain.push(`  rule ${c.rule} does not listen to ${c.facts.event.type}`);
+  if (c.rule === undefined && evaluations.length === 0)
+    explain.push(`  no rule listens to ${c.facts.event.type}`);
+  const actions = evaluations
+    .filter((e) => e.matched)
+    .flatMap((e) => e.actions.map((action) => ({ action, rule: e.ruleId })));
   return { actions, explain };
 }
 
 /** Segment rules: membership now vs at the previous run decides entered / left / stayed. */
-function evaluateSegmentCase(trigger: ScheduleTrigger, ruleId: string, actions: RuleAction[], c: RuleTestCase): Outcome {
-  const filters = resolveRelativeDates(trigger.segment.filters, c.facts.now);
-  const match = matchesSegment(filters, toMirroredContact(c.facts.contact as unknown as Contact), c.facts.now);
-  const change = match.matched ? (c.wasInSegment ? 'stays in' : 'entered') : c.wasInSegment ? 'left' : 'is not in';
-  const runs = change === 'entered' || (change === 'stays in' && trigger.when === 'every-run') ? 'do' : change === 'left' ? 'on-leave' : undefined;
+export function evaluateSegmentRule(
+  trigger: ScheduleTrigger,
+  ruleId: string,
+  actions: RuleAction[],
+  facts: EvaluationFacts,
+  wasInSegment: boolean,
+): Outcome {
+  if (!facts.contact) throw new Error(`segment rule ${ruleId} needs a contact`);
+  const filters = resolveRelativeDates(trigger.segment.filters, facts.now);
+  const match = matchesSegment(filters, toMirroredContact(facts.contact as unknown as Contact), facts.now);
+  const change = match.matched
+    ? wasInSegment
+      ? 'stays in'
+      : 'entered'
+    : wasInSegment
+      ? 'left'
+      : 'is not in';
+  const runs =
+    change === 'entered' || (change === 'stays in' && trigger.when === 'every-run')
+      ? 'do'
+      : change === 'left'
+        ? 'on-leave'
+        : undefined;
   const chosen = runs === 'do' ? actions : runs === 'on-leave' ? trigger.onLeave : [];
-  const explain = [`  rule ${ruleId}: the contact ${change} the segment${runs ? `, so ${runs} runs` : ''}`, ...formatTraceList(match.trace, '    ')];
+  const explain = [
+    `  rule ${ruleId}: the contact ${change} the segment${runs ? `, so ${runs} runs` : ''}`,
+    ...formatTraceList(match.trace, '    '),
+  ];
   return { actions: chosen.map((action) => ({ action, rule: ruleId })), explain };
 }
 
 /** Expected vs actual, as a list diff: missing lines (-) and unexpected lines (+, with the rule). */
 function diff(expected: RuleAction[], actual: Outcome['actions']): string[] {
-  const lines = ['expected:', ...(expected.length ? expected.map((a) => `  - ${actionText(a)}`) : ['  (none)'])];
-  lines.push('actual:', ...(actual.length ? actual.map((a) => `  - ${actionText(a.action)}   (rule ${a.rule})`) : ['  (none)']));
+  const lines = [
+    'expected:',
+    ...(expected.length ? expected.map((a) => `  - ${actionText(a)}`) : ['  (none)']),
+  ];
+  lines.push(
+    'actual:',
+    ...(actual.length ? actual.map((a) => `  - ${actionText(a.action)}   (rule ${a.rule})`) : ['  (none)']),
+  );
   const left = actual.map((a) => stableStringify(a.action));
   const missing: string[] = [];
   for (const e of expected) {
@@ -89,7 +127,14 @@ function diff(expected: RuleAction[], actual: Outcome['actions']): string[] {
     if (i === -1) missing.push(`  - ${actionText(e)}   (missing)`);
     else left[i] = '';
   }
-  const unexpected = actual.filter((_, i) => left[i] !== '').map((a) => `  + ${actionText(a.action)}   (unexpected, from rule ${a.rule})`);
-  lines.push('diff:', ...(missing.length + unexpected.length ? [...missing, ...unexpected] : ['  same actions, in a different order']));
+  const unexpected = actual
+    .filter((_, i) => left[i] !== '')
+    .map((a) => `  + ${actionText(a.action)}   (unexpected, from rule ${a.rule})`);
+  lines.push(
+    'diff:',
+    ...(missing.length + unexpected.length
+      ? [...missing, ...unexpected]
+      : ['  same actions, in a different order']),
+  );
   return lines;
 }

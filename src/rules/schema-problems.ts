@@ -22,7 +22,13 @@ export function ruleValidator(): ValidateFunction {
 
 export function createAjv(): Ajv {
   // verbose: errors carry their schema, whose x-* annotations give codes and wording.
-  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, allowUnionTypes: true });
+  const ajv = new Ajv({
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    strictTypes: false,
+    allowUnionTypes: true,
+  });
   ajv.addVocabulary(['x-problem-code', 'x-label', 'x-message']);
   return ajv;
 }
@@ -51,49 +57,93 @@ export function schemaIssues(validate: ValidateFunction, value: unknown): Schema
 }
 
 export function issuesToProblems(issues: SchemaIssue[], at: Locator): RuleProblem[] {
-  return issues.map((i) => ({ ...at.pos(i.path, i.target), message: i.message, severity: 'error', code: i.code }));
+  return issues.map((i) => ({
+    ...at.pos(i.path, i.target),
+    message: i.message,
+    severity: 'error',
+    code: i.code,
+  }));
 }
 
-type Annotated = Record<string, unknown> & { 'x-problem-code'?: string; 'x-label'?: string; 'x-message'?: string };
+type Annotated = Record<string, unknown> & {
+  'x-problem-code'?: string;
+  'x-label'?: string;
+  'x-message'?: string;
+};
 
 function describe(err: ErrorObject): SchemaIssue | undefined {
   const path = parsePointer(err.instancePath);
   const schema = (err.parentSchema ?? {}) as Annotated;
   const code = schema['x-problem-code'] ?? 'schema';
-  const subject = label(path);
   const p = err.params as Record<string, unknown>;
   switch (err.keyword) {
     case 'if':
       return undefined; // the failing then/else branch reports the real problem
     case 'required':
-      return { path, target: 'value', code: 'schema', message: `${subject} is missing required key "${p.missingProperty}"` };
+      return {
+        path,
+        target: 'value',
+        code: 'schema',
+        message: `${label(path)} is missing required key "${p.missingProperty}"`,
+      };
     case 'additionalProperties': {
       const key = String(p.additionalProperty);
       const allowed = Object.keys((schema.properties as object) ?? {});
-      const what = code === 'unknown-action' ? 'action' : 'key';
-      const candidates = code === 'unknown-action' ? [...allowed.filter((k) => k !== 'assign-first')] : allowed;
-      return { path: [...path, key], target: 'key', code, message: `unknown ${what} "${key}"${hint(key, candidates)}` };
+      if (code !== 'unknown-action')
+        return {
+          path: [...path, key],
+          target: 'key',
+          code,
+          message: `unknown key "${key}"${hint(key, allowed)}`,
+        };
+      const actions = allowed.filter((k) => k !== 'assign-first');
+      return {
+        path: [...path, key],
+        target: 'key',
+        code,
+        message: `unknown action "${key}"${hint(key, actions)}`,
+      };
     }
+    case 'uniqueItems':
+      return {
+        path: [...path, Number(p.i)],
+        target: 'value',
+        code,
+        message: `${label(path)} lists the same value twice`,
+      };
+    default:
+      return { path, target: 'value', code, message: valueMessage(err, schema, label(path)) };
+  }
+}
+
+/** What is wrong with a value, in words: the schema's x-message when it has one. */
+function valueMessage(err: ErrorObject, schema: Annotated, subject: string): string {
+  const p = err.params as Record<string, unknown>;
+  switch (err.keyword) {
     case 'enum': {
       const allowed = (p.allowedValues as unknown[]).map((v) => (v === null ? 'null' : String(v)));
       const value = typeof err.data === 'string' ? err.data : JSON.stringify(err.data);
-      const what = schema['x-label'] ?? `value for ${subject}`;
-      return { path, target: 'value', code, message: `unknown ${what} "${value}"${hint(value, allowed, 20)}` };
+      const what = schema['x-label'];
+      if (!what)
+        return `${subject} must be one of ${allowed.join(', ')}, not "${value}"${hint(value, allowed, 0)}`;
+      const extra = schema['x-message']
+        ? `${hint(value, allowed, 0)}: ${schema['x-message']}`
+        : hint(value, allowed, 20);
+      return `unknown ${what} "${value}"${extra}`;
     }
     case 'type':
-      return { path, target: 'value', code, message: schema['x-message'] ? `${subject} ${schema['x-message']}` : `${subject} must be ${article(String(p.type))}, not ${typeName(err.data)}` };
+      return schema['x-message']
+        ? `${subject} ${schema['x-message']}`
+        : `${subject} must be ${article(String(p.type))}, not ${typeName(err.data)}`;
     case 'pattern':
-      return { path, target: 'value', code, message: `${subject} ${schema['x-message'] ?? `must match ${String(p.pattern)}`} (got ${JSON.stringify(err.data)})` };
+      return `${subject} ${schema['x-message'] ?? `must match ${String(p.pattern)}`} (got ${JSON.stringify(err.data)})`;
     case 'minItems':
-      return { path, target: 'value', code, message: `${subject} must list at least ${p.limit} item(s)` };
+      return `${subject} must list at least ${p.limit} item(s)`;
     case 'minLength':
-      return { path, target: 'value', code, message: `${subject} must not be empty` };
     case 'minProperties':
-      return { path, target: 'value', code, message: `${subject} must not be empty` };
-    case 'uniqueItems':
-      return { path: [...path, Number(p.i)], target: 'value', code, message: `${subject} lists the same value twice` };
+      return `${subject} must not be empty`;
     default:
-      return { path, target: 'value', code, message: `${subject} ${err.message ?? 'is invalid'}` };
+      return `${subject} ${err.message ?? 'is invalid'}`;
   }
 }
 
@@ -113,7 +163,19 @@ export function label(path: YamlPath): string {
 }
 
 function article(type: string): string {
-  const words = type.split(',').map((t) => (t === 'null' ? 'null' : t === 'array' ? 'a list' : t === 'object' ? 'a mapping' : /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`));
+  const words = type
+    .split(',')
+    .map((t) =>
+      t === 'null'
+        ? 'null'
+        : t === 'array'
+          ? 'a list'
+          : t === 'object'
+            ? 'a mapping'
+            : /^[aeiou]/.test(t)
+              ? `an ${t}`
+              : `a ${t}`,
+    );
   return words.join(' or ');
 }
 
@@ -121,6 +183,7 @@ export function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   return `${typeof value} ${JSON.stringify(value)}`;
 }

@@ -1,7 +1,11 @@
 // Segment names and filters are checked by src/crm/segment-filter-constraints.ts (the single
 // home of crm-api.md 2.4's constraints); this maps its `param` paths back to YAML positions.
 import type { CrmErrorDetail } from '../crm/crm-types';
-import { SEGMENT_FILTER_MEMBERS, validateSegmentFilters, validateSegmentName } from '../crm/segment-filter-constraints';
+import {
+  SEGMENT_FILTER_MEMBERS,
+  validateSegmentFilters,
+  validateSegmentName,
+} from '../crm/segment-filter-constraints';
 import { isPlainObject, type RuleContext } from './rule-context';
 import { hint } from './suggest';
 import { UNSUPPORTED_SEGMENT_MEMBERS } from './unsupported-segment-members';
@@ -11,7 +15,8 @@ import type { YamlPath } from './yaml-source';
 export function paramToPath(param: string, prefix: string): (string | number)[] {
   const rest = param.startsWith(prefix) ? param.slice(prefix.length) : param;
   const out: (string | number)[] = [];
-  for (const m of rest.matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)) out.push(m[1] !== undefined ? m[1] : Number(m[2]));
+  for (const m of rest.matchAll(/\.([^.[\]]+)|\[(\d+)\]/g))
+    out.push(m[1] !== undefined ? m[1] : Number(m[2]));
   return out;
 }
 
@@ -23,9 +28,18 @@ function report(details: CrmErrorDetail[], base: YamlPath, prefix: string, ctx: 
     if (d.code === 'unrecognized_keys') {
       const key = String(rel[rel.length - 1]);
       const candidates = rel.length === 1 ? SEGMENT_FILTER_MEMBERS : [];
-      ctx.error(where, 'invalid-segment', `unknown segment filter "${name}"${hint(key, candidates, 0)}`, 'key');
+      ctx.error(
+        where,
+        'invalid-segment',
+        `unknown segment filter "${name}"${hint(key, candidates, 0)}`,
+        'key',
+      );
     } else {
-      ctx.error(where, 'invalid-segment', `segment ${prefix === 'name' ? 'name' : `filter ${name}`}: ${d.message}`);
+      ctx.error(
+        where,
+        'invalid-segment',
+        `segment ${prefix === 'name' ? 'name' : `filter ${name}`}: ${d.message}`,
+      );
     }
   }
 }
@@ -38,11 +52,37 @@ export function checkSegmentName(name: unknown, path: YamlPath, ctx: RuleContext
  * `engine: true` for segment rules: the engine evaluates the filters on the contact mirror, so
  * relative dates are allowed and members the contact data cannot answer are refused.
  */
-export function checkSegmentFilters(filters: unknown, path: YamlPath, ctx: RuleContext, engine: boolean): void {
-  report(validateSegmentFilters(filters, { allowRelativeDates: engine, paramPrefix: 'filters' }), path, 'filters', ctx);
+export function checkSegmentFilters(
+  filters: unknown,
+  path: YamlPath,
+  ctx: RuleContext,
+  engine: boolean,
+): void {
+  report(
+    validateSegmentFilters(filters, { allowRelativeDates: engine, paramPrefix: 'filters' }),
+    path,
+    'filters',
+    ctx,
+  );
   if (!engine || !isPlainObject(filters)) return;
   for (const [member, reason] of Object.entries(UNSUPPORTED_SEGMENT_MEMBERS)) {
-    if (member in filters)
-      ctx.error([...path, member], 'unsupported-segment-filter', `segment filter "${member}" cannot be evaluated by the engine: ${reason}`, 'key');
+    if (!(member in filters)) continue;
+    const value = filters[member];
+    // Omitted, null and [] constrain nothing (the segment engine ignores them): only say so.
+    if (value === null || (Array.isArray(value) && value.length === 0)) {
+      ctx.warn(
+        [...path, member],
+        'unsupported-segment-filter',
+        `segment filter "${member}" is empty and has no effect (the engine cannot evaluate it: ${reason})`,
+        'key',
+      );
+    } else {
+      ctx.error(
+        [...path, member],
+        'unsupported-segment-filter',
+        `segment filter "${member}" cannot be evaluated by the engine: ${reason}`,
+        'key',
+      );
+    }
   }
 }

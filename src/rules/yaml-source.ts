@@ -1,6 +1,16 @@
 // YAML parsing with positions: every problem is reported as file:line:col, so each value of a
 // rule keeps a way back to the node it came from (the `yaml` package's ranges + LineCounter).
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  type Document,
+  type Node,
+} from 'yaml';
 import type { RuleProblem, SourcePosition } from './rule-types';
 
 export type YamlPath = readonly (string | number)[];
@@ -74,20 +84,38 @@ export interface ParsedYaml {
 /** Every document of a file; documents with syntax errors are reported and left out. */
 export function parseYamlFile(file: string, text: string, options: { merge?: boolean } = {}): ParsedYaml {
   const lines = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter: lines, prettyErrors: false, merge: options.merge ?? false });
+  const docs = parseAllDocuments(text, {
+    lineCounter: lines,
+    prettyErrors: false,
+    merge: options.merge ?? false,
+  });
   const problems: RuleProblem[] = [];
   const documents: YamlDocument[] = [];
   for (const doc of Array.isArray(docs) ? docs : [docs]) {
     for (const err of doc.errors) {
       const { line, col } = lines.linePos(err.pos[0]);
-      problems.push({ file, line, col, message: yamlMessage(err.message), severity: 'error', code: 'yaml-syntax' });
+      problems.push({
+        file,
+        line,
+        col,
+        message: yamlMessage(err.message),
+        severity: 'error',
+        code: 'yaml-syntax',
+      });
     }
     if (doc.errors.length > 0) continue;
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount: 100 });
     } catch (err) {
-      problems.push({ file, line: 1, col: 1, message: `YAML: ${(err as Error).message}`, severity: 'error', code: 'yaml-syntax' });
+      problems.push({
+        file,
+        line: 1,
+        col: 1,
+        message: `YAML: ${(err as Error).message}`,
+        severity: 'error',
+        code: 'yaml-syntax',
+      });
       continue;
     }
     if (value === null || value === undefined) continue; // empty document (comments only)

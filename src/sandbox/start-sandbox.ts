@@ -7,7 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { json } from 'express';
 import { readFixture } from './domain/fixture-loader';
 import type { SandboxFixture } from './domain/fixture-types';
-import { bodyParserErrorHandler, requestIdMiddleware } from './http/request-id.middleware';
+import {
+  bodyParserErrorHandler,
+  requestIdMiddleware,
+  requestLogMiddleware,
+} from './http/request-id.middleware';
 import { SandboxModule } from './sandbox.module';
 import { SandboxRuntime } from './sandbox-runtime';
 
@@ -56,11 +60,18 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   // Order matters: request id first, then our JSON parser and its error handler, so even
   // a malformed body gets crm-api.md section 7's envelope with a requestId.
   app.use(requestIdMiddleware);
+  if (opts.log) app.use(requestLogMiddleware);
   app.use(json({ limit: SANDBOX_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   app.use(bodyParserErrorHandler);
   app.disable('x-powered-by');
   app.set('etag', false); // no 304s: every read answers with the current state
-  await app.listen(opts.port ?? 4010, opts.host ?? '127.0.0.1');
+  try {
+    await app.listen(opts.port ?? 4010, opts.host ?? '127.0.0.1');
+  } catch (err) {
+    runtime.close();
+    await app.close().catch(() => undefined);
+    throw err; // e.g. EADDRINUSE: the caller decides
+  }
   const address = app.getHttpServer().address() as AddressInfo;
   const host = opts.host ?? '127.0.0.1';
   let closed: Promise<void> | undefined;

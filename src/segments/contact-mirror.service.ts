@@ -5,6 +5,7 @@ import type { Contact, PageWithTotals } from '../crm/crm-types';
 import { MIRROR_LOCK_KEY, withAdvisoryLock } from './advisory-lock';
 import { fullSyncDue, type MirrorFreshness, type MirrorProgress, type MirrorRefresh, MIRROR_PAGE_SIZE, toFreshness } from './mirror-policy';
 import { mirrorRecords, UPSERT_CONTACTS_SQL } from './mirror-sql';
+import { returnedRows } from './returned-rows';
 
 const STATE_ID = 'contacts';
 
@@ -79,11 +80,13 @@ export class ContactMirrorService {
   private async fullSync(start: StateRow, onProgress: ProgressListener): Promise<MirrorRefresh> {
     let state = start;
     if (state.full_sync_page === null) {
-      [state] = await this.dataSource.query(
-        `UPDATE contact_mirror_state SET full_sync_page = 1, full_sync_generation = full_sync_generation + 1,
-                full_sync_started_at = now(), full_sync_total = NULL, full_sync_newest_created_at = NULL, updated_at = now()
-          WHERE id = $1 RETURNING *`,
-        [STATE_ID],
+      [state] = returnedRows<StateRow>(
+        await this.dataSource.query(
+          `UPDATE contact_mirror_state SET full_sync_page = 1, full_sync_generation = full_sync_generation + 1,
+                  full_sync_started_at = now(), full_sync_total = NULL, full_sync_newest_created_at = NULL, updated_at = now()
+            WHERE id = $1 RETURNING *`,
+          [STATE_ID],
+        ),
       );
       this.logger.log(`full sync ${state.full_sync_generation} of the contact mirror started`);
     } else {
@@ -124,11 +127,11 @@ export class ContactMirrorService {
       const [{ seen }] = await tx.query(`SELECT count(*)::int AS seen FROM contact_mirror WHERE sync_generation = $1`, [generation]);
       let purged = 0;
       if (seen >= (s.full_sync_total ?? 0)) {
-        const rows = await tx.query(
-          `DELETE FROM contact_mirror WHERE sync_generation < $1 AND synced_at < $2 RETURNING id`,
-          [generation, s.full_sync_started_at],
-        );
-        purged = rows.length;
+        const rows = await tx.query(`DELETE FROM contact_mirror WHERE sync_generation < $1 AND synced_at < $2 RETURNING id`, [
+          generation,
+          s.full_sync_started_at,
+        ]);
+        purged = returnedRows(rows).length;
       }
       await tx.query(
         `UPDATE contact_mirror_state SET full_sync_page = NULL, last_full_sync_at = now(), last_incremental_at = now(),

@@ -1,4 +1,4 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 export type SweepStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'skipped';
 export type SweepPhase = 'mirror' | 'evaluate' | 'left' | 'members' | 'done';
@@ -7,7 +7,7 @@ export type SweepPhase = 'mirror' | 'evaluate' | 'left' | 'members' | 'done';
 @Entity('segment_sweeps')
 @Index('UQ_segment_sweeps_rule_tick', ['ruleId', 'tickAt'], { unique: true })
 export class SegmentSweepEntity {
-  @PrimaryColumn({ type: 'uuid', default: () => 'gen_random_uuid()', primaryKeyConstraintName: 'PK_segment_sweeps' })
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_segment_sweeps' })
   id!: string;
 
   @Column({ name: 'rule_id', type: 'text' })

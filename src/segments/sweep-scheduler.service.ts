@@ -1,14 +1,11 @@
-import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { Queue } from 'bullmq';
 import { CronJob } from 'cron';
 import { DataSource } from 'typeorm';
-import { SWEEPS_QUEUE } from '../queues/queues';
 import type { RuleDefinition, ScheduleTrigger } from '../rules/rule-types';
 import { RuleSetService } from '../rules/rule-set.service';
 import { latestTickBetween } from './cron-ticks';
-import { sweepJobId, type SweepJobData, type SweepReason } from './sweep-jobs';
+import { SweepQueueService } from './sweep-queue.service';
 
 const JOB_PREFIX = 'segment-sweep:';
 
@@ -33,7 +30,7 @@ export class SweepSchedulerService implements OnApplicationBootstrap, OnApplicat
     private readonly dataSource: DataSource,
     private readonly rules: RuleSetService,
     private readonly registry: SchedulerRegistry,
-    @InjectQueue(SWEEPS_QUEUE) private readonly sweeps: Queue<SweepJobData>,
+    private readonly queue: SweepQueueService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -70,19 +67,6 @@ export class SweepSchedulerService implements OnApplicationBootstrap, OnApplicat
     }
   }
 
-  /** Adds the sweep job of one tick (or a manual run); the job id dedupes replicas. */
-  async enqueue(ruleId: string, tick: Date, reason: SweepReason): Promise<string> {
-    const jobId = sweepJobId(ruleId, tick);
-    await this.sweeps.add('sweep', { ruleId, tickIso: tick.toISOString(), reason }, { jobId });
-    if (reason !== 'manual') {
-      await this.dataSource.query(
-        `UPDATE segment_rule_state SET last_tick_at = GREATEST(last_tick_at, $2), updated_at = now() WHERE rule_id = $1`,
-        [ruleId, tick],
-      );
-    }
-    return jobId;
-  }
-
   private register(rule: RuleDefinition): void {
     const trigger = rule.trigger as ScheduleTrigger;
     try {
@@ -95,7 +79,7 @@ export class SweepSchedulerService implements OnApplicationBootstrap, OnApplicat
           // The scheduled instant, not the firing time: replicas firing a few ms apart agree on it.
           const tick = expected && expected.getTime() <= Date.now() + 1000 ? expected : new Date(Math.floor(Date.now() / 1000) * 1000);
           expected = job.nextDate().toJSDate();
-          await this.enqueue(rule.id, tick, 'cron').catch((err) => this.logger.error(`sweep ${rule.id}: enqueue failed: ${err.message}`));
+          await this.queue.enqueue(rule.id, tick, 'cron').catch((err) => this.logger.error(`sweep ${rule.id}: enqueue failed: ${err.message}`));
         },
       });
       expected = job.nextDate().toJSDate();
@@ -136,6 +120,6 @@ export class SweepSchedulerService implements OnApplicationBootstrap, OnApplicat
     const missed = latestTickBetween(t.cron, t.timezone, new Date(state.since), now);
     if (!missed) return;
     this.logger.log(`rule ${rule.id}: tick ${missed.toISOString()} was missed while the engine was down; sweeping once now`);
-    await this.enqueue(rule.id, missed, 'missed');
+    await this.queue.enqueue(rule.id, missed, 'missed');
   }
 }

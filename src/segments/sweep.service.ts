@@ -12,6 +12,7 @@ import { sweepLockKey, withAdvisoryLock } from './advisory-lock';
 import { ContactMirrorService } from './contact-mirror.service';
 import { MembershipDiff, type DiffContext } from './membership-diff';
 import { resolveFilterNames, resolveRelativeDates } from './resolved-filters';
+import { returnedRows } from './returned-rows';
 import { SegmentFilterError } from './segment-filter-error';
 import { SegmentSyncService } from './segment-sync.service';
 import { etaMs, SweepProgress } from './sweep-progress';
@@ -110,10 +111,12 @@ export class SweepService {
 
   /** Only a sweep nobody started is skipped: a retried job of a running sweep leaves it alone. */
   private async skip(sweepId: string, ruleId: string, reason: string, detail: string): Promise<SweepSummary> {
-    const rows = await this.dataSource.query(
-      `UPDATE segment_sweeps SET status = 'skipped', detail = $2, finished_at = now(), updated_at = now()
-        WHERE id = $1 AND status = 'queued' RETURNING id`,
-      [sweepId, `${reason}: ${detail}`],
+    const rows = returnedRows(
+      await this.dataSource.query(
+        `UPDATE segment_sweeps SET status = 'skipped', detail = $2, finished_at = now(), updated_at = now()
+          WHERE id = $1 AND status = 'queued' RETURNING id`,
+        [sweepId, `${reason}: ${detail}`],
+      ),
     );
     if (rows.length) this.logger.log(`sweep ${ruleId} skipped: ${detail}`);
     return { sweepId, ruleId, status: rows.length ? 'skipped' : 'running', detail: reason };

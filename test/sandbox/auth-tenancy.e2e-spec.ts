@@ -20,7 +20,10 @@ describe('authentication', () => {
     ['a non-bearer scheme', `Basic ${KEYS.full}`, 'invalid_api_key'],
     ['a revoked key', `Bearer ${KEYS.revoked}`, 'revoked_api_key'],
   ])('refuses %s with 401 %s', async (_name, authorization, code) => {
-    const res = await call(sandbox, 'GET', '/v1/contacts', { key: null, headers: authorization ? { authorization } : {} });
+    const res = await call(sandbox, 'GET', '/v1/contacts', {
+      key: null,
+      headers: authorization ? { authorization } : {},
+    });
     expect(res.status).toBe(401);
     expect(res.body.error).toMatchObject({ type: 'authentication_error', code });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
@@ -39,14 +42,18 @@ describe('authentication', () => {
 
 describe('scopes', () => {
   it('refuses a write with a read-only key: 403 insufficient_scope naming the scope', async () => {
-    const res = await client(sandbox, KEYS.readonly).post(`/v1/contacts/${DEMO.contacts.maria}/tags/${DEMO.tags.vip}`);
+    const res = await client(sandbox, KEYS.readonly).post(
+      `/v1/contacts/${DEMO.contacts.maria}/tags/${DEMO.tags.vip}`,
+    );
     expect(res.status).toBe(403);
     expect(res.body.error).toMatchObject({ type: 'permission_error', code: 'insufficient_scope' });
     expect(res.body.error.message).toContain('contacts.write');
   });
 
   it('lets a read-only key read', async () => {
-    expect((await client(sandbox, KEYS.readonly).get(`/v1/contacts/${DEMO.contacts.maria}`)).status).toBe(200);
+    expect((await client(sandbox, KEYS.readonly).get(`/v1/contacts/${DEMO.contacts.maria}`)).status).toBe(
+      200,
+    );
   });
 
   it.each<[string, string, string]>([
@@ -60,7 +67,10 @@ describe('scopes', () => {
     ['POST', '/v1/messages/reactions', 'messages.write'],
     ['GET', '/v1/message-templates', 'templates.read'],
   ])('a contacts-only key gets 403 on %s %s naming %s', async (method, path, scope) => {
-    const res = await call(sandbox, method, path, { key: KEYS.contactsOnly, body: method === 'GET' ? undefined : {} });
+    const res = await call(sandbox, method, path, {
+      key: KEYS.contactsOnly,
+      body: method === 'GET' ? undefined : {},
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.message).toContain(`'${scope}'`);
   });
@@ -93,7 +103,10 @@ describe('tenancy', () => {
   });
 
   it("cannot open a conversation on another organization's channel", async () => {
-    const res = await client(sandbox).post('/v1/conversations', { contactId: DEMO.contacts.maria, channelId: DEMO.other.channel });
+    const res = await client(sandbox).post('/v1/conversations', {
+      contactId: DEMO.contacts.maria,
+      channelId: DEMO.other.channel,
+    });
     expect(res.status).toBe(404);
   });
 
@@ -118,7 +131,10 @@ describe('request ids', () => {
   });
 
   it('gives every request its own id', async () => {
-    const [a, b] = await Promise.all([client(sandbox).get('/v1/channels'), client(sandbox).get('/v1/channels')]);
+    const [a, b] = await Promise.all([
+      client(sandbox).get('/v1/channels'),
+      client(sandbox).get('/v1/channels'),
+    ]);
     expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
   });
 });

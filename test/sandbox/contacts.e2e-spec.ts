@@ -19,7 +19,12 @@ const tagIds = (contact: { tags: { id: string }[] }) => contact.tags.map((t) => 
 describe('create and read', () => {
   it('creates a contact (201) with defaults and returns the full contact', async () => {
     const phone = uniquePhone();
-    const res = await api.post('/v1/contacts', { name: 'Nina New', phone, tagIds: [DEMO.tags.vip], assigneeId: DEMO.members.cara });
+    const res = await api.post('/v1/contacts', {
+      name: 'Nina New',
+      phone,
+      tagIds: [DEMO.tags.vip],
+      assigneeId: DEMO.members.cara,
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -45,9 +50,14 @@ describe('create and read', () => {
   it('requires a digits-only phone with country code', async () => {
     for (const phone of ['+5511987654321', '55 11 98765', '0123456']) {
       const res = await api.post('/v1/contacts', { phone });
-      expect(res.body.error.details).toEqual([expect.objectContaining({ param: 'phone', code: 'invalid_string' })]);
+      expect(res.body.error.details).toEqual([
+        expect.objectContaining({ param: 'phone', code: 'invalid_string' }),
+      ]);
     }
-    expect((await api.post('/v1/contacts', { name: 'No phone' })).body.error.details[0]).toMatchObject({ param: 'phone', code: 'invalid_type' });
+    expect((await api.post('/v1/contacts', { name: 'No phone' })).body.error.details[0]).toMatchObject({
+      param: 'phone',
+      code: 'invalid_type',
+    });
   });
 
   it('refuses a second contact with the same phone (409)', async () => {
@@ -68,7 +78,12 @@ describe('tags', () => {
     const res = await api.post(`/v1/contacts/${DEMO.contacts.kenji}/tags/${DEMO.tags.thanked}`);
     expect(res.status).toBe(200);
     expect(tagIds(res.body)).toEqual([DEMO.tags.customer, DEMO.tags.vip, DEMO.tags.thanked]);
-    expect(res.body).toMatchObject({ id: DEMO.contacts.kenji, name: 'Kenji Tanaka', stageId: DEMO.stages.customer, assigneeId: DEMO.members.ben });
+    expect(res.body).toMatchObject({
+      id: DEMO.contacts.kenji,
+      name: 'Kenji Tanaka',
+      stageId: DEMO.stages.customer,
+      assigneeId: DEMO.members.ben,
+    });
   });
 
   it('removes one tag and leaves the rest', async () => {
@@ -106,45 +121,74 @@ describe('block and unblock', () => {
   it('unblocks a blocked contact and returns the full contact', async () => {
     const res = await api.post(`/v1/contacts/${DEMO.contacts.anaGomez}/unblock`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: DEMO.contacts.anaGomez, isBlocked: false, status: 'active', assigneeId: DEMO.members.ben });
+    expect(res.body).toMatchObject({
+      id: DEMO.contacts.anaGomez,
+      isBlocked: false,
+      status: 'active',
+      assigneeId: DEMO.members.ben,
+    });
   });
 });
 
 describe('update, stage and delete', () => {
   it('updates only the given members; tagIds replaces the set', async () => {
-    const res = await api.patch(`/v1/contacts/${DEMO.contacts.kenji}`, { name: 'Kenji T.', tagIds: [DEMO.tags.dormant] });
+    const res = await api.patch(`/v1/contacts/${DEMO.contacts.kenji}`, {
+      name: 'Kenji T.',
+      tagIds: [DEMO.tags.dormant],
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: 'Kenji T.', phone: '819012345678', stageId: DEMO.stages.customer });
+    expect(res.body).toMatchObject({
+      name: 'Kenji T.',
+      phone: '819012345678',
+      stageId: DEMO.stages.customer,
+    });
     expect(tagIds(res.body)).toEqual([DEMO.tags.dormant]);
   });
 
   it('assigns and unassigns with assigneeId', async () => {
-    expect((await api.patch(`/v1/contacts/${DEMO.contacts.priya}`, { assigneeId: DEMO.members.ben })).body.assigneeId).toBe(DEMO.members.ben);
-    expect((await api.patch(`/v1/contacts/${DEMO.contacts.priya}`, { assigneeId: null })).body.assigneeId).toBeNull();
+    expect(
+      (await api.patch(`/v1/contacts/${DEMO.contacts.priya}`, { assigneeId: DEMO.members.ben })).body
+        .assigneeId,
+    ).toBe(DEMO.members.ben);
+    expect(
+      (await api.patch(`/v1/contacts/${DEMO.contacts.priya}`, { assigneeId: null })).body.assigneeId,
+    ).toBeNull();
   });
 
   it('writes custom fields by fieldKey, select fields by option id, and checks them', async () => {
     const pro = 'cf000000-0000-4000-8000-0000000000a2';
-    const ok = await api.patch(`/v1/contacts/${DEMO.contacts.john}`, { customFields: { plan: pro, website: 'https://john.example' } });
+    const ok = await api.patch(`/v1/contacts/${DEMO.contacts.john}`, {
+      customFields: { plan: pro, website: 'https://john.example' },
+    });
     expect(ok.body.customFields).toEqual({ plan: pro, website: 'https://john.example' });
-    const bad = await api.patch(`/v1/contacts/${DEMO.contacts.john}`, { customFields: { plan: 'Gold', website: 'not a url', shoeSize: '42' } });
+    const bad = await api.patch(`/v1/contacts/${DEMO.contacts.john}`, {
+      customFields: { plan: 'Gold', website: 'not a url', shoeSize: '42' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.map((d: { param: string }) => d.param).sort()).toEqual([
       'customFields.plan',
       'customFields.shoeSize',
       'customFields.website',
     ]);
-    const cleared = await api.patch(`/v1/contacts/${DEMO.contacts.john}`, { customFields: { website: null } });
+    const cleared = await api.patch(`/v1/contacts/${DEMO.contacts.john}`, {
+      customFields: { website: null },
+    });
     expect(cleared.body.customFields).toEqual({ plan: pro });
   });
 
   it('sets and clears the stage with PUT /stage', async () => {
-    const set = await api.put(`/v1/contacts/${DEMO.contacts.priya}/stage`, { stageId: DEMO.stages.qualified });
+    const set = await api.put(`/v1/contacts/${DEMO.contacts.priya}/stage`, {
+      stageId: DEMO.stages.qualified,
+    });
     expect(set.status).toBe(200);
     expect(set.body.stageId).toBe(DEMO.stages.qualified);
-    expect((await api.put(`/v1/contacts/${DEMO.contacts.priya}/stage`, { stageId: null })).body.stageId).toBeNull();
+    expect(
+      (await api.put(`/v1/contacts/${DEMO.contacts.priya}/stage`, { stageId: null })).body.stageId,
+    ).toBeNull();
     expect((await api.put(`/v1/contacts/${DEMO.contacts.priya}/stage`, {})).status).toBe(400);
-    expect((await api.put(`/v1/contacts/${DEMO.contacts.priya}/stage`, { stageId: UNKNOWN_ID })).status).toBe(404);
+    expect((await api.put(`/v1/contacts/${DEMO.contacts.priya}/stage`, { stageId: UNKNOWN_ID })).status).toBe(
+      404,
+    );
   });
 
   it('deletes a contact; a second delete and a read are 404', async () => {

@@ -28,7 +28,11 @@ describe('validation errors', () => {
       },
     });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'validation_failed', requestId: expect.stringMatching(/^req_/) });
+    expect(res.body.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'validation_failed',
+      requestId: expect.stringMatching(/^req_/),
+    });
     expect(params(res)).toEqual([
       'filters.isBlocked',
       'filters.phoneFilters[0].countryCode',
@@ -36,8 +40,11 @@ describe('validation errors', () => {
       'filters.sourceMethods[0]',
       'name',
     ]);
-    for (const d of res.body.error.details) expect(d).toEqual({ param: expect.any(String), code: expect.any(String), message: expect.any(String) });
-    const codes = Object.fromEntries(res.body.error.details.map((d: { param: string; code: string }) => [d.param, d.code]));
+    for (const d of res.body.error.details)
+      expect(d).toEqual({ param: expect.any(String), code: expect.any(String), message: expect.any(String) });
+    const codes = Object.fromEntries(
+      res.body.error.details.map((d: { param: string; code: string }) => [d.param, d.code]),
+    );
     expect(codes).toEqual({
       name: 'too_big',
       'filters.phoneFilters[0].countryCode': 'too_big',
@@ -48,16 +55,46 @@ describe('validation errors', () => {
   });
 
   it.each<[string, unknown, string, string]>([
-    ['more than 5 phone filters', { phoneFilters: Array.from({ length: 6 }, () => ({ countryCode: '1', prefix: '2' })) }, 'filters.phoneFilters', 'too_big'],
-    ['a prefix of 11 digits', { phoneFilters: [{ countryCode: '1', prefix: '12345678901' }] }, 'filters.phoneFilters[0].prefix', 'too_big'],
+    [
+      'more than 5 phone filters',
+      { phoneFilters: Array.from({ length: 6 }, () => ({ countryCode: '1', prefix: '2' })) },
+      'filters.phoneFilters',
+      'too_big',
+    ],
+    [
+      'a prefix of 11 digits',
+      { phoneFilters: [{ countryCode: '1', prefix: '12345678901' }] },
+      'filters.phoneFilters[0].prefix',
+      'too_big',
+    ],
     ['a non-uuid stage id', { stageIds: ['qualified'] }, 'filters.stageIds[0]', 'invalid_string'],
     ['an empty ad id', { adIds: [''] }, 'filters.adIds[0]', 'too_small'],
     ['an empty country', { countries: [''] }, 'filters.countries[0]', 'too_small'],
-    ['a custom field filter with no values', { customFieldFilters: [{ fieldKey: 'plan', values: [] }] }, 'filters.customFieldFilters[0].values', 'too_small'],
-    ['a custom field filter with an empty key', { customFieldFilters: [{ fieldKey: '', values: ['a'] }] }, 'filters.customFieldFilters[0].fieldKey', 'too_small'],
+    [
+      'a custom field filter with no values',
+      { customFieldFilters: [{ fieldKey: 'plan', values: [] }] },
+      'filters.customFieldFilters[0].values',
+      'too_small',
+    ],
+    [
+      'a custom field filter with an empty key',
+      { customFieldFilters: [{ fieldKey: '', values: ['a'] }] },
+      'filters.customFieldFilters[0].fieldKey',
+      'too_small',
+    ],
     ['an unknown status', { status: 'deleted' }, 'filters.status', 'invalid_enum_value'],
-    ['a date that is not a date-time', { createdAfter: 'yesterday' }, 'filters.createdAfter', 'invalid_string'],
-    ['a relative date (API accepts absolute only)', { lastInteractionBefore: 'now-30d' }, 'filters.lastInteractionBefore', 'invalid_string'],
+    [
+      'a date that is not a date-time',
+      { createdAfter: 'yesterday' },
+      'filters.createdAfter',
+      'invalid_string',
+    ],
+    [
+      'a relative date (API accepts absolute only)',
+      { lastInteractionBefore: 'now-30d' },
+      'filters.lastInteractionBefore',
+      'invalid_string',
+    ],
     ['an unknown filter member', { colour: 'red' }, 'filters.colour', 'unrecognized_keys'],
   ])('refuses a segment with %s', async (_name, filters, param, code) => {
     const res = await api.post('/v1/segments', { name: 'Check', filters });
@@ -72,16 +109,31 @@ describe('validation errors', () => {
   });
 
   it('creates a segment at exactly 30 characters and 5 phone filters (201)', async () => {
-    const filters = { phoneFilters: Array.from({ length: 5 }, () => ({ countryCode: '12345', prefix: '1234567890' })), sourceMethods: ['MSG_LITE'] };
+    const filters = {
+      phoneFilters: Array.from({ length: 5 }, () => ({ countryCode: '12345', prefix: '1234567890' })),
+      sourceMethods: ['MSG_LITE'],
+    };
     const res = await api.post('/v1/segments', { name: 'n'.repeat(30), filters });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(String), name: 'n'.repeat(30), filters, createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      name: 'n'.repeat(30),
+      filters,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
   });
 
   it('refuses unknown body members of any endpoint', async () => {
-    const res = await api.post('/v1/conversations', { contactId: DEMO.contacts.maria, channelId: DEMO.channels.main, priority: 'high' });
+    const res = await api.post('/v1/conversations', {
+      contactId: DEMO.contacts.maria,
+      channelId: DEMO.channels.main,
+      priority: 'high',
+    });
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([{ param: 'priority', code: 'unrecognized_keys', message: expect.any(String) }]);
+    expect(res.body.error.details).toEqual([
+      { param: 'priority', code: 'unrecognized_keys', message: expect.any(String) },
+    ]);
   });
 
   it('refuses unknown query parameters', async () => {
@@ -93,13 +145,18 @@ describe('validation errors', () => {
   it('refuses a path id that is not a uuid', async () => {
     const res = await api.get('/v1/contacts/maria');
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([{ param: 'contactId', code: 'invalid_string', message: 'Invalid uuid' }]);
+    expect(res.body.error.details).toEqual([
+      { param: 'contactId', code: 'invalid_string', message: 'Invalid uuid' },
+    ]);
   });
 
   it('refuses a malformed JSON body with validation_failed and a requestId', async () => {
     const res = await api.post('/v1/contacts', undefined, { rawBody: '{"name": ' });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'validation_failed', details: [expect.objectContaining({ param: 'body', code: 'invalid_json' })] });
+    expect(res.body.error).toMatchObject({
+      code: 'validation_failed',
+      details: [expect.objectContaining({ param: 'body', code: 'invalid_json' })],
+    });
     expect(res.body.error.requestId).toBe(res.headers.get('x-request-id'));
   });
 
@@ -109,7 +166,12 @@ describe('validation errors', () => {
   });
 
   it('lists every bad field of a contact', async () => {
-    const res = await api.post('/v1/contacts', { phone: '+5511', email: 'nope', tagIds: 'vip', sourceMethod: 'FAX' });
+    const res = await api.post('/v1/contacts', {
+      phone: '+5511',
+      email: 'nope',
+      tagIds: 'vip',
+      sourceMethod: 'FAX',
+    });
     expect(params(res)).toEqual(['email', 'phone', 'sourceMethod', 'tagIds']);
   });
 });
@@ -119,7 +181,12 @@ describe('not found and conflicts', () => {
     const res = await api.get(`/v1/contacts/${UNKNOWN_ID}`);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({
-      error: { type: 'invalid_request_error', code: 'resource_not_found', message: expect.stringContaining(UNKNOWN_ID), requestId: expect.stringMatching(/^req_/) },
+      error: {
+        type: 'invalid_request_error',
+        code: 'resource_not_found',
+        message: expect.stringContaining(UNKNOWN_ID),
+        requestId: expect.stringMatching(/^req_/),
+      },
     });
   });
 
@@ -134,7 +201,12 @@ describe('not found and conflicts', () => {
     const res = await api.post('/v1/segments', { name: 'Dormant 30 days', filters: { isBlocked: false } });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({
-      error: { type: 'invalid_request_error', code: 'resource_conflict', message: expect.stringContaining('Dormant 30 days'), requestId: expect.stringMatching(/^req_/) },
+      error: {
+        type: 'invalid_request_error',
+        code: 'resource_conflict',
+        message: expect.stringContaining('Dormant 30 days'),
+        requestId: expect.stringMatching(/^req_/),
+      },
     });
   });
 
@@ -149,7 +221,14 @@ describe('500', () => {
     await call(sandbox, 'POST', '/_sandbox/faults', { key: null, body: { kind: 'error500', count: 1 } });
     const res = await api.get('/v1/channels');
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ error: { type: 'api_error', code: 'internal_error', message: expect.any(String), requestId: expect.stringMatching(/^req_/) } });
+    expect(res.body).toEqual({
+      error: {
+        type: 'api_error',
+        code: 'internal_error',
+        message: expect.any(String),
+        requestId: expect.stringMatching(/^req_/),
+      },
+    });
     expect(JSON.stringify(res.body)).not.toMatch(/injected|Error:|at .*\.ts/);
     expect((await api.get('/v1/channels')).status).toBe(200);
   });

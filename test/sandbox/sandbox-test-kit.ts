@@ -1,5 +1,6 @@
 // Helpers of the sandbox conformance suite: a started sandbox, a tiny HTTP client that
 // only speaks fetch, the demo fixture's ids, and a local webhook receiver.
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/start-sandbox';
@@ -122,6 +123,7 @@ export function client(sandbox: { url: string }, key: string | null = KEYS.full)
 }
 
 export interface ReceivedDelivery {
+  path: string;
   headers: IncomingMessage['headers'];
   rawBody: string;
   body: any;
@@ -156,7 +158,7 @@ export async function startReceiver(): Promise<Receiver> {
       } catch {
         body = undefined;
       }
-      const delivery = { headers: req.headers, rawBody, body, at: Date.now() };
+      const delivery = { path: req.url ?? '', headers: req.headers, rawBody, body, at: Date.now() };
       received.push(delivery);
       const answer = responder(delivery, received.length - 1);
       setTimeout(() => {
@@ -211,10 +213,14 @@ export function uniquePhone(): string {
   return `1999${String(process.pid % 1000).padStart(3, '0')}${String(phoneSeq).padStart(5, '0')}`;
 }
 
-export function verifySignature(secret: string, header: string, rawBody: string): { t: number; valid: boolean } {
-  const { createHmac, timingSafeEqual } = require('node:crypto') as typeof import('node:crypto');
+export function verifySignature(
+  secret: string,
+  header: string,
+  rawBody: string,
+): { t: number; valid: boolean } {
   const parts = Object.fromEntries(header.split(',').map((p) => p.split('=') as [string, string]));
   const expected = createHmac('sha256', secret).update(`${parts.t}.${rawBody}`).digest('hex');
-  const valid = expected.length === parts.v1?.length && timingSafeEqual(Buffer.from(expected), Buffer.from(parts.v1));
+  const valid =
+    expected.length === parts.v1?.length && timingSafeEqual(Buffer.from(expected), Buffer.from(parts.v1));
   return { t: Number(parts.t), valid };
 }

@@ -20,3 +20,13 @@ export function bodyParserErrorHandler(err: unknown, req: Request, res: Response
   sreq.body = undefined;
   next();
 }
+
+/** With `log: true`: one line per request, without headers (the Authorization header stays out of logs). */
+export function requestLogMiddleware(req: Request, res: Response, next: NextFunction): void {
+  const started = Date.now();
+  res.on('finish', () => {
+    const id = (req as SandboxRequest).requestId;
+    console.log(`[sandbox] ${req.method} ${req.path} ${res.statusCode} ${Date.now() - started}ms ${id}`);
+  });
+  next();
+}

@@ -1,0 +1,67 @@
+// The local side of the budget against a real Redis (Redis TIME, a window long enough that
+// nothing expires during the test, so no assertion depends on timing).
+import Redis from 'ioredis';
+import { BudgetClosedError, BudgetGate } from './budget-gate';
+import { RateBudget, type BudgetParams } from './rate-budget';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const runId = `test-gate-${process.pid}-${Date.now()}`;
+
+const params = (limit: number): BudgetParams => ({
+  limit,
+  windowMs: 600_000,
+  bulkMinShare: 0,
+  marginMs: 10,
+  leaseMs: 10_000,
+  bulkToleranceMs: 600_000,
+  aliveTtlMs: 10_000,
+});
+
+describe('BudgetGate', () => {
+  let redis: Redis;
+  let n = 0;
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  });
+  afterAll(async () => {
+    const keys = await redis.keys(`${runId}:*`);
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+  });
+  const budgetOf = (limit: number) => new RateBudget(redis, `${runId}:${++n}`, params(limit));
+
+  it('grants a burst in arrival order, up to the limit', async () => {
+    const gate = new BudgetGate(budgetOf(3));
+    const order: number[] = [];
+    await Promise.all([0, 1, 2].map((i) => gate.acquire('bulk').then(() => order.push(i))));
+    expect(order).toEqual([0, 1, 2]);
+    await gate.close();
+  });
+
+  it('rejects the calls still waiting when closed, and takes them out of the shared queue', async () => {
+    const budget = budgetOf(1);
+    const gate = new BudgetGate(budget);
+    const grant = await gate.acquire('interactive');
+    const waiting = gate.acquire('interactive').catch((err: unknown) => err);
+    while ((await budget.state()).waitingInteractive === 0) await new Promise((r) => setTimeout(r, 5));
+    expect(gate.localWaiting()).toEqual({ interactive: 1, bulk: 0 });
+
+    await gate.close();
+    expect(await waiting).toBeInstanceOf(BudgetClosedError);
+    expect((await budget.state()).waitingInteractive).toBe(0);
+    await expect(gate.acquire('bulk')).rejects.toBeInstanceOf(BudgetClosedError);
+    await grant.release();
+  });
+
+  it('counts a released call from its release, once, however often release is called', async () => {
+    const budget = budgetOf(2);
+    const gate = new BudgetGate(budget);
+    const grant = await gate.acquire('bulk');
+    const leased = (await budget.state()).scores[0];
+    await Promise.all([grant.release(), grant.release()]);
+    const state = await budget.state();
+    expect(state.scores).toHaveLength(1);
+    expect(state.scores[0]).toBeLessThan(leased); // from lease end to the answer's time
+    await gate.close();
+  });
+});

@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config';
+import { RuleSetService } from './rule-set.service';
+
+const GOOD = 'rule: a\non: contact.created\ndo: [{ add-tag: a }]\n';
+const OTHER = 'rule: a\non: contact.created\ndo: [{ add-tag: b }]\n';
+const BROKEN = 'rule: a\non: contact.creatd\ndo: [{ add-tag: a }]\n';
+
+describe('RuleSetService', () => {
+  let dir: string;
+  let service: RuleSetService;
+  const write = (text: string) => writeFileSync(join(dir, 'a.yaml'), text);
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rules-'));
+    service = new RuleSetService({ rulesDir: dir, rulesWatch: false } as AppConfig);
+    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    service.onModuleDestroy();
+    rmSync(dir, { recursive: true, force: true });
+    jest.restoreAllMocks();
+  });
+
+  it('refuses to start on a broken set, listing every problem as file:line:col', async () => {
+    write(BROKEN);
+    await expect(service.onModuleInit()).rejects.toThrow(
+      `${join(dir, 'a.yaml')}:2:5: error: unknown event kind "contact.creatd"`,
+    );
+    expect(service.current()).toBeUndefined();
+  });
+
+  it('keeps the last good set when a reload fails, and exposes the problems', async () => {
+    write(GOOD);
+    await service.onModuleInit();
+    const good = service.current()!;
+    const changes: string[] = [];
+    service.onChange((set) => changes.push(set.version));
+
+    write(BROKEN);
+    const result = await service.reload('test');
+    expect(result).toEqual({
+      ok: false,
+      version: good.version,
+      problems: [expect.objectContaining({ code: 'unknown-event', line: 2 })],
+    });
+    expect(service.current()).toBe(good);
+    expect(service.problems()).toEqual(result.problems);
+    expect(service.status()).toEqual({
+      version: good.version,
+      loadedAt: expect.any(String),
+      ruleCount: 1,
+      lastAttempt: { at: expect.any(String), ok: false, reason: 'test', problems: result.problems },
+    });
+    expect(changes).toEqual([]);
+  });
+
+  it('swaps in a new set that validates and tells the listeners, once per new version', async () => {
+    write(GOOD);
+    await service.onModuleInit();
+    const first = service.current()!;
+    const changes: string[] = [];
+    const off = service.onChange((set) => changes.push(set.version));
+
+    await service.reload('same content');
+    write(OTHER);
+    const result = await service.reload('edited');
+    expect(result.ok).toBe(true);
+    expect(service.current()!.version).toBe(result.version);
+    expect(service.current()).not.toBe(first);
+    expect(changes).toEqual([result.version]);
+
+    off();
+    write(GOOD);
+    await service.reload('back');
+    expect(changes).toEqual([result.version]);
+  });
+
+  it('applies concurrent reloads in order, so the newest content wins', async () => {
+    write(GOOD);
+    await service.onModuleInit();
+    write(OTHER);
+    const [a, b] = await Promise.all([service.reload('1'), service.reload('2')]);
+    expect(a.version).toBe(b.version);
+    expect(service.current()!.rule('a')!.actions).toEqual([{ type: 'add-tag', tag: 'b' }]);
+  });
+});

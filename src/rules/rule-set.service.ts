@@ -1,0 +1,163 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { watch, type FSWatcher } from 'node:fs';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import type { CompiledRuleSet } from '../matching/compiled-rule-set';
+import { formatProblem, formatProblems } from './format-problems';
+import { isRuleTestFile, loadRulesFromDir, type LoadResult } from './load-rules';
+import type { RuleProblem } from './rule-types';
+
+/** Editors save in bursts (write, rename, chmod): one reload per burst. */
+export const RELOAD_DEBOUNCE_MS = 250;
+
+export interface RuleSetStatus {
+  version?: string;
+  loadedAt?: string;
+  ruleCount: number;
+  lastAttempt: { at: string; ok: boolean; reason: string; problems: RuleProblem[] };
+}
+
+export interface ReloadResult {
+  ok: boolean;
+  /** The version running after the attempt (the previous one when the attempt failed). */
+  version?: string;
+  problems: RuleProblem[];
+}
+
+/**
+ * Holds the running rule set. Loads it at start-up (refusing to start on a broken set), then
+ * reloads on file change, SIGHUP or an admin call: a set that validates replaces the old one
+ * in one reference assignment; one that does not is logged and exposed, and the last good
+ * set keeps running.
+ */
+@Injectable()
+export class RuleSetService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(RuleSetService.name);
+  private set?: CompiledRuleSet;
+  private loadedAt?: Date;
+  private last: RuleSetStatus['lastAttempt'] = {
+    at: new Date(0).toISOString(),
+    ok: false,
+    reason: 'none',
+    problems: [],
+  };
+  private readonly listeners = new Set<(set: CompiledRuleSet) => void>();
+  private watcher?: FSWatcher;
+  private timer?: NodeJS.Timeout;
+  // Reloads run one after the other, so a slow one never overwrites a newer one.
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly onSighup = () => void this.reload('SIGHUP');
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  async onModuleInit(): Promise<void> {
+    const result = await this.reload('start-up');
+    if (!result.ok) {
+      throw new Error(
+        `the rules in ${this.config.rulesDir} are invalid:\n${formatProblems(result.problems, 'text')}`,
+      );
+    }
+    if (this.config.rulesWatch) this.watch();
+    process.on('SIGHUP', this.onSighup);
+  }
+
+  onModuleDestroy(): void {
+    process.off('SIGHUP', this.onSighup);
+    clearTimeout(this.timer);
+    this.watcher?.close();
+    this.watcher = undefined;
+  }
+
+  current(): CompiledRuleSet | undefined {
+    return this.set;
+  }
+
+  /** Problems of the last attempt (warnings of a good set, or the errors of a refused one). */
+  problems(): RuleProblem[] {
+    return this.last.problems;
+  }
+
+  status(): RuleSetStatus {
+    return {
+      ...(this.set ? { version: this.set.version } : {}),
+      ...(this.loadedAt ? { loadedAt: this.loadedAt.toISOString() } : {}),
+      ruleCount: this.set?.rules.length ?? 0,
+      lastAttempt: this.last,
+    };
+  }
+
+  reload(reason: string): Promise<ReloadResult> {
+    const next = this.queue.then(() => this.load(reason));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Called with each new set; returns the unsubscribe function. */
+  onChange(listener: (set: CompiledRuleSet) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private async load(reason: string): Promise<ReloadResult> {
+    const dir = this.config.rulesDir;
+    const result = await loadRulesFromDir(dir).catch((err: Error): LoadResult => ({
+      problems: [
+        {
+          file: dir,
+          line: 1,
+          col: 1,
+          severity: 'error',
+          code: 'io',
+          message: `cannot read rules: ${err.message}`,
+        },
+      ],
+    }));
+    const fresh = result.ruleSet;
+    this.last = { at: new Date().toISOString(), ok: fresh !== undefined, reason, problems: result.problems };
+    for (const p of result.problems.filter((x) => x.severity === 'warning'))
+      this.logger.warn(formatProblem(p));
+    if (!fresh) {
+      const kept = this.set ? `keeping rule set ${this.set.version}` : 'no rule set is running';
+      this.logger.error(
+        `rules reload (${reason}) refused, ${kept}:\n${formatProblems(result.problems, 'text')}`,
+      );
+      return { ok: false, ...(this.set ? { version: this.set.version } : {}), problems: result.problems };
+    }
+    if (fresh.version !== this.set?.version) {
+      this.set = fresh; // the swap: one reference; evaluations in flight keep the set they started with
+      this.loadedAt = new Date();
+      this.logger.log(
+        `rule set ${fresh.version} loaded (${reason}): ${fresh.rules.length} rule(s) from ${dir}`,
+      );
+      this.notify(fresh);
+    }
+    return { ok: true, version: fresh.version, problems: result.problems };
+  }
+
+  private notify(set: CompiledRuleSet): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(set);
+      } catch (err) {
+        this.logger.error(`rule set listener failed: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  private watch(): void {
+    try {
+      this.watcher = watch(this.config.rulesDir, { recursive: true }, (_event, file) => {
+        // Rule tests do not change the set. Anything else may (a ConfigMap swaps a `..data` link).
+        if (file && isRuleTestFile(String(file))) return;
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => void this.reload('file change'), RELOAD_DEBOUNCE_MS);
+      });
+      this.watcher.on('error', (err) =>
+        this.logger.warn(`watching ${this.config.rulesDir} failed: ${err.message}`),
+      );
+    } catch (err) {
+      this.logger.warn(
+        `cannot watch ${this.config.rulesDir} (${(err as Error).message}); reload with SIGHUP instead`,
+      );
+    }
+  }
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CrmModule } from '../crm/crm.module';
+import { ContactMirrorStateEntity } from './contact-mirror-state.entity';
+import { ContactMirrorTombstoneEntity } from './contact-mirror-tombstone.entity';
+import { ContactMirrorEntity } from './contact-mirror.entity';
+import { ContactMirrorService } from './contact-mirror.service';
+
+/**
+ * The contact mirror alone, so the event pipeline can import it (ContactMirrorService.applyEvent
+ * for contact.* webhooks) without the sweep machinery. Static: one instance wherever imported.
+ */
+@Module({
+  imports: [CrmModule, TypeOrmModule.forFeature([ContactMirrorEntity, ContactMirrorTombstoneEntity, ContactMirrorStateEntity])],
+  providers: [ContactMirrorService],
+  exports: [ContactMirrorService],
+})
+export class ContactMirrorModule {}

@@ -1,0 +1,72 @@
+import type { Contact } from '../crm/crm-types';
+import { toContact, toMirroredContact } from './mirrored-contact';
+import { callingCodeDigits, countryOfPhone } from './phone-country';
+
+const contact: Contact = {
+  id: 'c0000000-0000-4000-8000-000000000001',
+  name: 'Maria',
+  phone: '5511987654321',
+  email: 'maria@example.com',
+  avatar: null,
+  notes: null,
+  status: 'active',
+  isBlocked: false,
+  sourceMethod: 'IMPORT',
+  assigneeId: null,
+  stageId: '5A000000-0000-4000-8000-000000000001',
+  tags: [{ id: '7A000000-0000-4000-8000-000000000002', name: 'vip', color: '#e91e63' }],
+  customFields: { plan: 'x' },
+  createdAt: '2025-01-10T00:00:00.123Z',
+  updatedAt: '2025-01-11T00:00:00Z',
+  lastInteractionAt: null,
+};
+
+describe('toMirroredContact', () => {
+  it('flattens tag ids, derives the country and parses dates', () => {
+    const m = toMirroredContact(contact);
+    expect(m.tagIds).toEqual(['7a000000-0000-4000-8000-000000000002']);
+    expect(m.stageId).toBe('5a000000-0000-4000-8000-000000000001');
+    expect(m.country).toBe('BR');
+    expect(m.createdAt.toISOString()).toBe('2025-01-10T00:00:00.123Z');
+    expect(m.lastInteractionAt).toBeNull();
+  });
+
+  it('round-trips to the API shape', () => {
+    const back = toContact(toMirroredContact(contact));
+    expect(back).toMatchObject({ id: contact.id, phone: contact.phone, sourceMethod: 'IMPORT', customFields: { plan: 'x' } });
+    expect(back.updatedAt).toBe('2025-01-11T00:00:00.000Z');
+  });
+
+  it('refuses a contact whose createdAt is not a date', () => {
+    expect(() => toMirroredContact({ ...contact, createdAt: 'soon' })).toThrow(/createdAt is not a date/);
+  });
+});
+
+describe('countryOfPhone', () => {
+  it.each([
+    ['5511987654321', 'BR'],
+    ['14155552671', 'US'],
+    ['16135550123', 'CA'],
+    ['351912345678', 'PT'],
+    ['4915112345678', 'DE'],
+    ['999999', null],
+    ['', null],
+  ])('%s is %s', (phone, country) => {
+    expect(countryOfPhone(phone)).toBe(country);
+  });
+});
+
+describe('callingCodeDigits', () => {
+  it.each([
+    ['55', '55'],
+    ['+351', '351'],
+    ['PT', '351'],
+    ['us', '1'],
+  ])('%s → %s', (code, digits) => {
+    expect(callingCodeDigits(code)).toBe(digits);
+  });
+
+  it('refuses a code that is neither digits nor a country', () => {
+    expect(() => callingCodeDigits('XX')).toThrow(/neither a calling code/);
+  });
+});

@@ -1,0 +1,128 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { ResolvedAction } from '../actions/action-guards';
+import { resolveAction } from '../actions/resolve-action';
+import { CrmDirectory } from '../crm/crm-directory.service';
+import { CrmGateway } from '../crm/crm-gateway.service';
+import type { RuleAction, ScheduleTrigger } from '../rules/rule-types';
+import { RuleSetService } from '../rules/rule-set.service';
+import { ContactMirrorService } from './contact-mirror.service';
+import { leavingCountsQuery, leftBatchQuery, membersBatchQuery, segmentCountsQuery } from './membership-sql';
+import { refreshCallsEstimate } from './mirror-policy';
+import { fromMirrorRow, type MirrorRow } from './mirror-sql';
+import type { MirroredContact } from './mirrored-contact';
+import { planSweep, type PlannedAction, type SweepPlan } from './plan-sweep';
+import { resolveFilterNames, resolveRelativeDates, type ResolvedFilters } from './resolved-filters';
+import { SegmentSyncService } from './segment-sync.service';
+
+const BATCH = 2000;
+
+export class PlanError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'not_found' | 'not_a_segment_rule',
+  ) {
+    super(message);
+  }
+}
+
+/** Gathers what planSweep needs with reads only: the mirror, the memberships, the directory, the budget. */
+@Injectable()
+export class SegmentPlanService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly rules: RuleSetService,
+    private readonly mirror: ContactMirrorService,
+    private readonly directory: CrmDirectory,
+    private readonly gateway: CrmGateway,
+    private readonly segmentSync: SegmentSyncService,
+  ) {}
+
+  async plan(ruleId: string, sampleSize = 50, now = new Date()): Promise<SweepPlan> {
+    const rule = this.rules.current()?.rule(ruleId);
+    if (!rule) throw new PlanError(`no rule "${ruleId}" in the loaded rule set`, 'not_found');
+    if (rule.trigger.kind !== 'schedule') throw new PlanError(`rule "${ruleId}" is not a segment rule (on: schedule)`, 'not_a_segment_rule');
+    const trigger: ScheduleTrigger = rule.trigger;
+    const filters = resolveRelativeDates(await resolveFilterNames(trigger.segment.filters, this.directory), now);
+    const [counts, members, leaving, mirror, budget, waitMs, segmentSyncCall, actions, onLeave] = await Promise.all([
+      this.counts(rule.id, filters),
+      this.members(rule.id, filters, trigger.when !== 'every-run'),
+      this.leaving(rule.id, filters),
+      this.mirror.freshness(),
+      this.gateway.budgetSnapshot(),
+      this.gateway.estimateWaitMs('bulk'),
+      this.segmentSync.needsSync(rule, trigger),
+      this.resolveAll(rule.actions),
+      this.resolveAll(trigger.onLeave),
+    ]);
+    return planSweep({
+      rule,
+      trigger,
+      now,
+      filters,
+      counts,
+      entering: members.entering,
+      leaving,
+      acting: members.acting,
+      actions,
+      onLeave,
+      mirror,
+      mirrorRefreshCalls: refreshCallsEstimate(mirror, now),
+      segmentSyncCall,
+      budget: { limit: budget.limit, windowMs: budget.windowMs, usedInWindow: budget.usedInWindow },
+      waitMs,
+      sampleSize,
+    });
+  }
+
+  private async counts(ruleId: string, filters: ResolvedFilters) {
+    const c = segmentCountsQuery(ruleId, filters);
+    const l = leavingCountsQuery(ruleId, filters);
+    const [[counts], [left]] = await Promise.all([this.dataSource.query(c.sql, c.params), this.dataSource.query(l.sql, l.params)]);
+    return { evaluated: counts.evaluated, members: counts.members, entering: counts.entering, leaving: left.leaving, gone: left.gone };
+  }
+
+  private async members(ruleId: string, filters: ResolvedFilters, onlyEntering: boolean) {
+    const acting: MirroredContact[] = [];
+    const entering: MirroredContact[] = [];
+    for (let after = ''; ; ) {
+      const q = membersBatchQuery(ruleId, filters, after, BATCH, onlyEntering);
+      const rows: (MirrorRow & { entering: boolean })[] = await this.dataSource.query(q.sql, q.params);
+      if (rows.length === 0) return { acting, entering };
+      after = rows[rows.length - 1].id;
+      for (const r of rows) {
+        const contact = fromMirrorRow(r);
+        acting.push(contact);
+        if (r.entering) entering.push(contact);
+      }
+    }
+  }
+
+  private async leaving(ruleId: string, filters: ResolvedFilters): Promise<MirroredContact[]> {
+    const out: MirroredContact[] = [];
+    for (let after = ''; ; ) {
+      const q = leftBatchQuery(ruleId, filters, after, BATCH);
+      const rows: (MirrorRow & { contact_id: string; gone: boolean })[] = await this.dataSource.query(q.sql, q.params);
+      if (rows.length === 0) return out;
+      after = rows[rows.length - 1].contact_id;
+      out.push(...rows.filter((r) => !r.gone).map(fromMirrorRow));
+    }
+  }
+
+  /** Names to ids through the directory (cached reads). Round-robin is not drawn: drawing moves the rotation. */
+  private resolveAll(actions: RuleAction[]): Promise<PlannedAction[]> {
+    return Promise.all(
+      actions.map(async (action): Promise<PlannedAction> => {
+        if (action.type === 'assign' && action.member === 'round-robin') {
+          const resolved: ResolvedAction = { type: 'assign', memberId: 'round-robin' };
+          return { action, resolved };
+        }
+        try {
+          return { action, resolved: await resolveAction(this.directory, action) };
+        } catch (err) {
+          return { action, problem: err instanceof Error ? err.message : String(err) };
+        }
+      }),
+    );
+  }
+}

@@ -1,0 +1,46 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CrmModule } from '../crm/crm.module';
+import { QueuesModule } from '../queues/queues.module';
+import { RulesModule } from '../rules/rules.module';
+import { ContactMirrorModule } from './contact-mirror.module';
+import { SegmentMembershipEntity } from './segment-membership.entity';
+import { SegmentPlanService } from './segment-plan.service';
+import { SegmentRuleStateEntity } from './segment-rule-state.entity';
+import { SegmentSweepEntity } from './segment-sweep.entity';
+import { SegmentSyncService } from './segment-sync.service';
+import { SegmentsAdminController } from './segments-admin.controller';
+import { SweepQueueService } from './sweep-queue.service';
+import { SweepSchedulerService } from './sweep-scheduler.service';
+import { SweepStatusService } from './sweep-status.service';
+import { SweepProcessor } from './sweep.processor';
+import { SweepService } from './sweep.service';
+
+/** Scheduled segment rules: contact mirror, sweeps, memberships, plan and progress. */
+@Module({})
+export class SegmentsModule {
+  /** Sweep processor only where this process works the queues; cron jobs only in scheduler processes. */
+  static register(withWorkers: boolean, withScheduler: boolean): DynamicModule {
+    return {
+      module: SegmentsModule,
+      imports: [
+        QueuesModule,
+        CrmModule,
+        RulesModule,
+        ContactMirrorModule,
+        TypeOrmModule.forFeature([SegmentRuleStateEntity, SegmentMembershipEntity, SegmentSweepEntity]),
+      ],
+      controllers: [SegmentsAdminController],
+      providers: [
+        SweepService,
+        SegmentSyncService,
+        SegmentPlanService,
+        SweepStatusService,
+        SweepQueueService,
+        ...(withWorkers ? [SweepProcessor] : []),
+        ...(withScheduler ? [SweepSchedulerService] : []),
+      ],
+      exports: [ContactMirrorModule, SweepService, SegmentPlanService, SweepQueueService],
+    };
+  }
+}

@@ -1,0 +1,58 @@
+// A directory of deliberately broken rule sets, one per error class: each must produce exactly
+// the messages in its expected.txt, with the right line and column, all in one run.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { formatProblems } from '../../src/rules/format-problems';
+import { loadRulesFromDir } from '../../src/rules/load-rules';
+
+const BROKEN = relative(process.cwd(), join(__dirname, 'broken'));
+const cases = readdirSync(BROKEN).sort();
+
+describe('broken rule files', () => {
+  it('has one case per error class the validator knows', () => {
+    expect(cases).toEqual(
+      expect.arrayContaining([
+        'yaml-syntax',
+        'schema',
+        'duplicate-id',
+        'unknown-event',
+        'unknown-operator',
+        'unknown-fact',
+        'unavailable-fact',
+        'unknown-action',
+        'invalid-action',
+        'invalid-value',
+        'invalid-cron',
+        'invalid-timezone',
+        'invalid-segment',
+        'unsupported-segment-filter',
+        'invalid-regex',
+        'unsafe-regex',
+        'conflict',
+        'loop',
+      ]),
+    );
+  });
+
+  it.each(cases)('%s: reports exactly the expected problems, and refuses the set', async (name) => {
+    const dir = join(BROKEN, name);
+    const result = await loadRulesFromDir(dir);
+    const expected = readFileSync(join(dir, 'expected.txt'), 'utf8').trimEnd();
+    expect(formatProblems(result.problems, 'text')).toBe(expected);
+    expect(result.ruleSet).toBeUndefined();
+  });
+
+  it.each(cases.filter((c) => c !== 'every-problem-at-once'))(
+    '%s: every problem is of its class',
+    async (name) => {
+      const { problems } = await loadRulesFromDir(join(BROKEN, name));
+      expect(problems.length).toBeGreaterThan(0);
+      expect(new Set(problems.map((p) => p.code))).toEqual(new Set([name]));
+    },
+  );
+
+  it('reports problems of many classes from one file in a single run', async () => {
+    const { problems } = await loadRulesFromDir(join(BROKEN, 'every-problem-at-once'));
+    expect(new Set(problems.map((p) => p.code)).size).toBeGreaterThanOrEqual(8);
+  });
+});

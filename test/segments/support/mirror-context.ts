@@ -1,0 +1,20 @@
+// The contact mirror alone in a Nest application context (config, TypeORM, gateway): what a
+// worker runs for the mirror's part of a sweep. Used in-process and by mirror-sync-child.ts.
+import 'reflect-metadata';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { AppConfig } from '../../../src/config/app-config';
+import { ConfigModule } from '../../../src/config/config.module';
+import { dataSourceOptions } from '../../../src/db/data-source';
+import { ContactMirrorModule } from '../../../src/segments/contact-mirror.module';
+
+export function mirrorContext(config: AppConfig): Promise<INestApplicationContext> {
+  return NestFactory.createApplicationContext(
+    {
+      module: class MirrorContext {},
+      imports: [ConfigModule.forRoot(config), TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, { extra: { max: 4 } })), ContactMirrorModule],
+    },
+    { logger: ['error'], abortOnError: false },
+  );
+}
