@@ -38,7 +38,9 @@ export function segmentsFixture(total: number, now: Date, seed = 7): SandboxFixt
       stage: pick(STAGES),
       tags: TAGS.filter(() => rnd() < 0.3),
       createdAt: new Date(now.getTime() - Math.floor(rnd() * 730) * 86400e3 - i).toISOString(),
-      ...(rnd() < 0.7 ? { lastInteractionAt: new Date(now.getTime() - Math.floor(rnd() * 120) * 86400e3).toISOString() } : {}),
+      ...(rnd() < 0.7
+        ? { lastInteractionAt: new Date(now.getTime() - Math.floor(rnd() * 120) * 86400e3).toISOString() }
+        : {}),
     };
   });
   org.contacts = [...demo, ...generated];

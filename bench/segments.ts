@@ -34,7 +34,13 @@ const RULE = 'bench-segment';
 const VIP = '7a000000-0000-4000-8000-000000000002';
 const QUALIFIED = '5a000000-0000-4000-8000-000000000002';
 const CUSTOMER = '5a000000-0000-4000-8000-000000000003';
-const FILTERS = { tagIds: [VIP], stageIds: [QUALIFIED, CUSTOMER], status: 'active' as const, isBlocked: false, createdAfter: 'now-365d' };
+const FILTERS = {
+  tagIds: [VIP],
+  stageIds: [QUALIFIED, CUSTOMER],
+  status: 'active' as const,
+  isBlocked: false,
+  createdAfter: 'now-365d',
+};
 const RULE_YAML = [
   `rule: ${RULE}`,
   'on:',
@@ -50,14 +56,19 @@ const RULE_YAML = [
 ].join('\n');
 
 type Counters = Record<string, number>;
-const sum = (c: Counters, keep: (route: string) => boolean) => Object.entries(c).reduce((n, [r, v]) => n + (keep(r) ? v : 0), 0);
+const sum = (c: Counters, keep: (route: string) => boolean) =>
+  Object.entries(c).reduce((n, [r, v]) => n + (keep(r) ? v : 0), 0);
 const isWrite = (route: string) => !route.startsWith('GET ');
 
 async function main() {
   const db = await benchDatabase('segments');
   const now = new Date();
   const fixtureStarted = performance.now();
-  const crm = await startSandbox({ port: 0, fixture: segmentsFixture(N, now), rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
+  const crm = await startSandbox({
+    port: 0,
+    fixture: segmentsFixture(N, now),
+    rateLimit: { limit: 1_000_000, windowMs: 60_000 },
+  });
   console.log(`sandbox with ${N} contacts up in ${Math.round(performance.now() - fixtureStarted)} ms`);
   const rulesDir = mkdtempSync(join(tmpdir(), 'crmr-bench-segments-'));
   writeFileSync(join(rulesDir, 'segment.yaml'), RULE_YAML);
@@ -79,12 +90,16 @@ async function main() {
   await fetch(`${crm.url}/v1/webhooks`, {
     method: 'POST',
     headers: { authorization: 'Bearer sk_demo_full', 'content-type': 'application/json' },
-    body: JSON.stringify({ url: receiver.url, events: ['contact.created', 'contact.updated', 'contact.deleted'] }),
+    body: JSON.stringify({
+      url: receiver.url,
+      events: ['contact.created', 'contact.updated', 'contact.deleted'],
+    }),
   });
   const counters = async () => (await (await fetch(`${crm.url}/_sandbox/counters`)).json()) as Counters;
   const resetCounters = () => fetch(`${crm.url}/_sandbox/counters`, { method: 'DELETE' });
   const rows: Record<string, string | number>[] = [];
-  const row = (measure: string, value: string | number, target: string, ok: boolean) => rows.push({ measure, value, target, ok: ok ? 'yes' : 'NO' });
+  const row = (measure: string, value: string | number, target: string, ok: boolean) =>
+    rows.push({ measure, value, target, ok: ok ? 'yes' : 'NO' });
   try {
     // 1. Initial sync.
     await resetCounters();
@@ -93,7 +108,12 @@ async function main() {
     const syncMs = Math.round(performance.now() - t);
     const listCalls = (await counters())['GET /v1/contacts'] ?? 0;
     const [{ mirrored }] = await ds.query(`SELECT count(*)::int AS mirrored FROM contact_mirror`);
-    row(`initial sync: list calls for ${N} contacts (${syncMs} ms, ${mirrored} mirrored)`, listCalls, `= ${Math.ceil(N / 100)}`, listCalls === Math.ceil(N / 100) && sync.kind === 'full');
+    row(
+      `initial sync: list calls for ${N} contacts (${syncMs} ms, ${mirrored} mirrored)`,
+      listCalls,
+      `= ${Math.ceil(N / 100)}`,
+      listCalls === Math.ceil(N / 100) && sync.kind === 'full',
+    );
 
     // 2. Evaluation of the 5-member filter, in SQL (what sweeps use) and in TypeScript (traces, plan).
     const filters = resolveRelativeDates(FILTERS, new Date());
@@ -102,22 +122,42 @@ async function main() {
     let members = 0;
     for (let i = 0; i < 7; i++) {
       t = performance.now();
-      [{ members }] = await ds.query(`SELECT count(*)::int AS members FROM contact_mirror m WHERE ${where.sql}`, where.params);
+      [{ members }] = await ds.query(
+        `SELECT count(*)::int AS members FROM contact_mirror m WHERE ${where.sql}`,
+        where.params,
+      );
       sqlMs.push(performance.now() - t);
     }
     sqlMs.sort((a, b) => a - b);
     const evalMs = Math.round(percentile(sqlMs, 50));
-    row(`evaluation of a 5-member filter over ${mirrored} contacts, SQL (median of 7; ${members} members)`, `${evalMs} ms`, '<= 1000 ms', evalMs <= 1000);
-    const all = ((await ds.query(`SELECT ${mirrorColumns('m')} FROM contact_mirror m`)) as MirrorRow[]).map(fromMirrorRow);
+    row(
+      `evaluation of a 5-member filter over ${mirrored} contacts, SQL (median of 7; ${members} members)`,
+      `${evalMs} ms`,
+      '<= 1000 ms',
+      evalMs <= 1000,
+    );
+    const all = ((await ds.query(`SELECT ${mirrorColumns('m')} FROM contact_mirror m`)) as MirrorRow[]).map(
+      fromMirrorRow,
+    );
     t = performance.now();
     const pureMembers = all.filter((c) => matchesSegment(filters, c, now).matched).length;
     const pureMs = Math.round(performance.now() - t);
-    row(`same filter in TypeScript (${pureMembers} members, loading excluded)`, `${pureMs} ms`, 'info', pureMembers === members);
+    row(
+      `same filter in TypeScript (${pureMembers} members, loading excluded)`,
+      `${pureMs} ms`,
+      'info',
+      pureMembers === members,
+    );
 
     // First sweep: every member gets the tag.
     const first = await sweep(app, ds);
     await receiver.settled(first.useful);
-    row(`first sweep: ${first.members} members, ${first.useful} useful writes, evaluation ${first.evaluationMs} ms`, `${first.ms} ms`, 'info', first.useful === first.members);
+    row(
+      `first sweep: ${first.members} members, ${first.useful} useful writes, evaluation ${first.evaluationMs} ms`,
+      `${first.ms} ms`,
+      'info',
+      first.useful === first.members,
+    );
 
     // 3. K contacts enter, L leave (through the CRM API; the webhook the CRM sends is applied to the mirror).
     const changed = await changeMemberships(ds, crm.url, ENTER, LEAVE);
@@ -128,13 +168,23 @@ async function main() {
     const c3 = await counters();
     const calls = sum(c3, () => true);
     const ratio = third.useful ? calls / third.useful : Infinity;
-    row(`sweep after ${changed.entered} entered and ${changed.left} left: API calls / useful writes (${calls} / ${third.useful})`, ratio.toFixed(4), '<= 1.05', ratio <= 1.05);
+    row(
+      `sweep after ${changed.entered} entered and ${changed.left} left: API calls / useful writes (${calls} / ${third.useful})`,
+      ratio.toFixed(4),
+      '<= 1.05',
+      ratio <= 1.05,
+    );
 
     // 4. Nothing changed.
     await resetCounters();
     const fourth = await sweep(app, ds);
     const writes = sum(await counters(), isWrite);
-    row(`unchanged rerun (every-run: ${fourth.runs} runs, all guarded): write calls`, writes, '= 0', writes === 0);
+    row(
+      `unchanged rerun (every-run: ${fourth.runs} runs, all guarded): write calls`,
+      writes,
+      '= 0',
+      writes === 0,
+    );
     const reads = sum(await counters(), (r) => !isWrite(r));
     row('unchanged rerun: read calls (incremental refresh)', reads, 'info', true);
 
@@ -160,7 +210,10 @@ async function sweep(app: INestApplicationContext, ds: DataSource) {
   await app.get(SweepQueueService).enqueue(RULE, tick, 'manual');
   const keys = [sweepTriggerKey(RULE, tick), sweepLeaveTriggerKey(RULE, tick)];
   for (;;) {
-    const [s] = await ds.query(`SELECT status, detail, members, evaluation_ms FROM segment_sweeps WHERE rule_id = $1 AND tick_at = $2`, [RULE, tick]);
+    const [s] = await ds.query(
+      `SELECT status, detail, members, evaluation_ms FROM segment_sweeps WHERE rule_id = $1 AND tick_at = $2`,
+      [RULE, tick],
+    );
     if (s?.status === 'failed' || s?.status === 'skipped') throw new Error(`sweep ${s.status}: ${s.detail}`);
     if (s?.status === 'succeeded') {
       const [a] = await ds.query(
@@ -169,7 +222,14 @@ async function sweep(app: INestApplicationContext, ds: DataSource) {
            FROM runs r JOIN action_results a ON a.run_id = r.id WHERE r.trigger_key = ANY($1::text[])`,
         [keys],
       );
-      if (a.open === 0) return { ms: Math.round(performance.now() - t), members: s.members, evaluationMs: s.evaluation_ms, useful: a.useful, runs: a.runs };
+      if (a.open === 0)
+        return {
+          ms: Math.round(performance.now() - t),
+          members: s.members,
+          evaluationMs: s.evaluation_ms,
+          useful: a.useful,
+          runs: a.runs,
+        };
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -178,13 +238,25 @@ async function sweep(app: INestApplicationContext, ds: DataSource) {
 /** Adds the vip tag to `enter` non-members who match the rest of the filter, removes it from `leave` members. */
 async function changeMemberships(ds: DataSource, crmUrl: string, enter: number, leave: number) {
   const base = `stage_id = ANY($1::text[]) AND status = 'active' AND NOT is_blocked AND created_at >= now() - interval '364 days'`;
-  const entering: { id: string }[] = await ds.query(`SELECT id FROM contact_mirror WHERE ${base} AND NOT tag_ids && $2::text[] LIMIT $3`, [[QUALIFIED, CUSTOMER], [VIP], enter]);
-  const leaving: { id: string }[] = await ds.query(`SELECT id FROM contact_mirror WHERE ${base} AND tag_ids && $2::text[] LIMIT $3`, [[QUALIFIED, CUSTOMER], [VIP], leave]);
+  const entering: { id: string }[] = await ds.query(
+    `SELECT id FROM contact_mirror WHERE ${base} AND NOT tag_ids && $2::text[] LIMIT $3`,
+    [[QUALIFIED, CUSTOMER], [VIP], enter],
+  );
+  const leaving: { id: string }[] = await ds.query(
+    `SELECT id FROM contact_mirror WHERE ${base} AND tag_ids && $2::text[] LIMIT $3`,
+    [[QUALIFIED, CUSTOMER], [VIP], leave],
+  );
   const call = async (method: string, id: string) => {
-    const res = await fetch(`${crmUrl}/v1/contacts/${id}/tags/${VIP}`, { method, headers: { authorization: 'Bearer sk_demo_full' } });
+    const res = await fetch(`${crmUrl}/v1/contacts/${id}/tags/${VIP}`, {
+      method,
+      headers: { authorization: 'Bearer sk_demo_full' },
+    });
     if (!res.ok) throw new Error(`${method} tag: HTTP ${res.status}`);
   };
-  const jobs = [...entering.map((c) => () => call('POST', c.id)), ...leaving.map((c) => () => call('DELETE', c.id))];
+  const jobs = [
+    ...entering.map((c) => () => call('POST', c.id)),
+    ...leaving.map((c) => () => call('DELETE', c.id)),
+  ];
   for (let i = 0; i < jobs.length; i += 20) await Promise.all(jobs.slice(i, i + 20).map((j) => j()));
   return { entered: entering.length, left: leaving.length };
 }

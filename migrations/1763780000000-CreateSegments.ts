@@ -92,7 +92,9 @@ export class CreateSegments1763780000000 implements MigrationInterface {
       "finished_at" TIMESTAMP WITH TIME ZONE,
       "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
       CONSTRAINT "PK_segment_sweeps" PRIMARY KEY ("id"))`);
-    await q.query(`CREATE UNIQUE INDEX "UQ_segment_sweeps_rule_tick" ON "segment_sweeps" ("rule_id", "tick_at")`);
+    await q.query(
+      `CREATE UNIQUE INDEX "UQ_segment_sweeps_rule_tick" ON "segment_sweeps" ("rule_id", "tick_at")`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

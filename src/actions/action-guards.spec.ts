@@ -20,20 +20,50 @@ const contact = (over: Partial<Contact> = {}): Contact => ({
   lastInteractionAt: null,
   ...over,
 });
-const channel = (status: Channel['status']): Channel => ({ id: 'ch1', name: 'Main line', platformType: 'MSG', status });
+const channel = (status: Channel['status']): Channel => ({
+  id: 'ch1',
+  name: 'Main line',
+  platformType: 'MSG',
+  status,
+});
 
 describe('guardAction', () => {
   it.each<[string, ResolvedAction, Partial<Contact>, string | undefined]>([
     ['react without an assignee', { type: 'react', emoji: '👍' }, { assigneeId: null }, 'needs_assignee'],
-    ['a message without an assignee', { type: 'send-message', text: 'hi' }, { assigneeId: null }, 'needs_assignee'],
+    [
+      'a message without an assignee',
+      { type: 'send-message', text: 'hi' },
+      { assigneeId: null },
+      'needs_assignee',
+    ],
     ['react to a blocked contact', { type: 'react', emoji: '👍' }, { isBlocked: true }, 'contact_blocked'],
-    ['a message to a blocked contact', { type: 'send-message', text: 'hi' }, { isBlocked: true }, 'contact_blocked'],
-    ['a blocked contact without assignee (assigning would not help)', { type: 'react', emoji: '👍' }, { isBlocked: true, assigneeId: null }, 'contact_blocked'],
-    ['opening a conversation with a blocked contact', { type: 'open-conversation', channelId: 'ch1' }, { isBlocked: true }, 'contact_blocked'],
+    [
+      'a message to a blocked contact',
+      { type: 'send-message', text: 'hi' },
+      { isBlocked: true },
+      'contact_blocked',
+    ],
+    [
+      'a blocked contact without assignee (assigning would not help)',
+      { type: 'react', emoji: '👍' },
+      { isBlocked: true, assigneeId: null },
+      'contact_blocked',
+    ],
+    [
+      'opening a conversation with a blocked contact',
+      { type: 'open-conversation', channelId: 'ch1' },
+      { isBlocked: true },
+      'contact_blocked',
+    ],
     ['adding a tag the contact has', { type: 'add-tag', tagId: VIP.id }, {}, 'no_change'],
     ['removing a tag the contact lacks', { type: 'remove-tag', tagId: 'tag-other' }, {}, 'no_change'],
     ['moving to the current stage', { type: 'move-stage', stageId: 'stage-new' }, {}, 'no_change'],
-    ['clearing a stage that is already clear', { type: 'move-stage', stageId: null }, { stageId: null }, 'no_change'],
+    [
+      'clearing a stage that is already clear',
+      { type: 'move-stage', stageId: null },
+      { stageId: null },
+      'no_change',
+    ],
     ['assigning the current assignee', { type: 'assign', memberId: 'm1' }, {}, 'no_change'],
     ['blocking a blocked contact', { type: 'block' }, { isBlocked: true }, 'no_change'],
     ['unblocking an unblocked contact', { type: 'unblock' }, {}, 'no_change'],
@@ -46,7 +76,12 @@ describe('guardAction', () => {
     ['assigning someone else', { type: 'assign', memberId: 'm2' }, {}, undefined],
     ['blocking', { type: 'block' }, {}, undefined],
     ['unblocking a blocked contact', { type: 'unblock' }, { isBlocked: true }, undefined],
-    ['creating a segment', { type: 'create-segment', name: 'Dormant', filters: {} }, { isBlocked: true }, undefined],
+    [
+      'creating a segment',
+      { type: 'create-segment', name: 'Dormant', filters: {} },
+      { isBlocked: true },
+      undefined,
+    ],
   ])('%s → %s', (_name, action, over, reason) => {
     const verdict = guardAction(action, contact(over));
     if (reason === undefined) expect(verdict).toEqual({ proceed: true });
@@ -81,7 +116,9 @@ describe('applyActionLocally', () => {
     const once = applyActionLocally({ type: 'add-tag', tagId: 'tag-new' }, contact());
     expect(guardAction({ type: 'add-tag', tagId: 'tag-new' }, once)).toMatchObject({ reason: 'no_change' });
     const blocked = applyActionLocally({ type: 'block' }, contact());
-    expect(guardAction({ type: 'send-message', text: 'hi' }, blocked)).toMatchObject({ reason: 'contact_blocked' });
+    expect(guardAction({ type: 'send-message', text: 'hi' }, blocked)).toMatchObject({
+      reason: 'contact_blocked',
+    });
   });
 
   it.each<[ResolvedAction, Partial<Contact>]>([

@@ -28,7 +28,11 @@ const skip = (reason: SkipReason, detail: string): GuardVerdict => ({ proceed: f
  * open-conversation action targets (from the directory's channel list); without it the
  * connection check cannot be made and the CRM has the last word.
  */
-export function guardAction(action: ResolvedAction, contact: Contact, ctx: { channel?: Channel } = {}): GuardVerdict {
+export function guardAction(
+  action: ResolvedAction,
+  contact: Contact,
+  ctx: { channel?: Channel } = {},
+): GuardVerdict {
   switch (action.type) {
     case 'react':
     case 'send-message':
@@ -39,16 +43,26 @@ export function guardAction(action: ResolvedAction, contact: Contact, ctx: { cha
     case 'open-conversation':
       if (contact.isBlocked) return skip('contact_blocked', `contact ${contact.id} is blocked`);
       if (ctx.channel && ctx.channel.status !== 'connected') {
-        return skip('channel_not_connected', `channel ${ctx.channel.name} (${ctx.channel.id}) is ${ctx.channel.status}`);
+        return skip(
+          'channel_not_connected',
+          `channel ${ctx.channel.name} (${ctx.channel.id}) is ${ctx.channel.status}`,
+        );
       }
       return PROCEED;
     case 'add-tag':
-      return hasTag(contact, action.tagId) ? skip('no_change', `contact already has tag ${tagLabel(contact, action.tagId)}`) : PROCEED;
+      return hasTag(contact, action.tagId)
+        ? skip('no_change', `contact already has tag ${tagLabel(contact, action.tagId)}`)
+        : PROCEED;
     case 'remove-tag':
-      return hasTag(contact, action.tagId) ? PROCEED : skip('no_change', `contact does not have tag ${action.tagId}`);
+      return hasTag(contact, action.tagId)
+        ? PROCEED
+        : skip('no_change', `contact does not have tag ${action.tagId}`);
     case 'move-stage':
       return (contact.stageId ?? null) === action.stageId
-        ? skip('no_change', action.stageId ? `contact is already on stage ${action.stageId}` : 'contact has no stage already')
+        ? skip(
+            'no_change',
+            action.stageId ? `contact is already on stage ${action.stageId}` : 'contact has no stage already',
+          )
         : PROCEED;
     case 'assign':
       return contact.assigneeId === action.memberId

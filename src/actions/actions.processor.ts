@@ -1,4 +1,5 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
 import { ACTION_JOB_ATTEMPTS, ACTIONS_QUEUE, ActionJobData } from '../queues/queues';
 import { ActionRunnerService, ContactBusyError } from './action-runner.service';
@@ -8,6 +9,8 @@ const BUSY_DELAY_MS = 50;
 
 @Processor(ACTIONS_QUEUE, { concurrency: 16 })
 export class ActionsProcessor extends WorkerHost {
+  private readonly logger = new Logger(ActionsProcessor.name);
+
   constructor(private readonly runner: ActionRunnerService) {
     super();
   }
@@ -24,5 +27,12 @@ export class ActionsProcessor extends WorkerHost {
       }
       throw err;
     }
+  }
+
+  // A worker without an 'error' listener crashes on Redis hiccups (e.g. a flushed job key);
+  // the ledger in Postgres and the reconciler recover the work, so logging is enough.
+  @OnWorkerEvent('error')
+  onError(err: Error): void {
+    this.logger.warn(`worker error: ${err.message}`);
   }
 }

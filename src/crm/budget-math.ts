@@ -4,7 +4,11 @@
 import type { BudgetParams, BudgetState, Priority } from './rate-budget';
 
 /** Time at which the k-th slot (0-based) from now frees, if nobody else takes any. */
-export function slotTimeMs(state: BudgetState, params: Pick<BudgetParams, 'limit' | 'windowMs' | 'marginMs'>, k: number): number {
+export function slotTimeMs(
+  state: BudgetState,
+  params: Pick<BudgetParams, 'limit' | 'windowMs' | 'marginMs'>,
+  k: number,
+): number {
   const { limit, windowMs, marginMs } = params;
   const cycle = windowMs + marginMs;
   const free = Math.max(0, limit - state.scores.length);

@@ -50,17 +50,27 @@ export class CrmClient {
   }
   /** assumed: DESIGN.md */
   updateContact(contactId: Uuid, patch: In.UpdateContactInput): Promise<Contact> {
-    return this.http.request('updateContact', { method: 'PATCH', path: `/v1/contacts/${id(contactId)}`, body: patch });
+    return this.http.request('updateContact', {
+      method: 'PATCH',
+      path: `/v1/contacts/${id(contactId)}`,
+      body: patch,
+    });
   }
   /** assumed: DESIGN.md */
   async deleteContact(contactId: Uuid): Promise<void> {
     await this.http.request('deleteContact', { method: 'DELETE', path: `/v1/contacts/${id(contactId)}` });
   }
   addTag(contactId: Uuid, tagId: Uuid): Promise<Contact> {
-    return this.http.request('addTag', { method: 'POST', path: `/v1/contacts/${id(contactId)}/tags/${id(tagId)}` });
+    return this.http.request('addTag', {
+      method: 'POST',
+      path: `/v1/contacts/${id(contactId)}/tags/${id(tagId)}`,
+    });
   }
   removeTag(contactId: Uuid, tagId: Uuid): Promise<Contact> {
-    return this.http.request('removeTag', { method: 'DELETE', path: `/v1/contacts/${id(contactId)}/tags/${id(tagId)}` });
+    return this.http.request('removeTag', {
+      method: 'DELETE',
+      path: `/v1/contacts/${id(contactId)}/tags/${id(tagId)}`,
+    });
   }
   /** assumed: DESIGN.md (PUT /v1/contacts/{id}/stage; null clears the stage) */
   setStage(contactId: Uuid, stageId: Uuid | null): Promise<Contact> {
@@ -71,16 +81,27 @@ export class CrmClient {
     return this.http.request('blockContact', { method: 'POST', path: `/v1/contacts/${id(contactId)}/block` });
   }
   unblockContact(contactId: Uuid): Promise<Contact> {
-    return this.http.request('unblockContact', { method: 'POST', path: `/v1/contacts/${id(contactId)}/unblock` });
+    return this.http.request('unblockContact', {
+      method: 'POST',
+      path: `/v1/contacts/${id(contactId)}/unblock`,
+    });
   }
 
   // Conversations and messages
   listConversations(query?: In.ConversationQuery): Promise<ConversationPage<Conversation>> {
-    return this.http.request('listConversations', { method: 'GET', path: '/v1/conversations', query: q(query) });
+    return this.http.request('listConversations', {
+      method: 'GET',
+      path: '/v1/conversations',
+      query: q(query),
+    });
   }
   /** assumed: DESIGN.md */
   countConversations(query?: In.ConversationQuery): Promise<{ count: number }> {
-    return this.http.request('countConversations', { method: 'GET', path: '/v1/conversations/count', query: q(query) });
+    return this.http.request('countConversations', {
+      method: 'GET',
+      path: '/v1/conversations/count',
+      query: q(query),
+    });
   }
   openConversation(input: In.OpenConversationInput): Promise<Conversation> {
     return this.http.request('openConversation', { method: 'POST', path: '/v1/conversations', body: input });
@@ -98,7 +119,11 @@ export class CrmClient {
     return this.http.request('sendMessage', { method: 'POST', path: '/v1/messages', body: input });
   }
   reactToMessage(input: In.ReactionInput): Promise<{ success: boolean }> {
-    return this.http.request('reactToMessage', { method: 'POST', path: '/v1/messages/reactions', body: input });
+    return this.http.request('reactToMessage', {
+      method: 'POST',
+      path: '/v1/messages/reactions',
+      body: input,
+    });
   }
 
   // Tags
@@ -149,7 +174,11 @@ export class CrmClient {
   // Custom fields
   /** assumed: DESIGN.md */
   listCustomFields(query?: In.CustomFieldQuery): Promise<DataList<CustomField>> {
-    return this.http.request('listCustomFields', { method: 'GET', path: '/v1/custom-fields', query: q(query) });
+    return this.http.request('listCustomFields', {
+      method: 'GET',
+      path: '/v1/custom-fields',
+      query: q(query),
+    });
   }
   /** assumed: DESIGN.md */
   createCustomField(input: In.CreateCustomFieldInput): Promise<CustomField> {
@@ -170,7 +199,10 @@ export class CrmClient {
     return this.http.request('restoreCustomField', { method: 'PATCH', path });
   }
   async deleteCustomField(fieldId: Uuid): Promise<void> {
-    await this.http.request('deleteCustomField', { method: 'DELETE', path: `/v1/custom-fields/${id(fieldId)}` });
+    await this.http.request('deleteCustomField', {
+      method: 'DELETE',
+      path: `/v1/custom-fields/${id(fieldId)}`,
+    });
   }
 
   // Users, channels, broadcasts

@@ -32,9 +32,21 @@ const OPTS: CallOptions = { priority: 'interactive', correlationId: 'directory' 
 
 @Injectable()
 export class CrmDirectory {
-  private readonly tags = new CachedList(() => this.allPages((q) => this.gateway.listTags(q, OPTS)), TTL_MS, MISS_TTL_MS);
-  private readonly stages = new CachedList(async () => (await this.gateway.listStages(OPTS)).data, TTL_MS, MISS_TTL_MS);
-  private readonly members = new CachedList(() => this.allPages((q) => this.gateway.listUsers(q, OPTS)), TTL_MS, MISS_TTL_MS);
+  private readonly tags = new CachedList(
+    () => this.allPages((q) => this.gateway.listTags(q, OPTS)),
+    TTL_MS,
+    MISS_TTL_MS,
+  );
+  private readonly stages = new CachedList(
+    async () => (await this.gateway.listStages(OPTS)).data,
+    TTL_MS,
+    MISS_TTL_MS,
+  );
+  private readonly members = new CachedList(
+    () => this.allPages((q) => this.gateway.listUsers(q, OPTS)),
+    TTL_MS,
+    MISS_TTL_MS,
+  );
   private readonly channels = new CachedList(
     async () => (await this.gateway.listChannels(undefined, OPTS)).data,
     CHANNEL_TTL_MS,
@@ -104,7 +116,9 @@ export class CrmDirectory {
     throw new UnknownNameError(kind, wanted, known);
   }
 
-  private async allPages<T>(fetch: (q: PageQuery) => Promise<{ data: T[]; hasNext?: boolean }>): Promise<T[]> {
+  private async allPages<T>(
+    fetch: (q: PageQuery) => Promise<{ data: T[]; hasNext?: boolean }>,
+  ): Promise<T[]> {
     const items: T[] = [];
     for (let page = 1; ; page++) {
       const res = await fetch({ page, limit: PAGE });

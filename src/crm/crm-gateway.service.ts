@@ -137,7 +137,8 @@ export class CrmGateway implements OnApplicationShutdown {
   readonly listConversations = (...a: Args<'listConversations'>) => this.run('listConversations', a);
   readonly countConversations = (...a: Args<'countConversations'>) => this.run('countConversations', a);
   readonly openConversation = (...a: Args<'openConversation'>) => this.run('openConversation', a);
-  readonly listConversationMedia = (...a: Args<'listConversationMedia'>) => this.run('listConversationMedia', a);
+  readonly listConversationMedia = (...a: Args<'listConversationMedia'>) =>
+    this.run('listConversationMedia', a);
   readonly listMessages = (...a: Args<'listMessages'>) => this.run('listMessages', a);
   readonly sendMessage = (...a: Args<'sendMessage'>) => this.run('sendMessage', a);
   readonly reactToMessage = (...a: Args<'reactToMessage'>) => this.run('reactToMessage', a);

@@ -42,26 +42,42 @@ describe('toApiError', () => {
   });
 
   it('reads Retry-After on a 429 and marks it retryable', () => {
-    const err = toApiError('addTag', 429, '{"error":{"type":"rate_limit_error","code":"rate_limit_exceeded","message":"slow down","requestId":"req_1"}}', headers({ 'retry-after': '4' }));
+    const err = toApiError(
+      'addTag',
+      429,
+      '{"error":{"type":"rate_limit_error","code":"rate_limit_exceeded","message":"slow down","requestId":"req_1"}}',
+      headers({ 'retry-after': '4' }),
+    );
     expect(err).toMatchObject({ status: 429, retryAfterMs: 4_000, retryable: true });
   });
 
   it('keeps the status and the X-Request-Id when the body is not the envelope', () => {
-    const err = toApiError('getContact', 502, '<html>Bad gateway</html>', headers({ 'x-request-id': 'req_proxy' }));
+    const err = toApiError(
+      'getContact',
+      502,
+      '<html>Bad gateway</html>',
+      headers({ 'x-request-id': 'req_proxy' }),
+    );
     expect(err).toMatchObject({ status: 502, code: 'http_502', requestId: 'req_proxy', retryable: true });
   });
 });
 
 describe('CrmClient', () => {
   it('exposes one method per operation, each listed for the gateway', () => {
-    expect(CRM_OPERATIONS).toEqual(expect.arrayContaining(['getContact', 'addTag', 'createSegment', 'deleteWebhook']));
+    expect(CRM_OPERATIONS).toEqual(
+      expect.arrayContaining(['getContact', 'addTag', 'createSegment', 'deleteWebhook']),
+    );
     expect(CRM_OPERATIONS).not.toContain('setBaseUrl');
     expect(CRM_OPERATIONS.length).toBeGreaterThanOrEqual(40);
   });
 
   it('reports a refused connection as a retryable transport error without the API key', async () => {
     // Port 9 (discard) on localhost is closed on any sane test machine.
-    const client = new CrmClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_secret_value', timeoutMs: 2_000 });
+    const client = new CrmClient({
+      baseUrl: 'http://127.0.0.1:9',
+      apiKey: 'sk_secret_value',
+      timeoutMs: 2_000,
+    });
     const err = await client.getContact('c1').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CrmTransportError);
     expect(err).toMatchObject({ kind: 'connection', operation: 'getContact', retryable: true });

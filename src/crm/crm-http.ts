@@ -40,8 +40,13 @@ export function toApiError(
   headers: { get(name: string): string | null },
   nowMs = Date.now(),
 ): CrmApiError {
-  let envelope: Partial<{ type: string; code: string; message: string; details: CrmErrorDetail[]; requestId: string }> =
-    {};
+  let envelope: Partial<{
+    type: string;
+    code: string;
+    message: string;
+    details: CrmErrorDetail[];
+    requestId: string;
+  }> = {};
   try {
     const parsed = JSON.parse(bodyText) as { error?: typeof envelope };
     if (parsed && typeof parsed.error === 'object' && parsed.error !== null) envelope = parsed.error;
@@ -101,13 +106,23 @@ export class CrmHttp {
 function toTransportError(operation: string, err: unknown, timeoutMs: number): CrmTransportError {
   const name = (err as { name?: string } | null)?.name;
   if (name === 'TimeoutError' || name === 'AbortError') {
-    return new CrmTransportError(operation, 'timeout', `${operation}: no answer from the CRM within ${timeoutMs} ms`, {
-      cause: err,
-    });
+    return new CrmTransportError(
+      operation,
+      'timeout',
+      `${operation}: no answer from the CRM within ${timeoutMs} ms`,
+      {
+        cause: err,
+      },
+    );
   }
   const code = (err as { cause?: { code?: string } } | null)?.cause?.code;
   const reason = code ?? (err instanceof Error ? err.message : 'unknown error');
-  return new CrmTransportError(operation, 'connection', `${operation}: connection to the CRM failed (${reason})`, {
-    cause: err,
-  });
+  return new CrmTransportError(
+    operation,
+    'connection',
+    `${operation}: connection to the CRM failed (${reason})`,
+    {
+      cause: err,
+    },
+  );
 }

@@ -9,7 +9,11 @@ import { CRM_REDIS, createCrmRedis } from './crm-redis';
 
 @Module({
   providers: [
-    { provide: CRM_REDIS, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createCrmRedis(config.redis.url) },
+    {
+      provide: CRM_REDIS,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => createCrmRedis(config.redis.url),
+    },
     CrmGateway,
     CrmDirectory,
   ],

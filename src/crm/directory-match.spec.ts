@@ -1,6 +1,12 @@
 import { CachedList } from './cached-list';
 import type { Member } from './crm-types';
-import { assignableMembers, findByNameOrId, memberLabels, roundRobinPick, UnknownNameError } from './directory-match';
+import {
+  assignableMembers,
+  findByNameOrId,
+  memberLabels,
+  roundRobinPick,
+  UnknownNameError,
+} from './directory-match';
 
 const tags = [
   { id: 't1', name: 'vip' },
@@ -46,7 +52,11 @@ describe('findByNameOrId', () => {
 
 describe('round robin', () => {
   it('rotates over active members in id order, whatever order the CRM lists them in', () => {
-    const rotation = assignableMembers([member('m3', 'Cara'), member('m9', 'Dan', 'inactive'), member('m1', 'Ana')]);
+    const rotation = assignableMembers([
+      member('m3', 'Cara'),
+      member('m9', 'Dan', 'inactive'),
+      member('m1', 'Ana'),
+    ]);
     expect(rotation.map((m) => m.id)).toEqual(['m1', 'm3']);
     expect([1, 2, 3, 4].map((n) => roundRobinPick(rotation, n)?.id)).toEqual(['m1', 'm3', 'm1', 'm3']);
   });
@@ -68,7 +78,12 @@ describe('CachedList', () => {
   function setup() {
     let now = 0;
     let loads = 0;
-    const list = new CachedList(async () => [++loads], 1_000, 100, () => now);
+    const list = new CachedList(
+      async () => [++loads],
+      1_000,
+      100,
+      () => now,
+    );
     return { list, advance: (ms: number) => (now += ms), loads: () => loads };
   }
 

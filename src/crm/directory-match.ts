@@ -13,7 +13,9 @@ export class UnknownNameError extends Error {
     readonly unknownName: string,
     known: string[] = [],
   ) {
-    const hint = known.length ? ` (known: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', ...' : ''})` : '';
+    const hint = known.length
+      ? ` (known: ${known.slice(0, 10).join(', ')}${known.length > 10 ? ', ...' : ''})`
+      : '';
     super(`unknown ${kind} "${unknownName}"${hint}`);
   }
 }
@@ -33,7 +35,9 @@ export function findByNameOrId<T extends { id: string }>(
   if (byId) return byId;
   const exact = items.filter((item) => labels(item).includes(wanted));
   if (exact.length === 1) return exact[0];
-  const folded = items.filter((item) => labels(item).some((l) => typeof l === 'string' && fold(l) === fold(wanted)));
+  const folded = items.filter((item) =>
+    labels(item).some((l) => typeof l === 'string' && fold(l) === fold(wanted)),
+  );
   return folded.length === 1 ? folded[0] : undefined;
 }
 

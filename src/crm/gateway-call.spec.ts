@@ -38,14 +38,29 @@ function harness(outcomes: (Error | string)[], maxRetries = 3) {
     if (next instanceof Error) throw next;
     return next;
   };
-  return { log, metrics, failures, deps, fn, run: () => callWithBudget(deps, 'addTag', { priority: 'bulk' }, fn) };
+  return {
+    log,
+    metrics,
+    failures,
+    deps,
+    fn,
+    run: () => callWithBudget(deps, 'addTag', { priority: 'bulk' }, fn),
+  };
 }
 
 describe('callWithBudget', () => {
   it('retries a 500 once and returns the success, releasing each slot before backing off', async () => {
     const h = harness([apiError(500), 'ok']);
     await expect(h.run()).resolves.toBe('ok');
-    expect(h.log).toEqual(['acquire:bulk', 'call', 'release', 'sleep:125', 'acquire:bulk', 'call', 'release']);
+    expect(h.log).toEqual([
+      'acquire:bulk',
+      'call',
+      'release',
+      'sleep:125',
+      'acquire:bulk',
+      'call',
+      'release',
+    ]);
     expect(h.metrics.snapshot()).toMatchObject({ retries: 1, calls: { addTag: { server_error: 1, ok: 1 } } });
   });
 
@@ -68,7 +83,15 @@ describe('callWithBudget', () => {
   it('pauses everyone for Retry-After on a 429 without spending a retry attempt', async () => {
     const h = harness([apiError(429, 3_000), 'ok'], 0);
     await expect(h.run()).resolves.toBe('ok');
-    expect(h.log).toEqual(['acquire:bulk', 'call', 'release', 'pause:3000', 'acquire:bulk', 'call', 'release']);
+    expect(h.log).toEqual([
+      'acquire:bulk',
+      'call',
+      'release',
+      'pause:3000',
+      'acquire:bulk',
+      'call',
+      'release',
+    ]);
     expect(h.metrics.snapshot()).toMatchObject({ rateLimited429: 1, retries: 0 });
   });
 

@@ -48,6 +48,7 @@ local share, T, tol, lease = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARG
 local shareT = tonumber(ARGV[13])
 
 redis.call('ZADD', KEYS[6], now + tonumber(ARGV[4]), proc)
+for i = 3, 6 do redis.call('PEXPIRE', KEYS[i], keyTtl) end -- long waits must not lose the queues
 -- A call stops counting W (+ margin) after the moment it was released (its answer came back).
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - W - margin)
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - W - margin)

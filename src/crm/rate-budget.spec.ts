@@ -94,7 +94,8 @@ describe('RateBudget (Redis Lua)', () => {
     const inter = ['p2|i1', 'p2|i2', 'p2|i3'];
     for (const t of inter) await budget.enqueue(t, 'interactive', 'p2');
     expect(await tryOne(budget, bulkTicket, 'bulk', 'p1')).toMatchObject({ status: 'wait' });
-    for (const t of inter) expect(await tryOne(budget, t, 'interactive', 'p2')).toEqual({ status: 'granted' });
+    for (const t of inter)
+      expect(await tryOne(budget, t, 'interactive', 'p2')).toEqual({ status: 'granted' });
     expect(await tryOne(budget, bulkTicket, 'bulk', 'p1')).toMatchObject({ status: 'wait' });
   });
 
@@ -119,7 +120,11 @@ describe('RateBudget (Redis Lua)', () => {
     const tickets = ['p1|a', 'p1|b', 'p1|c', 'p1|d', 'p1|e'];
     for (const t of tickets) await budget.enqueue(t, 'interactive', 'p1');
     // The next slot frees when the earliest unanswered call's lease (500) plus a window ends.
-    expect(await budget.tryAcquire(tickets, 'interactive', 'p1')).toEqual({ granted: 3, lost: false, waitMs: 500 + 1_000 + 10 + 1 });
+    expect(await budget.tryAcquire(tickets, 'interactive', 'p1')).toEqual({
+      granted: 3,
+      lost: false,
+      waitMs: 500 + 1_000 + 10 + 1,
+    });
     expect((await budget.state()).waitingInteractive).toBe(2);
   });
 

@@ -84,7 +84,10 @@ type Script = (...args: (string | number)[]) => Promise<unknown>;
 
 export class RateBudget {
   private readonly keys: string[];
-  private readonly scripts: Record<'enqueue' | 'tryAcquire' | 'release' | 'cancel' | 'pause' | 'snapshot', Script>;
+  private readonly scripts: Record<
+    'enqueue' | 'tryAcquire' | 'release' | 'cancel' | 'pause' | 'snapshot',
+    Script
+  >;
   private readonly keyTtlMs: number;
 
   /** `clock` is for tests of the maths against real Redis; production uses Redis TIME. */
@@ -151,8 +154,7 @@ export class RateBudget {
 
   async state(): Promise<BudgetState> {
     const raw = (await this.scripts.snapshot(this.now(), this.params.windowMs, this.params.marginMs)) as (
-      | string
-      | number
+      string | number
     )[];
     const [now, bulkUsed, qi, qb, pausedUntil, tat, ...scores] = raw.map(Number);
     return {

@@ -2,7 +2,14 @@ import { CrmApiError, CrmTransportError } from './crm-errors';
 import { backoffDelayMs, classifyFailure, parseRetryAfter } from './retry-policy';
 
 const apiError = (status: number) =>
-  new CrmApiError({ status, type: 't', code: 'c', message: 'm', operation: 'getContact', requestId: 'req_1' });
+  new CrmApiError({
+    status,
+    type: 't',
+    code: 'c',
+    message: 'm',
+    operation: 'getContact',
+    requestId: 'req_1',
+  });
 
 describe('classifyFailure', () => {
   it.each([

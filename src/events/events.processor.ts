@@ -1,15 +1,25 @@
-import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { EVENTS_QUEUE, EventJobData } from '../queues/queues';
 import { EventMatchingService } from './event-matching.service';
 
 @Processor(EVENTS_QUEUE, { concurrency: 16 })
 export class EventsProcessor extends WorkerHost {
+  private readonly logger = new Logger(EventsProcessor.name);
+
   constructor(private readonly matching: EventMatchingService) {
     super();
   }
 
   async process(job: Job<EventJobData>): Promise<void> {
     await this.matching.process(job.data.inboxEventId, job.data.correlationId);
+  }
+
+  // A worker without an 'error' listener crashes on Redis hiccups (e.g. a flushed job key);
+  // the ledger in Postgres and the reconciler recover the work, so logging is enough.
+  @OnWorkerEvent('error')
+  onError(err: Error): void {
+    this.logger.warn(`worker error: ${err.message}`);
   }
 }

@@ -136,6 +136,35 @@ do: [block]
     expect(brief(problems)).toEqual(['r/b.yaml:5:21 unknown-fact', 'r/b.yaml:7:14 unknown-fact']);
   });
 
+  it('survives odd documents and still reports each problem once', () => {
+    const { problems } = load({
+      'r/empty.yaml': '# only a comment\n',
+      'r/odd.yaml': `rule: a
+on: 5
+if: []
+do: {add-tag: x}
+---
+rule: b
+on: { schedule: "0 6 * * *", segment: { filters: "x" }, extra: 1 }
+if: { fact: contact.status, operator: equal, value: active }
+do: [5, null, { add-tag: null }, { create-segment: { name: "" } }]
+`,
+    });
+    expect(problems.map((p) => `${p.line}:${p.col} ${p.code} ${p.message}`)).toEqual([
+      '2:5 schema on must be an event kind, a list of event kinds, or a mapping with schedule and segment',
+      '3:5 schema if must be a mapping, not a list',
+      '4:5 schema do must be a list, not a mapping',
+      '7:50 invalid-segment segment filters: Expected object, received string',
+      '7:57 schema unknown key "extra" (expected one of: schedule, timezone, segment)',
+      '8:1 schema segment rules take no `if`: the segment filters decide who is in',
+      '9:6 unknown-action do[0] must be an action, e.g. `add-tag: vip` or `block`',
+      '9:9 unknown-action do[1] must be an action, e.g. `add-tag: vip` or `block`',
+      '9:26 schema do[2].add-tag must be a string, not null',
+      '9:52 schema do[3].create-segment is missing required key "filters"',
+      '9:60 invalid-segment segment name: String must contain at least 1 character(s)',
+    ]);
+  });
+
   it('points a duplicate id at the first definition', () => {
     const { problems } = load({
       'r/a.yaml': 'rule: a\non: contact.created\ndo: [block]\n',

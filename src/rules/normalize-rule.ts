@@ -30,7 +30,7 @@ export function normalizeRule(
 
   let conditions: Raw | undefined;
   if (raw.if !== undefined) {
-    if (trigger?.kind === 'schedule')
+    if (triggerKinds(raw.on) === 'schedule')
       ctx.error(['if'], 'schema', 'segment rules take no `if`: the segment filters decide who is in', 'key');
     else conditions = checkConditions(raw.if, ctx, kinds);
   }
@@ -38,7 +38,7 @@ export function normalizeRule(
   const items = parseActionItems(raw.do, ['do'], ctx);
   const actions =
     items && ctx.errorCount() === before && items.every(Boolean) ? (items as RuleAction[]) : undefined;
-  if (items && onIsValid) checkActionsFit(items, ['do'], triggerKinds(raw.on), ctx);
+  if (items && onIsValid) checkActionsFit(items, ['do'], triggerKinds(raw.on) ?? [], ctx);
   const cooldownMs = parseDuration(raw.cooldown);
   if (raw.once !== undefined && raw.cooldown !== undefined)
     ctx.warn(['cooldown'], 'redundant', 'cooldown has no effect with once: per-contact', 'key');
@@ -78,11 +78,11 @@ function triggerOf(raw: Raw, ctx: RuleContext): RuleTrigger | undefined {
   return { ...schedule, when: raw.when === 'every-run' ? 'every-run' : 'entered', onLeave };
 }
 
-/** The event kinds of `on`, or 'schedule' for a segment rule (even one with a broken schedule). */
-function triggerKinds(on: unknown): readonly string[] | 'schedule' {
+/** The event kinds of `on`, 'schedule' for a segment rule (even one with a broken schedule), or undefined. */
+function triggerKinds(on: unknown): readonly string[] | 'schedule' | undefined {
   if (typeof on === 'string') return [on];
   if (Array.isArray(on)) return on.filter((k): k is string => typeof k === 'string');
-  return 'schedule';
+  return isPlainObject(on) ? 'schedule' : undefined;
 }
 
 /** Actions need a contact; react needs the triggering message. */

@@ -105,13 +105,13 @@ function build(
 }
 
 function createSegment(value: unknown, path: YamlPath, ctx: RuleContext): RuleAction | undefined {
-  // A missing name or filters is a schema problem, reported there.
-  if (!isPlainObject(value) || value.name === undefined || value.filters === undefined) return undefined;
+  if (!isPlainObject(value)) return undefined;
   const before = ctx.errorCount();
-  checkSegmentName(value.name, [...path, 'name'], ctx);
+  // A missing name or filters is a schema problem, reported there; what is present is checked.
+  if (value.name !== undefined) checkSegmentName(value.name, [...path, 'name'], ctx);
   // Sent to the CRM as written: ISO dates only, and every member of 2.4 is allowed.
-  checkSegmentFilters(value.filters, [...path, 'filters'], ctx, false);
-  if (ctx.errorCount() > before) return undefined;
+  if (value.filters !== undefined) checkSegmentFilters(value.filters, [...path, 'filters'], ctx, false);
+  if (ctx.errorCount() > before || value.name === undefined || value.filters === undefined) return undefined;
   return {
     type: 'create-segment',
     name: value.name as string,

@@ -25,7 +25,7 @@ export interface RuleTestReport {
   problems: RuleProblem[];
 }
 
-export interface Outcome {
+export interface RuleTestOutcome {
   actions: { action: RuleAction; rule: string }[];
   explain: string[];
 }
@@ -42,7 +42,7 @@ export async function runRuleTests(ruleSet: CompiledRuleSet, files: RuleFile[]):
 }
 
 async function runCase(ruleSet: CompiledRuleSet, c: RuleTestCase): Promise<RuleTestResult> {
-  let outcome: Outcome;
+  let outcome: RuleTestOutcome;
   try {
     outcome = await evaluateCase(ruleSet, c);
   } catch (err) {
@@ -61,17 +61,20 @@ async function runCase(ruleSet: CompiledRuleSet, c: RuleTestCase): Promise<RuleT
   return { file: c.file, name: c.name, pos: c.pos, passed, details };
 }
 
-async function evaluateCase(ruleSet: CompiledRuleSet, c: RuleTestCase): Promise<Outcome> {
+async function evaluateCase(ruleSet: CompiledRuleSet, c: RuleTestCase): Promise<RuleTestOutcome> {
   const rule = c.rule === undefined ? undefined : ruleSet.rule(c.rule);
   if (rule?.trigger.kind === 'schedule')
     return evaluateSegmentRule(rule.trigger, rule.id, rule.actions, c.facts, c.wasInSegment);
-  const all = await ruleSet.evaluateEvent(c.facts);
-  const evaluations = c.rule === undefined ? all : all.filter((e) => e.ruleId === c.rule);
+  const type = c.facts.event.type;
+  // One rule is tested even when disabled (its logic is what the case checks); the whole set as it runs.
+  const evaluations = rule
+    ? rule.trigger.kind === 'event' && rule.trigger.events.includes(type)
+      ? [await ruleSet.evaluateRule(rule.id, c.facts)]
+      : []
+    : await ruleSet.evaluateEvent(c.facts);
   const explain = evaluations.flatMap((e) => formatEvaluation(ruleSet.rule(e.ruleId)!, e, '  '));
-  if (c.rule !== undefined && evaluations.length === 0)
-    explain.push(`  rule ${c.rule} does not listen to ${c.facts.event.type}`);
-  if (c.rule === undefined && evaluations.length === 0)
-    explain.push(`  no rule listens to ${c.facts.event.type}`);
+  if (evaluations.length === 0)
+    explain.push(rule ? `  rule ${rule.id} does not listen to ${type}` : `  no rule listens to ${type}`);
   const actions = evaluations
     .filter((e) => e.matched)
     .flatMap((e) => e.actions.map((action) => ({ action, rule: e.ruleId })));
@@ -85,7 +88,7 @@ export function evaluateSegmentRule(
   actions: RuleAction[],
   facts: EvaluationFacts,
   wasInSegment: boolean,
-): Outcome {
+): RuleTestOutcome {
   if (!facts.contact) throw new Error(`segment rule ${ruleId} needs a contact`);
   const filters = resolveRelativeDates(trigger.segment.filters, facts.now);
   const match = matchesSegment(filters, toMirroredContact(facts.contact as unknown as Contact), facts.now);
@@ -111,7 +114,7 @@ export function evaluateSegmentRule(
 }
 
 /** Expected vs actual, as a list diff: missing lines (-) and unexpected lines (+, with the rule). */
-function diff(expected: RuleAction[], actual: Outcome['actions']): string[] {
+function diff(expected: RuleAction[], actual: RuleTestOutcome['actions']): string[] {
   const lines = [
     'expected:',
     ...(expected.length ? expected.map((a) => `  - ${actionText(a)}`) : ['  (none)']),

@@ -35,11 +35,8 @@ function report(details: CrmErrorDetail[], base: YamlPath, prefix: string, ctx: 
         'key',
       );
     } else {
-      ctx.error(
-        where,
-        'invalid-segment',
-        `segment ${prefix === 'name' ? 'name' : `filter ${name}`}: ${d.message}`,
-      );
+      const what = prefix === 'name' ? 'name' : name ? `filter ${name}` : 'filters';
+      ctx.error(where, 'invalid-segment', `segment ${what}: ${d.message}`);
     }
   }
 }

@@ -21,7 +21,10 @@ export async function withAdvisoryLock<T>(
     if (wait) {
       await runner.query(`SELECT pg_advisory_lock(hashtextextended($1, 0))`, [key]);
     } else {
-      const [{ locked }] = await runner.query(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`, [key]);
+      const [{ locked }] = await runner.query(
+        `SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`,
+        [key],
+      );
       if (!locked) return { acquired: false };
     }
     try {

@@ -11,7 +11,10 @@ import { ContactMirrorService } from './contact-mirror.service';
  * for contact.* webhooks) without the sweep machinery. Static: one instance wherever imported.
  */
 @Module({
-  imports: [CrmModule, TypeOrmModule.forFeature([ContactMirrorEntity, ContactMirrorTombstoneEntity, ContactMirrorStateEntity])],
+  imports: [
+    CrmModule,
+    TypeOrmModule.forFeature([ContactMirrorEntity, ContactMirrorTombstoneEntity, ContactMirrorStateEntity]),
+  ],
   providers: [ContactMirrorService],
   exports: [ContactMirrorService],
 })

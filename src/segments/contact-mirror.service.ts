@@ -3,7 +3,14 @@ import { DataSource, EntityManager } from 'typeorm';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact, PageWithTotals } from '../crm/crm-types';
 import { MIRROR_LOCK_KEY, withAdvisoryLock } from './advisory-lock';
-import { fullSyncDue, type MirrorFreshness, type MirrorProgress, type MirrorRefresh, MIRROR_PAGE_SIZE, toFreshness } from './mirror-policy';
+import {
+  fullSyncDue,
+  type MirrorFreshness,
+  type MirrorProgress,
+  type MirrorRefresh,
+  MIRROR_PAGE_SIZE,
+  toFreshness,
+} from './mirror-policy';
 import { mirrorRecords, UPSERT_CONTACTS_SQL } from './mirror-sql';
 import { returnedRows } from './returned-rows';
 
@@ -45,13 +52,18 @@ export class ContactMirrorService {
     if (!contact?.id || !type.startsWith('contact.')) return;
     await this.dataSource.transaction(async (tx) => {
       if (type === 'contact.deleted') {
-        await tx.query(`INSERT INTO contact_mirror_tombstones (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [contact.id]);
+        await tx.query(`INSERT INTO contact_mirror_tombstones (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [
+          contact.id,
+        ]);
         await tx.query(`DELETE FROM contact_mirror WHERE id = $1`, [contact.id]);
       } else {
         await tx.query(UPSERT_CONTACTS_SQL, [JSON.stringify(mirrorRecords([contact as Contact])), 0]);
       }
       await this.ensureState(tx);
-      await tx.query(`UPDATE contact_mirror_state SET last_event_at = now(), updated_at = now() WHERE id = $1`, [STATE_ID]);
+      await tx.query(
+        `UPDATE contact_mirror_state SET last_event_at = now(), updated_at = now() WHERE id = $1`,
+        [STATE_ID],
+      );
     });
   }
 
@@ -60,13 +72,22 @@ export class ContactMirrorService {
    * new contacts. Concurrent callers queue on one Postgres lock; a caller that waited while
    * another refreshed does not refresh again.
    */
-  async refresh(onProgress: ProgressListener = () => undefined, now = () => new Date()): Promise<MirrorRefresh> {
+  async refresh(
+    onProgress: ProgressListener = () => undefined,
+    now = () => new Date(),
+  ): Promise<MirrorRefresh> {
     const requestedAt = now();
     const outcome = await withAdvisoryLock(this.dataSource, MIRROR_LOCK_KEY, true, async () => {
       const state = await this.loadState();
-      const last = Math.max(state.last_full_sync_at?.getTime() ?? 0, state.last_incremental_at?.getTime() ?? 0);
-      if (state.full_sync_page === null && last >= requestedAt.getTime()) return { kind: 'shared' as const, listCalls: 0 };
-      return fullSyncDue(toFreshness(state, 0), now()) ? this.fullSync(state, onProgress) : this.incremental(state, onProgress);
+      const last = Math.max(
+        state.last_full_sync_at?.getTime() ?? 0,
+        state.last_incremental_at?.getTime() ?? 0,
+      );
+      if (state.full_sync_page === null && last >= requestedAt.getTime())
+        return { kind: 'shared' as const, listCalls: 0 };
+      return fullSyncDue(toFreshness(state, 0), now())
+        ? this.fullSync(state, onProgress)
+        : this.incremental(state, onProgress);
     });
     return outcome.acquired ? outcome.value : { kind: 'shared', listCalls: 0 };
   }
@@ -112,7 +133,9 @@ export class ContactMirrorService {
       page++;
     }
     const purged = await this.finishFullSync(state.full_sync_generation);
-    this.logger.log(`full sync ${state.full_sync_generation} done: ${page} page(s) read, ${purged} contact(s) gone from the CRM purged`);
+    this.logger.log(
+      `full sync ${state.full_sync_generation} done: ${page} page(s) read, ${purged} contact(s) gone from the CRM purged`,
+    );
     return { kind: 'full', listCalls: calls, pagesRead: page, purged };
   }
 
@@ -124,13 +147,16 @@ export class ContactMirrorService {
   private async finishFullSync(generation: number): Promise<number> {
     return this.dataSource.transaction(async (tx) => {
       const [s] = await tx.query(`SELECT * FROM contact_mirror_state WHERE id = $1 FOR UPDATE`, [STATE_ID]);
-      const [{ seen }] = await tx.query(`SELECT count(*)::int AS seen FROM contact_mirror WHERE sync_generation = $1`, [generation]);
+      const [{ seen }] = await tx.query(
+        `SELECT count(*)::int AS seen FROM contact_mirror WHERE sync_generation = $1`,
+        [generation],
+      );
       let purged = 0;
       if (seen >= (s.full_sync_total ?? 0)) {
-        const rows = await tx.query(`DELETE FROM contact_mirror WHERE sync_generation < $1 AND synced_at < $2 RETURNING id`, [
-          generation,
-          s.full_sync_started_at,
-        ]);
+        const rows = await tx.query(
+          `DELETE FROM contact_mirror WHERE sync_generation < $1 AND synced_at < $2 RETURNING id`,
+          [generation, s.full_sync_started_at],
+        );
         purged = returnedRows(rows).length;
       }
       await tx.query(
@@ -163,16 +189,22 @@ export class ContactMirrorService {
       if (reachedOld || !res.hasNext || res.data.length === 0) break;
       page++;
     }
-    await this.dataSource.query(`UPDATE contact_mirror_state SET last_incremental_at = now(), updated_at = now() WHERE id = $1`, [STATE_ID]);
+    await this.dataSource.query(
+      `UPDATE contact_mirror_state SET last_incremental_at = now(), updated_at = now() WHERE id = $1`,
+      [STATE_ID],
+    );
     return { kind: 'incremental', listCalls: page, pagesRead: page, purged: 0 };
   }
 
   private async upsert(tx: EntityManager, contacts: readonly Contact[], generation: number): Promise<void> {
-    if (contacts.length) await tx.query(UPSERT_CONTACTS_SQL, [JSON.stringify(mirrorRecords(contacts)), generation]);
+    if (contacts.length)
+      await tx.query(UPSERT_CONTACTS_SQL, [JSON.stringify(mirrorRecords(contacts)), generation]);
   }
 
   private async ensureState(manager: EntityManager): Promise<void> {
-    await manager.query(`INSERT INTO contact_mirror_state (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [STATE_ID]);
+    await manager.query(`INSERT INTO contact_mirror_state (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [
+      STATE_ID,
+    ]);
   }
 
   private async loadState(): Promise<StateRow> {

@@ -15,14 +15,24 @@ export function nextTickAfter(expression: string, tz: string | undefined, after:
  * missed while the engine was down, the sweep runs once, for the latest of them. A growing
  * window keeps this to a few dozen steps even after a long outage of a per-second cron.
  */
-export function latestTickBetween(expression: string, tz: string | undefined, after: Date, now: Date): Date | null {
+export function latestTickBetween(
+  expression: string,
+  tz: string | undefined,
+  after: Date,
+  now: Date,
+): Date | null {
   const cron = new CronTime(expression, tz);
   if (nextFrom(cron, tz, after).getTime() > now.getTime()) return null;
   for (let window = 1000; ; window *= 2) {
     const from = new Date(Math.max(now.getTime() - window, after.getTime()));
     let latest = nextFrom(cron, tz, from);
     if (latest.getTime() > now.getTime()) continue;
-    for (let next = nextFrom(cron, tz, latest); next.getTime() <= now.getTime(); next = nextFrom(cron, tz, latest)) latest = next;
+    for (
+      let next = nextFrom(cron, tz, latest);
+      next.getTime() <= now.getTime();
+      next = nextFrom(cron, tz, latest)
+    )
+      latest = next;
     return latest;
   }
 }

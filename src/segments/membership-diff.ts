@@ -56,28 +56,39 @@ export class MembershipDiff {
   }
 
   async processLeft(ctx: DiffContext): Promise<void> {
-    for (let after = ''; ; ) {
+    for (let after = ''; ;) {
       const q = leftBatchQuery(ctx.rule.id, ctx.filters, after, BATCH);
-      const rows: (MirrorRow & { contact_id: string; gone: boolean })[] = await this.dataSource.query(q.sql, q.params);
+      const rows: (MirrorRow & { contact_id: string; gone: boolean })[] = await this.dataSource.query(
+        q.sql,
+        q.params,
+      );
       if (rows.length === 0) return;
       after = rows[rows.length - 1].contact_id;
       const left = rows.filter((r) => !r.gone).map(fromMirrorRow);
       const runs = await this.dataSource.transaction(async (tx) => {
-        await tx.query(`DELETE FROM segment_memberships WHERE rule_id = $1 AND contact_id = ANY($2::text[])`, [
-          ctx.rule.id,
-          rows.map((r) => r.contact_id),
-        ]);
+        await tx.query(
+          `DELETE FROM segment_memberships WHERE rule_id = $1 AND contact_id = ANY($2::text[])`,
+          [ctx.rule.id, rows.map((r) => r.contact_id)],
+        );
         if (ctx.trigger.onLeave.length === 0) return [];
-        return this.createRuns(tx, ctx, left, sweepLeaveTriggerKey(ctx.rule.id, ctx.tick), ctx.trigger.onLeave);
+        return this.createRuns(
+          tx,
+          ctx,
+          left,
+          sweepLeaveTriggerKey(ctx.rule.id, ctx.tick),
+          ctx.trigger.onLeave,
+        );
       });
-      await this.enqueue(ctx, runs, ctx.trigger.onLeave.length, { left: this.progress.counters.left + left.length });
+      await this.enqueue(ctx, runs, ctx.trigger.onLeave.length, {
+        left: this.progress.counters.left + left.length,
+      });
     }
   }
 
   /** Entered contacts (every member with `when: every-run`) get a run of the rule's actions. */
   async processMembers(ctx: DiffContext): Promise<void> {
     const everyRun = ctx.trigger.when === 'every-run';
-    for (let after = ''; ; ) {
+    for (let after = ''; ;) {
       const q = membersBatchQuery(ctx.rule.id, ctx.filters, after, BATCH, !everyRun);
       const rows: (MirrorRow & { entering: boolean })[] = await this.dataSource.query(q.sql, q.params);
       if (rows.length === 0) return;
@@ -94,7 +105,9 @@ export class MembershipDiff {
         const acting = rows.filter((r) => everyRun || enteredIds.has(r.id)).map(fromMirrorRow);
         return this.createRuns(tx, ctx, acting, sweepTriggerKey(ctx.rule.id, ctx.tick), ctx.rule.actions);
       });
-      await this.enqueue(ctx, runs, ctx.rule.actions.length, { entered: this.progress.counters.entered + entered });
+      await this.enqueue(ctx, runs, ctx.rule.actions.length, {
+        entered: this.progress.counters.entered + entered,
+      });
     }
   }
 
@@ -125,7 +138,14 @@ export class MembershipDiff {
         rule: ctx.rule,
         ruleSetVersion: ctx.ruleSetVersion,
         contactId: contact.id,
-        evaluation: { ruleId: ctx.rule.id, ruleVersion: ctx.rule.version, matched: true, trace, actions, mode: ctx.rule.mode },
+        evaluation: {
+          ruleId: ctx.rule.id,
+          ruleVersion: ctx.rule.version,
+          matched: true,
+          trace,
+          actions,
+          mode: ctx.rule.mode,
+        },
         contactSnapshot: toContact(contact) as unknown as Record<string, unknown>,
         correlationId: `sweep-${ctx.sweepId}`,
       });
@@ -136,12 +156,22 @@ export class MembershipDiff {
   }
 
   /** After the commit: a crash between commit and add leaves pending runs the reconciler re-enqueues. */
-  private async enqueue(ctx: DiffContext, runs: PendingRun[], actionsPerRun: number, change: { entered?: number; left?: number }) {
+  private async enqueue(
+    ctx: DiffContext,
+    runs: PendingRun[],
+    actionsPerRun: number,
+    change: { entered?: number; left?: number },
+  ) {
     await Promise.all(
       runs.map((run) =>
         this.actions.add(
           'run',
-          { runId: run.id, contactId: run.contactId, correlationId: `sweep-${ctx.sweepId}`, priority: 'bulk' },
+          {
+            runId: run.id,
+            contactId: run.contactId,
+            correlationId: `sweep-${ctx.sweepId}`,
+            priority: 'bulk',
+          },
           actionJobOptions(run.id),
         ),
       ),

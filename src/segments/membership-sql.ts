@@ -39,7 +39,13 @@ export function leavingCountsQuery(ruleId: string, filters: ResolvedFilters): Qu
  * Members after the id `after`, with `entering` = no membership yet. onlyEntering restricts to
  * those ($1 rule, $2 after, $3 limit).
  */
-export function membersBatchQuery(ruleId: string, filters: ResolvedFilters, after: string, limit: number, onlyEntering: boolean): Query {
+export function membersBatchQuery(
+  ruleId: string,
+  filters: ResolvedFilters,
+  after: string,
+  limit: number,
+  onlyEntering: boolean,
+): Query {
   const where = segmentWhere(filters, 'm', 4);
   return {
     sql: `SELECT ${mirrorColumns('m')}, (s.contact_id IS NULL) AS entering
@@ -53,7 +59,12 @@ export function membersBatchQuery(ruleId: string, filters: ResolvedFilters, afte
 }
 
 /** Stored members that left (mirror row present, `gone` false) or whose contact is gone ($1 rule, $2 after, $3 limit). */
-export function leftBatchQuery(ruleId: string, filters: ResolvedFilters, after: string, limit: number): Query {
+export function leftBatchQuery(
+  ruleId: string,
+  filters: ResolvedFilters,
+  after: string,
+  limit: number,
+): Query {
   const where = segmentWhere(filters, 'm', 4);
   return {
     sql: `SELECT s.contact_id, (m.id IS NULL) AS gone, ${mirrorColumns('m')}

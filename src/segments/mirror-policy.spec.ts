@@ -12,7 +12,8 @@ const state = {
   last_event_at: new Date('2025-06-15T11:30:00Z'),
   list_calls: '42',
 };
-const fresh = (over: Partial<typeof state> = {}, contacts = 1234): MirrorFreshness => toFreshness({ ...state, ...over }, contacts);
+const fresh = (over: Partial<typeof state> = {}, contacts = 1234): MirrorFreshness =>
+  toFreshness({ ...state, ...over }, contacts);
 
 describe('mirror policy', () => {
   it('reports the freshest of list refreshes and webhook events', () => {

@@ -56,14 +56,23 @@ interface StateLike {
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 export function toFreshness(s: StateLike, contacts: number): MirrorFreshness {
-  const refreshed = [s.last_full_sync_at, s.last_incremental_at, s.last_event_at].filter((d): d is Date => !!d);
-  const freshAt = refreshed.length ? new Date(Math.max(...refreshed.map((d) => new Date(d).getTime()))) : null;
+  const refreshed = [s.last_full_sync_at, s.last_incremental_at, s.last_event_at].filter(
+    (d): d is Date => !!d,
+  );
+  const freshAt = refreshed.length
+    ? new Date(Math.max(...refreshed.map((d) => new Date(d).getTime())))
+    : null;
   return {
     contacts,
     fullSync:
       s.full_sync_page === null
         ? null
-        : { nextPage: s.full_sync_page, generation: s.full_sync_generation, startedAt: iso(s.full_sync_started_at), total: s.full_sync_total },
+        : {
+            nextPage: s.full_sync_page,
+            generation: s.full_sync_generation,
+            startedAt: iso(s.full_sync_started_at),
+            total: s.full_sync_total,
+          },
     lastFullSyncAt: iso(s.last_full_sync_at),
     lastIncrementalAt: iso(s.last_incremental_at),
     lastEventAt: iso(s.last_event_at),

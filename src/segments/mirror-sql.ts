@@ -31,7 +31,9 @@ const names = RECORD_COLUMNS.map(([n]) => n);
 // list page read before a webhook update cannot undo it. synced_at always moves: "seen now".
 const updates = names
   .filter((n) => n !== 'id')
-  .map((n) => `"${n}" = CASE WHEN c.updated_at <= EXCLUDED.updated_at THEN EXCLUDED."${n}" ELSE c."${n}" END`);
+  .map(
+    (n) => `"${n}" = CASE WHEN c.updated_at <= EXCLUDED.updated_at THEN EXCLUDED."${n}" ELSE c."${n}" END`,
+  );
 
 /**
  * $1: jsonb array of records (mirrorRecord), $2: sync generation of the rows (0 for webhook
@@ -102,7 +104,11 @@ export interface MirrorRow {
 }
 
 /** Select list of a MirrorRow from the mirror aliased `alias`. */
-export const mirrorColumns = (alias = 'm') => names.filter((n) => n !== 'raw').map((n) => `${alias}."${n}"`).join(', ');
+export const mirrorColumns = (alias = 'm') =>
+  names
+    .filter((n) => n !== 'raw')
+    .map((n) => `${alias}."${n}"`)
+    .join(', ');
 
 export function fromMirrorRow(r: MirrorRow): MirroredContact {
   return {

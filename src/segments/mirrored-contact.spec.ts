@@ -33,7 +33,12 @@ describe('toMirroredContact', () => {
 
   it('round-trips to the API shape', () => {
     const back = toContact(toMirroredContact(contact));
-    expect(back).toMatchObject({ id: contact.id, phone: contact.phone, sourceMethod: 'IMPORT', customFields: { plan: 'x' } });
+    expect(back).toMatchObject({
+      id: contact.id,
+      phone: contact.phone,
+      sourceMethod: 'IMPORT',
+      customFields: { plan: 'x' },
+    });
     expect(back.updatedAt).toBe('2025-01-11T00:00:00.000Z');
   });
 

@@ -34,13 +34,16 @@ const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : v 
 /** Dates are cut to milliseconds here so the SQL and the pure evaluation see the same instant. */
 function date(v: unknown, field: string, id: string): Date {
   const d = new Date(str(v));
-  if (Number.isNaN(d.getTime())) throw new Error(`contact ${id}: ${field} is not a date (${JSON.stringify(v)})`);
+  if (Number.isNaN(d.getTime()))
+    throw new Error(`contact ${id}: ${field} is not a date (${JSON.stringify(v)})`);
   return d;
 }
 
 export function toMirroredContact(c: Contact): MirroredContact {
   const id = str(c.id);
-  const tags: Tag[] = Array.isArray(c.tags) ? c.tags.map((t) => ({ id: str(t.id).toLowerCase(), name: str(t.name), color: str(t.color) })) : [];
+  const tags: Tag[] = Array.isArray(c.tags)
+    ? c.tags.map((t) => ({ id: str(t.id).toLowerCase(), name: str(t.name), color: str(t.color) }))
+    : [];
   const phone = str(c.phone).replace(/\D/g, '');
   return {
     id,

@@ -35,7 +35,9 @@ export async function planCommand(
   try {
     res = await fetch(url, { headers: { 'x-admin-token': token } });
   } catch (err) {
-    printErr(`plan: the engine is not reachable at ${base} (${(err as Error).message}); start it (npm start) or pass --url`);
+    printErr(
+      `plan: the engine is not reachable at ${base} (${(err as Error).message}); start it (npm start) or pass --url`,
+    );
     return 1;
   }
   const body = (await res.json().catch(() => undefined)) as { message?: unknown } | undefined;

@@ -120,7 +120,11 @@ describe('planSweep', () => {
 
   it('reports an action whose names could not be resolved', () => {
     const plan = planSweep(input({ actions: [{ action: rule.actions[0], problem: 'no tag "dormant"' }] }));
-    expect(plan.actions[0]).toMatchObject({ calls: 0, skipped: { unresolved: 2 }, problem: 'no tag "dormant"' });
+    expect(plan.actions[0]).toMatchObject({
+      calls: 0,
+      skipped: { unresolved: 2 },
+      problem: 'no tag "dormant"',
+    });
     expect(plan.notes).toContain('add-tag: no tag "dormant"');
   });
 });

@@ -108,8 +108,19 @@ export function planSweep(input: PlanInput): SweepPlan {
 }
 
 /** One entry per action, counted over the contacts in order, each contact's state carried along its actions. */
-function planActions(on: ActionPlan['on'], planned: PlannedAction[], contacts: MirroredContact[]): ActionPlan[] {
-  const out: ActionPlan[] = planned.map((p) => ({ on, action: p.action, contacts: contacts.length, calls: 0, skipped: {}, ...(p.problem ? { problem: p.problem } : {}) }));
+function planActions(
+  on: ActionPlan['on'],
+  planned: PlannedAction[],
+  contacts: MirroredContact[],
+): ActionPlan[] {
+  const out: ActionPlan[] = planned.map((p) => ({
+    on,
+    action: p.action,
+    contacts: contacts.length,
+    calls: 0,
+    skipped: {},
+    ...(p.problem ? { problem: p.problem } : {}),
+  }));
   for (const mirrored of contacts) {
     let contact = toContact(mirrored);
     planned.forEach((p, i) => {
@@ -136,10 +147,16 @@ function notes(input: PlanInput): string[] {
   const out: string[] = [];
   if (input.rule.mode === 'shadow') out.push('shadow mode: runs are recorded, no action calls the CRM');
   if (input.mirror.lastFullSyncAt === null) {
-    out.push('the contact mirror has not completed a full sync: the plan sees only what it holds; the sweep will read the CRM first');
+    out.push(
+      'the contact mirror has not completed a full sync: the plan sees only what it holds; the sweep will read the CRM first',
+    );
   }
-  if (input.counts.gone > 0) out.push(`${input.counts.gone} stored member(s) were deleted in the CRM: dropped without on-leave actions`);
-  for (const p of [...input.actions, ...input.onLeave]) if (p.problem) out.push(`${p.action.type}: ${p.problem}`);
+  if (input.counts.gone > 0)
+    out.push(
+      `${input.counts.gone} stored member(s) were deleted in the CRM: dropped without on-leave actions`,
+    );
+  for (const p of [...input.actions, ...input.onLeave])
+    if (p.problem) out.push(`${p.action.type}: ${p.problem}`);
   out.push('calls exclude directory reads (tags, stages, members, channels), which are cached');
   return out;
 }

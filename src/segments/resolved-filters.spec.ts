@@ -1,4 +1,9 @@
-import { resolveFilterNames, resolveRelativeDates, toCrmFilters, type NameDirectory } from './resolved-filters';
+import {
+  resolveFilterNames,
+  resolveRelativeDates,
+  toCrmFilters,
+  type NameDirectory,
+} from './resolved-filters';
 import { SegmentFilterError } from './segment-filter-error';
 
 const NOW = new Date('2025-06-15T12:00:00.000Z');
@@ -6,14 +11,19 @@ const VIP = '7a000000-0000-4000-8000-000000000002';
 
 describe('resolveRelativeDates', () => {
   it('resolves now-30d, now+2h and now against the sweep instant', () => {
-    const r = resolveRelativeDates({ lastInteractionBefore: 'now-30d', createdBefore: 'now+2h', lastUpdatedAfter: 'now' }, NOW);
+    const r = resolveRelativeDates(
+      { lastInteractionBefore: 'now-30d', createdBefore: 'now+2h', lastUpdatedAfter: 'now' },
+      NOW,
+    );
     expect(r.lastInteractionBefore?.toISOString()).toBe('2025-05-16T12:00:00.000Z');
     expect(r.createdBefore?.toISOString()).toBe('2025-06-15T14:00:00.000Z');
     expect(r.lastUpdatedAfter?.toISOString()).toBe(NOW.toISOString());
   });
 
   it('keeps absolute dates, offsets included', () => {
-    expect(resolveRelativeDates({ createdAfter: '2025-01-01T03:00:00+03:00' }, NOW).createdAfter?.toISOString()).toBe('2025-01-01T00:00:00.000Z');
+    expect(
+      resolveRelativeDates({ createdAfter: '2025-01-01T03:00:00+03:00' }, NOW).createdAfter?.toISOString(),
+    ).toBe('2025-01-01T00:00:00.000Z');
   });
 
   it('drops members that constrain nothing', () => {
@@ -21,12 +31,23 @@ describe('resolveRelativeDates', () => {
   });
 
   it('normalises uuids to lower case, countries to upper case, and removes duplicates', () => {
-    const r = resolveRelativeDates({ tagIds: [VIP.toUpperCase(), VIP], countries: ['br', 'BR', ' pt '] }, NOW);
+    const r = resolveRelativeDates(
+      { tagIds: [VIP.toUpperCase(), VIP], countries: ['br', 'BR', ' pt '] },
+      NOW,
+    );
     expect(r).toEqual({ tagIds: [VIP], countries: ['BR', 'PT'] });
   });
 
   it('turns phone filters into the digits a phone must start with', () => {
-    const r = resolveRelativeDates({ phoneFilters: [{ countryCode: '+351', prefix: '91' }, { countryCode: 'US', prefix: '' }] }, NOW);
+    const r = resolveRelativeDates(
+      {
+        phoneFilters: [
+          { countryCode: '+351', prefix: '91' },
+          { countryCode: 'US', prefix: '' },
+        ],
+      },
+      NOW,
+    );
     expect(r.phoneFilters?.map((p) => p.digits)).toEqual(['35191', '1']);
   });
 
@@ -59,8 +80,15 @@ describe('resolveFilterNames', () => {
   };
 
   it('resolves tag and stage names and leaves uuids alone', async () => {
-    const r = await resolveFilterNames({ tagIds: ['vip', VIP], stageIds: ['New lead'], status: 'active' }, directory);
-    expect(r).toEqual({ tagIds: [VIP, VIP], stageIds: ['5a000000-0000-4000-8000-000000000001'], status: 'active' });
+    const r = await resolveFilterNames(
+      { tagIds: ['vip', VIP], stageIds: ['New lead'], status: 'active' },
+      directory,
+    );
+    expect(r).toEqual({
+      tagIds: [VIP, VIP],
+      stageIds: ['5a000000-0000-4000-8000-000000000001'],
+      status: 'active',
+    });
   });
 
   it('lets an unknown name fail the resolution', async () => {
@@ -70,7 +98,14 @@ describe('resolveFilterNames', () => {
 
 describe('toCrmFilters', () => {
   it('gives back the crm-api.md 2.4 shape with absolute dates', () => {
-    const resolved = resolveRelativeDates({ lastInteractionBefore: 'now-1d', phoneFilters: [{ countryCode: 'BR', prefix: '11' }], isBlocked: false }, NOW);
+    const resolved = resolveRelativeDates(
+      {
+        lastInteractionBefore: 'now-1d',
+        phoneFilters: [{ countryCode: 'BR', prefix: '11' }],
+        isBlocked: false,
+      },
+      NOW,
+    );
     expect(toCrmFilters(resolved)).toEqual({
       lastInteractionBefore: '2025-06-14T12:00:00.000Z',
       phoneFilters: [{ countryCode: 'BR', prefix: '11' }],

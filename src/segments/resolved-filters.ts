@@ -68,9 +68,16 @@ export interface NameDirectory {
 }
 
 /** tagIds / stageIds / assigneeIds may name things in rules; the CRM and the mirror know ids. */
-export async function resolveFilterNames(filters: RuleSegmentFilters, directory: NameDirectory): Promise<RuleSegmentFilters> {
+export async function resolveFilterNames(
+  filters: RuleSegmentFilters,
+  directory: NameDirectory,
+): Promise<RuleSegmentFilters> {
   const out: RuleSegmentFilters = { ...filters };
-  const lookups = { tagIds: directory.resolveTag, stageIds: directory.resolveStage, assigneeIds: directory.resolveMember };
+  const lookups = {
+    tagIds: directory.resolveTag,
+    stageIds: directory.resolveStage,
+    assigneeIds: directory.resolveMember,
+  };
   for (const member of ID_MEMBERS) {
     const values = filters[member];
     if (!Array.isArray(values)) continue;
@@ -94,7 +101,8 @@ function strings(member: string, value: unknown): string[] {
 function ids(member: string, value: unknown): string[] {
   const list = strings(member, value);
   const bad = list.find((v) => !isUuid(v));
-  if (bad !== undefined) throw new SegmentFilterError(`${member}: "${bad}" is not a uuid (names must be resolved first)`);
+  if (bad !== undefined)
+    throw new SegmentFilterError(`${member}: "${bad}" is not a uuid (names must be resolved first)`);
   return [...new Set(list.map((v) => v.toLowerCase()))];
 }
 
@@ -108,8 +116,10 @@ function checkMembers(filters: RuleSegmentFilters): void {
   for (const [member, value] of Object.entries(filters)) {
     if (HANDLED.has(member)) continue;
     const reason = unsupportedSegmentMemberReason(member);
-    if (reason === undefined) throw new SegmentFilterError(`${member}: not a segment filter member (crm-api.md 2.4)`);
-    if (!isEmpty(value)) throw new SegmentFilterError(`${member}: cannot be evaluated by the engine: ${reason}`);
+    if (reason === undefined)
+      throw new SegmentFilterError(`${member}: not a segment filter member (crm-api.md 2.4)`);
+    if (!isEmpty(value))
+      throw new SegmentFilterError(`${member}: cannot be evaluated by the engine: ${reason}`);
   }
 }
 
@@ -118,23 +128,31 @@ export function resolveRelativeDates(filters: RuleSegmentFilters, now: Date): Re
   checkMembers(filters);
   const out: ResolvedFilters = {};
   for (const member of ID_MEMBERS) if (!isEmpty(filters[member])) out[member] = ids(member, filters[member]);
-  if (!isEmpty(filters.includeUnassigned)) out.includeUnassigned = bool('includeUnassigned', filters.includeUnassigned);
+  if (!isEmpty(filters.includeUnassigned))
+    out.includeUnassigned = bool('includeUnassigned', filters.includeUnassigned);
   for (const member of DATE_MEMBERS) {
     const raw = filters[member];
     if (isEmpty(raw)) continue;
     const at = typeof raw === 'string' ? resolveFilterDate(raw, now) : undefined;
-    if (!at) throw new SegmentFilterError(`${member}: "${String(raw)}" is neither an ISO 8601 date-time nor now[+-]<n><s|m|h|d|w>`);
+    if (!at)
+      throw new SegmentFilterError(
+        `${member}: "${String(raw)}" is neither an ISO 8601 date-time nor now[+-]<n><s|m|h|d|w>`,
+      );
     out[member] = at;
   }
   if (!isEmpty(filters.phoneFilters)) out.phoneFilters = phoneFilters(filters.phoneFilters);
-  if (!isEmpty(filters.sourceMethods)) out.sourceMethods = [...new Set(strings('sourceMethods', filters.sourceMethods))];
+  if (!isEmpty(filters.sourceMethods))
+    out.sourceMethods = [...new Set(strings('sourceMethods', filters.sourceMethods))];
   if (!isEmpty(filters.status)) {
-    if (filters.status !== 'active' && filters.status !== 'archived') throw new SegmentFilterError('status: expected active or archived');
+    if (filters.status !== 'active' && filters.status !== 'archived')
+      throw new SegmentFilterError('status: expected active or archived');
     out.status = filters.status;
   }
   if (!isEmpty(filters.isBlocked)) out.isBlocked = bool('isBlocked', filters.isBlocked);
-  if (!isEmpty(filters.countries)) out.countries = [...new Set(strings('countries', filters.countries).map((c) => c.trim().toUpperCase()))];
-  if (!isEmpty(filters.customFieldFilters)) out.customFieldFilters = customFieldFilters(filters.customFieldFilters);
+  if (!isEmpty(filters.countries))
+    out.countries = [...new Set(strings('countries', filters.countries).map((c) => c.trim().toUpperCase()))];
+  if (!isEmpty(filters.customFieldFilters))
+    out.customFieldFilters = customFieldFilters(filters.customFieldFilters);
   return out;
 }
 
@@ -154,7 +172,8 @@ function customFieldFilters(value: unknown): CustomFieldFilter[] {
     if (typeof item?.fieldKey !== 'string' || item.fieldKey === '')
       throw new SegmentFilterError(`customFieldFilters[${i}].fieldKey: a non-empty string is required`);
     const values = strings(`customFieldFilters[${i}].values`, item.values);
-    if (values.length === 0) throw new SegmentFilterError(`customFieldFilters[${i}].values: at least one value is required`);
+    if (values.length === 0)
+      throw new SegmentFilterError(`customFieldFilters[${i}].values: at least one value is required`);
     return { fieldKey: item.fieldKey, values: [...new Set(values)] };
   });
 }
@@ -164,7 +183,8 @@ export function toCrmFilters(f: ResolvedFilters): SegmentFilters {
   const out: SegmentFilters = {};
   for (const [member, value] of Object.entries(f) as [keyof ResolvedFilters, unknown][]) {
     if (value instanceof Date) (out as Record<string, unknown>)[member] = value.toISOString();
-    else if (member === 'phoneFilters') out.phoneFilters = f.phoneFilters!.map(({ countryCode, prefix }) => ({ countryCode, prefix }));
+    else if (member === 'phoneFilters')
+      out.phoneFilters = f.phoneFilters!.map(({ countryCode, prefix }) => ({ countryCode, prefix }));
     else (out as Record<string, unknown>)[member] = value;
   }
   return out;

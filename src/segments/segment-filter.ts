@@ -36,8 +36,25 @@ export function customFieldStrings(value: unknown): string[] {
 
 export function matchesSegment(filters: ResolvedFilters, contact: MirroredContact, now: Date): SegmentMatch {
   const trace: ConditionTrace[] = [];
-  const check = (at: string, path: string, operator: string, expected: unknown, actual: unknown, result: boolean, note?: string) =>
-    trace.push({ fact: 'contact', path, operator, expected, actual, result, at: `segment.${at}`, ...(note ? { note } : {}) });
+  const check = (
+    at: string,
+    path: string,
+    operator: string,
+    expected: unknown,
+    actual: unknown,
+    result: boolean,
+    note?: string,
+  ) =>
+    trace.push({
+      fact: 'contact',
+      path,
+      operator,
+      expected,
+      actual,
+      result,
+      at: `segment.${at}`,
+      ...(note ? { note } : {}),
+    });
 
   if (filters.tagIds) {
     const hit = filters.tagIds.some((t) => contact.tagIds.includes(t));
@@ -48,30 +65,77 @@ export function matchesSegment(filters: ResolvedFilters, contact: MirroredContac
     check('stageIds', '$.stageId', 'in', filters.stageIds, contact.stageId, hit);
   }
   const allowed = allowedAssignees(filters);
-  if (allowed) check('assigneeIds', '$.assigneeId', 'in', allowed, contact.assigneeId, allowed.includes(contact.assigneeId));
+  if (allowed)
+    check(
+      'assigneeIds',
+      '$.assigneeId',
+      'in',
+      allowed,
+      contact.assigneeId,
+      allowed.includes(contact.assigneeId),
+    );
   for (const member of DATE_MEMBERS) {
     const bound = filters[member];
     if (!bound) continue;
     const value = contact[DATE_FIELD[member]];
     const after = member.endsWith('After');
-    const hit = value !== null && (after ? value.getTime() >= bound.getTime() : value.getTime() < bound.getTime());
+    const hit =
+      value !== null && (after ? value.getTime() >= bound.getTime() : value.getTime() < bound.getTime());
     const note = `evaluated at ${now.toISOString()}`;
-    check(member, `$.${DATE_FIELD[member]}`, after ? 'onOrAfter' : 'before', bound.toISOString(), value?.toISOString() ?? null, hit, note);
+    check(
+      member,
+      `$.${DATE_FIELD[member]}`,
+      after ? 'onOrAfter' : 'before',
+      bound.toISOString(),
+      value?.toISOString() ?? null,
+      hit,
+      note,
+    );
   }
   if (filters.phoneFilters) {
     const prefixes = filters.phoneFilters.map((p) => p.digits);
-    check('phoneFilters', '$.phone', 'startsWithAny', prefixes, contact.phone, prefixes.some((p) => contact.phone.startsWith(p)));
+    check(
+      'phoneFilters',
+      '$.phone',
+      'startsWithAny',
+      prefixes,
+      contact.phone,
+      prefixes.some((p) => contact.phone.startsWith(p)),
+    );
   }
   if (filters.sourceMethods) {
-    check('sourceMethods', '$.sourceMethod', 'in', filters.sourceMethods, contact.sourceMethod, filters.sourceMethods.includes(contact.sourceMethod));
+    check(
+      'sourceMethods',
+      '$.sourceMethod',
+      'in',
+      filters.sourceMethods,
+      contact.sourceMethod,
+      filters.sourceMethods.includes(contact.sourceMethod),
+    );
   }
-  if (filters.status !== undefined) check('status', '$.status', 'equal', filters.status, contact.status, contact.status === filters.status);
+  if (filters.status !== undefined)
+    check('status', '$.status', 'equal', filters.status, contact.status, contact.status === filters.status);
   if (filters.isBlocked !== undefined) {
-    check('isBlocked', '$.isBlocked', 'equal', filters.isBlocked, contact.isBlocked, contact.isBlocked === filters.isBlocked);
+    check(
+      'isBlocked',
+      '$.isBlocked',
+      'equal',
+      filters.isBlocked,
+      contact.isBlocked,
+      contact.isBlocked === filters.isBlocked,
+    );
   }
   if (filters.countries) {
     const hit = contact.country !== null && filters.countries.includes(contact.country);
-    check('countries', '$.phone', 'countryIn', filters.countries, contact.country, hit, 'country derived from the phone number');
+    check(
+      'countries',
+      '$.phone',
+      'countryIn',
+      filters.countries,
+      contact.country,
+      hit,
+      'country derived from the phone number',
+    );
   }
   filters.customFieldFilters?.forEach((f, i) => {
     const actual = contact.customFields[f.fieldKey];

@@ -41,20 +41,25 @@ export class SegmentPlanService {
   async plan(ruleId: string, sampleSize = 50, now = new Date()): Promise<SweepPlan> {
     const rule = this.rules.current()?.rule(ruleId);
     if (!rule) throw new PlanError(`no rule "${ruleId}" in the loaded rule set`, 'not_found');
-    if (rule.trigger.kind !== 'schedule') throw new PlanError(`rule "${ruleId}" is not a segment rule (on: schedule)`, 'not_a_segment_rule');
+    if (rule.trigger.kind !== 'schedule')
+      throw new PlanError(`rule "${ruleId}" is not a segment rule (on: schedule)`, 'not_a_segment_rule');
     const trigger: ScheduleTrigger = rule.trigger;
-    const filters = resolveRelativeDates(await resolveFilterNames(trigger.segment.filters, this.directory), now);
-    const [counts, members, leaving, mirror, budget, waitMs, segmentSyncCall, actions, onLeave] = await Promise.all([
-      this.counts(rule.id, filters),
-      this.members(rule.id, filters, trigger.when !== 'every-run'),
-      this.leaving(rule.id, filters),
-      this.mirror.freshness(),
-      this.gateway.budgetSnapshot(),
-      this.gateway.estimateWaitMs('bulk'),
-      this.segmentSync.needsSync(rule, trigger),
-      this.resolveAll(rule.actions),
-      this.resolveAll(trigger.onLeave),
-    ]);
+    const filters = resolveRelativeDates(
+      await resolveFilterNames(trigger.segment.filters, this.directory),
+      now,
+    );
+    const [counts, members, leaving, mirror, budget, waitMs, segmentSyncCall, actions, onLeave] =
+      await Promise.all([
+        this.counts(rule.id, filters),
+        this.members(rule.id, filters, trigger.when !== 'every-run'),
+        this.leaving(rule.id, filters),
+        this.mirror.freshness(),
+        this.gateway.budgetSnapshot(),
+        this.gateway.estimateWaitMs('bulk'),
+        this.segmentSync.needsSync(rule, trigger),
+        this.resolveAll(rule.actions),
+        this.resolveAll(trigger.onLeave),
+      ]);
     return planSweep({
       rule,
       trigger,
@@ -78,14 +83,23 @@ export class SegmentPlanService {
   private async counts(ruleId: string, filters: ResolvedFilters) {
     const c = segmentCountsQuery(ruleId, filters);
     const l = leavingCountsQuery(ruleId, filters);
-    const [[counts], [left]] = await Promise.all([this.dataSource.query(c.sql, c.params), this.dataSource.query(l.sql, l.params)]);
-    return { evaluated: counts.evaluated, members: counts.members, entering: counts.entering, leaving: left.leaving, gone: left.gone };
+    const [[counts], [left]] = await Promise.all([
+      this.dataSource.query(c.sql, c.params),
+      this.dataSource.query(l.sql, l.params),
+    ]);
+    return {
+      evaluated: counts.evaluated,
+      members: counts.members,
+      entering: counts.entering,
+      leaving: left.leaving,
+      gone: left.gone,
+    };
   }
 
   private async members(ruleId: string, filters: ResolvedFilters, onlyEntering: boolean) {
     const acting: MirroredContact[] = [];
     const entering: MirroredContact[] = [];
-    for (let after = ''; ; ) {
+    for (let after = ''; ;) {
       const q = membersBatchQuery(ruleId, filters, after, BATCH, onlyEntering);
       const rows: (MirrorRow & { entering: boolean })[] = await this.dataSource.query(q.sql, q.params);
       if (rows.length === 0) return { acting, entering };
@@ -100,9 +114,12 @@ export class SegmentPlanService {
 
   private async leaving(ruleId: string, filters: ResolvedFilters): Promise<MirroredContact[]> {
     const out: MirroredContact[] = [];
-    for (let after = ''; ; ) {
+    for (let after = ''; ;) {
       const q = leftBatchQuery(ruleId, filters, after, BATCH);
-      const rows: (MirrorRow & { contact_id: string; gone: boolean })[] = await this.dataSource.query(q.sql, q.params);
+      const rows: (MirrorRow & { contact_id: string; gone: boolean })[] = await this.dataSource.query(
+        q.sql,
+        q.params,
+      );
       if (rows.length === 0) return out;
       after = rows[rows.length - 1].contact_id;
       out.push(...rows.filter((r) => !r.gone).map(fromMirrorRow));

@@ -29,19 +29,30 @@ export class SegmentSyncService {
   /** Whether a CRM call is still needed for this rule (used by plan). */
   async needsSync(rule: RuleDefinition, trigger: ScheduleTrigger): Promise<boolean> {
     if (!trigger.segment.sync) return false;
-    const [row] = await this.dataSource.query(`SELECT synced_segment_name FROM segment_rule_state WHERE rule_id = $1`, [rule.id]);
+    const [row] = await this.dataSource.query(
+      `SELECT synced_segment_name FROM segment_rule_state WHERE rule_id = $1`,
+      [rule.id],
+    );
     return row?.synced_segment_name !== crmSegmentName(rule, trigger);
   }
 
-  async ensureSynced(rule: RuleDefinition, trigger: ScheduleTrigger, filters: ResolvedFilters): Promise<void> {
+  async ensureSynced(
+    rule: RuleDefinition,
+    trigger: ScheduleTrigger,
+    filters: ResolvedFilters,
+  ): Promise<void> {
     if (!(await this.needsSync(rule, trigger))) return;
     const name = crmSegmentName(rule, trigger);
     const crmFilters = toCrmFilters(filters);
     const problems = [...validateSegmentName(name), ...validateSegmentFilters(crmFilters)];
-    if (problems.length) throw new SegmentFilterError(`sync: ${problems.map((p) => `${p.param}: ${p.message}`).join('; ')}`);
+    if (problems.length)
+      throw new SegmentFilterError(`sync: ${problems.map((p) => `${p.param}: ${p.message}`).join('; ')}`);
     let outcome = 'created';
     try {
-      await this.gateway.createSegment({ name, filters: crmFilters }, { priority: 'bulk', correlationId: `segment-sync-${rule.id}` });
+      await this.gateway.createSegment(
+        { name, filters: crmFilters },
+        { priority: 'bulk', correlationId: `segment-sync-${rule.id}` },
+      );
     } catch (err) {
       if (!(err instanceof CrmApiError && err.status === 409)) throw err;
       outcome = 'already existed';

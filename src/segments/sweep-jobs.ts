@@ -12,10 +12,12 @@ export interface SweepJobData {
 }
 
 /** BullMQ job ids may not contain ':'. */
-export const sweepJobId = (ruleId: string, tick: Date) => `sweep-${ruleId.replace(/:/g, '_')}-${tick.getTime()}`;
+export const sweepJobId = (ruleId: string, tick: Date) =>
+  `sweep-${ruleId.replace(/:/g, '_')}-${tick.getTime()}`;
 
 /** Runs of contacts in the segment (entered, or every member with `when: every-run`). */
 export const sweepTriggerKey = (ruleId: string, tick: Date) => `sweep:${ruleId}:${tick.toISOString()}`;
 
 /** Runs of the on-leave actions of contacts that left the segment. */
-export const sweepLeaveTriggerKey = (ruleId: string, tick: Date) => `sweep-leave:${ruleId}:${tick.toISOString()}`;
+export const sweepLeaveTriggerKey = (ruleId: string, tick: Date) =>
+  `sweep-leave:${ruleId}:${tick.toISOString()}`;

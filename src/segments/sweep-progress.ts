@@ -22,7 +22,11 @@ export interface SweepCounters {
 }
 
 /** ETA of the CRM calls still ahead, at the current budget: the wait for a slot, then one slot per call. */
-export function etaMs(callsRemaining: number, budget: { limit: number; windowMs: number }, waitMs: number): number {
+export function etaMs(
+  callsRemaining: number,
+  budget: { limit: number; windowMs: number },
+  waitMs: number,
+): number {
   if (callsRemaining <= 0) return 0;
   return Math.round(waitMs + (callsRemaining * budget.windowMs) / Math.max(1, budget.limit));
 }
@@ -98,7 +102,19 @@ export class SweepProgress {
       `UPDATE segment_sweeps SET phase = $2, pages_done = $3, pages_total = $4, contacts_evaluated = $5, members = $6,
               entered = $7, "left" = $8, actions_queued = $9, calls_remaining = $10, eta_ms = $11, updated_at = now()
         WHERE id = $1`,
-      [this.sweepId, this.phase, c.pagesDone, c.pagesTotal, c.contactsEvaluated, c.members, c.entered, c.left, c.actionsQueued, c.callsRemaining, c.etaMs],
+      [
+        this.sweepId,
+        this.phase,
+        c.pagesDone,
+        c.pagesTotal,
+        c.contactsEvaluated,
+        c.members,
+        c.entered,
+        c.left,
+        c.actionsQueued,
+        c.callsRemaining,
+        c.etaMs,
+      ],
     );
     this.log(force);
   }
@@ -106,7 +122,8 @@ export class SweepProgress {
   private setGauge(): void {
     const c = this.counters;
     const gauge = this.deps.metrics.sweepProgress;
-    const set = (measure: string, value: number | null) => gauge.set({ rule: this.ruleId, measure }, value ?? 0);
+    const set = (measure: string, value: number | null) =>
+      gauge.set({ rule: this.ruleId, measure }, value ?? 0);
     set('pages_done', c.pagesDone);
     set('pages_total', c.pagesTotal);
     set('contacts_evaluated', c.contactsEvaluated);

@@ -9,6 +9,9 @@ import { SweepQueueService } from './sweep-queue.service';
 
 const JOB_PREFIX = 'segment-sweep:';
 
+/** docs/RULES.md: a schedule without `timezone` is read in UTC, whatever the server's zone. */
+const zoneOf = (t: ScheduleTrigger) => t.timezone ?? 'UTC';
+
 interface Registered {
   cron: string;
   timezone?: string;
@@ -34,7 +37,9 @@ export class SweepSchedulerService implements OnApplicationBootstrap, OnApplicat
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const off = this.rules.onChange(() => void this.sync().catch((err) => this.logger.error(`schedule reload failed: ${err.message}`)));
+    const off = this.rules.onChange(
+      () => void this.sync().catch((err) => this.logger.error(`schedule reload failed: ${err.message}`)),
+    );
     this.unsubscribe = typeof off === 'function' ? off : undefined;
     await this.sync();
   }
@@ -50,7 +55,9 @@ export class SweepSchedulerService implements OnApplicationBootstrap, OnApplicat
 
   /** Registers the cron of every enabled segment rule, drops the others, then catches up missed ticks. */
   async sync(now = new Date()): Promise<void> {
-    const scheduled = (this.rules.current()?.scheduledRules() ?? []).filter((r) => r.trigger.kind === 'schedule');
+    const scheduled = (this.rules.current()?.scheduledRules() ?? []).filter(
+      (r) => r.trigger.kind === 'schedule',
+    );
     const wanted = new Map(scheduled.map((r) => [r.id, r]));
     for (const [ruleId, r] of this.registered) {
       const rule = wanted.get(ruleId);
@@ -73,27 +80,38 @@ export class SweepSchedulerService implements OnApplicationBootstrap, OnApplicat
       let expected: Date | undefined;
       const job = CronJob.from({
         cronTime: trigger.cron,
-        timeZone: trigger.timezone,
+        timeZone: zoneOf(trigger),
         start: false,
         onTick: async () => {
           // The scheduled instant, not the firing time: replicas firing a few ms apart agree on it.
-          const tick = expected && expected.getTime() <= Date.now() + 1000 ? expected : new Date(Math.floor(Date.now() / 1000) * 1000);
+          const tick =
+            expected && expected.getTime() <= Date.now() + 1000
+              ? expected
+              : new Date(Math.floor(Date.now() / 1000) * 1000);
           expected = job.nextDate().toJSDate();
-          await this.queue.enqueue(rule.id, tick, 'cron').catch((err) => this.logger.error(`sweep ${rule.id}: enqueue failed: ${err.message}`));
+          await this.queue
+            .enqueue(rule.id, tick, 'cron')
+            .catch((err) => this.logger.error(`sweep ${rule.id}: enqueue failed: ${err.message}`));
         },
       });
       expected = job.nextDate().toJSDate();
-      this.registry.addCronJob(JOB_PREFIX + rule.id, job as unknown as Parameters<SchedulerRegistry['addCronJob']>[1]);
+      this.registry.addCronJob(
+        JOB_PREFIX + rule.id,
+        job as unknown as Parameters<SchedulerRegistry['addCronJob']>[1],
+      );
       job.start();
       this.registered.set(rule.id, { cron: trigger.cron, timezone: trigger.timezone, job });
-      this.logger.log(`rule ${rule.id}: sweeps on "${trigger.cron}"${trigger.timezone ? ` (${trigger.timezone})` : ''}, next at ${expected.toISOString()}`);
+      this.logger.log(
+        `rule ${rule.id}: sweeps on "${trigger.cron}" (${zoneOf(trigger)}), next at ${expected.toISOString()}`,
+      );
     } catch (err) {
       this.logger.error(`rule ${rule.id}: cannot schedule "${trigger.cron}": ${(err as Error).message}`);
     }
   }
 
   private deleteJob(ruleId: string): void {
-    if (this.registry.doesExist('cron', JOB_PREFIX + ruleId)) this.registry.deleteCronJob(JOB_PREFIX + ruleId);
+    if (this.registry.doesExist('cron', JOB_PREFIX + ruleId))
+      this.registry.deleteCronJob(JOB_PREFIX + ruleId);
   }
 
   /** A changed schedule counts from now: ticks of the old cron are not "missed" by the new one. */
@@ -117,9 +135,11 @@ export class SweepSchedulerService implements OnApplicationBootstrap, OnApplicat
       [rule.id],
     );
     if (!state?.since) return;
-    const missed = latestTickBetween(t.cron, t.timezone, new Date(state.since), now);
+    const missed = latestTickBetween(t.cron, zoneOf(t), new Date(state.since), now);
     if (!missed) return;
-    this.logger.log(`rule ${rule.id}: tick ${missed.toISOString()} was missed while the engine was down; sweeping once now`);
+    this.logger.log(
+      `rule ${rule.id}: tick ${missed.toISOString()} was missed while the engine was down; sweeping once now`,
+    );
     await this.queue.enqueue(rule.id, missed, 'missed');
   }
 }

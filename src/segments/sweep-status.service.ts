@@ -34,6 +34,28 @@ export interface SweepView {
   finishedAt: string | null;
 }
 
+/** A segment_sweeps row as pg returns it. */
+interface SweepRow {
+  id: string;
+  rule_id: string;
+  tick_at: Date;
+  reason: string;
+  status: string;
+  phase: string | null;
+  detail: string | null;
+  pages_done: number;
+  pages_total: number | null;
+  contacts_evaluated: number;
+  members: number | null;
+  entered: number;
+  left: number;
+  actions_queued: number;
+  evaluation_ms: number | null;
+  queued_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
 /** GET /admin/sweeps: the stored progress of sweeps, with their actions' live state and ETA. */
 @Injectable()
 export class SweepStatusService {
@@ -51,21 +73,25 @@ export class SweepStatusService {
   }
 
   async history(ruleId: string, limit = 20): Promise<SweepView[]> {
-    const rows = await this.dataSource.query(`SELECT * FROM segment_sweeps WHERE rule_id = $1 ORDER BY tick_at DESC LIMIT $2`, [
-      ruleId,
-      Math.min(Math.max(limit, 1), 200),
-    ]);
+    const rows = await this.dataSource.query(
+      `SELECT * FROM segment_sweeps WHERE rule_id = $1 ORDER BY tick_at DESC LIMIT $2`,
+      [ruleId, Math.min(Math.max(limit, 1), 200)],
+    );
     return this.views(rows);
   }
 
-  private async views(rows: Record<string, any>[]): Promise<SweepView[]> {
+  private async views(rows: SweepRow[]): Promise<SweepView[]> {
     if (rows.length === 0) return [];
-    const [budget, waitMs] = await Promise.all([this.gateway.budgetSnapshot(), this.gateway.estimateWaitMs('bulk')]);
+    const [budget, waitMs] = await Promise.all([
+      this.gateway.budgetSnapshot(),
+      this.gateway.estimateWaitMs('bulk'),
+    ]);
     return Promise.all(
       rows.map(async (r) => {
         const actions = await this.actionCounts(r.rule_id, new Date(r.tick_at));
         const unfinished = (actions.pending ?? 0) + (actions.running ?? 0);
-        const pagesLeft = r.status === 'running' && r.pages_total !== null ? Math.max(0, r.pages_total - r.pages_done) : 0;
+        const pagesLeft =
+          r.status === 'running' && r.pages_total !== null ? Math.max(0, r.pages_total - r.pages_done) : 0;
         const callsRemaining = pagesLeft + unfinished;
         return {
           id: r.id,

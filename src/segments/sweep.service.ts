@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { CrmDirectory } from '../crm/crm-directory.service';
+import { CrmDirectory, UnknownNameError } from '../crm/crm-directory.service';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import { EngineMetrics } from '../ops/engine-metrics';
 import { ACTIONS_QUEUE, ActionJobData } from '../queues/queues';
@@ -55,20 +55,37 @@ export class SweepService {
       [job.ruleId, tick, job.reason],
     );
     const sweepId: string = row.id;
-    if (row.status === 'succeeded' || row.status === 'skipped') return { sweepId, ruleId: job.ruleId, status: row.status };
+    if (row.status === 'succeeded' || row.status === 'skipped')
+      return { sweepId, ruleId: job.ruleId, status: row.status };
     const set = this.rules.current();
     const rule = set?.rule(job.ruleId);
     if (!set || !rule || !rule.enabled || rule.trigger.kind !== 'schedule') {
-      return this.skip(sweepId, job.ruleId, 'rule_not_scheduled', 'the rule is gone, disabled or no longer a segment rule');
+      return this.skip(
+        sweepId,
+        job.ruleId,
+        'rule_not_scheduled',
+        'the rule is gone, disabled or no longer a segment rule',
+      );
     }
     const outcome = await withAdvisoryLock(this.dataSource, sweepLockKey(rule.id), false, () =>
       this.sweep(sweepId, rule, rule.trigger as ScheduleTrigger, set.version, tick),
     );
     if (outcome.acquired) return outcome.value;
-    return this.skip(sweepId, job.ruleId, 'previous_sweep_running', 'a sweep of this rule was still running when this tick came');
+    return this.skip(
+      sweepId,
+      job.ruleId,
+      'previous_sweep_running',
+      'a sweep of this rule was still running when this tick came',
+    );
   }
 
-  private async sweep(sweepId: string, rule: RuleDefinition, trigger: ScheduleTrigger, ruleSetVersion: string, tick: Date): Promise<SweepSummary> {
+  private async sweep(
+    sweepId: string,
+    rule: RuleDefinition,
+    trigger: ScheduleTrigger,
+    ruleSetVersion: string,
+    tick: Date,
+  ): Promise<SweepSummary> {
     const progress = new SweepProgress(sweepId, rule.id, {
       dataSource: this.dataSource,
       metrics: this.metrics,
@@ -80,7 +97,10 @@ export class SweepService {
     try {
       await progress.enterPhase('mirror');
       await this.mirror.refresh((p) => progress.mirrorPage(p));
-      const filters = resolveRelativeDates(await resolveFilterNames(trigger.segment.filters, this.directory), tick);
+      const filters = resolveRelativeDates(
+        await resolveFilterNames(trigger.segment.filters, this.directory),
+        tick,
+      );
       await this.segmentSync.ensureSynced(rule, trigger, filters);
       await progress.enterPhase('evaluate');
       const ctx: DiffContext = { sweepId, rule, trigger, ruleSetVersion, tick, filters };
@@ -97,7 +117,7 @@ export class SweepService {
       const detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
       await progress.finish('failed', detail, evaluationMs).catch(() => undefined);
       // A filter the engine cannot evaluate, or a name the CRM does not know, fails the same way on retry.
-      if (err instanceof SegmentFilterError || (err instanceof Error && err.name === 'UnknownNameError')) {
+      if (err instanceof SegmentFilterError || err instanceof UnknownNameError) {
         return { sweepId, ruleId: rule.id, status: 'failed', detail };
       }
       throw err;
@@ -105,7 +125,10 @@ export class SweepService {
   }
 
   private async eta(callsRemaining: number): Promise<number> {
-    const [budget, waitMs] = await Promise.all([this.gateway.budgetSnapshot(), this.gateway.estimateWaitMs('bulk')]);
+    const [budget, waitMs] = await Promise.all([
+      this.gateway.budgetSnapshot(),
+      this.gateway.estimateWaitMs('bulk'),
+    ]);
     return etaMs(callsRemaining, budget, waitMs);
   }
 

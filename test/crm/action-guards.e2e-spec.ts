@@ -39,14 +39,23 @@ describe('action guards against the sandbox', () => {
 
   const newContact = (assigneeId?: string) =>
     kit.gateway.createContact({ name: 'Guard Test', phone: String(++phone), assigneeId }, OPTS);
-  const crmCode = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof CrmApiError ? `${e.status} ${e.code}` : String(e)));
+  const crmCode = (p: Promise<unknown>) =>
+    p.then(
+      () => 'ok',
+      (e: unknown) => (e instanceof CrmApiError ? `${e.status} ${e.code}` : String(e)),
+    );
 
   it('needs_assignee: skips a message to an unassigned contact, which the CRM would refuse', async () => {
     const contact = await newContact();
-    expect(guardAction({ type: 'send-message', text: 'hi' }, contact)).toMatchObject({ reason: 'needs_assignee' });
+    expect(guardAction({ type: 'send-message', text: 'hi' }, contact)).toMatchObject({
+      reason: 'needs_assignee',
+    });
     expect(guardAction({ type: 'react', emoji: '👍' }, contact)).toMatchObject({ reason: 'needs_assignee' });
 
-    const conversation = await kit.gateway.openConversation({ contactId: contact.id, channelId: DEMO.channelConnected }, OPTS);
+    const conversation = await kit.gateway.openConversation(
+      { contactId: contact.id, channelId: DEMO.channelConnected },
+      OPTS,
+    );
     const send = { conversationId: conversation.id, contactId: contact.id, text: 'hi' };
     expect(await crmCode(kit.gateway.sendMessage(send, OPTS))).toBe('422 contact_unassigned');
 
@@ -62,7 +71,10 @@ describe('action guards against the sandbox', () => {
 
   it('contact_blocked: sends nothing to or on behalf of a blocked contact', async () => {
     const contact = await newContact(await firstMemberId());
-    const conversation = await kit.gateway.openConversation({ contactId: contact.id, channelId: DEMO.channelConnected }, OPTS);
+    const conversation = await kit.gateway.openConversation(
+      { contactId: contact.id, channelId: DEMO.channelConnected },
+      OPTS,
+    );
     const blocked = await kit.gateway.blockContact(contact.id, OPTS);
 
     for (const action of [
@@ -85,7 +97,9 @@ describe('action guards against the sandbox', () => {
     expect(await crmCode(open)).toBe('422 channel_not_connected');
 
     const connected = await kit.directory.resolveChannel('Main WhatsApp');
-    expect(guardAction({ type: 'open-conversation', channelId: connected.id }, contact, { channel: connected })).toEqual({
+    expect(
+      guardAction({ type: 'open-conversation', channelId: connected.id }, contact, { channel: connected }),
+    ).toEqual({
       proceed: true,
     });
   });

@@ -41,7 +41,10 @@ describe('CrmDirectory against the sandbox', () => {
     expect((await d.resolveStage('new lead')).id).toBe(DEMO.stageNewLead);
     expect((await d.resolveMember('ben@demo.test')).name).toBe('Ben Sales');
     expect((await d.resolveMember('Cara Support')).email).toBe('cara@demo.test');
-    expect(await d.resolveChannel('Old Line')).toMatchObject({ id: DEMO.channelDisconnected, status: 'disconnected' });
+    expect(await d.resolveChannel('Old Line')).toMatchObject({
+      id: DEMO.channelDisconnected,
+      status: 'disconnected',
+    });
     expect(await d.getChannel(DEMO.channelConnected)).toMatchObject({ status: 'connected' });
   });
 

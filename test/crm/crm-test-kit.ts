@@ -92,7 +92,12 @@ export async function startTestSandbox(limit: number, windowMs: number): Promise
   return startSandbox({ port: 0, rateLimit: { limit, windowMs } });
 }
 
-export async function sandboxControl<T = unknown>(sandbox: RunningSandbox, method: string, path: string, body?: unknown) {
+export async function sandboxControl<T = unknown>(
+  sandbox: RunningSandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
   const res = await fetch(`${sandbox.url}/_sandbox/${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },

@@ -61,7 +61,12 @@ describe('shared CRM budget (two gateways, one Redis, the sandbox)', () => {
 
     expect(contacts.every((c) => c.tags.some((t) => t.id === DEMO.tagVip))).toBe(true);
     expect(recorder.arrivals).toHaveLength(60);
-    expect(maxInSlidingWindow(recorder.arrivals.map((r) => r.at), WINDOW_MS)).toBeLessThanOrEqual(LIMIT);
+    expect(
+      maxInSlidingWindow(
+        recorder.arrivals.map((r) => r.at),
+        WINDOW_MS,
+      ),
+    ).toBeLessThanOrEqual(LIMIT);
     expect(a.gateway.counters().rateLimited429 + b.gateway.counters().rateLimited429).toBe(0);
     // 60 calls at 20 per window cannot finish before the third window opens.
     const span = recorder.arrivals[59].at - recorder.arrivals[0].at;
@@ -79,7 +84,9 @@ describe('shared CRM budget (two gateways, one Redis, the sandbox)', () => {
     while ((await a.gateway.budgetSnapshot()).usedInWindow < LIMIT) await sleep(50);
     const snapshot = await b.gateway.budgetSnapshot();
     expect(snapshot.waiting.bulk).toBeGreaterThan(0);
-    expect(await b.gateway.estimateWaitMs('bulk')).toBeGreaterThan(await b.gateway.estimateWaitMs('interactive'));
+    expect(await b.gateway.estimateWaitMs('bulk')).toBeGreaterThan(
+      await b.gateway.estimateWaitMs('interactive'),
+    );
 
     const queuedAt = performance.now();
     const interactive = Array.from({ length: 4 }, () =>
@@ -90,7 +97,12 @@ describe('shared CRM budget (two gateways, one Redis, the sandbox)', () => {
     const lastInteractive = Math.max(...done.filter((d) => d.kind === 'interactive').map((d) => d.at));
     const bulkMeanwhile = done.filter((d) => d.kind === 'bulk' && d.at > queuedAt && d.at < lastInteractive);
     expect(bulkMeanwhile.length).toBeLessThanOrEqual(1); // at most the one already on the wire
-    expect(maxInSlidingWindow(recorder.arrivals.map((r) => r.at), WINDOW_MS)).toBeLessThanOrEqual(LIMIT);
+    expect(
+      maxInSlidingWindow(
+        recorder.arrivals.map((r) => r.at),
+        WINDOW_MS,
+      ),
+    ).toBeLessThanOrEqual(LIMIT);
   });
 });
 

@@ -29,7 +29,11 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
 
   beforeAll(async () => {
     sandbox = await startTestSandbox(300, 60_000);
-    const config = testConfig(prefix, { CRM_BASE_URL: sandbox.url, CRM_TIMEOUT_MS: '500', CRM_MAX_RETRIES: '3' });
+    const config = testConfig(prefix, {
+      CRM_BASE_URL: sandbox.url,
+      CRM_TIMEOUT_MS: '500',
+      CRM_MAX_RETRIES: '3',
+    });
     a = makeGateway(config);
     b = makeGateway(config);
   });
@@ -51,7 +55,12 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
   const counters = () => sandboxControl<Counters>(sandbox, 'GET', 'counters');
 
   it('after a 429 with Retry-After 2, no process calls for 2 s, then all resume', async () => {
-    await sandboxControl(sandbox, 'POST', 'faults', { kind: 'rate429', count: 1, retryAfterSec: 2, route: GET_CONTACT });
+    await sandboxControl(sandbox, 'POST', 'faults', {
+      kind: 'rate429',
+      count: 1,
+      retryAfterSec: 2,
+      route: GET_CONTACT,
+    });
     const before = a.gateway.counters();
     const first = a.gateway.getContact(DEMO.maria, { priority: 'interactive' });
     while (recorder.arrivals.length === 0) await sleep(5); // the call that will get the 429
@@ -73,26 +82,45 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
     expect(contact.id).toBe(DEMO.maria);
     expect((await counters())[GET_CONTACT]).toBe(2);
     expect(a.gateway.counters().retries - before.retries).toBe(1);
-    expect(a.gateway.counters().calls.getContact?.server_error).toBe((before.calls.getContact?.server_error ?? 0) + 1);
+    expect(a.gateway.counters().calls.getContact?.server_error).toBe(
+      (before.calls.getContact?.server_error ?? 0) + 1,
+    );
   });
 
   it('retries a timed-out call', async () => {
-    await sandboxControl(sandbox, 'POST', 'faults', { kind: 'latency', count: 1, latencyMs: 1_500, route: GET_CONTACT });
+    await sandboxControl(sandbox, 'POST', 'faults', {
+      kind: 'latency',
+      count: 1,
+      latencyMs: 1_500,
+      route: GET_CONTACT,
+    });
     const before = a.gateway.counters();
-    await expect(a.gateway.getContact(DEMO.john, { priority: 'bulk' })).resolves.toMatchObject({ id: DEMO.john });
-    expect(a.gateway.counters().calls.getContact?.transport_error).toBe((before.calls.getContact?.transport_error ?? 0) + 1);
+    await expect(a.gateway.getContact(DEMO.john, { priority: 'bulk' })).resolves.toMatchObject({
+      id: DEMO.john,
+    });
+    expect(a.gateway.counters().calls.getContact?.transport_error).toBe(
+      (before.calls.getContact?.transport_error ?? 0) + 1,
+    );
     expect((await counters())[GET_CONTACT]).toBe(2);
   });
 
   it('never retries a 400 and keeps the CRM requestId, code and details on the error', async () => {
     const before = a.gateway.counters();
     const err = await a.gateway
-      .createContact({ phone: '+55 (11) not-a-phone', email: 'not-an-email' }, { priority: 'interactive', correlationId: 'run-42' })
+      .createContact(
+        { phone: '+55 (11) not-a-phone', email: 'not-an-email' },
+        { priority: 'interactive', correlationId: 'run-42' },
+      )
       .catch((e: unknown) => e);
 
     expect(err).toBeInstanceOf(CrmApiError);
     const apiErr = err as CrmApiError;
-    expect(apiErr).toMatchObject({ status: 400, code: 'validation_failed', retryable: false, operation: 'createContact' });
+    expect(apiErr).toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      retryable: false,
+      operation: 'createContact',
+    });
     expect(apiErr.requestId).toMatch(/^req_/);
     expect(apiErr.details?.length).toBeGreaterThan(0);
     expect(recorder.arrivals).toHaveLength(1);
@@ -100,7 +128,9 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
   });
 
   it('keeps the API key out of errors and counters', async () => {
-    const err = await a.gateway.getContact('00000000-0000-4000-8000-00000000dead', { priority: 'interactive' }).catch((e: unknown) => e);
+    const err = await a.gateway
+      .getContact('00000000-0000-4000-8000-00000000dead', { priority: 'interactive' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CrmApiError);
     expect(JSON.stringify({ ...(err as object), message: (err as Error).message })).not.toContain(DEMO_KEY);
     expect(JSON.stringify(a.gateway.counters())).not.toContain(DEMO_KEY);

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { crm, eventually, Harness, startHarness } from '../support/engine-harness';
+import { crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
 const RULES = {
@@ -16,7 +16,7 @@ describe('webhook intake', () => {
     h = await startHarness({ rules: RULES, subscribe: false,
       env: { CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET, WEBHOOK_BODY_LIMIT_BYTES: '4096' } });
     db = h.app.get(DataSource);
-    contact = (await crm(h, 'POST', '/v1/contacts', { name: 'Ivy Intake', phone: '4915112345678' })).body;
+    contact = await newContact(h, 'Ivy Intake');
   });
   afterAll(async () => h?.stop());
 

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/load-config';
-import { api, crm, eventually, Harness, startHarness } from '../support/engine-harness';
+import { api, crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
 const counters = async (h: Harness) => (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body as Record<string, number>;
@@ -20,7 +20,7 @@ describe('pipeline: once-per-contact under concurrency', () => {
   afterAll(async () => h?.stop());
 
   it('creates one acting run when two triggers for the same contact arrive at once', async () => {
-    const contact = (await crm(h, 'POST', '/v1/contacts', { name: 'Olga Once', phone: '33612345678' })).body;
+    const contact = await newContact(h, 'Olga Once');
     const [a, b] = await Promise.all([
       deliver(h.url, JSON.stringify(contactEvent('contact.updated', contact))),
       deliver(h.url, JSON.stringify(contactEvent('contact.updated', { ...contact, notes: 'second' }))),
@@ -55,7 +55,7 @@ describe('pipeline: Redis loses everything mid-stream', () => {
   it('processes every event exactly once after a FLUSHDB', async () => {
     const contacts = [];
     for (let i = 0; i < 12; i++) {
-      contacts.push((await crm(h, 'POST', '/v1/contacts', { name: `Flush ${i}`, phone: `4470000000${i.toString().padStart(2, '0')}` })).body);
+      contacts.push(await newContact(h, `Flush ${i}`));
     }
     const before = (await counters(h))[TAG_ROUTE] ?? 0;
     const deliveries = contacts.map((c) => deliver(h.url, JSON.stringify(contactEvent('contact.updated', c))));

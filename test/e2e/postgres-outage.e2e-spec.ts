@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { crm, eventually, Harness, startHarness } from '../support/engine-harness';
+import { crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
 // Postgres is the commit point: while it is unreachable the intake must answer 503 (the CRM
@@ -18,7 +18,7 @@ describe('intake while Postgres is unreachable', () => {
   afterAll(async () => h?.stop());
 
   it('answers 503 while down, then accepts and processes after recovery', async () => {
-    const contact = (await crm(h, 'POST', '/v1/contacts', { name: 'Otto Outage', phone: '4930123456' })).body;
+    const contact = await newContact(h, 'Otto Outage');
     const body = JSON.stringify(contactEvent('contact.updated', contact));
     h.pgProxy!.down();
     const during = await deliver(h.url, body);

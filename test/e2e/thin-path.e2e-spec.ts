@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { crm, eventually, Harness, startHarness } from '../support/engine-harness';
+import { crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 
 // The foundation's thin path through every layer: sandbox creates a contact → signed
 // contact.created over HTTP → intake → Postgres → events queue → rule → actions queue →
@@ -17,9 +17,7 @@ describe('thin path: a signed event, a YAML rule, a CRM write', () => {
   afterAll(async () => h?.stop());
 
   it('tags a contact created in the sandbox', async () => {
-    const created = await crm(h, 'POST', '/v1/contacts', { name: 'Eve Example', phone: '5511912345678' });
-    expect(created.status).toBeLessThan(300);
-    const contactId = created.body.id as string;
+    const contactId = (await newContact(h, 'Eve Example')).id as string;
 
     const tagged = await eventually(async () => {
       const res = await crm(h, 'GET', `/v1/contacts/${contactId}`);

@@ -2,7 +2,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { api, crm, eventually, Harness, startHarness } from '../support/engine-harness';
+import { api, crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
 const root = join(__dirname, '..', '..');
@@ -52,7 +52,7 @@ describe('a worker killed mid-run', () => {
   });
 
   it('is finished by another worker and every write reaches the CRM exactly once', async () => {
-    const contact = (await crm(h, 'POST', '/v1/contacts', { name: 'Kim Crash', phone: '819012345678' })).body;
+    const contact = await newContact(h, 'Kim Crash');
     // The first tag call hangs for 4 s: long enough to kill the worker while it waits.
     await api(h.sandboxUrl, 'POST', '/_sandbox/faults', { kind: 'latency', count: 1, latencyMs: 4000, route: TAG_ROUTE });
     const before = (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body[TAG_ROUTE] ?? 0;
@@ -67,7 +67,12 @@ describe('a worker killed mid-run', () => {
         [contact.id],
       );
       return rows[0]?.status === 'running';
-    }, 20000);
+    }, 20000).catch(async (err) => {
+      console.log(await db.query(`SELECT id, type, status, error FROM inbox_events`));
+      console.log(await db.query(`SELECT id, status, reason FROM runs`));
+      console.log(await db.query(`SELECT status, reason, error_code, error_message FROM action_results`));
+      throw err;
+    });
     first.kill('SIGKILL');
 
     startWorker();

@@ -68,6 +68,7 @@ describe('rules hot reload', () => {
     expect(rules.status().version).toBe(v1);
 
     // A rule test file is not a rule file: changing it reloads nothing.
+    await new Promise((r) => setTimeout(r, 500)); // let late events of the previous write settle
     const attempt = rules.status().lastAttempt.at;
     writeFileSync(join(dir, 'a.test.yaml'), 'tests: []\n');
     await new Promise((r) => setTimeout(r, 600));

@@ -26,12 +26,18 @@ describe('the contact mirror', () => {
   let app: INestApplicationContext;
   const children: ChildProcess[] = [];
 
-  const listCalls = async (): Promise<number> => (await api(crm.url, 'GET', '/_sandbox/counters')).body[LIST] ?? 0;
-  const cursor = async (): Promise<number | null> => (await db.dataSource.query(`SELECT full_sync_page FROM contact_mirror_state`))[0]?.full_sync_page ?? null;
+  const listCalls = async (): Promise<number> =>
+    (await api(crm.url, 'GET', '/_sandbox/counters')).body[LIST] ?? 0;
+  const cursor = async (): Promise<number | null> =>
+    (await db.dataSource.query(`SELECT full_sync_page FROM contact_mirror_state`))[0]?.full_sync_page ?? null;
 
   beforeAll(async () => {
     db = await createTestDb();
-    crm = await startSandbox({ port: 0, fixture: bigFixture(GENERATED), rateLimit: { limit: 100_000, windowMs: 60_000 } });
+    crm = await startSandbox({
+      port: 0,
+      fixture: bigFixture(GENERATED),
+      rateLimit: { limit: 100_000, windowMs: 60_000 },
+    });
     config = loadConfig({
       ...process.env,
       CRM_BASE_URL: crm.url,
@@ -57,11 +63,24 @@ describe('the contact mirror', () => {
   });
 
   it('resumes a full sync killed mid-way, redoing at most one page', async () => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'support', 'mirror-sync-child.ts')], {
-      cwd: join(__dirname, '..', '..'),
-      env: { ...process.env, CRM_BASE_URL: crm.url, CRM_API_KEY: 'sk_demo_full', DATABASE_URL: db.url, REDIS_PREFIX: PREFIX, CRM_RATE_LIMIT: '10', CRM_RATE_WINDOW_MS: '1000', LOG_LEVEL: 'error' },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', join(__dirname, 'support', 'mirror-sync-child.ts')],
+      {
+        cwd: join(__dirname, '..', '..'),
+        env: {
+          ...process.env,
+          CRM_BASE_URL: crm.url,
+          CRM_API_KEY: 'sk_demo_full',
+          DATABASE_URL: db.url,
+          REDIS_PREFIX: PREFIX,
+          CRM_RATE_LIMIT: '10',
+          CRM_RATE_WINDOW_MS: '1000',
+          LOG_LEVEL: 'error',
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     children.push(child);
     await eventually(async () => ((await cursor()) ?? 0) >= 6, 60_000, 20);
     child.kill('SIGKILL');
@@ -84,11 +103,21 @@ describe('the contact mirror', () => {
 
   it('then reads only what is new, newest first, down to the watermark', async () => {
     const before = await listCalls();
-    const created: Contact = (await api(crm.url, 'POST', '/v1/contacts', { name: 'Newest', phone: '351910000001' }, { authorization: 'Bearer sk_demo_full' })).body;
+    const created: Contact = (
+      await api(
+        crm.url,
+        'POST',
+        '/v1/contacts',
+        { name: 'Newest', phone: '351910000001' },
+        { authorization: 'Bearer sk_demo_full' },
+      )
+    ).body;
     const result = await app.get(ContactMirrorService).refresh();
     expect(result).toMatchObject({ kind: 'incremental', listCalls: 1 });
     expect(await listCalls()).toBe(before + 1);
-    const [row] = await db.dataSource.query(`SELECT country, phone FROM contact_mirror WHERE id = $1`, [created.id]);
+    const [row] = await db.dataSource.query(`SELECT country, phone FROM contact_mirror WHERE id = $1`, [
+      created.id,
+    ]);
     expect(row).toEqual({ country: 'PT', phone: '351910000001' });
   });
 
@@ -96,14 +125,26 @@ describe('the contact mirror', () => {
     const mirror = app.get(ContactMirrorService);
     const [row] = await db.dataSource.query(`SELECT raw FROM contact_mirror WHERE name = 'Generated 7'`);
     const contact: Contact = row.raw;
-    await mirror.applyEvent('contact.updated', { ...contact, name: 'Renamed', updatedAt: new Date(Date.parse(contact.updatedAt) + 1000).toISOString() });
-    await mirror.applyEvent('contact.updated', { ...contact, name: 'Stale', updatedAt: new Date(Date.parse(contact.updatedAt) - 1000).toISOString() });
-    expect((await db.dataSource.query(`SELECT name FROM contact_mirror WHERE id = $1`, [contact.id]))[0].name).toBe('Renamed');
+    await mirror.applyEvent('contact.updated', {
+      ...contact,
+      name: 'Renamed',
+      updatedAt: new Date(Date.parse(contact.updatedAt) + 1000).toISOString(),
+    });
+    await mirror.applyEvent('contact.updated', {
+      ...contact,
+      name: 'Stale',
+      updatedAt: new Date(Date.parse(contact.updatedAt) - 1000).toISOString(),
+    });
+    expect(
+      (await db.dataSource.query(`SELECT name FROM contact_mirror WHERE id = $1`, [contact.id]))[0].name,
+    ).toBe('Renamed');
 
     await mirror.applyEvent('contact.deleted', { id: contact.id });
     // A list page read before the deletion must not bring it back.
     await mirror.applyEvent('contact.created', contact);
-    expect(await db.dataSource.query(`SELECT id FROM contact_mirror WHERE id = $1`, [contact.id])).toEqual([]);
+    expect(await db.dataSource.query(`SELECT id FROM contact_mirror WHERE id = $1`, [contact.id])).toEqual(
+      [],
+    );
     const freshness = await mirror.freshness();
     expect(freshness.lastEventAt).not.toBeNull();
     expect(freshness.contacts).toBe(GENERATED + 10);

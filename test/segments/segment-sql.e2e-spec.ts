@@ -1,4 +1,10 @@
-import { fromMirrorRow, mirrorColumns, mirrorRecords, UPSERT_CONTACTS_SQL, type MirrorRow } from '../../src/segments/mirror-sql';
+import {
+  fromMirrorRow,
+  mirrorColumns,
+  mirrorRecords,
+  UPSERT_CONTACTS_SQL,
+  type MirrorRow,
+} from '../../src/segments/mirror-sql';
 import { toMirroredContact, type MirroredContact } from '../../src/segments/mirrored-contact';
 import { resolveRelativeDates } from '../../src/segments/resolved-filters';
 import { matchesSegment } from '../../src/segments/segment-filter';
@@ -23,9 +29,14 @@ describe('segment filters in SQL and in TypeScript', () => {
     const rnd = random(20250615);
     const generated = Array.from({ length: CONTACTS }, (_, i) => generateContact(rnd, i));
     for (let i = 0; i < generated.length; i += 1000) {
-      await db.dataSource.query(UPSERT_CONTACTS_SQL, [JSON.stringify(mirrorRecords(generated.slice(i, i + 1000))), 1]);
+      await db.dataSource.query(UPSERT_CONTACTS_SQL, [
+        JSON.stringify(mirrorRecords(generated.slice(i, i + 1000))),
+        1,
+      ]);
     }
-    const rows: MirrorRow[] = await db.dataSource.query(`SELECT ${mirrorColumns('m')} FROM contact_mirror m ORDER BY m.id`);
+    const rows: MirrorRow[] = await db.dataSource.query(
+      `SELECT ${mirrorColumns('m')} FROM contact_mirror m ORDER BY m.id`,
+    );
     contacts = rows.map(fromMirrorRow);
     expect(contacts).toEqual(generated.map(toMirroredContact).sort((a, b) => (a.id < b.id ? -1 : 1)));
   });
@@ -38,12 +49,19 @@ describe('segment filters in SQL and in TypeScript', () => {
     for (let i = 0; i < FILTERS; i++) {
       const filters = resolveRelativeDates(generateFilters(rnd) as never, NOW);
       const where = segmentWhere(filters, 'm', 1);
-      const rows: { id: string }[] = await db.dataSource.query(`SELECT m.id FROM contact_mirror m WHERE ${where.sql}`, where.params);
+      const rows: { id: string }[] = await db.dataSource.query(
+        `SELECT m.id FROM contact_mirror m WHERE ${where.sql}`,
+        where.params,
+      );
       const sql = new Set(rows.map((r) => r.id));
       const pure = contacts.filter((c) => matchesSegment(filters, c, NOW).matched);
       if (pure.length > 0 && pure.length < CONTACTS) nonTrivial++;
-      const wrong = pure.filter((c) => !sql.has(c.id)).length + (sql.size - pure.filter((c) => sql.has(c.id)).length);
-      if (wrong > 0) disagreements.push(`${JSON.stringify(filters)}: ${wrong} contact(s) differ (sql ${sql.size}, pure ${pure.length})`);
+      const wrong =
+        pure.filter((c) => !sql.has(c.id)).length + (sql.size - pure.filter((c) => sql.has(c.id)).length);
+      if (wrong > 0)
+        disagreements.push(
+          `${JSON.stringify(filters)}: ${wrong} contact(s) differ (sql ${sql.size}, pure ${pure.length})`,
+        );
     }
     expect(disagreements).toEqual([]);
     // A generator that only produced everyone-or-no-one filters would prove nothing.
@@ -52,7 +70,10 @@ describe('segment filters in SQL and in TypeScript', () => {
 
   it('treats an empty filter as everyone in both', async () => {
     const where = segmentWhere(resolveRelativeDates({}, NOW));
-    const [{ n }] = await db.dataSource.query(`SELECT count(*)::int AS n FROM contact_mirror m WHERE ${where.sql}`, where.params);
+    const [{ n }] = await db.dataSource.query(
+      `SELECT count(*)::int AS n FROM contact_mirror m WHERE ${where.sql}`,
+      where.params,
+    );
     expect(n).toBe(CONTACTS);
   });
 });

@@ -1,7 +1,14 @@
 import { CreateSegments1763780000000 } from '../../migrations/1763780000000-CreateSegments';
 import { createTestDb, type TestDb } from './support/segments-db';
 
-const TABLES = ['contact_mirror', 'contact_mirror_tombstones', 'contact_mirror_state', 'segment_rule_state', 'segment_memberships', 'segment_sweeps'];
+const TABLES = [
+  'contact_mirror',
+  'contact_mirror_tombstones',
+  'contact_mirror_state',
+  'segment_rule_state',
+  'segment_memberships',
+  'segment_sweeps',
+];
 
 describe('the segments migration', () => {
   let db: TestDb;
@@ -20,7 +27,11 @@ describe('the segments migration', () => {
     const runner = db.dataSource.createQueryRunner();
     const migration = new CreateSegments1763780000000();
     const existing = async () =>
-      (await runner.query(`SELECT table_name FROM information_schema.tables WHERE table_name = ANY($1)`, [TABLES])).length;
+      (
+        await runner.query(`SELECT table_name FROM information_schema.tables WHERE table_name = ANY($1)`, [
+          TABLES,
+        ])
+      ).length;
     try {
       await migration.down(runner);
       expect(await existing()).toBe(0);

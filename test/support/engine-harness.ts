@@ -132,3 +132,12 @@ export async function api<T = any>(base: string, method: string, path: string, b
 
 export const crm = (h: Harness, method: string, path: string, body?: unknown, key = 'sk_demo_full') =>
   api(h.sandboxUrl, method, path, body, { authorization: `Bearer ${key}` });
+
+let phoneSeq = 0;
+/** Creates a contact in the sandbox with a phone no fixture uses; fails loudly if the CRM refuses. */
+export async function newContact(h: Harness, name: string, extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
+  const phone = `3519${String(process.pid % 1000).padStart(3, '0')}${String(++phoneSeq).padStart(5, '0')}`;
+  const res = await crm(h, 'POST', '/v1/contacts', { name, phone, ...extra });
+  if (res.status !== 201) throw new Error(`sandbox refused contact ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}

@@ -4,8 +4,14 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { SandboxFixture } from '../../../src/sandbox/start-sandbox';
 
-export function bigFixture(n: number, make: (i: number) => Record<string, unknown> = defaultContact): SandboxFixture {
-  const text = readFileSync(join(__dirname, '..', '..', '..', 'src', 'sandbox', 'fixtures', 'demo.yaml'), 'utf8');
+export function bigFixture(
+  n: number,
+  make: (i: number) => Record<string, unknown> = defaultContact,
+): SandboxFixture {
+  const text = readFileSync(
+    join(__dirname, '..', '..', '..', 'src', 'sandbox', 'fixtures', 'demo.yaml'),
+    'utf8',
+  );
   const fixture = parse(text) as SandboxFixture;
   const org = fixture.organizations[0];
   org.contacts = [...(org.contacts ?? []), ...Array.from({ length: n }, (_, i) => make(i) as never)];
@@ -13,5 +19,9 @@ export function bigFixture(n: number, make: (i: number) => Record<string, unknow
 }
 
 function defaultContact(i: number): Record<string, unknown> {
-  return { name: `Generated ${i}`, phone: String(5511900000000 + i), createdAt: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString() };
+  return {
+    name: `Generated ${i}`,
+    phone: String(5511900000000 + i),
+    createdAt: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
+  };
 }

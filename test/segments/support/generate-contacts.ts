@@ -5,7 +5,20 @@ import { SOURCE_METHODS } from '../../../src/crm/crm-types';
 export const TAGS = [1, 2, 3, 4, 5, 6].map((n) => `7a000000-0000-4000-8000-00000000000${n}`);
 export const STAGES = [1, 2, 3].map((n) => `5a000000-0000-4000-8000-00000000000${n}`);
 export const MEMBERS = [1, 2, 3].map((n) => `a0000000-0000-4000-8000-00000000000${n}`);
-const PHONES = ['5511', '5521', '351912', '351213', '1415', '1613', '4479', '4915', '3361', '8190', '999', '12'];
+const PHONES = [
+  '5511',
+  '5521',
+  '351912',
+  '351213',
+  '1415',
+  '1613',
+  '4479',
+  '4915',
+  '3361',
+  '8190',
+  '999',
+  '12',
+];
 const SOURCES = SOURCE_METHODS.slice(0, 6);
 const CUSTOM = ['opt-a', 'opt-b', 'opt-c'];
 const START = Date.parse('2024-01-01T00:00:00Z');
@@ -36,7 +49,11 @@ export function gridDate(rnd: () => number): string {
 export function generateContact(rnd: () => number, i: number): Contact {
   const tagIds = some(rnd, TAGS, 3);
   const phonePrefix = pick(rnd, PHONES);
-  const phone = phonePrefix + String(Math.floor(rnd() * 1e9)).padStart(9, '0').slice(0, Math.max(2, 11 - phonePrefix.length));
+  const phone =
+    phonePrefix +
+    String(Math.floor(rnd() * 1e9))
+      .padStart(9, '0')
+      .slice(0, Math.max(2, 11 - phonePrefix.length));
   const customFields: Record<string, unknown> = {};
   if (rnd() < 0.6) customFields.plan = pick(rnd, CUSTOM);
   if (rnd() < 0.5) customFields.interests = some(rnd, CUSTOM);
@@ -74,12 +91,23 @@ const PARTS: FilterPart[] = [
   (r) => ({ lastUpdatedAfter: gridDate(r), lastUpdatedBefore: gridDate(r) }),
   (r) => ({ lastInteractionAfter: gridDate(r) }),
   (r) => ({ lastInteractionBefore: gridDate(r) }),
-  (r) => ({ phoneFilters: [{ countryCode: pick(r, ['55', '+351', '1', 'GB', 'DE']), prefix: pick(r, ['', '1', '9', '41', '61']) }] }),
+  (r) => ({
+    phoneFilters: [
+      { countryCode: pick(r, ['55', '+351', '1', 'GB', 'DE']), prefix: pick(r, ['', '1', '9', '41', '61']) },
+    ],
+  }),
   (r) => ({ sourceMethods: some(r, SOURCES, 3) as SegmentFilters['sourceMethods'] }),
   (r) => ({ status: r() < 0.5 ? 'active' : 'archived' }),
   (r) => ({ isBlocked: r() < 0.5 }),
   (r) => ({ countries: some(r, ['BR', 'PT', 'US', 'CA', 'GB', 'DE', 'FR', 'JP'], 3) }),
-  (r) => ({ customFieldFilters: [{ fieldKey: pick(r, ['plan', 'interests', 'score', 'none']), values: some(r, [...CUSTOM, '3'], 2).concat('opt-a') }] }),
+  (r) => ({
+    customFieldFilters: [
+      {
+        fieldKey: pick(r, ['plan', 'interests', 'score', 'none']),
+        values: some(r, [...CUSTOM, '3'], 2).concat('opt-a'),
+      },
+    ],
+  }),
 ];
 
 /** One to `maxMembers` random members (later parts overwrite earlier ones of the same name). */

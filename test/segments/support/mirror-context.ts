@@ -13,7 +13,11 @@ export function mirrorContext(config: AppConfig): Promise<INestApplicationContex
   return NestFactory.createApplicationContext(
     {
       module: class MirrorContext {},
-      imports: [ConfigModule.forRoot(config), TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, { extra: { max: 4 } })), ContactMirrorModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, { extra: { max: 4 } })),
+        ContactMirrorModule,
+      ],
     },
     { logger: ['error'], abortOnError: false },
   );

@@ -24,7 +24,15 @@ import { dropDatabase } from '../../../src/db/migrate';
 import { startSandbox } from '../../../src/sandbox/start-sandbox';
 import { ContactMirrorService } from '../../../src/segments/contact-mirror.service';
 import { SegmentsModule } from '../../../src/segments/segments.module';
-import { ADMIN_TOKEN, api, eventually, startHarness, tempRulesDir, testDatabaseUrl, type HarnessOptions } from '../../support/engine-harness';
+import {
+  ADMIN_TOKEN,
+  api,
+  eventually,
+  startHarness,
+  tempRulesDir,
+  testDatabaseUrl,
+  type HarnessOptions,
+} from '../../support/engine-harness';
 
 export interface SegmentsHarness {
   app: INestApplication;
@@ -38,14 +46,24 @@ export interface SegmentsHarness {
 }
 
 export function appModuleHasSegments(config: AppConfig): boolean {
-  return (AppModule.forRoot(config).imports ?? []).some((m) => (m as { module?: unknown })?.module === SegmentsModule);
+  return (AppModule.forRoot(config).imports ?? []).some(
+    (m) => (m as { module?: unknown })?.module === SegmentsModule,
+  );
 }
 
 export async function startSegmentsHarness(options: HarnessOptions = {}): Promise<SegmentsHarness> {
   const probe = loadConfig({ ...process.env, CRM_BASE_URL: '', CRM_API_KEY: '' });
   if (appModuleHasSegments(probe)) {
     const h = await startHarness(options);
-    return { app: h.app, url: h.url, sandboxUrl: h.sandboxUrl, config: h.config, db: h.app.get(DataSource), wired: true, stop: h.stop };
+    return {
+      app: h.app,
+      url: h.url,
+      sandboxUrl: h.sandboxUrl,
+      config: h.config,
+      db: h.app.get(DataSource),
+      wired: true,
+      stop: h.stop,
+    };
   }
   return startComposed(options);
 }
@@ -104,7 +122,8 @@ async function startComposed(options: HarnessOptions): Promise<SegmentsHarness> 
   };
 }
 
-export const admin = (h: SegmentsHarness, method: string, path: string) => api(h.url, method, path, undefined, { 'x-admin-token': ADMIN_TOKEN });
+export const admin = (h: SegmentsHarness, method: string, path: string) =>
+  api(h.url, method, path, undefined, { 'x-admin-token': ADMIN_TOKEN });
 export const sandbox = (h: SegmentsHarness, method: string, path: string, body?: unknown) =>
   api(h.sandboxUrl, method, path, body, { authorization: 'Bearer sk_demo_full' });
 
@@ -123,8 +142,15 @@ export async function mirrorCatchesUp(h: SegmentsHarness, id: string): Promise<v
   if (!h.wired) await h.app.get(ContactMirrorService).applyEvent('contact.updated', contact);
   const tags = contact.tags.map((t) => t.id).sort();
   await eventually(async () => {
-    const [row] = await h.db.query(`SELECT tag_ids, stage_id, status FROM contact_mirror WHERE id = $1`, [id]);
-    return row && JSON.stringify([...row.tag_ids].sort()) === JSON.stringify(tags) && row.stage_id === contact.stageId && row.status === contact.status;
+    const [row] = await h.db.query(`SELECT tag_ids, stage_id, status FROM contact_mirror WHERE id = $1`, [
+      id,
+    ]);
+    return (
+      row &&
+      JSON.stringify([...row.tag_ids].sort()) === JSON.stringify(tags) &&
+      row.stage_id === contact.stageId &&
+      row.status === contact.status
+    );
   }, 15000);
 }
 
