@@ -1,5 +1,6 @@
 // SQL for the runs ledger as the action runner moves through it. Plain class over a DataSource.
 import type { DataSource } from 'typeorm';
+import type { Contact } from '../crm/crm-types';
 import type { ActionStatus } from './action-result.entity';
 import type { RunStatus } from './run.entity';
 
@@ -43,6 +44,12 @@ export class ActionLedger {
         ORDER BY r.created_at, r.id`,
       [contactId, runId],
     );
+  }
+
+  /** The contact as the mirror last saw it (webhooks, write responses, syncs), if mirrored. */
+  async mirroredContact(contactId: string): Promise<Contact | undefined> {
+    const [row] = await this.db.query(`SELECT raw FROM contact_mirror WHERE id = $1`, [contactId]);
+    return row?.raw as Contact | undefined;
   }
 
   actionsOf(runId: string): Promise<ActionRow[]> {

@@ -5,6 +5,7 @@ import { CrmApiError } from '../crm/crm-errors';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';
 import { EngineMetrics } from '../ops/engine-metrics';
+import { ContactMirrorService } from '../segments/contact-mirror.service';
 import type { RuleAction } from '../rules/rule-types';
 import { applyActionLocally, guardAction } from './action-guards';
 import { executeAction, ExecutionContext, MissingMessageError } from './action-executor';
@@ -28,6 +29,7 @@ export class ActionRunnerService {
     private readonly gateway: CrmGateway,
     private readonly directory: CrmDirectory,
     private readonly metrics: EngineMetrics,
+    private readonly mirror: ContactMirrorService,
   ) {}
 
   /** Runs every unfinished run of the contact up to and including `runId`. */
@@ -56,7 +58,7 @@ export class ActionRunnerService {
     // A row left `running` means a crash mid-call: read the contact again so guards see the write
     // if it happened (no_change), instead of repeating it.
     const crashed = actions.some((a) => a.status === 'running');
-    let contact = crashed ? await this.readContact(run) : (run.contact_snapshot as unknown as Contact);
+    const contact = crashed ? await this.readContact(run) : await this.freshest(ledger, run);
     const ctx: ExecutionContext = { contact, message: messageOf(run) };
     for (const row of actions) {
       if (row.status === 'succeeded' || row.status === 'skipped') continue;
@@ -66,7 +68,6 @@ export class ActionRunnerService {
         await ledger.finishRun(run.id, outcome);
         return;
       }
-      contact = ctx.contact;
     }
     await ledger.finishRun(run.id, 'succeeded');
   }
@@ -97,6 +98,8 @@ export class ActionRunnerService {
       await ledger.markActionRunning(row.id);
       const after = await executeAction(this.gateway, resolved, ctx, opts);
       ctx.contact = after ?? applyActionLocally(resolved, ctx.contact);
+      // The CRM's answer is the freshest state there is: later runs' guards start from it.
+      if (after) await this.mirror.applyEvent('contact.updated', after);
       await ledger.succeed(row.id, Date.now() - started, null);
       this.metrics.actions.inc({ type: action.type, status: 'succeeded', reason: '' });
       this.logger.log(`rule ${run.rule_id}: ${action.type} on contact ${ctx.contact.id} succeeded [${run.correlation_id ?? '-'}]`);
@@ -123,6 +126,14 @@ export class ActionRunnerService {
     }
     await ledger.fail(row.id, 'pending', failure, durationMs);
     throw new TransientActionError(`${type} on contact ${run.contact_id}: ${failure.code}`);
+  }
+
+  /** The run's snapshot, unless the mirror holds a newer state of the contact (by updatedAt). */
+  private async freshest(ledger: ActionLedger, run: RunRow): Promise<Contact> {
+    const snapshot = run.contact_snapshot as unknown as Contact;
+    const mirrored = await ledger.mirroredContact(run.contact_id);
+    if (!mirrored) return snapshot;
+    return !snapshot?.updatedAt || Date.parse(mirrored.updatedAt) > Date.parse(snapshot.updatedAt) ? mirrored : snapshot;
   }
 
   private async readContact(run: RunRow): Promise<Contact> {

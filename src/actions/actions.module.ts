@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CrmModule } from '../crm/crm.module';
 import { QueuesModule } from '../queues/queues.module';
+import { ContactMirrorModule } from '../segments/contact-mirror.module';
 import { ActionRunnerService } from './action-runner.service';
 import { ActionsProcessor } from './actions.processor';
 
@@ -10,7 +11,7 @@ export class ActionsModule {
   static register(withWorkers: boolean) {
     return {
       module: ActionsModule,
-      imports: [QueuesModule, CrmModule],
+      imports: [QueuesModule, CrmModule, ContactMirrorModule],
       providers: [ActionRunnerService, ...(withWorkers ? [ActionsProcessor] : [])],
       exports: [ActionRunnerService],
     };

@@ -12,6 +12,7 @@ export interface NewRun {
   triggerKey: string;
   inboxEventId: string | null;
   eventType: string;
+  replay?: boolean;
   rule: RuleDefinition;
   ruleSetVersion: string;
   contactId: string;
@@ -71,7 +72,7 @@ export async function createRun(tx: EntityManager, input: NewRun): Promise<Pendi
 
 /** Whether a matched rule may act now: loop protection, then once / cooldown. */
 async function admission(tx: EntityManager, input: NewRun, runId: string): Promise<{ status: RunStatus; reason: string | null }> {
-  if (input.eventType === 'contact.updated' && (await recentOwnWrite(tx, input.rule.id, input.contactId))) {
+  if (input.eventType === 'contact.updated' && !input.replay && (await recentOwnWrite(tx, input.rule.id, input.contactId))) {
     return { status: 'suppressed', reason: 'own_write_loop' };
   }
   const { once, cooldownMs } = input.rule;

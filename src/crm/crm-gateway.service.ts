@@ -107,6 +107,12 @@ export class CrmGateway implements OnApplicationShutdown {
 
   private run<K extends CrmOperation>(operation: K, args: Args<K>): Result<K> {
     const opts = args[args.length - 1] as CallOptions;
+    if (opts?.priority !== 'interactive' && opts?.priority !== 'bulk') {
+      // A forgotten CallOptions would otherwise silently eat the last real argument.
+      return Promise.reject(
+        new TypeError(`${operation}: the last argument must be CallOptions`),
+      ) as Result<K>;
+    }
     const callArgs = args.slice(0, -1);
     const method = this.client[operation] as (...a: unknown[]) => Promise<unknown>;
     return callWithBudget(this.deps, operation, opts, () => method.apply(this.client, callArgs)) as Result<K>;

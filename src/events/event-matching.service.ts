@@ -10,6 +10,7 @@ import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import type { EvaluationFacts, RuleEvaluation } from '../rules/rule-types';
 import { RuleSetService } from '../rules/rule-set.service';
 import { createRun, PendingRun } from '../actions/run-ledger';
+import { ContactMirrorService } from '../segments/contact-mirror.service';
 
 /** Events whose contact is the payload itself. */
 const CONTACT_EVENTS = /^contact\./;
@@ -20,6 +21,7 @@ interface InboxRow {
   payload: { id?: string; type: string; createdAt?: string; data: Record<string, unknown> };
   status: string;
   contact_id: string | null;
+  event_key: string;
 }
 
 /**
@@ -36,15 +38,20 @@ export class EventMatchingService {
     private readonly rules: RuleSetService,
     private readonly gateway: CrmGateway,
     private readonly metrics: EngineMetrics,
+    private readonly mirror: ContactMirrorService,
     @InjectQueue(ACTIONS_QUEUE) private readonly actions: Queue<ActionJobData>,
   ) {}
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
     const [row]: InboxRow[] = await this.dataSource.query(
-      `SELECT id, type, payload, status, contact_id FROM inbox_events WHERE id = $1`,
+      `SELECT id, type, payload, status, contact_id, event_key FROM inbox_events WHERE id = $1`,
       [inboxEventId],
     );
     if (!row || row.status !== 'pending') return;
+    if (CONTACT_EVENTS.test(row.type) && !row.event_key.startsWith('replay:')) {
+      // Keep the mirror current (segments, freshest state for guards) whatever the rules listen to.
+      await this.mirror.applyEvent(row.type, row.payload.data as unknown as Contact);
+    }
     const ruleSet = this.rules.current();
     const listening = ruleSet?.rulesForEvent(row.type) ?? [];
     if (!ruleSet || listening.length === 0 || !row.contact_id) {
@@ -101,6 +108,8 @@ export class EventMatchingService {
         triggerKey: `event:${row.id}`,
         inboxEventId: row.id,
         eventType: row.type,
+        // An operator's replay is deliberate: loop protection does not hold it back.
+        replay: row.event_key.startsWith('replay:'),
         rule,
         ruleSetVersion: ruleSet.version,
         contactId: row.contact_id!,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CrmModule } from '../crm/crm.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rules/rules.module';
+import { ContactMirrorModule } from '../segments/contact-mirror.module';
 import { EventMatchingService } from './event-matching.service';
 import { EventsProcessor } from './events.processor';
 import { ReconcilerService } from './reconciler.service';
@@ -11,7 +12,7 @@ export class EventsModule {
   static register(withWorkers: boolean, withScheduler: boolean) {
     return {
       module: EventsModule,
-      imports: [QueuesModule, CrmModule, RulesModule],
+      imports: [QueuesModule, CrmModule, RulesModule, ContactMirrorModule],
       providers: [
         EventMatchingService,
         ...(withWorkers ? [EventsProcessor] : []),

@@ -1,5 +1,6 @@
 // How the gateway meets a misbehaving CRM: 429 with Retry-After, 500, timeouts, 400s.
 // Faults are armed in the sandbox; arrivals are recorded where the sandbox receives them.
+import { Logger } from '@nestjs/common';
 import { CrmApiError } from '../../src/crm/crm-errors';
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
 import {
@@ -104,8 +105,9 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
     expect((await counters())[GET_CONTACT]).toBe(2);
   });
 
-  it('never retries a 400 and keeps the CRM requestId, code and details on the error', async () => {
+  it('never retries a 400, and records it with the CRM requestId, code and details', async () => {
     const before = a.gateway.counters();
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const err = await a.gateway
       .createContact(
         { phone: '+55 (11) not-a-phone', email: 'not-an-email' },
@@ -125,6 +127,10 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
     expect(apiErr.details?.length).toBeGreaterThan(0);
     expect(recorder.arrivals).toHaveLength(1);
     expect(a.gateway.counters().failures.createContact).toBe((before.failures.createContact ?? 0) + 1);
+    const logged = warn.mock.calls.map((c) => String(c[0])).find((line) => line.includes(apiErr.requestId!));
+    warn.mockRestore();
+    expect(logged).toContain('createContact [run-42] failed: HTTP 400 validation_failed');
+    expect(logged).not.toContain(DEMO_KEY);
   });
 
   it('keeps the API key out of errors and counters', async () => {
