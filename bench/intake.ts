@@ -1,6 +1,7 @@
 // npm run bench:intake — signed, unique webhook deliveries against the real intake (verify, commit
 // to Postgres, enqueue to Redis), side by side with a bare endpoint of the same server, same run.
 import autocannon from 'autocannon';
+import { DataSource } from 'typeorm';
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { loadConfig } from '../src/config/load-config';
@@ -56,7 +57,7 @@ async function main() {
     await run(`${engine.url}/__bare`, false); // warm-up
     const bare = await run(`${engine.url}/__bare`, false);
     const intake = await run(`${engine.url}/webhooks/crm`, true);
-    const [{ n }] = await engine.app.get(require('typeorm').DataSource).query(`SELECT count(*)::int AS n FROM inbox_events`);
+    const [{ n }] = await engine.app.get(DataSource).query(`SELECT count(*)::int AS n FROM inbox_events`);
     const row = (name: string, r: autocannon.Result) => ({
       endpoint: name,
       'req/s': Math.round(r.requests.average),

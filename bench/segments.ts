@@ -291,7 +291,14 @@ async function startWebhookReceiver(mirror: ContactMirrorService) {
     /** Waits for `expected` more deliveries since the last call, then for a quiet moment. */
     settled: async (expected: number) => {
       const target = baseline + expected;
-      while (received < target || Date.now() - lastAt < 300) await new Promise((r) => setTimeout(r, 50));
+      let logged = Date.now();
+      while (received < target || Date.now() - lastAt < 300) {
+        await new Promise((r) => setTimeout(r, 50));
+        if (Date.now() - logged > 5000) {
+          logged = Date.now();
+          console.log(`  waiting for webhooks: ${received - baseline}/${expected}`);
+        }
+      }
       baseline = received;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -4,7 +4,8 @@ import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { json } from 'express';
-import { Logger as PinoLogger } from 'nestjs-pino';
+import { PinoLogger } from 'nestjs-pino';
+import { EngineLogger } from './ops/engine-logger';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { CrmGateway } from './crm/crm-gateway.service';
@@ -51,7 +52,7 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
     bufferLogs: !options.quiet,
     logger: options.quiet ? ['error'] : undefined,
   });
-  if (!options.quiet) app.useLogger(app.get(PinoLogger));
+  if (!options.quiet) app.useLogger(new EngineLogger(await app.resolve(PinoLogger), {}));
   app.use('/webhooks', rawBodyMiddleware(config.webhookBodyLimitBytes));
   app.use(json({ limit: '1mb' }));
   options.beforeListen?.(app);
@@ -79,7 +80,10 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
     const kinds = app.get(RuleSetService).current()?.eventKinds() ?? [];
     await app.get(SubscriptionService).ensure(kinds);
   }
-  if (options.demo && sandbox) await createDemoContact(app, logger);
+  if (options.demo && sandbox) {
+    // A failed demo must not take the engine down: it is a convenience, not a dependency.
+    await createDemoContact(app, logger).catch((err) => logger.warn(`demo contact not created: ${err.message}`));
+  }
 
   return {
     app,
@@ -95,8 +99,11 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
 
 async function createDemoContact(app: INestApplication, logger: Logger): Promise<void> {
   const gateway = app.get(CrmGateway);
+  // A fresh phone each start: the sandbox keeps state in memory, but a fixed number would collide
+  // with the fixture's contacts (phones are unique per organization).
+  const phone = `55119${String(Date.now()).slice(-8)}`;
   const contact = await gateway.createContact(
-    { name: 'Dana Demo', phone: '5511987654321', email: 'dana@demo.test' },
+    { name: 'Dana Demo', phone, email: 'dana@demo.test' },
     { priority: 'interactive' },
   );
   logger.log(`demo: created contact ${contact.id} (${contact.name}) in the sandbox; watch the rules act on it`);

@@ -36,6 +36,12 @@ export class SubscriptionService {
     const opts = { priority: 'interactive' as const };
     const remote = (await this.gateway.listWebhooks(opts)).data.filter((s) => s.url === url);
     const known = await this.repo.find({ where: { crmBaseUrl, active: true } });
+    // Subscriptions the CRM no longer has (deleted, or a restarted sandbox) are not trusted any more.
+    const gone = known.filter((k) => !remote.some((s) => s.id === k.id)).map((k) => k.id);
+    if (gone.length) {
+      await this.repo.update(gone, { active: false });
+      this.secrets.invalidate();
+    }
     const keep = remote.find((s) => sameSet(s.events, eventKinds) && known.some((k) => k.id === s.id));
     if (keep) {
       await this.retire(remote.filter((s) => s.id !== keep.id).map((s) => s.id), crmBaseUrl);

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
 const RULES = {

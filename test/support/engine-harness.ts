@@ -1,7 +1,7 @@
 // Boots a whole engine for an end-to-end test: its own Postgres database (migrated), its own
 // Redis prefix, an embedded sandbox on a random port, HTTP between them. Nothing is mocked.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, cpSync } from 'node:fs';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import IORedis from 'ioredis';
@@ -46,7 +46,7 @@ export function tempRulesDir(rules?: Record<string, string>): string {
     cpSync(join(__dirname, '..', '..', 'rules'), dir, { recursive: true });
     return dir;
   }
-  for (const [name, text] of Object.entries(rules)) require('node:fs').writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries(rules)) writeFileSync(join(dir, name), text);
   return dir;
 }
 
