@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { EngineMetrics } from '../ops/engine-metrics';
 import { EVENTS_QUEUE, EventJobData, eventJobId } from '../queues/queues';
+import { InboxBatcher, Stored, UnstorablePayloadError } from './inbox-batcher';
 import { verifySignature } from './verify-signature';
 import { WebhookSecretsService } from './webhook-secrets.service';
 
@@ -29,6 +30,7 @@ function contactIdOf(payload: Record<string, unknown>): string | null {
 @Injectable()
 export class IntakeService {
   private readonly logger = new Logger(IntakeService.name);
+  private readonly batcher: InboxBatcher;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -36,7 +38,9 @@ export class IntakeService {
     private readonly secrets: WebhookSecretsService,
     private readonly metrics: EngineMetrics,
     @InjectQueue(EVENTS_QUEUE) private readonly events: Queue<EventJobData>,
-  ) {}
+  ) {
+    this.batcher = new InboxBatcher(dataSource, (rows) => this.enqueue(rows));
+  }
 
   async accept(rawBody: Buffer, signature: string | undefined): Promise<IntakeOutcome> {
     let secrets: string[];
@@ -68,30 +72,30 @@ export class IntakeService {
   }
 
   private async store(payload: Record<string, unknown>, rawBody: Buffer): Promise<IntakeOutcome> {
-    const key = eventKeyOf(payload, rawBody);
-    let inserted: { id: string }[];
+    let stored: Stored;
     try {
-      // ON CONFLICT DO NOTHING makes two concurrent copies race safely: one row, one winner.
-      inserted = await this.dataSource.query(
-        `INSERT INTO inbox_events (event_key, type, payload, contact_id) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (event_key) DO NOTHING RETURNING id`,
-        [key, payload.type, payload, contactIdOf(payload)],
-      );
+      stored = await this.batcher.store({
+        key: eventKeyOf(payload, rawBody),
+        type: payload.type as string,
+        payloadJson: rawBody.toString('utf8'),
+        contactId: contactIdOf(payload),
+      });
     } catch (err) {
+      if (err instanceof UnstorablePayloadError) {
+        this.metrics.events.inc({ outcome: 'refused_unstorable' });
+        return { status: 400, body: { error: { code: 'invalid_event', message: 'event payload cannot be stored (invalid JSON text for Postgres)' } } };
+      }
       return this.unavailable('postgres', err);
     }
-    if (inserted.length === 0) {
-      this.metrics.events.inc({ outcome: 'duplicate' });
-      const [existing] = await this.dataSource.query(`SELECT id FROM inbox_events WHERE event_key = $1`, [key]).catch(() => [{ id: '' }]);
-      return { status: 200, body: { received: true, duplicate: true, id: existing?.id ?? '' } };
-    }
-    const id = inserted[0].id;
-    this.metrics.events.inc({ outcome: 'accepted' });
-    // Committed first, enqueued second: if Redis is down the reconciler enqueues it later.
+    this.metrics.events.inc({ outcome: stored.duplicate ? 'duplicate' : 'accepted' });
+    return { status: 200, body: { received: true, duplicate: stored.duplicate, id: stored.id } };
+  }
+
+  /** Committed first, enqueued second: if Redis is down the reconciler enqueues them later. */
+  private enqueue(rows: { id: string }[]): void {
     this.events
-      .add('event', { inboxEventId: id, correlationId: randomUUID() }, { jobId: eventJobId(id) })
-      .catch((err) => this.logger.warn(`event ${id} stored but not enqueued (reconciler will retry): ${err.message}`));
-    return { status: 200, body: { received: true, duplicate: false, id } };
+      .addBulk(rows.map(({ id }) => ({ name: 'event', data: { inboxEventId: id, correlationId: randomUUID() }, opts: { jobId: eventJobId(id) } })))
+      .catch((err) => this.logger.warn(`${rows.length} event(s) stored but not enqueued (reconciler will retry): ${err.message}`));
   }
 
   private unavailable(what: string, err?: unknown): IntakeOutcome {

@@ -1,3 +1,4 @@
+import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import type { AppConfig } from '../config/app-config';
 
@@ -8,6 +9,8 @@ import type { AppConfig } from '../config/app-config';
 export function loggerOptions(config: AppConfig): Params {
   const pretty = process.stdout.isTTY && config.nodeEnv !== 'production';
   return {
+    // The intake is the hot path: no per-request logger there (it logs refusals itself).
+    exclude: [{ method: RequestMethod.ALL, path: 'webhooks/*path' }],
     pinoHttp: {
       level: config.logLevel,
       redact: {

@@ -59,6 +59,14 @@ describe('webhook intake', () => {
     expect(second.json.id).toBe(first.json.id);
   });
 
+  it('answers 400 to a payload Postgres cannot store without failing deliveries that arrive with it', async () => {
+    const poison = `{"id":"evt_nul_${Date.now()}","type":"contact.updated","data":{"id":"c1","notes":"\\u0000"}}`;
+    const good = JSON.stringify(contactEvent('contact.updated', contact));
+    const [bad, ok] = await Promise.all([deliver(h.url, poison), deliver(h.url, good)]);
+    expect(bad.status).toBe(400);
+    expect(ok.status).toBe(200);
+  });
+
   it('stores and acknowledges unknown event kinds without running anything', async () => {
     const reply = await deliver(h.url, JSON.stringify({ id: `evt_unknown_${Date.now()}`, type: 'account.exploded', data: {} }));
     expect(reply.status).toBe(200);

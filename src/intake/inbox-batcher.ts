@@ -1,0 +1,119 @@
+// Group commit for the intake: deliveries that arrive together are written with one INSERT and
+// enqueued with one addBulk. Each delivery still gets its answer only after its row is committed.
+import type { DataSource } from 'typeorm';
+
+export interface InboxRow {
+  key: string;
+  type: string;
+  /** The delivery's exact JSON text: Postgres parses it, no re-serialisation. */
+  payloadJson: string;
+  contactId: string | null;
+}
+export interface Stored {
+  id: string;
+  duplicate: boolean;
+}
+
+interface Waiting {
+  row: InboxRow;
+  resolve: (s: Stored) => void;
+  reject: (e: unknown) => void;
+}
+
+/** Rows per statement: large enough to amortise the round trip, small enough to keep latency flat. */
+const MAX_BATCH = 200;
+
+export class InboxBatcher {
+  private queue: Waiting[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly onInserted: (rows: { id: string; row: InboxRow }[]) => void,
+  ) {}
+
+  store(row: InboxRow): Promise<Stored> {
+    return new Promise<Stored>((resolve, reject) => {
+      this.queue.push({ row, resolve, reject });
+      if (this.queue.length >= MAX_BATCH) this.flush();
+      else if (!this.scheduled) {
+        this.scheduled = true;
+        // setImmediate: collect what arrived in the same event-loop turn, add no timer delay.
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const batch = this.queue;
+    this.queue = [];
+    if (batch.length) void this.write(batch);
+  }
+
+  private async write(batch: Waiting[]): Promise<void> {
+    try {
+      await this.writeBatch(batch);
+    } catch (err) {
+      if (!isDataError(err) || batch.length === 1) {
+        for (const w of batch) w.reject(isDataError(err) ? new UnstorablePayloadError(err) : err);
+        return;
+      }
+      // One payload Postgres cannot store (e.g. a \u0000 in JSON) must not fail its neighbours.
+      for (const w of batch) await this.write([w]);
+    }
+  }
+
+  private async writeBatch(batch: Waiting[]): Promise<void> {
+    const rows = batch.map((w) => w.row);
+    const inserted: { id: string; event_key: string }[] = await this.db.query(
+      `INSERT INTO inbox_events (event_key, type, payload, contact_id)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[])
+       ON CONFLICT (event_key) DO NOTHING RETURNING id, event_key`,
+      [
+        rows.map((r) => r.key),
+        rows.map((r) => r.type),
+        rows.map((r) => r.payloadJson),
+        rows.map((r) => r.contactId),
+      ],
+    );
+    const ids = new Map(inserted.map((r) => [r.event_key, r.id]));
+    const missing = [...new Set(rows.map((r) => r.key).filter((k) => !ids.has(k)))];
+    const existing = new Map<string, string>();
+    if (missing.length) {
+      const found: { id: string; event_key: string }[] = await this.db.query(
+        `SELECT id, event_key FROM inbox_events WHERE event_key = ANY($1)`,
+        [missing],
+      );
+      for (const f of found) existing.set(f.event_key, f.id);
+    }
+    const fresh: { id: string; row: InboxRow }[] = [];
+    for (const w of batch) {
+      const id = ids.get(w.row.key);
+      if (id) {
+        // Two copies in one batch: the first is new, the second a duplicate of it.
+        ids.delete(w.row.key);
+        existing.set(w.row.key, id);
+        fresh.push({ id, row: w.row });
+        w.resolve({ id, duplicate: false });
+      } else {
+        w.resolve({ id: existing.get(w.row.key) ?? '', duplicate: true });
+      }
+    }
+    if (fresh.length) this.onInserted(fresh);
+  }
+}
+
+/** SQLSTATE class 22: the data itself is invalid for its type. */
+function isDataError(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && code.startsWith('22');
+}
+
+/** A delivery whose payload Postgres refuses: the sender's fault, answered 400, not 503. */
+export class UnstorablePayloadError extends Error {
+  constructor(cause: unknown) {
+    super(`payload cannot be stored: ${(cause as Error)?.message ?? cause}`);
+    this.name = 'UnstorablePayloadError';
+  }
+}
