@@ -1,5 +1,4 @@
 // SQL for the runs ledger as the action runner moves through it. Plain class over a DataSource.
-import type { DataSource } from 'typeorm';
 import type { Contact } from '../crm/crm-types';
 import type { ActionStatus } from './action-result.entity';
 import type { RunStatus } from './run.entity';
@@ -29,8 +28,13 @@ export interface Failure {
   requestId: string | null;
 }
 
+/** Anything that runs SQL: the action runner passes the connection that holds the contact's lock. */
+export interface SqlRunner {
+  query(sql: string, params?: unknown[]): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
 export class ActionLedger {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly db: SqlRunner) {}
 
   /** Unfinished runs of a contact, oldest first, up to the given run (trigger order). */
   async unfinishedRunsUpTo(contactId: string, runId: string): Promise<RunRow[]> {

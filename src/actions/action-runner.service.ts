@@ -40,7 +40,8 @@ export class ActionRunnerService {
       const [{ locked }] = await lockRunner.query(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`, [contactId]);
       if (!locked) throw new ContactBusyError(`contact ${contactId} is being worked on by another job`);
       try {
-        const ledger = new ActionLedger(this.dataSource);
+        // The ledger writes go over the connection that holds the lock: one connection per busy contact.
+        const ledger = new ActionLedger(lockRunner);
         for (const run of await ledger.unfinishedRunsUpTo(contactId, runId)) {
           await this.executeRun(ledger, run, finalAttempt && run.id === runId);
         }
