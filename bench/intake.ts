@@ -2,37 +2,24 @@
 // to Postgres, enqueue to Redis), side by side with a bare endpoint of the same server, same run.
 import autocannon from 'autocannon';
 import { DataSource } from 'typeorm';
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import type { Request, Response } from 'express';
 import { loadConfig } from '../src/config/load-config';
 import { startEngine } from '../src/engine';
-import { signatureHeader } from '../src/intake/verify-signature';
 import { benchDatabase, printTable } from './bench-support';
 
 const SECRET = 'whsec_bench';
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
+/** autocannon in a child process: the server keeps its own core. */
 function run(url: string, signed: boolean): Promise<autocannon.Result> {
-  return autocannon({
-    url,
-    method: 'POST',
-    connections: CONNECTIONS,
-    duration: DURATION_S,
-    headers: { 'content-type': 'application/json' },
-    requests: [
-      {
-        setupRequest: (req) => {
-          const body = JSON.stringify({
-            id: `evt_${randomUUID()}`,
-            type: 'contact.updated',
-            createdAt: new Date().toISOString(),
-            data: { id: randomUUID(), name: 'Bench', phone: '5511999999999', tags: [] },
-          });
-          return { ...req, body, headers: { ...req.headers, ...(signed ? { 'x-service-signature': signatureHeader(SECRET, body) } : {}) } };
-        },
-      },
-    ],
+  return new Promise((resolve, reject) => {
+    const child = fork(join(__dirname, 'intake-load.js'), [url, signed ? SECRET : '-', String(DURATION_S), String(CONNECTIONS)]);
+    child.once('message', (m: autocannon.Result & { error?: string }) => (m.error ? reject(new Error(m.error)) : resolve(m)));
+    child.once('error', reject);
   });
 }
 
