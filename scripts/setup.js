@@ -47,13 +47,30 @@ function installDependencies() {
   fs.writeFileSync(stampFile, lockHash());
 }
 
+function newestMtime(dir) {
+  // A directory's own mtime changes when a file is added or deleted in it.
+  let newest = mtime(dir);
+  if (!fs.existsSync(dir)) return newest;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : mtime(full));
+  }
+  return newest;
+}
+
+/** Compiles with swc (about a second); skipped when nothing changed since the last build. */
 function build() {
+  const stamp = path.join(root, 'dist', '.build-stamp');
+  const sources = ['src', 'migrations', 'bench'].filter((d) => fs.existsSync(path.join(root, d)));
+  const newest = Math.max(...sources.map((d) => newestMtime(path.join(root, d))), mtime(path.join(root, '.swcrc')));
+  if (mtime(stamp) > newest) return;
   const swc = path.join(root, 'node_modules', '.bin', 'swc');
-  const run = (src, out) =>
-    execFileSync(swc, [src, '-d', out, '--strip-leading-paths', '--copy-files', '-q'], { cwd: root, stdio: 'inherit' });
-  run('src', 'dist/src');
-  run('migrations', 'dist/migrations');
-  if (fs.existsSync(path.join(root, 'bench'))) run('bench', 'dist/bench');
+  for (const dir of sources) {
+    // From scratch: a deleted source (a migration!) must not live on in dist.
+    fs.rmSync(path.join(root, 'dist', dir), { recursive: true, force: true });
+    execFileSync(swc, [dir, '-d', `dist/${dir}`, '--strip-leading-paths', '--copy-files', '-q'], { cwd: root, stdio: 'inherit' });
+  }
+  fs.writeFileSync(stamp, new Date().toISOString());
 }
 
 function readRuntimeEnv() {

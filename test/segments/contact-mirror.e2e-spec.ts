@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config/load-config';
 import type { Contact } from '../../src/crm/crm-types';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox';
 import { ContactMirrorService } from '../../src/segments/contact-mirror.service';
-import { api, eventually } from '../support/engine-harness';
+import { httpJson, waitFor } from './support/http';
 import { bigFixture } from './support/big-fixture';
 import { mirrorContext } from './support/mirror-context';
 import { createTestDb, type TestDb } from './support/segments-db';
@@ -27,7 +27,7 @@ describe('the contact mirror', () => {
   const children: ChildProcess[] = [];
 
   const listCalls = async (): Promise<number> =>
-    (await api(crm.url, 'GET', '/_sandbox/counters')).body[LIST] ?? 0;
+    (await httpJson<Record<string, number>>(`${crm.url}/_sandbox/counters`)).body[LIST] ?? 0;
   const cursor = async (): Promise<number | null> =>
     (await db.dataSource.query(`SELECT full_sync_page FROM contact_mirror_state`))[0]?.full_sync_page ?? null;
 
@@ -82,7 +82,7 @@ describe('the contact mirror', () => {
       },
     );
     children.push(child);
-    await eventually(async () => ((await cursor()) ?? 0) >= 6, 60_000, 20);
+    await waitFor(async () => ((await cursor()) ?? 0) >= 6, 60_000, 20);
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     const killedAt = (await cursor())!;
@@ -104,13 +104,11 @@ describe('the contact mirror', () => {
   it('then reads only what is new, newest first, down to the watermark', async () => {
     const before = await listCalls();
     const created: Contact = (
-      await api(
-        crm.url,
-        'POST',
-        '/v1/contacts',
-        { name: 'Newest', phone: '351910000001' },
-        { authorization: 'Bearer sk_demo_full' },
-      )
+      await httpJson<Contact>(`${crm.url}/v1/contacts`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk_demo_full' },
+        body: JSON.stringify({ name: 'Newest', phone: '351910000001' }),
+      })
     ).body;
     const result = await app.get(ContactMirrorService).refresh();
     expect(result).toMatchObject({ kind: 'incremental', listCalls: 1 });
