@@ -15,6 +15,7 @@ import { loggerOptions } from './ops/logger-options';
 import { MetricsModule } from './ops/ops.module';
 import { HealthModule } from './ops/health.module';
 import { redisConnection } from './queues/redis-connection';
+import { SegmentsModule } from './segments/segments.module';
 
 @Module({})
 export class AppModule {
@@ -34,6 +35,7 @@ export class AppModule {
         ScheduleModule.forRoot(),
         EventsModule.register(withWorkers, withScheduler),
         ActionsModule.register(withWorkers),
+        SegmentsModule.register(withWorkers, withScheduler),
         HealthModule,
         ...(withApi ? [IntakeModule, AdminModule, QueueBoardModule.register(config)] : []),
       ],

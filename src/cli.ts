@@ -11,6 +11,7 @@ import { factsOf } from './rules/rule-test-cases';
 import { evaluateSegmentRule, runRuleTests } from './rules/rule-tests';
 import type { EvaluationFacts, RuleDefinition } from './rules/rule-types';
 import { hint } from './rules/suggest';
+import { planCommand, type PlanOptions } from './segments/plan-command';
 
 export interface CliIo {
   out(text: string): void;
@@ -48,11 +49,27 @@ function buildProgram(io: CliIo, state: { code: number }): Command {
       state.code = await testCommand(dir, println);
     });
   addExplain(program, println, (t) => io.err(`${t}\n`), state);
-  // `plan` (who a segment rule would touch) is added here by the segments work.
+  addPlan(program, println, (t) => io.err(`${t}\n`), state);
   return program;
 }
 
 type Print = (line?: string) => void;
+
+/** `plan` asks the running engine: it holds the mirror, the memberships and the budget. */
+function addPlan(program: Command, println: Print, printErr: (t: string) => void, state: { code: number }): void {
+  program
+    .command('plan')
+    .description(
+      'what the next sweep of a segment rule would do: who enters and leaves, actions, CRM calls, time at the current budget (asks the running engine; writes nothing)',
+    )
+    .requiredOption('--rule <id>', 'segment rule id')
+    .option('--url <url>', 'engine address (default http://HOST:PORT from the environment)')
+    .option('--sample <n>', 'contacts listed per side', '20')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (opts: PlanOptions) => {
+      state.code = await planCommand(opts, println, printErr);
+    });
+}
 
 function addValidate(program: Command, println: Print, state: { code: number }): void {
   program

@@ -10,7 +10,7 @@ import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { CrmGateway } from './crm/crm-gateway.service';
 import { rawBodyMiddleware } from './intake/raw-body.middleware';
-import { SubscriptionService } from './intake/subscription.service';
+import { SubscriptionService, subscriptionKinds } from './intake/subscription.service';
 import { RuleSetService } from './rules/rule-set.service';
 import { startSandbox, RunningSandbox, SandboxOptions } from './sandbox/start-sandbox';
 
@@ -77,8 +77,13 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
   logger.log(`engine listening on ${url} (role ${config.role}); CRM at ${config.crm.baseUrl}${sandbox ? ' (embedded sandbox)' : ''}`);
 
   if (options.subscribe !== false && config.publicUrl && (config.role === 'all' || config.role === 'api')) {
-    const kinds = app.get(RuleSetService).current()?.eventKinds() ?? [];
-    await app.get(SubscriptionService).ensure(kinds);
+    const rules = app.get(RuleSetService);
+    const subscriptions = app.get(SubscriptionService);
+    await subscriptions.ensure(subscriptionKinds(rules.current()));
+    // A reloaded rule set may listen to other kinds: the subscription follows it.
+    rules.onChange((set) =>
+      void subscriptions.ensure(subscriptionKinds(set)).catch((err) => logger.warn(`webhook subscription not updated: ${err.message}`)),
+    );
   }
   if (options.demo && sandbox) {
     // A failed demo must not take the engine down: it is a convenience, not a dependency.

@@ -41,7 +41,7 @@ export class ActionLedger {
     return this.db.query(
       `SELECT r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.contact_snapshot,
               e.payload AS event_payload,
-              CASE WHEN r.trigger_key LIKE 'sweep:%' THEN 'bulk' ELSE 'interactive' END AS priority
+              CASE WHEN r.trigger_key LIKE 'sweep%' THEN 'bulk' ELSE 'interactive' END AS priority
          FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
         WHERE r.contact_id = $1 AND r.status IN ('pending', 'running')
           AND r.created_at <= (SELECT created_at FROM runs WHERE id = $2)

@@ -100,7 +100,7 @@ export class RunsAdminController {
       const rows = await tx.query(
         `UPDATE runs SET status = 'pending', finished_at = NULL, updated_at = now()
           WHERE status = ANY($1) AND ($2::uuid IS NULL OR id = $2)
-          RETURNING id, contact_id, trigger_key LIKE 'sweep:%' AS bulk`,
+          RETURNING id, contact_id, trigger_key LIKE 'sweep%' AS bulk`,
         [statuses, body.runId ?? null],
       );
       const ids = rows[0].map((r: { id: string }) => r.id);

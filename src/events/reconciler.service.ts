@@ -49,7 +49,7 @@ export class ReconcilerService implements OnApplicationBootstrap {
         await this.events.add('event', { inboxEventId: e.id, correlationId: randomUUID() }, { jobId: eventJobId(e.id) });
       }
       const runs: { id: string; contact_id: string; correlation_id: string | null; bulk: boolean }[] = await this.dataSource.query(
-        `SELECT id, contact_id, correlation_id, trigger_key LIKE 'sweep:%' AS bulk FROM runs
+        `SELECT id, contact_id, correlation_id, trigger_key LIKE 'sweep%' AS bulk FROM runs
           WHERE status IN ('pending', 'running') AND updated_at < now() - ($1::int * interval '1 millisecond')
           ORDER BY created_at LIMIT ${BATCH}`,
         [staleAfterMs],

@@ -3,8 +3,20 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { CrmGateway } from '../crm/crm-gateway.service';
+import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
+
+/** The contact events that keep the mirror current: needed as soon as a segment rule is enabled. */
+const MIRROR_EVENTS = ['contact.created', 'contact.updated', 'contact.deleted'];
+
+/** Exactly the event kinds this rule set needs delivered. */
+export function subscriptionKinds(ruleSet: CompiledRuleSet | undefined): string[] {
+  if (!ruleSet) return [];
+  const kinds = new Set(ruleSet.eventKinds());
+  if (ruleSet.scheduledRules().some((r) => r.enabled)) for (const k of MIRROR_EVENTS) kinds.add(k);
+  return [...kinds].sort();
+}
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
 

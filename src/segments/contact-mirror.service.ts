@@ -41,6 +41,7 @@ interface StateRow {
 @Injectable()
 export class ContactMirrorService {
   private readonly logger = new Logger(ContactMirrorService.name);
+  private lastEventNoted = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -50,21 +51,32 @@ export class ContactMirrorService {
   /** contact.created / contact.updated upsert the contact; contact.deleted removes it. */
   async applyEvent(type: string, contact: Pick<Contact, 'id'> & Partial<Contact>): Promise<void> {
     if (!contact?.id || !type.startsWith('contact.')) return;
-    await this.dataSource.transaction(async (tx) => {
-      if (type === 'contact.deleted') {
+    if (type === 'contact.deleted') {
+      await this.dataSource.transaction(async (tx) => {
         await tx.query(`INSERT INTO contact_mirror_tombstones (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [
           contact.id,
         ]);
         await tx.query(`DELETE FROM contact_mirror WHERE id = $1`, [contact.id]);
-      } else {
-        await tx.query(UPSERT_CONTACTS_SQL, [JSON.stringify(mirrorRecords([contact as Contact])), 0]);
-      }
-      await this.ensureState(tx);
-      await tx.query(
-        `UPDATE contact_mirror_state SET last_event_at = now(), updated_at = now() WHERE id = $1`,
-        [STATE_ID],
-      );
-    });
+      });
+    } else {
+      await this.dataSource.query(UPSERT_CONTACTS_SQL, [JSON.stringify(mirrorRecords([contact as Contact])), 0]);
+    }
+    await this.noteEvent();
+  }
+
+  /**
+   * Freshness bookkeeping on the one state row, at most once a second per process: every event
+   * writing that row would serialise all event processing on its lock.
+   */
+  private async noteEvent(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastEventNoted < 1000) return;
+    this.lastEventNoted = now;
+    await this.ensureState(this.dataSource.manager);
+    await this.dataSource.query(
+      `UPDATE contact_mirror_state SET last_event_at = now(), updated_at = now() WHERE id = $1`,
+      [STATE_ID],
+    );
   }
 
   /**
