@@ -13,6 +13,7 @@ import { rawBodyMiddleware } from './intake/raw-body.middleware';
 import { SubscriptionService, subscriptionKinds } from './intake/subscription.service';
 import { RuleSetService } from './rules/rule-set.service';
 import { startSandbox, RunningSandbox, SandboxOptions } from './sandbox/start-sandbox';
+import { SweepQueueService } from './segments/sweep-queue.service';
 
 export interface EngineOptions {
   /** Create a demo contact once everything is up, so a newcomer sees a rule fire. */
@@ -88,6 +89,7 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
   if (options.demo && sandbox) {
     // A failed demo must not take the engine down: it is a convenience, not a dependency.
     await createDemoContact(app, logger).catch((err) => logger.warn(`demo contact not created: ${err.message}`));
+    await sweepSegmentRulesNow(app, logger).catch((err) => logger.warn(`demo sweep not started: ${err.message}`));
   }
 
   return {
@@ -100,6 +102,16 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
       await sandbox?.close();
     },
   };
+}
+
+/** Demo only: segment rules run on their cron; a newcomer should not wait for 06:00 to see one. */
+async function sweepSegmentRulesNow(app: INestApplication, logger: Logger): Promise<void> {
+  const sweeps = app.get(SweepQueueService);
+  for (const rule of app.get(RuleSetService).current()?.scheduledRules() ?? []) {
+    if (!rule.enabled) continue;
+    await sweeps.enqueue(rule.id, new Date(), 'manual');
+    logger.log(`demo: sweeping segment rule ${rule.id} once now (then on its schedule)`);
+  }
 }
 
 async function createDemoContact(app: INestApplication, logger: Logger): Promise<void> {
