@@ -9,7 +9,8 @@ import { EngineLogger } from './ops/engine-logger';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { CrmGateway } from './crm/crm-gateway.service';
-import { rawBodyMiddleware } from './intake/raw-body.middleware';
+import { IntakeService } from './intake/intake.service';
+import { webhookFastPath } from './intake/webhook-handler';
 import { SubscriptionService, subscriptionKinds } from './intake/subscription.service';
 import { RuleSetService } from './rules/rule-set.service';
 import { startSandbox, RunningSandbox, SandboxOptions } from './sandbox/start-sandbox';
@@ -54,7 +55,6 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
     logger: options.quiet ? ['error'] : undefined,
   });
   if (!options.quiet) app.useLogger(new EngineLogger(await app.resolve(PinoLogger), {}));
-  app.use('/webhooks', rawBodyMiddleware(config.webhookBodyLimitBytes));
   app.use(json({ limit: '1mb' }));
   options.beforeListen?.(app);
   app.enableShutdownHooks();
@@ -70,6 +70,7 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
         .build(),
     ),
   );
+  if (config.role === 'all' || config.role === 'api') mountWebhookFastPath(app, config);
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://${config.host}:${address.port}`;
@@ -102,6 +103,17 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
       await sandbox?.close();
     },
   };
+}
+
+/** POST /webhooks/crm is answered before Express sees the request (see webhook-handler.ts). */
+function mountWebhookFastPath(app: INestApplication, config: AppConfig): void {
+  const server = app.getHttpServer() as import('node:http').Server;
+  const [framework] = server.listeners('request') as import('node:http').RequestListener[];
+  server.removeAllListeners('request');
+  server.on(
+    'request',
+    webhookFastPath(app.get(IntakeService), { limitBytes: config.webhookBodyLimitBytes, signatureHeader: config.crm.signatureHeader }, framework),
+  );
 }
 
 /** Demo only: segment rules run on their cron; a newcomer should not wait for 06:00 to see one. */

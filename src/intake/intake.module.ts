@@ -5,13 +5,11 @@ import { QueuesModule } from '../queues/queues.module';
 import { IntakeService } from './intake.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
-import { WebhookController } from './webhook.controller';
 import { SubscriptionService } from './subscription.service';
 
 @Module({
   imports: [QueuesModule, CrmModule, TypeOrmModule.forFeature([WebhookSubscriptionEntity])],
-  controllers: [WebhookController],
   providers: [IntakeService, WebhookSecretsService, SubscriptionService],
-  exports: [WebhookSecretsService, SubscriptionService],
+  exports: [WebhookSecretsService, SubscriptionService, IntakeService],
 })
 export class IntakeModule {}

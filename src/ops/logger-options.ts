@@ -1,4 +1,3 @@
-import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import type { AppConfig } from '../config/app-config';
 
@@ -9,15 +8,13 @@ import type { AppConfig } from '../config/app-config';
 export function loggerOptions(config: AppConfig): Params {
   const pretty = process.stdout.isTTY && config.nodeEnv !== 'production';
   return {
-    // The intake is the hot path: no per-request logger there (it logs refusals itself).
-    exclude: [{ method: RequestMethod.ALL, path: 'webhooks/*path' }],
     pinoHttp: {
       level: config.logLevel,
       redact: {
         paths: ['req.headers.authorization', `req.headers["${config.crm.signatureHeader}"]`, 'req.headers["x-admin-token"]', 'req.headers.cookie'],
         censor: '[redacted]',
       },
-      autoLogging: { ignore: (req) => /^\/(health|metrics|webhooks)/.test(req.url ?? '') },
+      autoLogging: { ignore: (req) => /^\/(health|metrics)/.test(req.url ?? '') },
       customProps: (req) => ({ correlationId: (req as { id?: unknown }).id }),
       transport: pretty ? { target: 'pino-pretty', options: { singleLine: true, ignore: 'pid,hostname,req,res' } } : undefined,
     },
