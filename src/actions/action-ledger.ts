@@ -28,7 +28,7 @@ export interface Failure {
   requestId: string | null;
 }
 
-/** Anything that runs SQL: the action runner passes the connection that holds the contact's lock. */
+/** One dedicated connection (a QueryRunner): the action runner passes the one holding the contact's lock. */
 export interface SqlRunner {
   query(sql: string, params?: unknown[]): Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
@@ -85,12 +85,19 @@ export class ActionLedger {
     );
   }
 
+  /**
+   * Synchronous commit: once the CRM took the write, the ledger must not forget it (a forgotten
+   * reaction or message would be sent again). `db` is one dedicated connection, so BEGIN/COMMIT hold.
+   */
   async succeed(id: string, durationMs: number, requestId: string | null, reason: string | null = null): Promise<void> {
+    await this.db.query(`BEGIN`);
+    await this.db.query(`SET LOCAL synchronous_commit = on`);
     await this.db.query(
       `UPDATE action_results SET status = 'succeeded', reason = $4, request_id = $3, duration_ms = $2, finished_at = now(),
               error_code = NULL, error_message = NULL, http_status = NULL WHERE id = $1`,
       [id, durationMs, requestId, reason],
     );
+    await this.db.query(`COMMIT`);
   }
 
   async fail(id: string, status: ActionStatus, f: Failure, durationMs: number): Promise<void> {

@@ -15,7 +15,13 @@ export function dataSourceOptions(databaseUrl: string, overrides: Partial<DataSo
     migrationsTableName: 'schema_migrations',
     synchronize: false,
     // Several concurrent action jobs each hold a connection while they own a contact's lock.
-    extra: { max: 30, connectionTimeoutMillis: 5000 },
+    // synchronous_commit=off by default: every ledger step is rebuilt from what is durable (an
+    // inbox row still pending is matched again, a row left running is re-checked against a fresh
+    // read of the contact), so losing the last few hundred ms of commits in a Postgres crash loses
+    // no event and repeats no write. The two commits that promise something to the outside are
+    // synchronous: the inbox insert (before the 2xx) and an action's success (after the CRM write).
+    // Measured: per-statement WAL flushes were the e2e latency's main cost (docs/BENCHMARKS.md).
+    extra: { max: 30, connectionTimeoutMillis: 5000, options: '-c synchronous_commit=off' },
     ...overrides,
   } as DataSourceOptions;
 }

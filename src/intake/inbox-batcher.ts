@@ -66,17 +66,21 @@ export class InboxBatcher {
 
   private async writeBatch(batch: Waiting[]): Promise<void> {
     const rows = batch.map((w) => w.row);
-    const inserted: { id: string; event_key: string }[] = await this.db.query(
-      `INSERT INTO inbox_events (event_key, type, payload, contact_id)
+    const inserted: { id: string; event_key: string }[] = await this.db.transaction(async (tx) => {
+      // Durable before the 2xx: the pool's default is asynchronous commit (see data-source.ts).
+      await tx.query(`SET LOCAL synchronous_commit = on`);
+      return tx.query(
+        `INSERT INTO inbox_events (event_key, type, payload, contact_id)
        SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[])
        ON CONFLICT (event_key) DO NOTHING RETURNING id, event_key`,
-      [
-        rows.map((r) => r.key),
-        rows.map((r) => r.type),
-        rows.map((r) => r.payloadJson),
-        rows.map((r) => r.contactId),
-      ],
-    );
+        [
+          rows.map((r) => r.key),
+          rows.map((r) => r.type),
+          rows.map((r) => r.payloadJson),
+          rows.map((r) => r.contactId),
+        ],
+      );
+    });
     const ids = new Map(inserted.map((r) => [r.event_key, r.id]));
     const missing = [...new Set(rows.map((r) => r.key).filter((k) => !ids.has(k)))];
     const existing = new Map<string, string>();
