@@ -8,7 +8,7 @@ module.exports = {
     {
       displayName: 'unit',
       testEnvironment: 'node',
-      roots: ['<rootDir>/src', '<rootDir>/test/unit'],
+      roots: ['<rootDir>/src'],
       testMatch: ['**/*.spec.ts'],
       transform: { '^.+\\.ts$': swc },
     },

@@ -1,7 +1,8 @@
-// Shared helpers of the benchmarks: a fresh database, percentiles, a table printer.
+// Shared helpers of the benchmarks: a fresh database and a table printer.
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config/load-config';
 import { dropDatabase, ensureDatabase, runMigrations } from '../src/db/migrate';
+export { percentile } from './stats';
 
 export async function benchDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
   const u = new URL(loadConfig().databaseUrl);
@@ -12,11 +13,6 @@ export async function benchDatabase(name: string): Promise<{ url: string; drop()
   return { url, drop: () => dropDatabase(url) };
 }
 
-export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i];
-}
 
 export function printTable(rows: Record<string, string | number>[]): void {
   if (!rows.length) return;

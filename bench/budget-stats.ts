@@ -1,4 +1,5 @@
 // Pure statistics of the budget benchmark, over the arrival times the sandbox saw.
+export { percentile } from './stats';
 
 export interface Arrival {
   at: number; // ms, one clock for the whole run (the sandbox's process)
@@ -63,9 +64,3 @@ export function slotHeadroom(times: number[], limit: number, windowMs: number): 
   return Number.isFinite(min) ? { min } : undefined;
 }
 
-export function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank];
-}

@@ -53,17 +53,7 @@ export function recordArrivals(): { arrivals: Arrival[]; stop(): void } {
   return { arrivals, stop: () => unsubscribe('http.server.request.start', onStart) };
 }
 
-/** The most requests any window of `windowMs` (t - windowMs, t] contains. */
-export function maxInSlidingWindow(times: number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let best = 0;
-  let start = 0;
-  for (let end = 0; end < sorted.length; end++) {
-    while (sorted[end] - sorted[start] >= windowMs) start++;
-    best = Math.max(best, end - start + 1);
-  }
-  return best;
-}
+export { maxInSlidingWindow } from '../../bench/budget-stats';
 
 export interface GatewayKit {
   gateway: CrmGateway;
