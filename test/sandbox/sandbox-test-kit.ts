@@ -220,3 +220,30 @@ export function verifySignature(secret: string, header: string, rawBody: string)
   const check = verifyWebhookSignature(header, Buffer.from(rawBody), [secret], t);
   return { t, valid: check.ok };
 }
+
+/**
+ * The set-up both webhook suites share: one sandbox (fast retries), reset before each test, a fresh
+ * receiver per test. Returns a context whose members are filled in by the hooks.
+ */
+export function useWebhookSandbox() {
+  const ctx = {} as {
+    sandbox: RunningSandbox;
+    api: ReturnType<typeof client>;
+    receiver: Receiver;
+    subscribe(events: string[], url?: string): Promise<any>;
+    createContact(): Promise<any>;
+  };
+  beforeAll(async () => {
+    ctx.sandbox = await startTestSandbox({ webhookRetryBaseMs: 20 });
+    ctx.api = client(ctx.sandbox);
+  });
+  afterAll(() => ctx.sandbox.close());
+  beforeEach(async () => {
+    await call(ctx.sandbox, 'POST', '/_sandbox/reset', { key: null });
+    ctx.receiver = await startReceiver();
+  });
+  afterEach(() => ctx.receiver.close());
+  ctx.subscribe = async (events, url = ctx.receiver.url) => (await ctx.api.post('/v1/webhooks', { url, events })).body;
+  ctx.createContact = async () => (await ctx.api.post('/v1/contacts', { name: 'Hook Test', phone: uniquePhone() })).body;
+  return ctx;
+}

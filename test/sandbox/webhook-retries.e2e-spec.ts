@@ -1,51 +1,34 @@
 // crm-api.md section 6 delivery rules: 6 retries with exponential backoff keeping the
 // event id, any 2xx is success, redirects not followed, timeouts, 12 consecutive failures
 // disable the subscription; plus dropped deliveries from the control surface.
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
 import {
   call,
   client,
   DEMO,
   eventually,
-  type Receiver,
   startReceiver,
   startTestSandbox,
   uniquePhone,
   verifySignature,
+  useWebhookSandbox,
 } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 
-let sandbox: RunningSandbox;
-let api: ReturnType<typeof client>;
-let receiver: Receiver;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ webhookRetryBaseMs: 20 });
-  api = client(sandbox);
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-  await call(sandbox, 'POST', '/_sandbox/reset', { key: null });
-  receiver = await startReceiver();
-});
-afterEach(() => receiver.close());
+const ctx = useWebhookSandbox();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const subscribe = async (events: string[], url = receiver.url) =>
-  (await api.post('/v1/webhooks', { url, events })).body;
-const createContact = async () =>
-  (await api.post('/v1/contacts', { name: 'Hook Test', phone: uniquePhone() })).body;
 const deliveries = async () =>
-  (await call(sandbox, 'GET', '/_sandbox/deliveries', { key: null })).body.data as any[];
+  (await call(ctx.sandbox, 'GET', '/_sandbox/deliveries', { key: null })).body.data as any[];
 
 describe('retries', () => {
   it('retries a failed delivery 6 times with exponential backoff, same event id and body, fresh signature', async () => {
-    const { secret } = await subscribe(['contact.created']);
-    receiver.respondWith(() => ({ status: 500 }));
-    await createContact();
-    const all = await receiver.waitFor(7);
+    const { secret } = await ctx.subscribe(['contact.created']);
+    ctx.receiver.respondWith(() => ({ status: 500 }));
+    await ctx.createContact();
+    const all = await ctx.receiver.waitFor(7);
     await sleep(1500); // the base is 20 ms: a 7th retry would have come by now
-    expect(receiver.received).toHaveLength(7);
+    expect(ctx.receiver.received).toHaveLength(7);
     expect(new Set(all.map((d) => d.body.id)).size).toBe(1);
     expect(new Set(all.map((d) => d.rawBody)).size).toBe(1);
     for (const d of all)
@@ -60,33 +43,33 @@ describe('retries', () => {
   });
 
   it.each([200, 202, 204, 299])('counts %i as success (no retry)', async (status) => {
-    await subscribe(['contact.created']);
-    receiver.respondWith(() => ({ status }));
-    await createContact();
-    await receiver.waitFor(1);
+    await ctx.subscribe(['contact.created']);
+    ctx.receiver.respondWith(() => ({ status }));
+    await ctx.createContact();
+    await ctx.receiver.waitFor(1);
     await sleep(200);
-    expect(receiver.received).toHaveLength(1);
+    expect(ctx.receiver.received).toHaveLength(1);
     expect((await deliveries())[0]).toMatchObject({ outcome: 'delivered', status });
   });
 
   it('stops retrying once an attempt succeeds', async () => {
-    await subscribe(['contact.created']);
-    receiver.respondWith((_d, i) => ({ status: i < 2 ? 503 : 200 }));
-    await createContact();
-    await receiver.waitFor(3);
+    await ctx.subscribe(['contact.created']);
+    ctx.receiver.respondWith((_d, i) => ({ status: i < 2 ? 503 : 200 }));
+    await ctx.createContact();
+    await ctx.receiver.waitFor(3);
     await sleep(300);
-    expect(receiver.received).toHaveLength(3);
+    expect(ctx.receiver.received).toHaveLength(3);
   });
 
   it('does not follow redirects and counts them as failures', async () => {
-    await subscribe(['contact.created']);
-    const target = `${receiver.url}/elsewhere`;
-    receiver.respondWith((_d, i) =>
+    await ctx.subscribe(['contact.created']);
+    const target = `${ctx.receiver.url}/elsewhere`;
+    ctx.receiver.respondWith((_d, i) =>
       i === 0 ? { status: 302, headers: { location: target } } : { status: 200 },
     );
-    await createContact();
-    await receiver.waitFor(2);
-    expect(receiver.received.map((d) => d.path)).toEqual(['/hooks', '/hooks']); // retried, never sent to the Location
+    await ctx.createContact();
+    await ctx.receiver.waitFor(2);
+    expect(ctx.receiver.received.map((d) => d.path)).toEqual(['/hooks', '/hooks']); // retried, never sent to the Location
     const log = await eventually(async () => ((await deliveries()).length >= 2 ? deliveries() : undefined));
     expect(log[0]).toMatchObject({ attempt: 1, outcome: 'failed', status: 302 });
     expect(log[0].error).toContain('redirect');
@@ -96,10 +79,10 @@ describe('retries', () => {
   it('times out a slow receiver and retries', async () => {
     const quick = await startTestSandbox({ webhookRetryBaseMs: 20, webhookTimeoutMs: 200 });
     try {
-      await client(quick).post('/v1/webhooks', { url: receiver.url, events: ['contact.created'] });
-      receiver.respondWith((_d, i) => ({ status: 200, delayMs: i === 0 ? 600 : 0 }));
+      await client(quick).post('/v1/webhooks', { url: ctx.receiver.url, events: ['contact.created'] });
+      ctx.receiver.respondWith((_d, i) => ({ status: 200, delayMs: i === 0 ? 600 : 0 }));
       await client(quick).post('/v1/contacts', { phone: uniquePhone() });
-      await receiver.waitFor(2);
+      await ctx.receiver.waitFor(2);
       const log = await eventually(async () => {
         const data = (await call(quick, 'GET', '/_sandbox/deliveries', { key: null })).body.data;
         return data.length >= 2 ? data : undefined;
@@ -117,51 +100,51 @@ describe('retries', () => {
   });
 
   it('counts an unreachable receiver as a failure', async () => {
-    await receiver.close();
-    await subscribe(['contact.created'], receiver.url);
-    await createContact();
+    await ctx.receiver.close();
+    await ctx.subscribe(['contact.created'], ctx.receiver.url);
+    await ctx.createContact();
     const log = await eventually(async () => ((await deliveries()).length >= 2 ? deliveries() : undefined));
     expect(log[0]).toMatchObject({
       outcome: 'failed',
       status: null,
       error: expect.stringContaining('connection error'),
     });
-    receiver = await startReceiver(); // afterEach closes it
+    ctx.receiver = await startReceiver(); // afterEach closes it
   });
 });
 
 describe('disabling after consecutive failures', () => {
-  const enabled = async () => (await api.get('/v1/webhooks')).body.data[0].enabled;
+  const enabled = async () => (await ctx.api.get('/v1/webhooks')).body.data[0].enabled;
 
   it('12 consecutive failed deliveries disable the subscription; no more deliveries follow', async () => {
-    await subscribe(['contact.created']);
-    receiver.respondWith(() => ({ status: 500 }));
-    await createContact(); // 7 attempts
-    await createContact(); // 7 more attempts, but the 12th failure overall disables
-    await receiver.waitFor(12);
+    await ctx.subscribe(['contact.created']);
+    ctx.receiver.respondWith(() => ({ status: 500 }));
+    await ctx.createContact(); // 7 attempts
+    await ctx.createContact(); // 7 more attempts, but the 12th failure overall disables
+    await ctx.receiver.waitFor(12);
     await sleep(1500);
-    expect(receiver.received).toHaveLength(12);
+    expect(ctx.receiver.received).toHaveLength(12);
     expect(await enabled()).toBe(false);
     const log = await deliveries();
     expect(log.filter((e) => e.subscriptionDisabled)).toHaveLength(1);
     expect(log[11].subscriptionDisabled).toBe(true);
-    await createContact();
+    await ctx.createContact();
     await sleep(200);
-    expect(receiver.received).toHaveLength(12);
+    expect(ctx.receiver.received).toHaveLength(12);
   });
 
   it('11 consecutive failures do not disable it, and a success resets the count', async () => {
-    await subscribe(['contact.created']);
-    receiver.respondWith((_d, i) => ({ status: i < 11 ? 500 : 200 }));
-    await createContact();
-    await createContact();
-    await receiver.waitFor(12);
+    await ctx.subscribe(['contact.created']);
+    ctx.receiver.respondWith((_d, i) => ({ status: i < 11 ? 500 : 200 }));
+    await ctx.createContact();
+    await ctx.createContact();
+    await ctx.receiver.waitFor(12);
     await sleep(300);
     expect(await enabled()).toBe(true);
-    receiver.respondWith((_d, i) => ({ status: i < 23 ? 500 : 200 })); // 11 more failures after the success
-    await createContact();
-    await createContact();
-    await receiver.waitFor(24);
+    ctx.receiver.respondWith((_d, i) => ({ status: i < 23 ? 500 : 200 })); // 11 more failures after the success
+    await ctx.createContact();
+    await ctx.createContact();
+    await ctx.receiver.waitFor(24);
     await sleep(300);
     expect(await enabled()).toBe(true);
     expect((await deliveries()).some((e) => e.subscriptionDisabled)).toBe(false);
@@ -170,17 +153,17 @@ describe('disabling after consecutive failures', () => {
 
 describe('dropped deliveries', () => {
   it('drops the next N deliveries of a kind without sending or retrying them', async () => {
-    await subscribe(['contact.created', 'contact.updated']);
-    await call(sandbox, 'POST', '/_sandbox/faults', {
+    await ctx.subscribe(['contact.created', 'contact.updated']);
+    await call(ctx.sandbox, 'POST', '/_sandbox/faults', {
       key: null,
       body: { kind: 'drop-delivery', count: 1, route: 'contact.created' },
     });
-    await createContact();
-    await api.post(`/v1/contacts/${DEMO.contacts.maria}/block`);
-    await createContact();
-    await receiver.waitFor(2);
+    await ctx.createContact();
+    await ctx.api.post(`/v1/contacts/${DEMO.contacts.maria}/block`);
+    await ctx.createContact();
+    await ctx.receiver.waitFor(2);
     await sleep(200);
-    expect(receiver.received.map((d) => d.body.type).sort()).toEqual(['contact.created', 'contact.updated']);
+    expect(ctx.receiver.received.map((d) => d.body.type).sort()).toEqual(['contact.created', 'contact.updated']);
     expect((await deliveries()).filter((e) => e.outcome === 'dropped')).toHaveLength(1);
   });
 });
