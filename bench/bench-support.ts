@@ -13,7 +13,6 @@ export async function benchDatabase(name: string): Promise<{ url: string; drop()
   return { url, drop: () => dropDatabase(url) };
 }
 
-
 export function printTable(rows: Record<string, string | number>[]): void {
   if (!rows.length) return;
   const keys = Object.keys(rows[0]);

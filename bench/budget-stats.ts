@@ -63,4 +63,3 @@ export function slotHeadroom(times: number[], limit: number, windowMs: number): 
   for (let i = limit; i < sorted.length; i++) min = Math.min(min, sorted[i] - sorted[i - limit] - windowMs);
   return Number.isFinite(min) ? { min } : undefined;
 }
-

@@ -67,7 +67,12 @@ async function main() {
     loop.enable();
     const started = Date.now();
     for (let i = 0; i < EVENTS; i++) {
-      const body = JSON.stringify({ id: `evt_${randomUUID()}`, type: 'contact.updated', createdAt: new Date().toISOString(), data: contacts[i] });
+      const body = JSON.stringify({
+        id: `evt_${randomUUID()}`,
+        type: 'contact.updated',
+        createdAt: new Date().toISOString(),
+        data: contacts[i],
+      });
       await fetch(`${engine.url}/webhooks/crm`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-service-signature': signatureHeader(SECRET, body) },
@@ -108,7 +113,9 @@ async function main() {
         'max ms': matchMs[matchMs.length - 1]?.toFixed(1),
       },
     ]);
-    console.log(`\nevent-loop delay of the engine process (engine and load generator; the sandbox runs apart): p50 ${(loop.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms`);
+    console.log(
+      `\nevent-loop delay of the engine process (engine and load generator; the sandbox runs apart): p50 ${(loop.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms`,
+    );
   } finally {
     await engine.close();
     sandbox.child.kill();

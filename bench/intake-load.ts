@@ -22,7 +22,10 @@ autocannon(
             createdAt: new Date().toISOString(),
             data: { id: randomUUID(), name: 'Bench', phone: '5511999999999', tags: [] },
           });
-          const headers = { ...req.headers, ...(secret !== '-' ? { 'x-service-signature': signatureHeader(secret, body) } : {}) };
+          const headers = {
+            ...req.headers,
+            ...(secret !== '-' ? { 'x-service-signature': signatureHeader(secret, body) } : {}),
+          };
           return { ...req, body, headers };
         },
       },

@@ -17,8 +17,15 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 /** autocannon in a child process: the server keeps its own core. */
 function run(url: string, signed: boolean): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    const child = fork(join(__dirname, 'intake-load.js'), [url, signed ? SECRET : '-', String(DURATION_S), String(CONNECTIONS)]);
-    child.once('message', (m: autocannon.Result & { error?: string }) => (m.error ? reject(new Error(m.error)) : resolve(m)));
+    const child = fork(join(__dirname, 'intake-load.js'), [
+      url,
+      signed ? SECRET : '-',
+      String(DURATION_S),
+      String(CONNECTIONS),
+    ]);
+    child.once('message', (m: autocannon.Result & { error?: string }) =>
+      m.error ? reject(new Error(m.error)) : resolve(m),
+    );
     child.once('error', reject);
   });
 }
@@ -59,9 +66,16 @@ async function main() {
       non2xx: r.non2xx,
       errors: r.errors,
     });
-    console.log(`\nintake benchmark: ${CONNECTIONS} connections, ${DURATION_S} s each, unique signed events\n`);
-    printTable([row('bare endpoint (same server)', bare), row('POST /webhooks/crm (verify+commit+enqueue)', intake)]);
-    console.log(`\nevents committed to Postgres: ${n} (intake answered 2xx to ${intake.requests.total - intake.non2xx})`);
+    console.log(
+      `\nintake benchmark: ${CONNECTIONS} connections, ${DURATION_S} s each, unique signed events\n`,
+    );
+    printTable([
+      row('bare endpoint (same server)', bare),
+      row('POST /webhooks/crm (verify+commit+enqueue)', intake),
+    ]);
+    console.log(
+      `\nevents committed to Postgres: ${n} (intake answered 2xx to ${intake.requests.total - intake.non2xx})`,
+    );
     console.log(`intake / bare throughput: ${(intake.requests.average / bare.requests.average).toFixed(2)}`);
   } finally {
     await engine.close();

@@ -56,7 +56,12 @@ function buildProgram(io: CliIo, state: { code: number }): Command {
 type Print = (line?: string) => void;
 
 /** `plan` asks the running engine: it holds the mirror, the memberships and the budget. */
-function addPlan(program: Command, println: Print, printErr: (t: string) => void, state: { code: number }): void {
+function addPlan(
+  program: Command,
+  println: Print,
+  printErr: (t: string) => void,
+  state: { code: number },
+): void {
   program
     .command('plan')
     .description(

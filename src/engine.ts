@@ -76,21 +76,30 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
   const url = `http://${config.host}:${address.port}`;
   if (!config.publicUrl && sandbox) config.publicUrl = url; // the embedded sandbox delivers to us
   const logger = new Logger('Engine');
-  logger.log(`engine listening on ${url} (role ${config.role}); CRM at ${config.crm.baseUrl}${sandbox ? ' (embedded sandbox)' : ''}`);
+  logger.log(
+    `engine listening on ${url} (role ${config.role}); CRM at ${config.crm.baseUrl}${sandbox ? ' (embedded sandbox)' : ''}`,
+  );
 
   if (options.subscribe !== false && config.publicUrl && (config.role === 'all' || config.role === 'api')) {
     const rules = app.get(RuleSetService);
     const subscriptions = app.get(SubscriptionService);
     await subscriptions.ensure(subscriptionKinds(rules.current()));
     // A reloaded rule set may listen to other kinds: the subscription follows it.
-    rules.onChange((set) =>
-      void subscriptions.ensure(subscriptionKinds(set)).catch((err) => logger.warn(`webhook subscription not updated: ${err.message}`)),
+    rules.onChange(
+      (set) =>
+        void subscriptions
+          .ensure(subscriptionKinds(set))
+          .catch((err) => logger.warn(`webhook subscription not updated: ${err.message}`)),
     );
   }
   if (options.demo && sandbox) {
     // A failed demo must not take the engine down: it is a convenience, not a dependency.
-    await createDemoContact(app, logger).catch((err) => logger.warn(`demo contact not created: ${err.message}`));
-    await sweepSegmentRulesNow(app, logger).catch((err) => logger.warn(`demo sweep not started: ${err.message}`));
+    await createDemoContact(app, logger).catch((err) =>
+      logger.warn(`demo contact not created: ${err.message}`),
+    );
+    await sweepSegmentRulesNow(app, logger).catch((err) =>
+      logger.warn(`demo sweep not started: ${err.message}`),
+    );
   }
 
   return {
@@ -112,7 +121,11 @@ function mountWebhookFastPath(app: INestApplication, config: AppConfig): void {
   server.removeAllListeners('request');
   server.on(
     'request',
-    webhookFastPath(app.get(IntakeService), { limitBytes: config.webhookBodyLimitBytes, signatureHeader: config.crm.signatureHeader }, framework),
+    webhookFastPath(
+      app.get(IntakeService),
+      { limitBytes: config.webhookBodyLimitBytes, signatureHeader: config.crm.signatureHeader },
+      framework,
+    ),
   );
 }
 
@@ -135,5 +148,7 @@ async function createDemoContact(app: INestApplication, logger: Logger): Promise
     { name: 'Dana Demo', phone, email: 'dana@demo.test' },
     { priority: 'interactive' },
   );
-  logger.log(`demo: created contact ${contact.id} (${contact.name}) in the sandbox; watch the rules act on it`);
+  logger.log(
+    `demo: created contact ${contact.id} (${contact.name}) in the sandbox; watch the rules act on it`,
+  );
 }

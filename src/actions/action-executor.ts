@@ -33,14 +33,22 @@ export async function executeAction(
     case 'react': {
       if (!ctx.message) throw new MissingMessageError('react');
       await gateway.reactToMessage(
-        { conversationId: ctx.message.conversationId, contactId: id, messagePlatformId: ctx.message.messagePlatformId, emoji: action.emoji },
+        {
+          conversationId: ctx.message.conversationId,
+          contactId: id,
+          messagePlatformId: ctx.message.messagePlatformId,
+          emoji: action.emoji,
+        },
         opts,
       );
       return undefined;
     }
     case 'send-message': {
       if (!ctx.message) throw new MissingMessageError('send-message');
-      await gateway.sendMessage({ conversationId: ctx.message.conversationId, contactId: id, text: action.text }, opts);
+      await gateway.sendMessage(
+        { conversationId: ctx.message.conversationId, contactId: id, text: action.text },
+        opts,
+      );
       return undefined;
     }
     case 'open-conversation':

@@ -68,7 +68,10 @@ export class ActionLedger {
   }
 
   async finishRun(runId: string, status: RunStatus): Promise<void> {
-    await this.db.query(`UPDATE runs SET status = $2, updated_at = now(), finished_at = now() WHERE id = $1`, [runId, status]);
+    await this.db.query(
+      `UPDATE runs SET status = $2, updated_at = now(), finished_at = now() WHERE id = $1`,
+      [runId, status],
+    );
   }
 
   async markActionRunning(id: string): Promise<void> {
@@ -89,7 +92,12 @@ export class ActionLedger {
    * Synchronous commit: once the CRM took the write, the ledger must not forget it (a forgotten
    * reaction or message would be sent again). `db` is one dedicated connection, so BEGIN/COMMIT hold.
    */
-  async succeed(id: string, durationMs: number, requestId: string | null, reason: string | null = null): Promise<void> {
+  async succeed(
+    id: string,
+    durationMs: number,
+    requestId: string | null,
+    reason: string | null = null,
+  ): Promise<void> {
     await this.db.query(`BEGIN`);
     await this.db.query(`SET LOCAL synchronous_commit = on`);
     await this.db.query(

@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { RunEntity } from './run.entity';
 import type { RuleAction } from '../rules/rule-types';
 
 export type ActionStatus = 'pending' | 'running' | 'succeeded' | 'skipped' | 'failed' | 'dead';
@@ -13,6 +14,10 @@ export class ActionResultEntity {
 
   @Column({ name: 'run_id', type: 'uuid' })
   runId!: string;
+
+  @ManyToOne(() => RunEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'run_id', foreignKeyConstraintName: 'FK_action_results_run' })
+  run?: RunEntity;
 
   @Column({ name: 'action_index', type: 'int' })
   actionIndex!: number;

@@ -37,7 +37,10 @@ export class ActionRunnerService {
     const lockRunner = this.dataSource.createQueryRunner();
     await lockRunner.connect();
     try {
-      const [{ locked }] = await lockRunner.query(`SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`, [contactId]);
+      const [{ locked }] = await lockRunner.query(
+        `SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`,
+        [contactId],
+      );
       if (!locked) throw new ContactBusyError(`contact ${contactId} is being worked on by another job`);
       try {
         // The ledger writes go over the connection that holds the lock: one connection per busy contact.
@@ -85,11 +88,20 @@ export class ActionRunnerService {
     const started = Date.now();
     try {
       const resolved = await resolveAction(this.directory, action);
-      if ('assignFirst' in action && action.assignFirst && !ctx.contact.assigneeId && !ctx.contact.isBlocked) {
+      if (
+        'assignFirst' in action &&
+        action.assignFirst &&
+        !ctx.contact.assigneeId &&
+        !ctx.contact.isBlocked
+      ) {
         const memberId = await resolveMemberId(this.directory, action.assignFirst);
-        ctx.contact = (await this.gateway.updateContact(ctx.contact.id, { assigneeId: memberId }, opts)) ?? ctx.contact;
+        ctx.contact =
+          (await this.gateway.updateContact(ctx.contact.id, { assigneeId: memberId }, opts)) ?? ctx.contact;
       }
-      const channel = resolved.type === 'open-conversation' ? await this.directory.resolveChannel(resolved.channelId) : undefined;
+      const channel =
+        resolved.type === 'open-conversation'
+          ? await this.directory.resolveChannel(resolved.channelId)
+          : undefined;
       const guard = guardAction(resolved, ctx.contact, { channel });
       if (!guard.proceed) {
         await ledger.skip(row.id, guard.reason, guard.detail);
@@ -103,26 +115,40 @@ export class ActionRunnerService {
       if (after) await this.mirror.applyEvent('contact.updated', after);
       await ledger.succeed(row.id, Date.now() - started, null);
       this.metrics.actions.inc({ type: action.type, status: 'succeeded', reason: '' });
-      this.logger.log(`rule ${run.rule_id}: ${action.type} on contact ${ctx.contact.id} succeeded [${run.correlation_id ?? '-'}]`);
+      this.logger.log(
+        `rule ${run.rule_id}: ${action.type} on contact ${ctx.contact.id} succeeded [${run.correlation_id ?? '-'}]`,
+      );
       return 'next';
     } catch (err) {
       return this.onError(ledger, run, row, err, Date.now() - started, finalAttempt);
     }
   }
 
-  private async onError(ledger: ActionLedger, run: RunRow, row: ActionRow, err: unknown, durationMs: number, finalAttempt: boolean) {
+  private async onError(
+    ledger: ActionLedger,
+    run: RunRow,
+    row: ActionRow,
+    err: unknown,
+    durationMs: number,
+    finalAttempt: boolean,
+  ) {
     const type = (row.action as RuleAction).type;
     if (err instanceof CrmApiError && err.code === 'resource_conflict' && type === 'create-segment') {
       await ledger.succeed(row.id, durationMs, err.requestId ?? null, 'already_exists');
       return 'next' as const;
     }
-    const permanent = (err instanceof CrmApiError && !err.retryable) || err instanceof MissingMessageError || isUnknownName(err);
+    const permanent =
+      (err instanceof CrmApiError && !err.retryable) ||
+      err instanceof MissingMessageError ||
+      isUnknownName(err);
     const failure = describe(err);
     if (permanent || finalAttempt) {
       const status: 'failed' | 'dead' = permanent ? 'failed' : 'dead';
       await ledger.fail(row.id, status, failure, durationMs);
       this.metrics.actions.inc({ type, status, reason: failure.code });
-      this.logger.warn(`rule ${run.rule_id}: ${type} on contact ${run.contact_id} ${status}: ${failure.code} ${failure.requestId ?? ''}`);
+      this.logger.warn(
+        `rule ${run.rule_id}: ${type} on contact ${run.contact_id} ${status}: ${failure.code} ${failure.requestId ?? ''}`,
+      );
       return status;
     }
     await ledger.fail(row.id, 'pending', failure, durationMs);
@@ -134,7 +160,9 @@ export class ActionRunnerService {
     const snapshot = run.contact_snapshot as unknown as Contact;
     const mirrored = await ledger.mirroredContact(run.contact_id);
     if (!mirrored) return snapshot;
-    return !snapshot?.updatedAt || Date.parse(mirrored.updatedAt) > Date.parse(snapshot.updatedAt) ? mirrored : snapshot;
+    return !snapshot?.updatedAt || Date.parse(mirrored.updatedAt) > Date.parse(snapshot.updatedAt)
+      ? mirrored
+      : snapshot;
   }
 
   private async readContact(run: RunRow): Promise<Contact> {
@@ -156,12 +184,24 @@ function isUnknownName(err: unknown): boolean {
   return err instanceof Error && err.name === 'UnknownNameError';
 }
 
-function describe(err: unknown): { code: string; message: string; status: number | null; requestId: string | null } {
+function describe(err: unknown): {
+  code: string;
+  message: string;
+  status: number | null;
+  requestId: string | null;
+} {
   if (err instanceof CrmApiError) {
     return { code: err.code, message: err.message, status: err.status, requestId: err.requestId ?? null };
   }
-  if (err instanceof MissingMessageError) return { code: 'no_message', message: err.message, status: null, requestId: null };
-  if (isUnknownName(err)) return { code: 'unknown_name', message: (err as Error).message, status: null, requestId: null };
+  if (err instanceof MissingMessageError)
+    return { code: 'no_message', message: err.message, status: null, requestId: null };
+  if (isUnknownName(err))
+    return { code: 'unknown_name', message: (err as Error).message, status: null, requestId: null };
   const e = err as { name?: string; message?: string };
-  return { code: e?.name === 'CrmTransportError' ? 'transport_error' : 'internal_error', message: String(e?.message ?? err), status: null, requestId: null };
+  return {
+    code: e?.name === 'CrmTransportError' ? 'transport_error' : 'internal_error',
+    message: String(e?.message ?? err),
+    status: null,
+    requestId: null,
+  };
 }

@@ -9,7 +9,10 @@ export async function resolveAction(directory: CrmDirectory, action: RuleAction)
     case 'remove-tag':
       return { type: action.type, tagId: (await directory.resolveTag(action.tag)).id };
     case 'move-stage':
-      return { type: 'move-stage', stageId: action.stage === null ? null : (await directory.resolveStage(action.stage)).id };
+      return {
+        type: 'move-stage',
+        stageId: action.stage === null ? null : (await directory.resolveStage(action.stage)).id,
+      };
     case 'assign':
       return { type: 'assign', memberId: await resolveMemberId(directory, action.member) };
     case 'open-conversation':

@@ -63,7 +63,14 @@ export async function createRun(tx: EntityManager, input: NewRun): Promise<Pendi
       await tx.query(
         `INSERT INTO action_results (run_id, action_index, action, status, reason, finished_at)
          VALUES ($1, $2, $3, $4, $5, $6)`,
-        [id, i, JSON.stringify(actions[i]), shadow ? 'skipped' : 'pending', shadow ? 'shadow_mode' : null, shadow ? new Date() : null],
+        [
+          id,
+          i,
+          JSON.stringify(actions[i]),
+          shadow ? 'skipped' : 'pending',
+          shadow ? 'shadow_mode' : null,
+          shadow ? new Date() : null,
+        ],
       );
     }
   }
@@ -71,8 +78,16 @@ export async function createRun(tx: EntityManager, input: NewRun): Promise<Pendi
 }
 
 /** Whether a matched rule may act now: loop protection, then once / cooldown. */
-async function admission(tx: EntityManager, input: NewRun, runId: string): Promise<{ status: RunStatus; reason: string | null }> {
-  if (input.eventType === 'contact.updated' && !input.replay && (await recentOwnWrite(tx, input.rule.id, input.contactId))) {
+async function admission(
+  tx: EntityManager,
+  input: NewRun,
+  runId: string,
+): Promise<{ status: RunStatus; reason: string | null }> {
+  if (
+    input.eventType === 'contact.updated' &&
+    !input.replay &&
+    (await recentOwnWrite(tx, input.rule.id, input.contactId))
+  ) {
     return { status: 'suppressed', reason: 'own_write_loop' };
   }
   const { once, cooldownMs } = input.rule;
@@ -82,7 +97,9 @@ async function admission(tx: EntityManager, input: NewRun, runId: string): Promi
        ON CONFLICT (rule_id, contact_id) DO NOTHING RETURNING rule_id`,
       [input.rule.id, input.contactId, runId],
     );
-    return rows.length ? { status: 'pending', reason: null } : { status: 'suppressed', reason: 'once_per_contact' };
+    return rows.length
+      ? { status: 'pending', reason: null }
+      : { status: 'suppressed', reason: 'once_per_contact' };
   }
   if (cooldownMs) {
     // The WHERE on the upsert makes the check and the claim one atomic statement.

@@ -1,4 +1,14 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { InboxEventEntity } from '../intake/inbox-event.entity';
 import type { ConditionTrace, RuleAction } from '../rules/rule-types';
 
 export type RunStatus =
@@ -15,6 +25,7 @@ export type RunStatus =
 @Index('UQ_runs_trigger_rule_contact', ['triggerKey', 'ruleId', 'contactId'], { unique: true })
 @Index('IDX_runs_contact_created', ['contactId', 'createdAt'])
 @Index('IDX_runs_rule_created', ['ruleId', 'createdAt'])
+@Index('IDX_runs_unfinished', ['updatedAt'], { where: `status IN ('pending', 'running')` })
 export class RunEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -25,6 +36,10 @@ export class RunEntity {
 
   @Column({ name: 'inbox_event_id', type: 'uuid', nullable: true })
   inboxEventId!: string | null;
+
+  @ManyToOne(() => InboxEventEntity, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'inbox_event_id', foreignKeyConstraintName: 'FK_runs_inbox_event' })
+  inboxEvent?: InboxEventEntity;
 
   @Column({ name: 'rule_id', type: 'text' })
   ruleId!: string;

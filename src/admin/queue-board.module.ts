@@ -25,7 +25,11 @@ export class QueueBoardModule {
       module: QueueBoardModule,
       imports: [
         QueuesModule,
-        BullBoardModule.forRoot({ route: '/admin/queues', adapter: ExpressAdapter as never, middleware: guard }),
+        BullBoardModule.forRoot({
+          route: '/admin/queues',
+          adapter: ExpressAdapter as never,
+          middleware: guard,
+        }),
         BullBoardModule.forFeature(
           { name: EVENTS_QUEUE, adapter: Adapter },
           { name: ACTIONS_QUEUE, adapter: Adapter },

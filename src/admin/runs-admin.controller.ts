@@ -1,10 +1,27 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Body, Controller, Get, NotFoundException, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  NotFoundException,
+  Param,
+  ParseUUIDPipe,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ACTIONS_QUEUE, ActionJobData, actionJobOptions, EVENTS_QUEUE, EventJobData, eventJobId } from '../queues/queues';
+import {
+  ACTIONS_QUEUE,
+  ActionJobData,
+  actionJobOptions,
+  EVENTS_QUEUE,
+  EventJobData,
+  eventJobId,
+} from '../queues/queues';
 import { AdminTokenGuard } from './admin-token.guard';
 
 const RUN_STATUSES = ['not_matched', 'suppressed', 'pending', 'running', 'succeeded', 'failed', 'dead'];
@@ -79,7 +96,9 @@ export class RunsAdminController {
   }
 
   @Post('events/:id/replay')
-  @ApiOperation({ summary: 'Evaluate a stored event again as a new trigger (new runs; once/cooldown still apply)' })
+  @ApiOperation({
+    summary: 'Evaluate a stored event again as a new trigger (new runs; once/cooldown still apply)',
+  })
   async replay(@Param('id', ParseUUIDPipe) id: string) {
     const [copy] = await this.db.query(
       `INSERT INTO inbox_events (event_key, type, payload, contact_id)
@@ -88,31 +107,43 @@ export class RunsAdminController {
       [id, randomUUID()],
     );
     if (!copy) throw new NotFoundException(`event ${id} not found`);
-    await this.events.add('event', { inboxEventId: copy.id, correlationId: randomUUID() }, { jobId: eventJobId(copy.id) });
+    await this.events.add(
+      'event',
+      { inboxEventId: copy.id, correlationId: randomUUID() },
+      { jobId: eventJobId(copy.id) },
+    );
     return { replayedAs: copy.id };
   }
 
   @Post('actions/retry-dead')
-  @ApiOperation({ summary: 'Put dead (and, with includeFailed, failed) actions back to pending and run them again' })
+  @ApiOperation({
+    summary: 'Put dead (and, with includeFailed, failed) actions back to pending and run them again',
+  })
   async retryDead(@Body() body: { runId?: string; includeFailed?: boolean } = {}) {
     const statuses = body.includeFailed ? ['dead', 'failed'] : ['dead'];
-    const runs: { id: string; contact_id: string; bulk: boolean }[] = await this.db.transaction(async (tx) => {
-      const rows = await tx.query(
-        `UPDATE runs SET status = 'pending', finished_at = NULL, updated_at = now()
+    const runs: { id: string; contact_id: string; bulk: boolean }[] = await this.db.transaction(
+      async (tx) => {
+        const rows = await tx.query(
+          `UPDATE runs SET status = 'pending', finished_at = NULL, updated_at = now()
           WHERE status = ANY($1) AND ($2::uuid IS NULL OR id = $2)
           RETURNING id, contact_id, trigger_key LIKE 'sweep%' AS bulk`,
-        [statuses, body.runId ?? null],
-      );
-      const ids = rows[0].map((r: { id: string }) => r.id);
-      await tx.query(
-        `UPDATE action_results SET status = 'pending', finished_at = NULL
+          [statuses, body.runId ?? null],
+        );
+        const ids = rows[0].map((r: { id: string }) => r.id);
+        await tx.query(
+          `UPDATE action_results SET status = 'pending', finished_at = NULL
           WHERE run_id = ANY($1) AND (status = ANY($2) OR reason = 'previous_action_failed')`,
-        [ids, statuses],
-      );
-      return rows[0];
-    });
+          [ids, statuses],
+        );
+        return rows[0];
+      },
+    );
     for (const r of runs) {
-      await this.actions.add('run', { runId: r.id, contactId: r.contact_id, priority: r.bulk ? 'bulk' : 'interactive' }, actionJobOptions(r.id));
+      await this.actions.add(
+        'run',
+        { runId: r.id, contactId: r.contact_id, priority: r.bulk ? 'bulk' : 'interactive' },
+        actionJobOptions(r.id),
+      );
     }
     return { retried: runs.length };
   }

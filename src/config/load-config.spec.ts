@@ -13,7 +13,13 @@ describe('loadConfig', () => {
   it('lists every bad variable in one error', () => {
     let error: ConfigError | undefined;
     try {
-      loadConfig({ PORT: 'abc', ROLE: 'boss', DATABASE_URL: 'mysql://x', CRM_BASE_URL: 'https://crm.example', CRM_RATE_LIMIT: '0' });
+      loadConfig({
+        PORT: 'abc',
+        ROLE: 'boss',
+        DATABASE_URL: 'mysql://x',
+        CRM_BASE_URL: 'https://crm.example',
+        CRM_RATE_LIMIT: '0',
+      });
     } catch (err) {
       error = err as ConfigError;
     }

@@ -88,7 +88,10 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     port: int('PORT', 3000, 0, 65535),
     host: str('HOST', '127.0.0.1')!,
     publicUrl: url('PUBLIC_URL', undefined, ['http:', 'https:']),
-    databaseUrl: url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/crm_rules', ['postgres:', 'postgresql:'])!,
+    databaseUrl: url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/crm_rules', [
+      'postgres:',
+      'postgresql:',
+    ])!,
     redis: {
       url: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'])!,
       prefix: str('REDIS_PREFIX', 'crmr')!,

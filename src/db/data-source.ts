@@ -5,7 +5,10 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { loadConfig } from '../config/load-config';
 import { ENTITIES } from './entities';
 
-export function dataSourceOptions(databaseUrl: string, overrides: Partial<DataSourceOptions> = {}): DataSourceOptions {
+export function dataSourceOptions(
+  databaseUrl: string,
+  overrides: Partial<DataSourceOptions> = {},
+): DataSourceOptions {
   return {
     type: 'postgres',
     url: databaseUrl,

@@ -55,7 +55,9 @@ if (require.main === module) {
   const url = loadConfig().databaseUrl;
   ensureDatabase(url)
     .then(() => runMigrations(url))
-    .then((applied) => console.log(applied.length ? `applied: ${applied.join(', ')}` : 'no pending migrations'))
+    .then((applied) =>
+      console.log(applied.length ? `applied: ${applied.join(', ')}` : 'no pending migrations'),
+    )
     .catch((err) => {
       console.error(err instanceof Error ? err.message : err);
       process.exit(1);

@@ -61,7 +61,9 @@ export class EventMatchingService {
     }
     const facts = await this.factsFor(row, ruleSet);
     const evaluations = await ruleSet.evaluateEvent(facts);
-    const pending = await this.dataSource.transaction((tx) => this.recordRuns(tx, row, ruleSet, evaluations, facts, correlationId));
+    const pending = await this.dataSource.transaction((tx) =>
+      this.recordRuns(tx, row, ruleSet, evaluations, facts, correlationId),
+    );
     for (const run of pending) {
       await this.actions.add(
         'run',
@@ -69,7 +71,8 @@ export class EventMatchingService {
         actionJobOptions(run.id),
       );
     }
-    if (pending.length) this.logger.log(`event ${row.type} ${row.id}: ${pending.length} run(s) queued [${correlationId}]`);
+    if (pending.length)
+      this.logger.log(`event ${row.type} ${row.id}: ${pending.length} run(s) queued [${correlationId}]`);
   }
 
   private async factsFor(row: InboxRow, ruleSet: CompiledRuleSet): Promise<EvaluationFacts> {
@@ -125,6 +128,8 @@ export class EventMatchingService {
   }
 
   private async markProcessed(manager: EntityManager, id: string): Promise<void> {
-    await manager.query(`UPDATE inbox_events SET status = 'processed', processed_at = now() WHERE id = $1`, [id]);
+    await manager.query(`UPDATE inbox_events SET status = 'processed', processed_at = now() WHERE id = $1`, [
+      id,
+    ]);
   }
 }

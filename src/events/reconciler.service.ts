@@ -4,7 +4,15 @@ import { Interval } from '@nestjs/schedule';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ACTIONS_QUEUE, ActionJobData, actionJobId, actionJobOptions, EVENTS_QUEUE, EventJobData, eventJobId } from '../queues/queues';
+import {
+  ACTIONS_QUEUE,
+  ActionJobData,
+  actionJobId,
+  actionJobOptions,
+  EVENTS_QUEUE,
+  EventJobData,
+  eventJobId,
+} from '../queues/queues';
 
 /** Work older than this with no progress is re-enqueued; younger work is probably in flight. */
 const STALE_AFTER_MS = 5_000;
@@ -46,24 +54,35 @@ export class ReconcilerService implements OnApplicationBootstrap {
       );
       for (const e of events) {
         if (await this.isQueued(this.events, eventJobId(e.id))) continue;
-        await this.events.add('event', { inboxEventId: e.id, correlationId: randomUUID() }, { jobId: eventJobId(e.id) });
+        await this.events.add(
+          'event',
+          { inboxEventId: e.id, correlationId: randomUUID() },
+          { jobId: eventJobId(e.id) },
+        );
       }
-      const runs: { id: string; contact_id: string; correlation_id: string | null; bulk: boolean }[] = await this.dataSource.query(
-        `SELECT id, contact_id, correlation_id, trigger_key LIKE 'sweep%' AS bulk FROM runs
+      const runs: { id: string; contact_id: string; correlation_id: string | null; bulk: boolean }[] =
+        await this.dataSource.query(
+          `SELECT id, contact_id, correlation_id, trigger_key LIKE 'sweep%' AS bulk FROM runs
           WHERE status IN ('pending', 'running') AND updated_at < now() - ($1::int * interval '1 millisecond')
           ORDER BY created_at LIMIT ${BATCH}`,
-        [staleAfterMs],
-      );
+          [staleAfterMs],
+        );
       for (const r of runs) {
         if (await this.isQueued(this.actions, actionJobId(r.id))) continue;
         await this.actions.add(
           'run',
-          { runId: r.id, contactId: r.contact_id, correlationId: r.correlation_id ?? undefined, priority: r.bulk ? 'bulk' : 'interactive' },
+          {
+            runId: r.id,
+            contactId: r.contact_id,
+            correlationId: r.correlation_id ?? undefined,
+            priority: r.bulk ? 'bulk' : 'interactive',
+          },
           actionJobOptions(r.id),
         );
       }
       const counts = { events: events.length, runs: runs.length };
-      if (counts.events || counts.runs) this.logger.log(`reconciled ${counts.events} event(s) and ${counts.runs} run(s)`);
+      if (counts.events || counts.runs)
+        this.logger.log(`reconciled ${counts.events} event(s) and ${counts.runs} run(s)`);
       return counts;
     } finally {
       this.running = false;

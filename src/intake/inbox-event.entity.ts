@@ -5,6 +5,7 @@ export type InboxStatus = 'pending' | 'processed' | 'failed';
 /** Every accepted webhook delivery, committed before the 2xx. `event_key` carries deduplication. */
 @Entity('inbox_events')
 @Index('UQ_inbox_events_event_key', ['eventKey'], { unique: true })
+@Index('IDX_inbox_events_pending', ['receivedAt'], { where: `status = 'pending'` })
 export class InboxEventEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

@@ -23,7 +23,8 @@ export function eventKeyOf(payload: Record<string, unknown>, rawBody: Buffer): s
 function contactIdOf(payload: Record<string, unknown>): string | null {
   const data = payload.data as Record<string, unknown> | undefined;
   if (!data || typeof data !== 'object') return null;
-  if (typeof payload.type === 'string' && payload.type.startsWith('contact.') && typeof data.id === 'string') return data.id;
+  if (typeof payload.type === 'string' && payload.type.startsWith('contact.') && typeof data.id === 'string')
+    return data.id;
   return typeof data.contactId === 'string' ? data.contactId : null;
 }
 
@@ -55,7 +56,10 @@ export class IntakeService {
       this.logger.warn(`refused webhook delivery: ${check.reason}`);
       // The reason is safe to return (it reveals nothing about the secret) and helps whoever
       // configures the subscription; the body is never echoed.
-      return { status: 401, body: { error: { code: 'invalid_signature', message: `signature rejected: ${check.reason}` } } };
+      return {
+        status: 401,
+        body: { error: { code: 'invalid_signature', message: `signature rejected: ${check.reason}` } },
+      };
     }
     let payload: Record<string, unknown>;
     try {
@@ -64,9 +68,17 @@ export class IntakeService {
       this.metrics.events.inc({ outcome: 'refused_json' });
       return { status: 400, body: { error: { code: 'invalid_json', message: 'body is not valid JSON' } } };
     }
-    if (!payload || typeof payload !== 'object' || Array.isArray(payload) || typeof payload.type !== 'string') {
+    if (
+      !payload ||
+      typeof payload !== 'object' ||
+      Array.isArray(payload) ||
+      typeof payload.type !== 'string'
+    ) {
       this.metrics.events.inc({ outcome: 'refused_shape' });
-      return { status: 400, body: { error: { code: 'invalid_event', message: 'body must be an object with a string "type"' } } };
+      return {
+        status: 400,
+        body: { error: { code: 'invalid_event', message: 'body must be an object with a string "type"' } },
+      };
     }
     return this.store(payload, rawBody);
   }
@@ -83,7 +95,15 @@ export class IntakeService {
     } catch (err) {
       if (err instanceof UnstorablePayloadError) {
         this.metrics.events.inc({ outcome: 'refused_unstorable' });
-        return { status: 400, body: { error: { code: 'invalid_event', message: 'event payload cannot be stored (invalid JSON text for Postgres)' } } };
+        return {
+          status: 400,
+          body: {
+            error: {
+              code: 'invalid_event',
+              message: 'event payload cannot be stored (invalid JSON text for Postgres)',
+            },
+          },
+        };
       }
       return this.unavailable('postgres', err);
     }
@@ -94,13 +114,26 @@ export class IntakeService {
   /** Committed first, enqueued second: if Redis is down the reconciler enqueues them later. */
   private enqueue(rows: { id: string }[]): void {
     this.events
-      .addBulk(rows.map(({ id }) => ({ name: 'event', data: { inboxEventId: id, correlationId: randomUUID() }, opts: { jobId: eventJobId(id) } })))
-      .catch((err) => this.logger.warn(`${rows.length} event(s) stored but not enqueued (reconciler will retry): ${err.message}`));
+      .addBulk(
+        rows.map(({ id }) => ({
+          name: 'event',
+          data: { inboxEventId: id, correlationId: randomUUID() },
+          opts: { jobId: eventJobId(id) },
+        })),
+      )
+      .catch((err) =>
+        this.logger.warn(
+          `${rows.length} event(s) stored but not enqueued (reconciler will retry): ${err.message}`,
+        ),
+      );
   }
 
   private unavailable(what: string, err?: unknown): IntakeOutcome {
     this.metrics.events.inc({ outcome: 'unavailable' });
     this.logger.error(`intake unavailable (${what}): ${err instanceof Error ? err.message : ''}`);
-    return { status: 503, body: { error: { code: 'unavailable', message: 'storage unavailable; retry later' } } };
+    return {
+      status: 503,
+      body: { error: { code: 'unavailable', message: 'storage unavailable; retry later' } },
+    };
   }
 }

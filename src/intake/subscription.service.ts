@@ -18,7 +18,8 @@ export function subscriptionKinds(ruleSet: CompiledRuleSet | undefined): string[
   return [...kinds].sort();
 }
 
-const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+const sameSet = (a: string[], b: string[]) =>
+  a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
 /**
  * Makes sure the CRM delivers exactly the event kinds the rules need to this engine. The secret
@@ -41,7 +42,9 @@ export class SubscriptionService {
     return this.config.publicUrl ? `${this.config.publicUrl}/webhooks/crm` : undefined;
   }
 
-  async ensure(eventKinds: string[]): Promise<{ action: 'kept' | 'created' | 'replaced' | 'none'; id?: string }> {
+  async ensure(
+    eventKinds: string[],
+  ): Promise<{ action: 'kept' | 'created' | 'replaced' | 'none'; id?: string }> {
     const url = this.receiverUrl();
     const crmBaseUrl = this.config.crm.baseUrl ?? '';
     if (!url || eventKinds.length === 0) return { action: 'none' };
@@ -56,15 +59,32 @@ export class SubscriptionService {
     }
     const keep = remote.find((s) => sameSet(s.events, eventKinds) && known.some((k) => k.id === s.id));
     if (keep) {
-      await this.retire(remote.filter((s) => s.id !== keep.id).map((s) => s.id), crmBaseUrl);
+      await this.retire(
+        remote.filter((s) => s.id !== keep.id).map((s) => s.id),
+        crmBaseUrl,
+      );
       return { action: 'kept', id: keep.id };
     }
     const created = await this.gateway.createWebhook({ url, events: eventKinds }, opts);
     if (!created.secret) throw new Error('the CRM did not return a secret for the new webhook subscription');
-    await this.repo.save(this.repo.create({ id: created.id, crmBaseUrl, url, events: eventKinds, secret: created.secret, active: true }));
+    await this.repo.save(
+      this.repo.create({
+        id: created.id,
+        crmBaseUrl,
+        url,
+        events: eventKinds,
+        secret: created.secret,
+        active: true,
+      }),
+    );
     this.secrets.invalidate();
-    await this.retire(remote.map((s) => s.id), crmBaseUrl);
-    this.logger.log(`webhook subscription ${created.id} ${remote.length ? 'replaced' : 'created'} for ${eventKinds.join(', ')} → ${url}`);
+    await this.retire(
+      remote.map((s) => s.id),
+      crmBaseUrl,
+    );
+    this.logger.log(
+      `webhook subscription ${created.id} ${remote.length ? 'replaced' : 'created'} for ${eventKinds.join(', ')} → ${url}`,
+    );
     return { action: remote.length ? 'replaced' : 'created', id: created.id };
   }
 

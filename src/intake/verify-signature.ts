@@ -16,14 +16,19 @@ export type SignatureFailure =
   | 'signature_mismatch'
   | 'no_secret_configured';
 
-export type SignatureCheck = { ok: true; timestamp: number; secretIndex: number } | { ok: false; reason: SignatureFailure };
+export type SignatureCheck =
+  { ok: true; timestamp: number; secretIndex: number } | { ok: false; reason: SignatureFailure };
 
 export function signPayload(secret: string, timestamp: number, rawBody: Buffer | string): string {
   return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
 }
 
 /** Builds a header value the way the CRM does; used by the sandbox and tests. */
-export function signatureHeader(secret: string, rawBody: Buffer | string, nowSeconds = Math.floor(Date.now() / 1000)): string {
+export function signatureHeader(
+  secret: string,
+  rawBody: Buffer | string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): string {
   return `t=${nowSeconds},v1=${signPayload(secret, nowSeconds, rawBody)}`;
 }
 
@@ -56,7 +61,8 @@ export function verifySignature(
     }
     // Other schemes (v0, future v2) are ignored, as a receiver of a versioned scheme should.
   }
-  if (timestamp === undefined || !/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: 'missing_timestamp' };
+  if (timestamp === undefined || !/^\d{1,12}$/.test(timestamp))
+    return { ok: false, reason: 'missing_timestamp' };
   if (signatures.length === 0) return { ok: false, reason: 'missing_signature' };
   // One delivery carries one v1; two is either a bug or an attempt to try several guesses at once.
   if (signatures.length > 1) return { ok: false, reason: 'multiple_signatures' };

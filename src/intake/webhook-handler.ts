@@ -30,7 +30,10 @@ export function readRawBody(req: IncomingMessage, limitBytes: number): Promise<B
 
 function reply(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -43,11 +46,15 @@ export function webhookFastPath(
   return (req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== WEBHOOK_PATH) return next(req, res);
-    if (req.method !== 'POST') return reply(res, 405, { error: { code: 'method_not_allowed', message: 'POST only' } });
+    if (req.method !== 'POST')
+      return reply(res, 405, { error: { code: 'method_not_allowed', message: 'POST only' } });
     void (async () => {
       try {
         const read = await readRawBody(req, opts.limitBytes);
-        if (!read.ok) return reply(res, 413, { error: { code: 'payload_too_large', message: `body exceeds ${opts.limitBytes} bytes` } });
+        if (!read.ok)
+          return reply(res, 413, {
+            error: { code: 'payload_too_large', message: `body exceeds ${opts.limitBytes} bytes` },
+          });
         const header = req.headers[opts.signatureHeader];
         const outcome = await intake.accept(read.body, Array.isArray(header) ? header.join(',') : header);
         reply(res, outcome.status, outcome.body);

@@ -17,13 +17,17 @@ export class WebhookSecretsService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @InjectRepository(WebhookSubscriptionEntity) private readonly subscriptions: Repository<WebhookSubscriptionEntity>,
+    @InjectRepository(WebhookSubscriptionEntity)
+    private readonly subscriptions: Repository<WebhookSubscriptionEntity>,
   ) {}
 
   async secrets(): Promise<string[]> {
     if (this.cache && Date.now() - this.cache.at < REFRESH_MS) return this.cache.secrets;
     const rows = await this.subscriptions.find({ where: { active: true }, order: { createdAt: 'DESC' } });
-    const secrets = [...(this.config.crm.webhookSecret ? [this.config.crm.webhookSecret] : []), ...rows.map((r) => r.secret)];
+    const secrets = [
+      ...(this.config.crm.webhookSecret ? [this.config.crm.webhookSecret] : []),
+      ...rows.map((r) => r.secret),
+    ];
     this.cache = { secrets, at: Date.now() };
     return secrets;
   }

@@ -8,7 +8,8 @@ const CHATTY_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExpl
 export class EngineLogger extends PinoLogger {
   override log(message: unknown, ...optionalParams: unknown[]): void {
     const context = optionalParams[optionalParams.length - 1];
-    if (typeof context === 'string' && CHATTY_CONTEXTS.has(context)) return super.debug(message, ...optionalParams);
+    if (typeof context === 'string' && CHATTY_CONTEXTS.has(context))
+      return super.debug(message, ...optionalParams);
     return super.log(message, ...optionalParams);
   }
 }

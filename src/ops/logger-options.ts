@@ -11,12 +11,19 @@ export function loggerOptions(config: AppConfig): Params {
     pinoHttp: {
       level: config.logLevel,
       redact: {
-        paths: ['req.headers.authorization', `req.headers["${config.crm.signatureHeader}"]`, 'req.headers["x-admin-token"]', 'req.headers.cookie'],
+        paths: [
+          'req.headers.authorization',
+          `req.headers["${config.crm.signatureHeader}"]`,
+          'req.headers["x-admin-token"]',
+          'req.headers.cookie',
+        ],
         censor: '[redacted]',
       },
       autoLogging: { ignore: (req) => /^\/(health|metrics)/.test(req.url ?? '') },
       customProps: (req) => ({ correlationId: (req as { id?: unknown }).id }),
-      transport: pretty ? { target: 'pino-pretty', options: { singleLine: true, ignore: 'pid,hostname,req,res' } } : undefined,
+      transport: pretty
+        ? { target: 'pino-pretty', options: { singleLine: true, ignore: 'pid,hostname,req,res' } }
+        : undefined,
     },
   };
 }

@@ -24,7 +24,8 @@ export class MetricsController {
   async scrape(): Promise<string> {
     for (const queue of [this.events, this.actions, this.sweeps]) {
       const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized');
-      for (const [state, n] of Object.entries(counts)) this.metrics.queueDepth.set({ queue: queue.name, state }, n);
+      for (const [state, n] of Object.entries(counts))
+        this.metrics.queueDepth.set({ queue: queue.name, state }, n);
     }
     const budget = await this.gateway.budgetSnapshot().catch(() => undefined);
     return (await this.metrics.registry.metrics()) + gatewayMetricsText(this.gateway.counters(), budget);

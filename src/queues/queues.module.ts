@@ -12,9 +12,23 @@ const defaultJobOptions = {
 @Module({
   imports: [
     BullModule.registerQueue(
-      { name: EVENTS_QUEUE, defaultJobOptions: { ...defaultJobOptions, attempts: 5, backoff: { type: 'exponential', delay: 500 } } },
+      {
+        name: EVENTS_QUEUE,
+        defaultJobOptions: {
+          ...defaultJobOptions,
+          attempts: 5,
+          backoff: { type: 'exponential', delay: 500 },
+        },
+      },
       { name: ACTIONS_QUEUE, defaultJobOptions },
-      { name: SWEEPS_QUEUE, defaultJobOptions: { ...defaultJobOptions, attempts: 3, backoff: { type: 'exponential', delay: 2000 } } },
+      {
+        name: SWEEPS_QUEUE,
+        defaultJobOptions: {
+          ...defaultJobOptions,
+          attempts: 3,
+          backoff: { type: 'exponential', delay: 2000 },
+        },
+      },
     ),
   ],
   exports: [BullModule],

@@ -59,7 +59,10 @@ export class ContactMirrorService {
         await tx.query(`DELETE FROM contact_mirror WHERE id = $1`, [contact.id]);
       });
     } else {
-      await this.dataSource.query(UPSERT_CONTACTS_SQL, [JSON.stringify(mirrorRecords([contact as Contact])), 0]);
+      await this.dataSource.query(UPSERT_CONTACTS_SQL, [
+        JSON.stringify(mirrorRecords([contact as Contact])),
+        0,
+      ]);
     }
     await this.noteEvent();
   }

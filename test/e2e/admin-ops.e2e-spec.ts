@@ -1,6 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ADMIN_TOKEN, api, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import {
+  ADMIN_TOKEN,
+  api,
+  crm,
+  eventually,
+  Harness,
+  newContact,
+  startHarness,
+} from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
 const RULE = [
@@ -29,7 +37,9 @@ describe('admin API, health and metrics as a user would try them', () => {
 
   it('refuses admin calls without the token', async () => {
     expect((await api(h.url, 'GET', '/admin/runs')).status).toBe(401);
-    expect((await api(h.url, 'GET', '/admin/runs', undefined, { 'x-admin-token': 'wrong' })).status).toBe(401);
+    expect((await api(h.url, 'GET', '/admin/runs', undefined, { 'x-admin-token': 'wrong' })).status).toBe(
+      401,
+    );
     expect((await api(h.url, 'GET', '/admin/queues')).status).toBe(401);
   });
 
@@ -37,7 +47,11 @@ describe('admin API, health and metrics as a user would try them', () => {
     const health = await api(h.url, 'GET', '/health');
     expect(health.status).toBe(200);
     expect(health.body.info).toEqual(
-      expect.objectContaining({ postgres: { status: 'up' }, redis: { status: 'up' }, rules: expect.objectContaining({ status: 'up', ruleCount: 1 }) }),
+      expect.objectContaining({
+        postgres: { status: 'up' },
+        redis: { status: 'up' },
+        rules: expect.objectContaining({ status: 'up', ruleCount: 1 }),
+      }),
     );
   });
 
@@ -50,51 +64,81 @@ describe('admin API, health and metrics as a user would try them', () => {
     });
     const shown = await admin(h, 'GET', `/admin/runs/${run.id}`);
     expect(shown.body.trace).toEqual([
-      expect.objectContaining({ fact: 'contact', operator: 'equal', expected: false, actual: false, result: true }),
+      expect.objectContaining({
+        fact: 'contact',
+        operator: 'equal',
+        expected: false,
+        actual: false,
+        result: true,
+      }),
     ]);
-    expect(shown.body.actionResults).toEqual([expect.objectContaining({ status: 'succeeded', action: { type: 'add-tag', tag: 'vip' } })]);
+    expect(shown.body.actionResults).toEqual([
+      expect.objectContaining({ status: 'succeeded', action: { type: 'add-tag', tag: 'vip' } }),
+    ]);
 
     const replay = await admin(h, 'POST', `/admin/events/${reply.json.id}/replay`);
     expect(replay.status).toBe(201);
     // The replayed run finds the tag already there: skipped as no_change, no CRM write.
     const replayed = await eventually(async () => {
       const list = await admin(h, 'GET', `/admin/runs?contact=${contact.id}`);
-      return list.body.data.length === 2 ? list.body.data.find((r: { id: string }) => r.id !== run.id) : undefined;
+      return list.body.data.length === 2
+        ? list.body.data.find((r: { id: string }) => r.id !== run.id)
+        : undefined;
     });
     const detail = await eventually(async () => {
       const d = await admin(h, 'GET', `/admin/runs/${replayed.id}`);
       return d.body.status === 'succeeded' ? d.body : undefined;
     });
-    expect(detail.actionResults[0]).toEqual(expect.objectContaining({ status: 'skipped', reason: 'no_change' }));
+    expect(detail.actionResults[0]).toEqual(
+      expect.objectContaining({ status: 'skipped', reason: 'no_change' }),
+    );
   });
 
   it('records a CRM failure as dead with its code and requestId, and retries it on request', async () => {
     const contact = await newContact(h, 'Dead Dan');
-    await api(h.sandboxUrl, 'POST', '/_sandbox/faults', { kind: 'error500', count: 1000, route: 'POST /v1/contacts/:contactId/tags/:tagId' });
+    await api(h.sandboxUrl, 'POST', '/_sandbox/faults', {
+      kind: 'error500',
+      count: 1000,
+      route: 'POST /v1/contacts/:contactId/tags/:tagId',
+    });
     await deliver(h.url, JSON.stringify(contactEvent('contact.updated', contact)));
-    const dead = await eventually(async () => {
-      const list = await admin(h, 'GET', `/admin/runs?contact=${contact.id}&status=dead`);
-      return list.body.data[0];
-    }, 45000, 250);
+    const dead = await eventually(
+      async () => {
+        const list = await admin(h, 'GET', `/admin/runs?contact=${contact.id}&status=dead`);
+        return list.body.data[0];
+      },
+      45000,
+      250,
+    );
     const detail = (await admin(h, 'GET', `/admin/runs/${dead.id}`)).body;
     expect(detail.actionResults[0]).toEqual(
-      expect.objectContaining({ status: 'dead', errorCode: 'internal_error', httpStatus: 500, requestId: expect.stringMatching(/^req_/) }),
+      expect.objectContaining({
+        status: 'dead',
+        errorCode: 'internal_error',
+        httpStatus: 500,
+        requestId: expect.stringMatching(/^req_/),
+      }),
     );
     await api(h.sandboxUrl, 'DELETE', '/_sandbox/faults');
     expect((await admin(h, 'POST', '/admin/actions/retry-dead', {})).body).toEqual({ retried: 1 });
-    await eventually(async () => (await admin(h, 'GET', `/admin/runs/${dead.id}`)).body.status === 'succeeded');
+    await eventually(
+      async () => (await admin(h, 'GET', `/admin/runs/${dead.id}`)).body.status === 'succeeded',
+    );
     const fresh = (await crm(h, 'GET', `/v1/contacts/${contact.id}`)).body;
     expect(fresh.tags.map((t: { name: string }) => t.name)).toContain('vip');
   }, 60000);
 
   it('keeps the last good rule set when a reload finds a broken file', async () => {
     const before = (await admin(h, 'GET', '/admin/rules')).body;
-    writeFileSync(join(h.rulesDir, 'broken.yaml'), 'rule: broken\non: contact.updatd\ndo:\n  - add-tagg: x\n');
+    writeFileSync(
+      join(h.rulesDir, 'broken.yaml'),
+      'rule: broken\non: contact.updatd\ndo:\n  - add-tagg: x\n',
+    );
     const reload = await admin(h, 'POST', '/admin/rules/reload');
     expect(reload.body.ok).toBe(false);
-    expect(reload.body.problems.map((p: { file: string; line: number }) => `${p.file.split('/').pop()}:${p.line}`)).toEqual(
-      expect.arrayContaining(['broken.yaml:2', 'broken.yaml:4']),
-    );
+    expect(
+      reload.body.problems.map((p: { file: string; line: number }) => `${p.file.split('/').pop()}:${p.line}`),
+    ).toEqual(expect.arrayContaining(['broken.yaml:2', 'broken.yaml:4']));
     const after = (await admin(h, 'GET', '/admin/rules')).body;
     expect(after.status.version).toBe(before.status.version);
     expect(after.problems.length).toBeGreaterThan(0);
@@ -102,13 +146,24 @@ describe('admin API, health and metrics as a user would try them', () => {
     // The old set still runs.
     const contact = await newContact(h, 'Still Running');
     await deliver(h.url, JSON.stringify(contactEvent('contact.updated', contact)));
-    await eventually(async () => (await crm(h, 'GET', `/v1/contacts/${contact.id}`)).body.tags.some((t: { name: string }) => t.name === 'vip'));
+    await eventually(async () =>
+      (await crm(h, 'GET', `/v1/contacts/${contact.id}`)).body.tags.some(
+        (t: { name: string }) => t.name === 'vip',
+      ),
+    );
   });
 
   it('exposes Prometheus metrics for events, runs, actions, queues and the budget', async () => {
     const res = await fetch(`${h.url}/metrics`);
     const text = await res.text();
-    for (const name of ['crmr_webhook_events_total', 'crmr_runs_total', 'crmr_actions_total', 'crmr_queue_jobs', 'crmr_budget_tokens', 'crmr_crm_429_total']) {
+    for (const name of [
+      'crmr_webhook_events_total',
+      'crmr_runs_total',
+      'crmr_actions_total',
+      'crmr_queue_jobs',
+      'crmr_budget_tokens',
+      'crmr_crm_429_total',
+    ]) {
       expect(text).toContain(name);
     }
     expect(text).not.toContain('sk_demo_full');

@@ -6,13 +6,20 @@ const root = join(__dirname, '..', '..');
 
 describe('start-up with a broken configuration', () => {
   beforeAll(() => {
-    if (!existsSync(join(root, 'dist', 'src', 'main.js'))) spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+    if (!existsSync(join(root, 'dist', 'src', 'main.js')))
+      spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   });
 
   it('exits non-zero with one message naming every bad variable', () => {
     const result = spawnSync(process.execPath, [join(root, 'dist', 'src', 'main.js')], {
       cwd: root,
-      env: { ...process.env, PORT: 'not-a-port', CRM_RATE_WINDOW_MS: '-5', CRM_BASE_URL: 'https://crm.example', CRM_API_KEY: '' },
+      env: {
+        ...process.env,
+        PORT: 'not-a-port',
+        CRM_RATE_WINDOW_MS: '-5',
+        CRM_BASE_URL: 'https://crm.example',
+        CRM_API_KEY: '',
+      },
       encoding: 'utf8',
       timeout: 20000,
     });

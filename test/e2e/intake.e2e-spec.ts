@@ -13,8 +13,11 @@ describe('webhook intake', () => {
   const count = async (sql: string, params: unknown[] = []) => Number((await db.query(sql, params))[0].n);
 
   beforeAll(async () => {
-    h = await startHarness({ rules: RULES, subscribe: false,
-      env: { CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET, WEBHOOK_BODY_LIMIT_BYTES: '4096' } });
+    h = await startHarness({
+      rules: RULES,
+      subscribe: false,
+      env: { CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET, WEBHOOK_BODY_LIMIT_BYTES: '4096' },
+    });
     db = h.app.get(DataSource);
     contact = await newContact(h, 'Ivy Intake');
   });
@@ -28,7 +31,9 @@ describe('webhook intake', () => {
     const unsigned = await deliver(h.url, body, { header: null });
     const notJson = await deliver(h.url, '{"type": "contact.updated", ');
     const noType = await deliver(h.url, JSON.stringify({ id: 'evt_x', data: {} }));
-    expect([forged.status, stale.status, unsigned.status, notJson.status, noType.status]).toEqual([401, 401, 401, 400, 400]);
+    expect([forged.status, stale.status, unsigned.status, notJson.status, noType.status]).toEqual([
+      401, 401, 401, 400, 400,
+    ]);
     expect(JSON.stringify(forged.json)).not.toContain('Ivy Intake'); // no body echo
     expect(forged.json.error.message).toContain('signature_mismatch');
     expect(stale.json.error.message).toContain('timestamp_too_old');
@@ -47,8 +52,14 @@ describe('webhook intake', () => {
     expect(replies.filter((r) => r.json.duplicate === false)).toHaveLength(1);
     const id = replies[0].json.id;
     expect(new Set(replies.map((r) => r.json.id))).toEqual(new Set([id]));
-    await eventually(async () => (await count(`SELECT count(*) AS n FROM runs WHERE inbox_event_id = $1`, [id])) === 1);
-    expect(await count(`SELECT count(*) AS n FROM inbox_events WHERE event_key = $1`, [`id:${JSON.parse(body).id}`])).toBe(1);
+    await eventually(
+      async () => (await count(`SELECT count(*) AS n FROM runs WHERE inbox_event_id = $1`, [id])) === 1,
+    );
+    expect(
+      await count(`SELECT count(*) AS n FROM inbox_events WHERE event_key = $1`, [
+        `id:${JSON.parse(body).id}`,
+      ]),
+    ).toBe(1);
   });
 
   it('deduplicates deliveries without an event id by their body hash', async () => {
@@ -68,9 +79,16 @@ describe('webhook intake', () => {
   });
 
   it('stores and acknowledges unknown event kinds without running anything', async () => {
-    const reply = await deliver(h.url, JSON.stringify({ id: `evt_unknown_${Date.now()}`, type: 'account.exploded', data: {} }));
+    const reply = await deliver(
+      h.url,
+      JSON.stringify({ id: `evt_unknown_${Date.now()}`, type: 'account.exploded', data: {} }),
+    );
     expect(reply.status).toBe(200);
-    await eventually(async () => (await db.query(`SELECT status FROM inbox_events WHERE id = $1`, [reply.json.id]))[0].status === 'processed');
+    await eventually(
+      async () =>
+        (await db.query(`SELECT status FROM inbox_events WHERE id = $1`, [reply.json.id]))[0].status ===
+        'processed',
+    );
     expect(await count(`SELECT count(*) AS n FROM runs WHERE inbox_event_id = $1`, [reply.json.id])).toBe(0);
   });
 });

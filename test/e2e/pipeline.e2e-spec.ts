@@ -3,7 +3,8 @@ import { loadConfig } from '../../src/config/load-config';
 import { api, crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
-const counters = async (h: Harness) => (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body as Record<string, number>;
+const counters = async (h: Harness) =>
+  (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body as Record<string, number>;
 const TAG_ROUTE = 'POST /v1/contacts/:contactId/tags/:tagId';
 
 describe('pipeline: once-per-contact under concurrency', () => {
@@ -11,7 +12,14 @@ describe('pipeline: once-per-contact under concurrency', () => {
   beforeAll(async () => {
     h = await startHarness({
       rules: {
-        'once.yaml': ['rule: welcome-once', 'on: contact.updated', 'once: per-contact', 'do:', '  - add-tag: customer', ''].join('\n'),
+        'once.yaml': [
+          'rule: welcome-once',
+          'on: contact.updated',
+          'once: per-contact',
+          'do:',
+          '  - add-tag: customer',
+          '',
+        ].join('\n'),
       },
       subscribe: false,
       env: { CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET },
@@ -28,8 +36,14 @@ describe('pipeline: once-per-contact under concurrency', () => {
     expect([a.status, b.status]).toEqual([200, 200]);
     const db = h.app.get(DataSource);
     const runs = await eventually(async () => {
-      const rows = await db.query(`SELECT status, reason FROM runs WHERE contact_id = $1 AND rule_id = 'welcome-once' ORDER BY status`, [contact.id]);
-      return rows.length === 2 && rows.every((r: { status: string }) => r.status !== 'pending' && r.status !== 'running') ? rows : undefined;
+      const rows = await db.query(
+        `SELECT status, reason FROM runs WHERE contact_id = $1 AND rule_id = 'welcome-once' ORDER BY status`,
+        [contact.id],
+      );
+      return rows.length === 2 &&
+        rows.every((r: { status: string }) => r.status !== 'pending' && r.status !== 'running')
+        ? rows
+        : undefined;
     });
     expect(runs).toEqual([
       { status: 'succeeded', reason: null },
@@ -45,7 +59,9 @@ describe('pipeline: Redis loses everything mid-stream', () => {
     const redisUrl = new URL(loadConfig().redis.url);
     redisUrl.pathname = '/7';
     h = await startHarness({
-      rules: { 'tag.yaml': ['rule: tag-vip', 'on: contact.updated', 'do:', '  - add-tag: vip', ''].join('\n') },
+      rules: {
+        'tag.yaml': ['rule: tag-vip', 'on: contact.updated', 'do:', '  - add-tag: vip', ''].join('\n'),
+      },
       subscribe: false,
       env: { CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET, REDIS_URL: redisUrl.toString() },
     });
@@ -58,17 +74,25 @@ describe('pipeline: Redis loses everything mid-stream', () => {
       contacts.push(await newContact(h, `Flush ${i}`));
     }
     const before = (await counters(h))[TAG_ROUTE] ?? 0;
-    const deliveries = contacts.map((c) => deliver(h.url, JSON.stringify(contactEvent('contact.updated', c))));
+    const deliveries = contacts.map((c) =>
+      deliver(h.url, JSON.stringify(contactEvent('contact.updated', c))),
+    );
     await new Promise((r) => setTimeout(r, 15));
     await h.redis.flushdb();
     expect((await Promise.all(deliveries)).every((d) => d.status === 200)).toBe(true);
     await h.redis.flushdb(); // and once more, after everything was acknowledged
 
     const db = h.app.get(DataSource);
-    await eventually(async () => {
-      const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM runs WHERE rule_id = 'tag-vip' AND status = 'succeeded'`);
-      return n === contacts.length;
-    }, 40000, 200);
+    await eventually(
+      async () => {
+        const [{ n }] = await db.query(
+          `SELECT count(*)::int AS n FROM runs WHERE rule_id = 'tag-vip' AND status = 'succeeded'`,
+        );
+        return n === contacts.length;
+      },
+      40000,
+      200,
+    );
     for (const c of contacts) {
       const fresh = (await crm(h, 'GET', `/v1/contacts/${c.id}`)).body;
       expect(fresh.tags.map((t: { name: string }) => t.name)).toContain('vip');

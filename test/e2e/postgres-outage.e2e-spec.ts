@@ -10,7 +10,9 @@ describe('intake while Postgres is unreachable', () => {
   beforeAll(async () => {
     h = await startHarness({
       proxyPostgres: true,
-      rules: { 'tag.yaml': ['rule: tag-updated', 'on: contact.updated', 'do:', '  - add-tag: vip', ''].join('\n') },
+      rules: {
+        'tag.yaml': ['rule: tag-updated', 'on: contact.updated', 'do:', '  - add-tag: vip', ''].join('\n'),
+      },
       subscribe: false,
       env: { CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET },
     });
@@ -26,16 +28,22 @@ describe('intake while Postgres is unreachable', () => {
     expect(JSON.stringify(during.json)).not.toContain('Otto');
 
     h.pgProxy!.up();
-    const after = await eventually(async () => {
-      const r = await deliver(h.url, body);
-      return r.status === 200 ? r : undefined;
-    }, 20000, 250);
+    const after = await eventually(
+      async () => {
+        const r = await deliver(h.url, body);
+        return r.status === 200 ? r : undefined;
+      },
+      20000,
+      250,
+    );
     expect(after.json.duplicate).toBe(false);
     await eventually(async () => {
       const c = await crm(h, 'GET', `/v1/contacts/${contact.id}`);
       return c.body.tags?.some((t: { name: string }) => t.name === 'vip');
     });
     const db = h.app.get(DataSource);
-    expect((await db.query(`SELECT count(*)::int AS n FROM inbox_events WHERE id = $1`, [after.json.id]))[0].n).toBe(1);
+    expect(
+      (await db.query(`SELECT count(*)::int AS n FROM inbox_events WHERE id = $1`, [after.json.id]))[0].n,
+    ).toBe(1);
   });
 });

@@ -10,7 +10,13 @@ describe('thin path: a signed event, a YAML rule, a CRM write', () => {
   beforeAll(async () => {
     h = await startHarness({
       rules: {
-        'auto-tag.yaml': ['rule: tag-new-contacts', 'on: contact.created', 'do:', '  - add-tag: new-contact', ''].join('\n'),
+        'auto-tag.yaml': [
+          'rule: tag-new-contacts',
+          'on: contact.created',
+          'do:',
+          '  - add-tag: new-contact',
+          '',
+        ].join('\n'),
       },
     });
   });
@@ -31,7 +37,9 @@ describe('thin path: a signed event, a YAML rule, a CRM write', () => {
       return rows.length && rows[0].status === 'succeeded' ? rows : undefined;
     });
     expect(runs).toEqual([expect.objectContaining({ rule_id: 'tag-new-contacts', status: 'succeeded' })]);
-    const results = await db.query(`SELECT status, action FROM action_results WHERE run_id = $1`, [runs[0].id]);
+    const results = await db.query(`SELECT status, action FROM action_results WHERE run_id = $1`, [
+      runs[0].id,
+    ]);
     expect(results).toEqual([{ status: 'succeeded', action: { type: 'add-tag', tag: 'new-contact' } }]);
   });
 });

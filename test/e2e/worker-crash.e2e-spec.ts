@@ -37,10 +37,18 @@ describe('a worker killed mid-run', () => {
   };
 
   beforeAll(async () => {
-    if (!existsSync(join(root, 'dist', 'src', 'main.js'))) spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+    if (!existsSync(join(root, 'dist', 'src', 'main.js')))
+      spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
     h = await startHarness({
       rules: {
-        'two.yaml': ['rule: two-tags', 'on: contact.updated', 'do:', '  - add-tag: vip', '  - add-tag: customer', ''].join('\n'),
+        'two.yaml': [
+          'rule: two-tags',
+          'on: contact.updated',
+          'do:',
+          '  - add-tag: vip',
+          '  - add-tag: customer',
+          '',
+        ].join('\n'),
       },
       subscribe: false,
       env: { ROLE: 'api', CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET },
@@ -54,7 +62,12 @@ describe('a worker killed mid-run', () => {
   it('is finished by another worker and every write reaches the CRM exactly once', async () => {
     const contact = await newContact(h, 'Kim Crash');
     // The first tag call hangs for 4 s: long enough to kill the worker while it waits.
-    await api(h.sandboxUrl, 'POST', '/_sandbox/faults', { kind: 'latency', count: 1, latencyMs: 4000, route: TAG_ROUTE });
+    await api(h.sandboxUrl, 'POST', '/_sandbox/faults', {
+      kind: 'latency',
+      count: 1,
+      latencyMs: 4000,
+      route: TAG_ROUTE,
+    });
     const before = (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body[TAG_ROUTE] ?? 0;
 
     const first = startWorker();
@@ -76,15 +89,25 @@ describe('a worker killed mid-run', () => {
     first.kill('SIGKILL');
 
     startWorker();
-    const run = await eventually(async () => {
-      const [row] = await db.query(`SELECT id, status FROM runs WHERE contact_id = $1 AND rule_id = 'two-tags'`, [contact.id]);
-      return row?.status === 'succeeded' ? row : undefined;
-    }, 100000, 500);
+    const run = await eventually(
+      async () => {
+        const [row] = await db.query(
+          `SELECT id, status FROM runs WHERE contact_id = $1 AND rule_id = 'two-tags'`,
+          [contact.id],
+        );
+        return row?.status === 'succeeded' ? row : undefined;
+      },
+      100000,
+      500,
+    );
     const fresh = (await crm(h, 'GET', `/v1/contacts/${contact.id}`)).body;
     expect(fresh.tags.map((t: { name: string }) => t.name).sort()).toEqual(['customer', 'vip']);
     const after = (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body[TAG_ROUTE];
     expect(after - before).toBe(2);
-    const results = await db.query(`SELECT action_index, status, reason FROM action_results WHERE run_id = $1 ORDER BY action_index`, [run.id]);
+    const results = await db.query(
+      `SELECT action_index, status, reason FROM action_results WHERE run_id = $1 ORDER BY action_index`,
+      [run.id],
+    );
     // The interrupted write had reached the CRM; the re-read shows it, so it is not repeated.
     expect(results).toEqual([
       { action_index: 0, status: 'skipped', reason: 'no_change' },

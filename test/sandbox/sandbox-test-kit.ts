@@ -214,7 +214,11 @@ export function uniquePhone(): string {
 }
 
 /** Checks a delivery with the engine's own verifier: the sandbox must sign what the engine accepts. */
-export function verifySignature(secret: string, header: string, rawBody: string): { t: number; valid: boolean } {
+export function verifySignature(
+  secret: string,
+  header: string,
+  rawBody: string,
+): { t: number; valid: boolean } {
   const t = Number(/(?:^|,)t=(\d+)/.exec(header)?.[1]);
   // Verified "as of" its own timestamp: these tests check the signature, not the clock.
   const check = verifyWebhookSignature(header, Buffer.from(rawBody), [secret], t);
@@ -243,7 +247,9 @@ export function useWebhookSandbox() {
     ctx.receiver = await startReceiver();
   });
   afterEach(() => ctx.receiver.close());
-  ctx.subscribe = async (events, url = ctx.receiver.url) => (await ctx.api.post('/v1/webhooks', { url, events })).body;
-  ctx.createContact = async () => (await ctx.api.post('/v1/contacts', { name: 'Hook Test', phone: uniquePhone() })).body;
+  ctx.subscribe = async (events, url = ctx.receiver.url) =>
+    (await ctx.api.post('/v1/webhooks', { url, events })).body;
+  ctx.createContact = async () =>
+    (await ctx.api.post('/v1/contacts', { name: 'Hook Test', phone: uniquePhone() })).body;
   return ctx;
 }

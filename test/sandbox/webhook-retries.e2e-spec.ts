@@ -163,7 +163,10 @@ describe('dropped deliveries', () => {
     await ctx.createContact();
     await ctx.receiver.waitFor(2);
     await sleep(200);
-    expect(ctx.receiver.received.map((d) => d.body.type).sort()).toEqual(['contact.created', 'contact.updated']);
+    expect(ctx.receiver.received.map((d) => d.body.type).sort()).toEqual([
+      'contact.created',
+      'contact.updated',
+    ]);
     expect((await deliveries()).filter((e) => e.outcome === 'dropped')).toHaveLength(1);
   });
 });

@@ -81,7 +81,10 @@ describe('signed delivery', () => {
     try {
       await ctx.subscribe(['message.created']);
       await ctx.subscribe(['contact.created', 'message.created'], other.url);
-      await client(ctx.sandbox, KEYS.other).post('/v1/webhooks', { url: other.url, events: ['contact.created'] });
+      await client(ctx.sandbox, KEYS.other).post('/v1/webhooks', {
+        url: other.url,
+        events: ['contact.created'],
+      });
       await ctx.createContact();
       await other.waitFor(1);
       await sleep(150);

@@ -77,7 +77,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     LOG_LEVEL: 'error',
     ...options.env,
   });
-  const engine = await startEngine(config, { quiet: true, ...options, sandbox: { webhookRetryBaseMs: 20, ...options.sandbox } });
+  const engine = await startEngine(config, {
+    quiet: true,
+    ...options,
+    sandbox: { webhookRetryBaseMs: 20, ...options.sandbox },
+  });
   const redis = new IORedis(config.redis.url, { maxRetriesPerRequest: null });
   return {
     ...engine,
@@ -99,7 +103,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 }
 
 /** Polls until `check` returns a truthy value or the time is up. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 15000, everyMs = 50): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | null | false>,
+  timeoutMs = 15000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -114,7 +122,13 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
   throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
 }
 
-export async function api<T = any>(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T; headers: Headers }> {
+export async function api<T = any>(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: T; headers: Headers }> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
@@ -135,9 +149,14 @@ export const crm = (h: Harness, method: string, path: string, body?: unknown, ke
 
 let phoneSeq = 0;
 /** Creates a contact in the sandbox with a phone no fixture uses; fails loudly if the CRM refuses. */
-export async function newContact(h: Harness, name: string, extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
+export async function newContact(
+  h: Harness,
+  name: string,
+  extra: Record<string, unknown> = {},
+): Promise<Record<string, any>> {
   const phone = `3519${String(process.pid % 1000).padStart(3, '0')}${String(++phoneSeq).padStart(5, '0')}`;
   const res = await crm(h, 'POST', '/v1/contacts', { name, phone, ...extra });
-  if (res.status !== 201) throw new Error(`sandbox refused contact ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 201)
+    throw new Error(`sandbox refused contact ${name}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }

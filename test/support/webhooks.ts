@@ -3,7 +3,11 @@ import { signatureHeader } from '../../src/intake/verify-signature';
 
 export const TEST_WEBHOOK_SECRET = 'whsec_e2e_test_secret';
 
-export function contactEvent(type: string, contact: Record<string, unknown>, id: string | null = `evt_${randomUUID()}`) {
+export function contactEvent(
+  type: string,
+  contact: Record<string, unknown>,
+  id: string | null = `evt_${randomUUID()}`,
+) {
   return { ...(id ? { id } : {}), type, createdAt: new Date().toISOString(), data: contact };
 }
 
@@ -12,10 +16,16 @@ export async function deliver(
   body: string,
   opts: { secret?: string; nowSeconds?: number; header?: string | null } = {},
 ): Promise<{ status: number; json: any }> {
-  const header = opts.header === undefined ? signatureHeader(opts.secret ?? TEST_WEBHOOK_SECRET, body, opts.nowSeconds) : opts.header;
+  const header =
+    opts.header === undefined
+      ? signatureHeader(opts.secret ?? TEST_WEBHOOK_SECRET, body, opts.nowSeconds)
+      : opts.header;
   const res = await fetch(`${engineUrl}/webhooks/crm`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(header === null ? {} : { 'x-service-signature': header }) },
+    headers: {
+      'content-type': 'application/json',
+      ...(header === null ? {} : { 'x-service-signature': header }),
+    },
     body,
   });
   const text = await res.text();

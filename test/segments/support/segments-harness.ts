@@ -142,7 +142,9 @@ export async function mirrorCatchesUp(h: SegmentsHarness, id: string): Promise<v
   if (!h.wired) await h.app.get(ContactMirrorService).applyEvent('contact.updated', contact);
   const tags = contact.tags.map((t) => t.id).sort();
   await eventually(async () => {
-    const [row] = await h.db.query(`SELECT tag_ids, stage_id, status FROM contact_mirror WHERE id = $1`, [id]);
+    const [row] = await h.db.query(`SELECT tag_ids, stage_id, status FROM contact_mirror WHERE id = $1`, [
+      id,
+    ]);
     return (
       row &&
       JSON.stringify([...row.tag_ids].sort()) === JSON.stringify(tags) &&
@@ -150,7 +152,9 @@ export async function mirrorCatchesUp(h: SegmentsHarness, id: string): Promise<v
       row.status === contact.status
     );
   }, 15000).catch((err: Error) => {
-    throw new Error(`the mirror did not catch up with contact ${id} (are contact.* webhooks subscribed?): ${err.message}`);
+    throw new Error(
+      `the mirror did not catch up with contact ${id} (are contact.* webhooks subscribed?): ${err.message}`,
+    );
   });
 }
 
