@@ -73,14 +73,9 @@ function build() {
   fs.writeFileSync(stamp, new Date().toISOString());
 }
 
+/** The engine's own reader of .data/runtime.env (compiled by the build step just before). */
 function readRuntimeEnv() {
-  const env = {};
-  if (!fs.existsSync(runtimeEnvFile)) return env;
-  for (const line of fs.readFileSync(runtimeEnvFile, 'utf8').split('\n')) {
-    const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
-    if (m) env[m[1]] = m[2];
-  }
-  return env;
+  return require(path.join(root, 'dist', 'src', 'config', 'load-config.js')).readRuntimeEnv(root);
 }
 
 function writeRuntimeEnv(env) {

@@ -4,6 +4,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { json } from 'express';
+import type { RequestListener, Server } from 'node:http';
 import { PinoLogger } from 'nestjs-pino';
 import { EngineLogger } from './ops/engine-logger';
 import { AppModule } from './app.module';
@@ -23,8 +24,6 @@ export interface EngineOptions {
   sandbox?: SandboxOptions;
   /** Subscribe to the CRM's webhooks on start (default true when a receiver URL is known). */
   subscribe?: boolean;
-  /** Extra wiring before the server listens (benchmarks mount a bare endpoint to compare with). */
-  beforeListen?: (app: INestApplication) => void;
   /** Use Nest's plain logger instead of pino (tests keep their output quiet). */
   quiet?: boolean;
 }
@@ -56,7 +55,6 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
   });
   if (!options.quiet) app.useLogger(new EngineLogger(await app.resolve(PinoLogger), {}));
   app.use(json({ limit: '1mb' }));
-  options.beforeListen?.(app);
   app.enableShutdownHooks();
   SwaggerModule.setup(
     'docs',
@@ -116,8 +114,8 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
 
 /** POST /webhooks/crm is answered before Express sees the request (see webhook-handler.ts). */
 function mountWebhookFastPath(app: INestApplication, config: AppConfig): void {
-  const server = app.getHttpServer() as import('node:http').Server;
-  const [framework] = server.listeners('request') as import('node:http').RequestListener[];
+  const server = app.getHttpServer() as Server;
+  const [framework] = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   server.on(
     'request',

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CrmDirectory } from '../crm/crm-directory.service';
+import { CrmDirectory, UnknownNameError } from '../crm/crm-directory.service';
 import { CrmApiError } from '../crm/crm-errors';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';
@@ -180,8 +180,8 @@ function messageOf(run: RunRow): ExecutionContext['message'] {
   };
 }
 
-function isUnknownName(err: unknown): boolean {
-  return err instanceof Error && err.name === 'UnknownNameError';
+function isUnknownName(err: unknown): err is UnknownNameError {
+  return err instanceof UnknownNameError;
 }
 
 function describe(err: unknown): {
@@ -196,7 +196,7 @@ function describe(err: unknown): {
   if (err instanceof MissingMessageError)
     return { code: 'no_message', message: err.message, status: null, requestId: null };
   if (isUnknownName(err))
-    return { code: 'unknown_name', message: (err as Error).message, status: null, requestId: null };
+    return { code: 'unknown_name', message: err.message, status: null, requestId: null };
   const e = err as { name?: string; message?: string };
   return {
     code: e?.name === 'CrmTransportError' ? 'transport_error' : 'internal_error',

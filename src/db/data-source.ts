@@ -1,8 +1,7 @@
 // One DataSource definition for the app, the migration CLI and the tests.
 import 'reflect-metadata';
 import { join } from 'node:path';
-import { DataSource, DataSourceOptions } from 'typeorm';
-import { loadConfig } from '../config/load-config';
+import type { DataSourceOptions } from 'typeorm';
 import { ENTITIES } from './entities';
 
 export function dataSourceOptions(
@@ -28,6 +27,3 @@ export function dataSourceOptions(
     ...overrides,
   } as DataSourceOptions;
 }
-
-/** Used by the TypeORM CLI (`npm run migration:generate`). */
-export default new DataSource(dataSourceOptions(loadConfig().databaseUrl));

@@ -59,7 +59,7 @@ export class EventMatchingService {
       await this.markProcessed(this.dataSource.manager, row.id);
       return;
     }
-    const facts = await this.factsFor(row, ruleSet);
+    const facts = await this.factsFor(row);
     const evaluations = await ruleSet.evaluateEvent(facts);
     const pending = await this.dataSource.transaction((tx) =>
       this.recordRuns(tx, row, ruleSet, evaluations, facts, correlationId),
@@ -75,19 +75,17 @@ export class EventMatchingService {
       this.logger.log(`event ${row.type} ${row.id}: ${pending.length} run(s) queued [${correlationId}]`);
   }
 
-  private async factsFor(row: InboxRow, ruleSet: CompiledRuleSet): Promise<EvaluationFacts> {
+  private async factsFor(row: InboxRow): Promise<EvaluationFacts> {
     const event = row.payload;
     const facts: EvaluationFacts = { event, now: new Date() };
     if (CONTACT_EVENTS.test(row.type)) {
       facts.contact = event.data;
     } else {
       facts.message = event.data;
-      // One read per event, and only when a rule (or a guard) needs the contact.
-      const needs = ruleSet.factsNeeded(row.type);
-      if (needs.has('contact') || ruleSet.rulesForEvent(row.type).some((r) => r.actions.length > 0)) {
-        const contact: Contact = await this.gateway.getContact(row.contact_id!, { priority: 'interactive' });
-        facts.contact = contact as unknown as Record<string, unknown>;
-      }
+      // One read per event: the guards of every action need the contact's current state (assignee,
+      // blocked), so it is read even when no condition names it. Only called when a rule listens.
+      const contact: Contact = await this.gateway.getContact(row.contact_id!, { priority: 'interactive' });
+      facts.contact = contact as unknown as Record<string, unknown>;
     }
     return facts;
   }

@@ -3,7 +3,6 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { EngineMetrics } from '../ops/engine-metrics';
 import { EVENTS_QUEUE, EventJobData, eventJobId } from '../queues/queues';
 import { InboxBatcher, Stored, UnstorablePayloadError } from './inbox-batcher';
@@ -34,7 +33,6 @@ export class IntakeService {
   private readonly batcher: InboxBatcher;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly dataSource: DataSource,
     private readonly secrets: WebhookSecretsService,
     private readonly metrics: EngineMetrics,

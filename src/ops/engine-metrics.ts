@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Prometheus metrics of the engine, on a registry of its own (tests boot several apps per process). */
 @Injectable()
@@ -24,13 +24,6 @@ export class EngineMetrics {
     name: 'crmr_actions_total',
     help: 'Actions finished, by type, status and reason',
     labelNames: ['type', 'status', 'reason'],
-    registers: [this.registry],
-  });
-
-  readonly eventToFirstCall = new Histogram({
-    name: 'crmr_event_to_action_seconds',
-    help: 'Time from webhook receipt to the end of a run',
-    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers: [this.registry],
   });
 

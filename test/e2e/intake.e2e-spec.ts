@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { InboxBatcher, UnstorablePayloadError } from '../../src/intake/inbox-batcher';
 import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
@@ -76,6 +77,25 @@ describe('webhook intake', () => {
     const [bad, ok] = await Promise.all([deliver(h.url, poison), deliver(h.url, good)]);
     expect(bad.status).toBe(400);
     expect(ok.status).toBe(200);
+  });
+
+  it('stores the good rows of a batch that also holds an unstorable one (same batch, guaranteed)', async () => {
+    const inserted: string[] = [];
+    const batcher = new InboxBatcher(db, (rows) => inserted.push(...rows.map((r) => r.row.key)));
+    const row = (key: string, payloadJson: string) => ({
+      key,
+      type: 'contact.updated',
+      payloadJson,
+      contactId: null,
+    });
+    // Both stored in the same tick: one INSERT, which Postgres refuses because of the \u0000.
+    const results = await Promise.allSettled([
+      batcher.store(row(`test:poison:${Date.now()}`, '{"notes":"\\u0000"}')),
+      batcher.store(row(`test:good:${Date.now()}`, '{"notes":"fine"}')),
+    ]);
+    expect(results[0]).toEqual({ status: 'rejected', reason: expect.any(UnstorablePayloadError) });
+    expect(results[1]).toEqual({ status: 'fulfilled', value: { id: expect.any(String), duplicate: false } });
+    expect(inserted).toEqual([expect.stringMatching(/^test:good:/)]);
   });
 
   it('stores and acknowledges unknown event kinds without running anything', async () => {
