@@ -11,7 +11,7 @@
 // One detail per failing field: the first failing check of that field.
 import { SOURCE_METHODS, type CrmErrorDetail } from './crm-types';
 
-export type ConstraintCode =
+type ConstraintCode =
   'invalid_type' | 'invalid_string' | 'invalid_enum_value' | 'too_small' | 'too_big' | 'unrecognized_keys';
 
 export interface SegmentFilterValidationOptions {
@@ -21,10 +21,10 @@ export interface SegmentFilterValidationOptions {
   paramPrefix?: string;
 }
 
-export const SEGMENT_NAME_MAX_LENGTH = 30;
-export const PHONE_FILTERS_MAX_ITEMS = 5;
-export const PHONE_COUNTRY_CODE_MAX_LENGTH = 5;
-export const PHONE_PREFIX_MAX_LENGTH = 10;
+const SEGMENT_NAME_MAX_LENGTH = 30;
+const PHONE_FILTERS_MAX_ITEMS = 5;
+const PHONE_COUNTRY_CODE_MAX_LENGTH = 5;
+const PHONE_PREFIX_MAX_LENGTH = 10;
 export const CONTACT_STATUSES = ['active', 'archived'] as const;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -51,7 +51,7 @@ export function isIsoDateTime(value: unknown): value is string {
   );
 }
 
-export function isRelativeDate(value: unknown): value is string {
+function isRelativeDate(value: unknown): value is string {
   return typeof value === 'string' && RELATIVE_DATE_RE.test(value);
 }
 
@@ -120,7 +120,7 @@ export const booleanCheck: Check = (value, param) => {
   return wrongType ? [wrongType] : [];
 };
 
-export const dateCheck: Check = (value, param, opts) => {
+const dateCheck: Check = (value, param, opts) => {
   const wrongType = expectType(value, param, 'string');
   if (wrongType) return [wrongType];
   if (isIsoDateTime(value)) return [];
@@ -204,7 +204,7 @@ const customFieldFilterCheck = objectOf(
 );
 
 /** Every member of crm-api.md 2.4 Segment filters, in the document's order. */
-export const SEGMENT_FILTER_SHAPE: Readonly<Record<string, Check>> = {
+const SEGMENT_FILTER_SHAPE: Readonly<Record<string, Check>> = {
   tagIds: arrayOf(uuidCheck),
   stageIds: arrayOf(uuidCheck),
   assigneeIds: arrayOf(uuidCheck),
@@ -231,14 +231,6 @@ export const SEGMENT_FILTER_SHAPE: Readonly<Record<string, Check>> = {
 };
 
 export const SEGMENT_FILTER_MEMBERS: readonly string[] = Object.keys(SEGMENT_FILTER_SHAPE);
-export const SEGMENT_FILTER_DATE_MEMBERS = [
-  'createdAfter',
-  'createdBefore',
-  'lastUpdatedAfter',
-  'lastUpdatedBefore',
-  'lastInteractionAfter',
-  'lastInteractionBefore',
-] as const;
 
 const filtersCheck = objectOf(SEGMENT_FILTER_SHAPE);
 

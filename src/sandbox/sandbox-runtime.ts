@@ -49,19 +49,23 @@ export class SandboxRuntime {
 
   /** Back to the loaded fixture: state, counters, faults, rate windows and delivery log. */
   reset(): void {
-    this.dispatcher.cancelAll();
-    this.state = buildState(this.fixture, this.now());
-    this.counters.clear();
-    this.faults.clear();
-    this.limiter.reset();
-    this.dispatcher.clearLog();
+    this.resetTo(buildState(this.fixture, this.now()));
   }
 
   /** Loads a new fixture (validated first: a broken one leaves the current state alone). */
   loadFixture(fixture: SandboxFixture): void {
-    buildState(fixture, this.now());
+    const state = buildState(fixture, this.now()); // throws before anything changes
     this.fixture = fixture;
-    this.reset();
+    this.resetTo(state);
+  }
+
+  private resetTo(state: SandboxState): void {
+    this.dispatcher.cancelAll();
+    this.state = state;
+    this.counters.clear();
+    this.faults.clear();
+    this.limiter.reset();
+    this.dispatcher.clearLog();
   }
 
   countCall(route: string): void {

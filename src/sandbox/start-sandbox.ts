@@ -65,15 +65,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   app.use(bodyParserErrorHandler);
   app.disable('x-powered-by');
   app.set('etag', false); // no 304s: every read answers with the current state
+  const host = opts.host ?? '127.0.0.1';
   try {
-    await app.listen(opts.port ?? 4010, opts.host ?? '127.0.0.1');
+    await app.listen(opts.port ?? 4010, host);
   } catch (err) {
     runtime.close();
     await app.close().catch(() => undefined);
     throw err; // e.g. EADDRINUSE: the caller decides
   }
   const address = app.getHttpServer().address() as AddressInfo;
-  const host = opts.host ?? '127.0.0.1';
   let closed: Promise<void> | undefined;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,

@@ -1,16 +1,10 @@
 // crm-api.md section 5 and 7: bearer keys, the three 401 codes, 403 insufficient_scope
 // naming the scope, and tenancy (a key sees only its organization's data).
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
-import { call, client, DEMO, KEYS, startTestSandbox } from './sandbox-test-kit';
+import { call, client, DEMO, KEYS, useDemoSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => call(sandbox, 'POST', '/_sandbox/reset', { key: null }));
+const { sandbox } = useDemoSandbox();
 
 describe('authentication', () => {
   it.each<[string, string | undefined, string]>([

@@ -1,18 +1,10 @@
 // Stage deletion transfers contacts to transferToStageId; a custom field holding data
 // cannot be deleted (archive instead); option and stage management.
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
-import { call, client, DEMO, startTestSandbox, UNKNOWN_ID } from './sandbox-test-kit';
+import { DEMO, UNKNOWN_ID , useDemoSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 
-let sandbox: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  api = client(sandbox);
-});
-afterAll(() => sandbox.close());
-beforeEach(() => call(sandbox, 'POST', '/_sandbox/reset', { key: null }));
+const { api } = useDemoSandbox();
 
 describe('stages', () => {
   it('creates and updates a stage', async () => {

@@ -1,18 +1,10 @@
 // Contacts: crm-api.md 4.3 moves (tag, untag, block, unblock return the full contact and
 // keep the rest) and DESIGN.md's assumed create, update, stage, delete.
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
-import { call, client, DEMO, startTestSandbox, uniquePhone, UNKNOWN_ID } from './sandbox-test-kit';
+import { DEMO, uniquePhone, UNKNOWN_ID , useDemoSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 
-let sandbox: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  api = client(sandbox);
-});
-afterAll(() => sandbox.close());
-beforeEach(() => call(sandbox, 'POST', '/_sandbox/reset', { key: null }));
+const { api } = useDemoSandbox();
 
 const tagIds = (contact: { tags: { id: string }[] }) => contact.tags.map((t) => t.id);
 

@@ -1,21 +1,12 @@
 // The /_sandbox/ control surface: reset, fixtures, inbound messages, faults, counters,
 // delivery log and contact state. Never authenticated, never under /v1.
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
-import { call, client, DEMO, KEYS, startTestSandbox, uniquePhone, UNKNOWN_ID } from './sandbox-test-kit';
+import { call, client, DEMO, KEYS, startTestSandbox, uniquePhone, UNKNOWN_ID, useDemoSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 
-let sandbox: RunningSandbox;
-let api: ReturnType<typeof client>;
+const { sandbox, api } = useDemoSandbox();
 const control = (method: string, path: string, body?: unknown, query?: Record<string, string>) =>
   call(sandbox, method, `/_sandbox${path}`, { key: null, body, query });
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  api = client(sandbox);
-});
-afterAll(() => sandbox.close());
-beforeEach(() => control('POST', '/reset'));
 
 const tinyFixture = {
   organizations: [

@@ -1,18 +1,10 @@
 // crm-api.md section 7: the envelope, validation listing every failing field, 404 and
 // 409 bodies, 500 without the original exception; plus segment constraints of 2.4.
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
-import { call, client, DEMO, startTestSandbox, UNKNOWN_ID } from './sandbox-test-kit';
+import { call, DEMO, UNKNOWN_ID , useDemoSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 
-let sandbox: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  api = client(sandbox);
-});
-afterAll(() => sandbox.close());
-beforeEach(() => call(sandbox, 'POST', '/_sandbox/reset', { key: null }));
+const { sandbox, api } = useDemoSandbox();
 
 const params = (res: { body: any }) => res.body.error.details.map((d: { param: string }) => d.param).sort();
 

@@ -1,18 +1,10 @@
 // crm-api.md 2.10 envelopes and section 8 page sizes; the contacts list: newest first,
 // sort keys and directions, status and boolean filters, repeated tagIds.
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
-import { call, client, DEMO, startTestSandbox } from './sandbox-test-kit';
+import { DEMO , useDemoSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 
-let sandbox: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  api = client(sandbox);
-});
-afterAll(() => sandbox.close());
-beforeEach(() => call(sandbox, 'POST', '/_sandbox/reset', { key: null }));
+const { api } = useDemoSandbox();
 
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((x) => x.id);
 

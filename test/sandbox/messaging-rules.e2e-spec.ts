@@ -1,19 +1,11 @@
 // crm-api.md's messaging rules: assignee before messaging, blocked contacts neither send
 // nor receive, conversations need a connected channel and are reused per pair, an empty
 // emoji removes a reaction.
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
-import { call, client, DEMO, startTestSandbox, UNKNOWN_ID } from './sandbox-test-kit';
+import { call, DEMO, UNKNOWN_ID , useDemoSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 
-let sandbox: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  api = client(sandbox);
-});
-afterAll(() => sandbox.close());
-beforeEach(() => call(sandbox, 'POST', '/_sandbox/reset', { key: null }));
+const { sandbox, api } = useDemoSandbox();
 
 const inbound = (body: Record<string, unknown>) =>
   call(sandbox, 'POST', '/_sandbox/inbound-message', { key: null, body });

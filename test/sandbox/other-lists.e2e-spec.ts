@@ -1,18 +1,10 @@
 // Lists beyond contacts: conversations (category, quickFilter, status, count), users,
 // broadcasts, channels, tags, stages, segments, custom fields, templates, messages.
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
-import { call, client, DEMO, KEYS, startTestSandbox } from './sandbox-test-kit';
+import { call, DEMO, KEYS , useDemoSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 
-let sandbox: RunningSandbox;
-let api: ReturnType<typeof client>;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  api = client(sandbox);
-});
-afterAll(() => sandbox.close());
-beforeEach(() => call(sandbox, 'POST', '/_sandbox/reset', { key: null }));
+const { sandbox, api } = useDemoSandbox();
 
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((x) => x.id);
 

@@ -226,24 +226,39 @@ export function verifySignature(
 }
 
 /**
- * The set-up both webhook suites share: one sandbox (fast retries), reset before each test, a fresh
- * receiver per test. Returns a context whose members are filled in by the hooks.
+ * The set-up every suite shares: one sandbox for the file, reset to the demo fixture before each
+ * test. `sandbox` and `api` exist at once (usable at module level); `sandbox.url` resolves once
+ * beforeAll has started the server.
+ */
+export function useDemoSandbox(opts: SandboxOptions = {}) {
+  let running: RunningSandbox | undefined;
+  const sandbox = {
+    get url(): string {
+      if (!running) throw new Error('the sandbox starts in beforeAll; call it from a hook or test');
+      return running.url;
+    },
+  };
+  beforeAll(async () => {
+    running = await startTestSandbox(opts);
+  });
+  afterAll(() => running?.close());
+  beforeEach(() => call(sandbox, 'POST', '/_sandbox/reset', { key: null }));
+  return { sandbox, api: client(sandbox) };
+}
+
+/**
+ * The set-up both webhook suites share: the demo sandbox (fast retries) and a fresh receiver per
+ * test. Returns a context whose receiver is filled in by the hooks.
  */
 export function useWebhookSandbox() {
-  const ctx = {} as {
-    sandbox: RunningSandbox;
+  const ctx = useDemoSandbox({ webhookRetryBaseMs: 20 }) as {
+    sandbox: { url: string };
     api: ReturnType<typeof client>;
     receiver: Receiver;
     subscribe(events: string[], url?: string): Promise<any>;
     createContact(): Promise<any>;
   };
-  beforeAll(async () => {
-    ctx.sandbox = await startTestSandbox({ webhookRetryBaseMs: 20 });
-    ctx.api = client(ctx.sandbox);
-  });
-  afterAll(() => ctx.sandbox.close());
   beforeEach(async () => {
-    await call(ctx.sandbox, 'POST', '/_sandbox/reset', { key: null });
     ctx.receiver = await startReceiver();
   });
   afterEach(() => ctx.receiver.close());

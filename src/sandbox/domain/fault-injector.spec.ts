@@ -4,7 +4,7 @@ describe('FaultInjector', () => {
   it('applies a fault to the next count matching requests, then disarms it', () => {
     const faults = new FaultInjector();
     faults.arm({ kind: 'error500', count: 2 });
-    expect(faults.takeForRequest('error500', 'GET', '/v1/tags')).toBeDefined();
+    expect(faults.takeForRequest('error500', 'GET', '/v1/tags')).toMatchObject({ kind: 'error500', remaining: 1 });
     expect(faults.takeForRequest('error500', 'POST', '/v1/contacts')).toMatchObject({ remaining: 0 });
     expect(faults.takeForRequest('error500', 'GET', '/v1/tags')).toBeUndefined();
     expect(faults.list()).toEqual([]);
@@ -15,8 +15,11 @@ describe('FaultInjector', () => {
     faults.arm({ kind: 'latency', count: 5, route: 'POST /v1/contacts/:contactId/tags/:tagId' });
     faults.arm({ kind: 'error500', count: 5, route: '/v1/channels' });
     expect(faults.takeForRequest('latency', 'DELETE', '/v1/contacts/:contactId/tags/:tagId')).toBeUndefined();
-    expect(faults.takeForRequest('latency', 'post', '/v1/contacts/:contactId/tags/:tagId')).toBeDefined();
-    expect(faults.takeForRequest('error500', 'GET', '/v1/channels')).toBeDefined();
+    expect(faults.takeForRequest('latency', 'post', '/v1/contacts/:contactId/tags/:tagId')).toMatchObject({
+      kind: 'latency',
+      remaining: 4,
+    });
+    expect(faults.takeForRequest('error500', 'GET', '/v1/channels')).toMatchObject({ route: '/v1/channels' });
     expect(faults.takeForRequest('error500', 'GET', '/v1/tags')).toBeUndefined();
   });
 
@@ -31,7 +34,7 @@ describe('FaultInjector', () => {
     const faults = new FaultInjector();
     faults.arm({ kind: 'drop-delivery', count: 1, route: 'contact.created' });
     expect(faults.takeForDelivery('contact.updated')).toBeUndefined();
-    expect(faults.takeForDelivery('contact.created')).toBeDefined();
+    expect(faults.takeForDelivery('contact.created')).toMatchObject({ kind: 'drop-delivery', remaining: 0 });
     expect(faults.takeForDelivery('contact.created')).toBeUndefined();
   });
 

@@ -4,7 +4,7 @@
 import type {
   Broadcast,
   ContactStage,
-  ContactStatus,
+  Contact,
   CustomField,
   Member,
   MediaItem,
@@ -24,23 +24,10 @@ export interface ApiKeyRecord {
   memberId: string | null;
 }
 
-export interface ContactRecord {
-  id: string;
-  name: string;
-  phone: string;
-  email: string | null;
-  avatar: string | null;
-  notes: string | null;
-  status: ContactStatus;
-  isBlocked: boolean;
-  sourceMethod: string;
-  assigneeId: string | null;
-  stageId: string | null;
+/** The API Contact with tags held by id (views.ts resolves them) and custom fields always present. */
+export interface ContactRecord extends Omit<Contact, 'tags' | 'customFields'> {
   tagIds: string[];
   customFields: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-  lastInteractionAt: string | null;
 }
 
 export interface ConversationRecord {
