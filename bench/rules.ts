@@ -6,8 +6,10 @@
 import { Engine } from 'json-rules-engine';
 import { EVENT_KINDS, SOURCE_METHODS } from '../src/crm/crm-types';
 import { buildReferenceEngine } from '../src/matching/compiled-rule-set';
+import { formatProblems } from '../src/rules/format-problems';
 import { loadRulesFromFiles } from '../src/rules/load-rules';
 import type { EvaluationFacts, RuleDefinition } from '../src/rules/rule-types';
+import { percentile } from './stats';
 
 const RULES = 500;
 const KINDS = EVENT_KINDS.slice(0, 10);
@@ -134,10 +136,6 @@ function naiveEngine(rules: readonly RuleDefinition[]): Engine {
   return buildReferenceEngine(withKind);
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 async function measure(
   name: string,
   events: EvaluationFacts[],
@@ -153,7 +151,6 @@ async function measure(
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  times.sort((a, b) => a - b);
   return {
     name,
     events: count,
@@ -165,11 +162,8 @@ async function measure(
 
 async function main(): Promise<void> {
   const loaded = loadRulesFromFiles([{ path: 'bench/rules.yaml', text: generateRules() }]);
-  const errors = loaded.problems.filter((p) => p.severity === 'error');
   if (!loaded.ruleSet)
-    throw new Error(
-      `generated rules do not validate:\n${errors.map((p) => `${p.line}:${p.col} ${p.message}`).join('\n')}`,
-    );
+    throw new Error(`generated rules do not validate:\n${formatProblems(loaded.problems, 'text')}`);
   const set = loaded.ruleSet;
   const events = Array.from({ length: 2000 }, generateEvent);
   const engine = naiveEngine(set.rules);

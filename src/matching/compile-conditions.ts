@@ -5,7 +5,7 @@
 import { parseDuration } from '../rules/durations';
 import type { ConditionTrace, EvaluationFacts } from '../rules/rule-types';
 import { compilePath } from './fact-path';
-import { lookupOperator, TIME_OPERATORS } from './operators';
+import { lookupOperator, tagsOf, TIME_OPERATORS } from './operators';
 
 export type ConditionEvaluator = (facts: EvaluationFacts, trace: ConditionTrace[]) => boolean;
 
@@ -112,7 +112,6 @@ function showValue(value: unknown): unknown {
 
 /** Tag operators read the whole tag list (or contact); the trace keeps the tag names. */
 function showTags(value: unknown): unknown {
-  const tags = Array.isArray(value) ? value : (value as { tags?: unknown } | undefined)?.tags;
-  if (!Array.isArray(tags)) return value === undefined ? undefined : [];
-  return tags.map((t: { name?: unknown; id?: unknown }) => (typeof t?.name === 'string' ? t.name : t?.id));
+  if (value === undefined) return undefined;
+  return tagsOf(value).map((t) => (typeof t?.name === 'string' ? t.name : t?.id));
 }

@@ -1,7 +1,7 @@
 // Does a condition's value make sense for its operator and for the type of the fact it reads?
 // Each refusal here is a condition that would silently never (or always) match.
 import { isUuid } from '../crm/segment-filter-constraints';
-import { regexProblem } from '../matching/operators';
+import { regexProblem, TIME_OPERATORS } from '../matching/operators';
 import type { ResolvedFact } from './check-conditions';
 import { DURATION_HINT, parseDuration } from './durations';
 import type { FieldType } from './fact-shapes';
@@ -72,8 +72,6 @@ function checkComparable(value: unknown, fact: ResolvedFact, path: YamlPath, ctx
       return;
   }
 }
-
-const comparable: Check = (value, fact, path, ctx) => checkComparable(value, fact, path, ctx);
 
 const list: Check = (value, fact, path, ctx, op) => {
   if (!Array.isArray(value)) return invalid(ctx, path, `${op} takes a list of values, e.g. [a, b]`);
@@ -150,8 +148,8 @@ const exists: Check = (value, _fact, path, ctx) => {
 };
 
 const CHECKS: Record<string, Check> = {
-  equal: comparable,
-  notEqual: comparable,
+  equal: checkComparable,
+  notEqual: checkComparable,
   in: list,
   notIn: list,
   contains,
@@ -184,7 +182,7 @@ export function checkOperatorValue(
   values.forEach((v, i) => {
     const at = values === value ? [...path, i] : path;
     if (base === 'matches') checkPattern(v, at, ctx);
-    if ((base === 'olderThan' || base === 'newerThan') && parseDuration(v) === undefined)
+    if (TIME_OPERATORS.has(base) && parseDuration(v) === undefined)
       invalid(ctx, at, `${base} takes ${DURATION_HINT}, not ${show(v)}`);
   });
 }

@@ -60,20 +60,18 @@ export async function loadRulesFromDir(dir: string): Promise<LoadResult> {
   } catch (err) {
     const reason =
       (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'directory not found' : (err as Error).message;
-    return {
-      problems: [
-        {
-          file: dir,
-          line: 1,
-          col: 1,
-          severity: 'error',
-          code: 'io',
-          message: `cannot read rules: ${reason}`,
-        },
-      ],
-    };
+    return cannotReadRules(dir, reason);
   }
   return loadRulesFromFiles(files);
+}
+
+/** The refused result of a directory that could not be read. */
+export function cannotReadRules(dir: string, reason: string): LoadResult {
+  return {
+    problems: [
+      { file: dir, line: 1, col: 1, severity: 'error', code: 'io', message: `cannot read rules: ${reason}` },
+    ],
+  };
 }
 
 /** Pure: no I/O. Files that are not rule files (e.g. *.test.yaml) are ignored. */

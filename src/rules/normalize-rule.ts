@@ -5,7 +5,7 @@ import { checkSchedule } from './check-schedule';
 import { contentHash } from './content-hash';
 import { parseDuration } from './durations';
 import { factUnavailableReason } from './fact-shapes';
-import { parseActionItems } from './parse-actions';
+import { completeActions, parseActionItems } from './parse-actions';
 import { isPlainObject, RuleContext } from './rule-context';
 import type { RuleAction, RuleDefinition, RuleProblem, RuleTrigger } from './rule-types';
 import { issuesToProblems, ruleValidator, schemaIssues } from './schema-problems';
@@ -36,8 +36,7 @@ export function normalizeRule(
   }
   const before = ctx.errorCount();
   const items = parseActionItems(raw.do, ['do'], ctx);
-  const actions =
-    items && ctx.errorCount() === before && items.every(Boolean) ? (items as RuleAction[]) : undefined;
+  const actions = completeActions(items, before, ctx);
   if (items && onIsValid) checkActionsFit(items, ['do'], triggerKinds(raw.on) ?? [], ctx);
   const cooldownMs = parseDuration(raw.cooldown);
   if (raw.once !== undefined && raw.cooldown !== undefined)
@@ -72,8 +71,7 @@ function triggerOf(raw: Raw, ctx: RuleContext): RuleTrigger | undefined {
   const before = ctx.errorCount();
   const items = raw['on-leave'] === undefined ? [] : parseActionItems(raw['on-leave'], ['on-leave'], ctx);
   if (items) checkActionsFit(items, ['on-leave'], 'schedule', ctx);
-  const onLeave =
-    items && ctx.errorCount() === before && items.every(Boolean) ? (items as RuleAction[]) : undefined;
+  const onLeave = completeActions(items, before, ctx);
   if (!schedule || !onLeave) return undefined;
   return { ...schedule, when: raw.when === 'every-run' ? 'every-run' : 'entered', onLeave };
 }

@@ -23,8 +23,18 @@ const WITH_ASSIGN_FIRST = ['react', 'send-message'];
 /** Actions, or undefined when any item has a problem (reported on ctx; schema problems are reported elsewhere). */
 export function parseActions(raw: unknown, path: YamlPath, ctx: RuleContext): RuleAction[] | undefined {
   const before = ctx.errorCount();
-  const items = parseActionItems(raw, path, ctx);
-  return items && ctx.errorCount() === before && items.every(Boolean) ? (items as RuleAction[]) : undefined;
+  return completeActions(parseActionItems(raw, path, ctx), before, ctx);
+}
+
+/** The items as actions when every one parsed and no error was reported since `errorsBefore`. */
+export function completeActions(
+  items: (RuleAction | undefined)[] | undefined,
+  errorsBefore: number,
+  ctx: RuleContext,
+): RuleAction[] | undefined {
+  return items && ctx.errorCount() === errorsBefore && items.every(Boolean)
+    ? (items as RuleAction[])
+    : undefined;
 }
 
 /** One entry per item (undefined where the item has a problem), so later checks still see the good ones. */

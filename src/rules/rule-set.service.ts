@@ -3,7 +3,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { formatProblem, formatProblems } from './format-problems';
-import { isRuleTestFile, loadRulesFromDir, type LoadResult } from './load-rules';
+import { cannotReadRules, isRuleTestFile, loadRulesFromDir } from './load-rules';
 import type { RuleProblem } from './rule-types';
 
 /** Editors save in bursts (write, rename, chmod): one reload per burst. */
@@ -99,18 +99,9 @@ export class RuleSetService implements OnModuleInit, OnModuleDestroy {
 
   private async load(reason: string): Promise<ReloadResult> {
     const dir = this.config.rulesDir;
-    const result = await loadRulesFromDir(dir).catch((err: Error): LoadResult => ({
-      problems: [
-        {
-          file: dir,
-          line: 1,
-          col: 1,
-          severity: 'error',
-          code: 'io',
-          message: `cannot read rules: ${err.message}`,
-        },
-      ],
-    }));
+    // loadRulesFromDir reports I/O problems itself; this catch keeps a bug in a check from
+    // becoming an unhandled rejection of a watcher- or signal-triggered reload.
+    const result = await loadRulesFromDir(dir).catch((err: Error) => cannotReadRules(dir, err.message));
     const fresh = result.ruleSet;
     this.last = { at: new Date().toISOString(), ok: fresh !== undefined, reason, problems: result.problems };
     for (const p of result.problems.filter((x) => x.severity === 'warning'))

@@ -18,8 +18,6 @@ export type RuleAction =
   | { type: 'unblock' }
   | { type: 'create-segment'; name: string; filters: SegmentFilters };
 
-export type RuleActionType = RuleAction['type'];
-
 /** Where a thing was written, for `file:line:col` messages and explain output. */
 export interface SourcePosition {
   file: string;

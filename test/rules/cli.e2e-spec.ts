@@ -139,7 +139,10 @@ describe('crm-rules CLI', () => {
   });
 
   it('answers usage errors with exit code 2', async () => {
-    expect((await cli('explain', '--rule', 'no-such-rule', '--event', 'x.json')).code).toBe(2);
+    // The unknown rule is refused before x.json (which does not exist) is read.
+    const unknown = await cli('explain', '--rule', 'no-such-rule', '--event', 'x.json');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/^unknown rule "no-such-rule"/);
     expect((await cli('validate', 'rules', '--format', 'xml')).code).toBe(2);
     expect((await cli('frobnicate')).code).toBe(2);
     expect((await cli('--help')).code).toBe(0);
