@@ -1,6 +1,7 @@
 // Printing of the budget benchmark: per-window table, sliding-window maximum, 429s, waits.
 import type { CallRecord } from './budget-worker';
-import { maxInSlidingWindow, percentile, slotHeadroom, windowRows, type Arrival } from './budget-stats';
+import { maxInSlidingWindow, slotHeadroom, windowRows, type Arrival } from './budget-stats';
+import { percentile } from './stats';
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(1)}%`;

@@ -1,5 +1,4 @@
 // Pure statistics of the budget benchmark, over the arrival times the sandbox saw.
-export { percentile } from './stats';
 
 export interface Arrival {
   at: number; // ms, one clock for the whole run (the sandbox's process)

@@ -87,10 +87,7 @@ async function gatewayPhase(title: string, base: BaseSpec, arrivals: Arrival[], 
   };
   const offset = performance.now() - Date.now(); // worker times (Date.now) → this clock
   const workers = [forkWorker(spec), forkWorker(spec)];
-  const results = (await Promise.all(workers.map((w) => w.result))) as {
-    records: CallRecord[];
-    counters: { rateLimited429: number };
-  }[];
+  const results = (await Promise.all(workers.map((w) => w.result))) as { records: CallRecord[] }[];
   const records = results
     .flatMap((r) => r.records)
     .map((r) => ({

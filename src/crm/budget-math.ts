@@ -26,7 +26,6 @@ export function slotTimeMs(
 /** ETA in ms of a call of `priority` queued now behind everything already waiting. */
 export function estimateWaitMs(state: BudgetState, params: BudgetParams, priority: Priority): number {
   const { limit, windowMs, bulkMinShare } = params;
-  const pauseEnd = state.pausedUntil > state.now ? state.pausedUntil : state.now;
   let at: number;
   if (priority === 'interactive') {
     at = slotTimeMs(state, params, state.waitingInteractive);
@@ -42,10 +41,6 @@ export function estimateWaitMs(state: BudgetState, params: BudgetParams, priorit
     const paced = Math.max(state.bulkTat, state.now) - params.bulkToleranceMs + state.waitingBulk * interval;
     at = Math.max(Math.min(behindEveryone, byShare), paced);
   }
-  return Math.max(0, Math.ceil(Math.max(at, pauseEnd) - state.now));
-}
-
-/** Calls counting against the limit right now. */
-export function usedInWindow(state: BudgetState): number {
-  return state.scores.length;
+  // A shared pause (a CRM 429) holds every call until it ends.
+  return Math.max(0, Math.ceil(Math.max(at, state.pausedUntil) - state.now));
 }

@@ -29,11 +29,6 @@ export class CachedList<T> {
     return this.refresh();
   }
 
-  invalidate(): void {
-    this.loadedAt = -Infinity;
-    this.misses.clear();
-  }
-
   private refresh(): Promise<T[]> {
     this.inflight ??= this.load()
       .then((items) => {

@@ -78,15 +78,6 @@ export class CrmDirectory {
     return this.resolve('channel', this.channels, nameOrId, (c) => [c.name]);
   }
 
-  /** Channels with their connection status, for the open-conversation guard (cached 60 s). */
-  listChannels(): Promise<Channel[]> {
-    return this.channels.get();
-  }
-
-  async getChannel(channelId: string): Promise<Channel | undefined> {
-    return (await this.channels.get()).find((c) => c.id === channelId);
-  }
-
   /** The next active member in a rotation shared by every process (GET /v1/users, Redis INCR). */
   async nextRoundRobinMember(): Promise<Member> {
     const rotation = assignableMembers(await this.members.get());
@@ -94,11 +85,6 @@ export class CrmDirectory {
     const member = roundRobinPick(rotation, n);
     if (!member) throw new UnknownNameError('member', 'round-robin');
     return member;
-  }
-
-  /** Forget every cached list (e.g. after a rule reload or a CRM-side rename). */
-  invalidate(): void {
-    for (const list of [this.tags, this.stages, this.members, this.channels]) list.invalidate();
   }
 
   private async resolve<T extends { id: string }>(

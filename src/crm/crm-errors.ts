@@ -36,10 +36,6 @@ export class CrmApiError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.retryable = init.status === 429 || init.status >= 500;
   }
-
-  get isRateLimited(): boolean {
-    return this.status === 429;
-  }
 }
 
 export type CrmTransportErrorKind = 'timeout' | 'connection';

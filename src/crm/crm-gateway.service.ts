@@ -89,11 +89,6 @@ export class CrmGateway implements OnApplicationShutdown {
     return this.stats.snapshot();
   }
 
-  /** Calls of this process waiting for a budget slot. */
-  localWaiting(): Record<Priority, number> {
-    return this.gate.localWaiting();
-  }
-
   /** Rejects the calls still waiting for a slot and takes them out of the shared queues. */
   async close(): Promise<void> {
     await this.gate.close();

@@ -1,6 +1,6 @@
 // Pure retry maths: which failures deserve another attempt, how long to back off, and how
 // to read the CRM's Retry-After header. No I/O, so it is tested without clocks.
-import { CrmApiError, CrmTransportError } from './crm-errors';
+import { CrmApiError, isCrmError } from './crm-errors';
 
 export const BACKOFF_BASE_MS = 250;
 export const BACKOFF_CAP_MS = 10_000;
@@ -11,13 +11,11 @@ export const MAX_RATE_LIMIT_PAUSES = 20;
 
 export type FailureClass = 'rate-limited' | 'retryable' | 'final';
 
+/** Retryability is the error's own (`retryable`); a 429 is set apart because it pauses everyone. */
 export function classifyFailure(err: unknown): FailureClass {
-  if (err instanceof CrmApiError) {
-    if (err.status === 429) return 'rate-limited';
-    return err.status >= 500 ? 'retryable' : 'final';
-  }
-  if (err instanceof CrmTransportError) return 'retryable';
-  return 'final';
+  if (!isCrmError(err)) return 'final';
+  if (err instanceof CrmApiError && err.status === 429) return 'rate-limited';
+  return err.retryable ? 'retryable' : 'final';
 }
 
 /**

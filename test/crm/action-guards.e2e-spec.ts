@@ -5,40 +5,18 @@ import { applyActionLocally, guardAction, type ResolvedAction } from '../../src/
 import { CrmApiError } from '../../src/crm/crm-errors';
 import type { CallOptions } from '../../src/crm/crm-gateway.service';
 import type { Contact } from '../../src/crm/crm-types';
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
-import {
-  DEMO,
-  deleteKeys,
-  makeGateway,
-  recordArrivals,
-  startTestSandbox,
-  testConfig,
-  uniquePrefix,
-  type GatewayKit,
-} from './crm-test-kit';
+import { DEMO, recordArrivals, useCrmSuite } from './crm-test-kit';
 
 jest.setTimeout(60_000);
 
 const OPTS: CallOptions = { priority: 'interactive' };
 
 describe('action guards against the sandbox', () => {
-  const prefix = uniquePrefix('crm-guards');
-  let sandbox: RunningSandbox;
-  let kit: GatewayKit;
+  const crm = useCrmSuite('crm-guards', { limit: 300, windowMs: 60_000 });
   let phone = 5511900000000 + (process.pid % 1000) * 1000;
 
-  beforeAll(async () => {
-    sandbox = await startTestSandbox(300, 60_000);
-    kit = makeGateway(testConfig(prefix, { CRM_BASE_URL: sandbox.url }));
-  });
-  afterAll(async () => {
-    await kit?.close();
-    await sandbox?.close();
-    await deleteKeys(prefix);
-  });
-
   const newContact = (assigneeId?: string) =>
-    kit.gateway.createContact({ name: 'Guard Test', phone: String(++phone), assigneeId }, OPTS);
+    crm.a.gateway.createContact({ name: 'Guard Test', phone: String(++phone), assigneeId }, OPTS);
   const crmCode = (p: Promise<unknown>) =>
     p.then(
       () => 'ok',
@@ -52,30 +30,30 @@ describe('action guards against the sandbox', () => {
     });
     expect(guardAction({ type: 'react', emoji: '👍' }, contact)).toMatchObject({ reason: 'needs_assignee' });
 
-    const conversation = await kit.gateway.openConversation(
+    const conversation = await crm.a.gateway.openConversation(
       { contactId: contact.id, channelId: DEMO.channelConnected },
       OPTS,
     );
     const send = { conversationId: conversation.id, contactId: contact.id, text: 'hi' };
-    expect(await crmCode(kit.gateway.sendMessage(send, OPTS))).toBe('422 contact_unassigned');
+    expect(await crmCode(crm.a.gateway.sendMessage(send, OPTS))).toBe('422 contact_unassigned');
 
     // Assign first (round robin over GET /v1/users), then the same message goes through.
-    const member = await kit.directory.nextRoundRobinMember();
+    const member = await crm.a.directory.nextRoundRobinMember();
     const assign: ResolvedAction = { type: 'assign', memberId: member.id };
     expect(guardAction(assign, contact)).toEqual({ proceed: true });
-    const assigned = await kit.gateway.updateContact(contact.id, { assigneeId: member.id }, OPTS);
+    const assigned = await crm.a.gateway.updateContact(contact.id, { assigneeId: member.id }, OPTS);
     expect(applyActionLocally(assign, contact).assigneeId).toBe(assigned.assigneeId);
     expect(guardAction({ type: 'send-message', text: 'hi' }, assigned)).toEqual({ proceed: true });
-    expect(await crmCode(kit.gateway.sendMessage(send, OPTS))).toBe('ok');
+    expect(await crmCode(crm.a.gateway.sendMessage(send, OPTS))).toBe('ok');
   });
 
   it('contact_blocked: sends nothing to or on behalf of a blocked contact', async () => {
     const contact = await newContact(await firstMemberId());
-    const conversation = await kit.gateway.openConversation(
+    const conversation = await crm.a.gateway.openConversation(
       { contactId: contact.id, channelId: DEMO.channelConnected },
       OPTS,
     );
-    const blocked = await kit.gateway.blockContact(contact.id, OPTS);
+    const blocked = await crm.a.gateway.blockContact(contact.id, OPTS);
 
     for (const action of [
       { type: 'send-message', text: 'hi' },
@@ -85,18 +63,18 @@ describe('action guards against the sandbox', () => {
       expect(guardAction(action, blocked)).toMatchObject({ proceed: false, reason: 'contact_blocked' });
     }
     const send = { conversationId: conversation.id, contactId: contact.id, text: 'hi' };
-    expect(await crmCode(kit.gateway.sendMessage(send, OPTS))).toBe('422 contact_blocked');
+    expect(await crmCode(crm.a.gateway.sendMessage(send, OPTS))).toBe('422 contact_blocked');
   });
 
   it('channel_not_connected: does not open a conversation on a disconnected channel', async () => {
     const contact = await newContact(await firstMemberId());
-    const channel = await kit.directory.resolveChannel('Old Line');
+    const channel = await crm.a.directory.resolveChannel('Old Line');
     const action: ResolvedAction = { type: 'open-conversation', channelId: channel.id };
     expect(guardAction(action, contact, { channel })).toMatchObject({ reason: 'channel_not_connected' });
-    const open = kit.gateway.openConversation({ contactId: contact.id, channelId: channel.id }, OPTS);
+    const open = crm.a.gateway.openConversation({ contactId: contact.id, channelId: channel.id }, OPTS);
     expect(await crmCode(open)).toBe('422 channel_not_connected');
 
-    const connected = await kit.directory.resolveChannel('Main WhatsApp');
+    const connected = await crm.a.directory.resolveChannel('Main WhatsApp');
     expect(
       guardAction({ type: 'open-conversation', channelId: connected.id }, contact, { channel: connected }),
     ).toEqual({
@@ -145,21 +123,21 @@ describe('action guards against the sandbox', () => {
   });
 
   async function firstMemberId(): Promise<string> {
-    return (await kit.directory.resolveMember('ana@demo.test')).id;
+    return (await crm.a.directory.resolveMember('ana@demo.test')).id;
   }
 
   function perform(action: ResolvedAction, id: string): Promise<Contact> {
     switch (action.type) {
       case 'add-tag':
-        return kit.gateway.addTag(id, action.tagId, OPTS);
+        return crm.a.gateway.addTag(id, action.tagId, OPTS);
       case 'remove-tag':
-        return kit.gateway.removeTag(id, action.tagId, OPTS);
+        return crm.a.gateway.removeTag(id, action.tagId, OPTS);
       case 'move-stage':
-        return kit.gateway.setStage(id, action.stageId, OPTS);
+        return crm.a.gateway.setStage(id, action.stageId, OPTS);
       case 'block':
-        return kit.gateway.blockContact(id, OPTS);
+        return crm.a.gateway.blockContact(id, OPTS);
       case 'unblock':
-        return kit.gateway.unblockContact(id, OPTS);
+        return crm.a.gateway.unblockContact(id, OPTS);
       default:
         throw new Error(`not a contact write: ${action.type}`);
     }

@@ -1,41 +1,15 @@
 // Names in rules resolved through the sandbox: cached, refreshed on a miss (but not in a
 // loop), and a round-robin rotation shared by every process through Redis.
-import { UnknownNameError } from '../../src/crm/crm-directory.service';
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
-import {
-  DEMO,
-  deleteKeys,
-  makeGateway,
-  recordArrivals,
-  startTestSandbox,
-  testConfig,
-  uniquePrefix,
-  type GatewayKit,
-} from './crm-test-kit';
+import { UnknownNameError } from '../../src/crm/directory-match';
+import { DEMO, recordArrivals, useCrmSuite } from './crm-test-kit';
 
 jest.setTimeout(60_000);
 
 describe('CrmDirectory against the sandbox', () => {
-  const prefix = uniquePrefix('crm-directory');
-  let sandbox: RunningSandbox;
-  let a: GatewayKit;
-  let b: GatewayKit;
-
-  beforeAll(async () => {
-    sandbox = await startTestSandbox(300, 60_000);
-    const config = testConfig(prefix, { CRM_BASE_URL: sandbox.url });
-    a = makeGateway(config);
-    b = makeGateway(config);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await sandbox?.close();
-    await deleteKeys(prefix);
-  });
+  const crm = useCrmSuite('crm-directory', { limit: 300, windowMs: 60_000 });
 
   it('resolves names, emails and ids of tags, stages, members and channels', async () => {
-    const d = a.directory;
+    const d = crm.a.directory;
     expect((await d.resolveTag('vip')).id).toBe(DEMO.tagVip);
     expect((await d.resolveTag(DEMO.tagDormant)).name).toBe('dormant');
     expect((await d.resolveStage('new lead')).id).toBe(DEMO.stageNewLead);
@@ -45,16 +19,19 @@ describe('CrmDirectory against the sandbox', () => {
       id: DEMO.channelDisconnected,
       status: 'disconnected',
     });
-    expect(await d.getChannel(DEMO.channelConnected)).toMatchObject({ status: 'connected' });
+    expect(await d.resolveChannel(DEMO.channelConnected)).toMatchObject({ status: 'connected' });
   });
 
   it('serves repeated lookups from its cache', async () => {
-    await a.directory.resolveTag('vip');
+    // Fill all three caches here, so this test does not lean on the one before it.
+    await crm.a.directory.resolveTag('vip');
+    await crm.a.directory.resolveStage('New lead');
+    await crm.a.directory.resolveChannel('Old Line');
     const recorder = recordArrivals();
     try {
-      await a.directory.resolveTag('ad-lead');
-      await a.directory.resolveStage('Customer');
-      await a.directory.resolveChannel('Main WhatsApp');
+      await crm.a.directory.resolveTag('ad-lead');
+      await crm.a.directory.resolveStage('Customer');
+      await crm.a.directory.resolveChannel('Main WhatsApp');
     } finally {
       recorder.stop();
     }
@@ -62,17 +39,17 @@ describe('CrmDirectory against the sandbox', () => {
   });
 
   it('finds a tag created after the cache was filled, by refreshing on the miss', async () => {
-    await b.directory.resolveTag('vip'); // fill b's cache
-    await b.gateway.createTag({ name: 'fresh-tag', color: '#123456' }, { priority: 'interactive' });
-    expect((await b.directory.resolveTag('fresh-tag')).name).toBe('fresh-tag');
+    await crm.b.directory.resolveTag('vip'); // fill b's cache
+    await crm.b.gateway.createTag({ name: 'fresh-tag', color: '#123456' }, { priority: 'interactive' });
+    expect((await crm.b.directory.resolveTag('fresh-tag')).name).toBe('fresh-tag');
   });
 
   it('throws UnknownNameError for a name the CRM does not know, reloading once, not on every run', async () => {
-    await a.directory.resolveStage('Customer');
+    await crm.a.directory.resolveStage('Customer');
     const recorder = recordArrivals();
     try {
       for (let run = 0; run < 3; run++) {
-        const err = await a.directory.resolveStage('Nope').catch((e: unknown) => e);
+        const err = await crm.a.directory.resolveStage('Nope').catch((e: unknown) => e);
         expect(err).toBeInstanceOf(UnknownNameError);
         expect(err).toMatchObject({ kind: 'stage', unknownName: 'Nope' });
       }
@@ -84,7 +61,8 @@ describe('CrmDirectory against the sandbox', () => {
 
   it('rotates round robin over active members, shared between processes', async () => {
     const picks: string[] = [];
-    for (let i = 0; i < 6; i++) picks.push((await (i % 2 ? b : a).directory.nextRoundRobinMember()).email);
+    for (let i = 0; i < 6; i++)
+      picks.push((await (i % 2 ? crm.b : crm.a).directory.nextRoundRobinMember()).email);
     // Dan Former is inactive; the three others come in turn, whichever process asks.
     expect(new Set(picks.slice(0, 3)).size).toBe(3);
     expect(picks.slice(3)).toEqual(picks.slice(0, 3));

@@ -24,7 +24,7 @@ export const DEMO = {
   channelDisconnected: 'c4000000-0000-4000-8000-000000000002',
 };
 
-export function testConfig(prefix: string, over: Record<string, string> = {}): AppConfig {
+function testConfig(prefix: string, over: Record<string, string> = {}): AppConfig {
   return loadConfig({
     REDIS_URL,
     REDIS_PREFIX: prefix,
@@ -53,8 +53,6 @@ export function recordArrivals(): { arrivals: Arrival[]; stop(): void } {
   return { arrivals, stop: () => unsubscribe('http.server.request.start', onStart) };
 }
 
-export { maxInSlidingWindow } from '../../bench/budget-stats';
-
 export interface GatewayKit {
   gateway: CrmGateway;
   directory: CrmDirectory;
@@ -63,7 +61,7 @@ export interface GatewayKit {
 }
 
 /** A gateway as one engine process would have it: its own Redis connection, a shared budget. */
-export function makeGateway(config: AppConfig): GatewayKit {
+function makeGateway(config: AppConfig): GatewayKit {
   const redis = createCrmRedis(config.redis.url);
   const gateway = new CrmGateway(config, redis);
   const directory = new CrmDirectory(gateway, redis, config);
@@ -78,8 +76,37 @@ export function makeGateway(config: AppConfig): GatewayKit {
   };
 }
 
-export async function startTestSandbox(limit: number, windowMs: number): Promise<RunningSandbox> {
-  return startSandbox({ port: 0, rateLimit: { limit, windowMs } });
+export interface CrmSuite {
+  sandbox: RunningSandbox;
+  /** Two gateways as two engine processes would have them, sharing one budget. */
+  a: GatewayKit;
+  b: GatewayKit;
+}
+
+/**
+ * A suite's set-up: a sandbox with this rate limit and two gateways on it under a unique Redis
+ * prefix (`env` adds config); closed, and their Redis keys deleted, after the suite.
+ */
+export function useCrmSuite(
+  name: string,
+  rateLimit: { limit: number; windowMs: number },
+  env: Record<string, string> = {},
+): CrmSuite {
+  const prefix = uniquePrefix(name);
+  const suite = {} as CrmSuite;
+  beforeAll(async () => {
+    suite.sandbox = await startSandbox({ port: 0, rateLimit });
+    const config = testConfig(prefix, { CRM_BASE_URL: suite.sandbox.url, ...env });
+    suite.a = makeGateway(config);
+    suite.b = makeGateway(config);
+  });
+  afterAll(async () => {
+    await suite.a?.close();
+    await suite.b?.close();
+    await suite.sandbox?.close();
+    await deleteKeys(prefix);
+  });
+  return suite;
 }
 
 export async function sandboxControl<T = unknown>(
@@ -97,11 +124,11 @@ export async function sandboxControl<T = unknown>(
   return (await res.json()) as T;
 }
 
-export async function deleteKeys(prefix: string): Promise<void> {
+async function deleteKeys(prefix: string): Promise<void> {
   const redis = new Redis(REDIS_URL);
   const keys = await redis.keys(`${prefix}:*`);
   if (keys.length) await redis.del(...keys);
   await redis.quit();
 }
 
-export const uniquePrefix = (name: string) => `test-${name}-${process.pid}-${Date.now()}`;
+const uniquePrefix = (name: string) => `test-${name}-${process.pid}-${Date.now()}`;

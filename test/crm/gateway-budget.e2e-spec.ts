@@ -1,17 +1,7 @@
 // Two gateways (two "processes": own Redis connection, own local queues) share one budget
 // against the sandbox's strict sliding-window limit, over HTTP, with real Redis.
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
-import {
-  DEMO,
-  deleteKeys,
-  makeGateway,
-  maxInSlidingWindow,
-  recordArrivals,
-  startTestSandbox,
-  testConfig,
-  uniquePrefix,
-  type GatewayKit,
-} from './crm-test-kit';
+import { maxInSlidingWindow } from '../../bench/budget-stats';
+import { DEMO, recordArrivals, useCrmSuite, type GatewayKit } from './crm-test-kit';
 
 // jest.config.js sets testTimeout per project, which jest ignores: set it here.
 jest.setTimeout(60_000);
@@ -20,39 +10,20 @@ const LIMIT = 20;
 const WINDOW_MS = 2_000;
 
 describe('shared CRM budget (two gateways, one Redis, the sandbox)', () => {
-  const prefix = uniquePrefix('crm-budget');
-  let sandbox: RunningSandbox;
-  let a: GatewayKit;
-  let b: GatewayKit;
+  const crm = useCrmSuite(
+    'crm-budget',
+    { limit: LIMIT, windowMs: WINDOW_MS },
+    { CRM_RATE_LIMIT: String(LIMIT), CRM_RATE_WINDOW_MS: String(WINDOW_MS), CRM_BULK_MIN_SHARE: '0.2' },
+  );
   let recorder: ReturnType<typeof recordArrivals>;
-
-  beforeAll(async () => {
-    sandbox = await startTestSandbox(LIMIT, WINDOW_MS);
-    const config = () =>
-      testConfig(prefix, {
-        CRM_BASE_URL: sandbox.url,
-        CRM_RATE_LIMIT: String(LIMIT),
-        CRM_RATE_WINDOW_MS: String(WINDOW_MS),
-        CRM_BULK_MIN_SHARE: '0.2',
-      });
-    a = makeGateway(config());
-    b = makeGateway(config());
-  });
 
   beforeEach(() => {
     recorder = recordArrivals();
   });
   afterEach(() => recorder.stop());
 
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await sandbox?.close();
-    await deleteKeys(prefix);
-  });
-
   it('never lets any sliding window exceed the limit, with no 429, across two gateways', async () => {
-    const calls = [a, b].flatMap((kit) =>
+    const calls = [crm.a, crm.b].flatMap((kit) =>
       Array.from({ length: 30 }, (_, i) =>
         kit.gateway.addTag(DEMO.maria, DEMO.tagVip, { priority: i % 6 === 0 ? 'interactive' : 'bulk' }),
       ),
@@ -67,30 +38,30 @@ describe('shared CRM budget (two gateways, one Redis, the sandbox)', () => {
         WINDOW_MS,
       ),
     ).toBeLessThanOrEqual(LIMIT);
-    expect(a.gateway.counters().rateLimited429 + b.gateway.counters().rateLimited429).toBe(0);
+    expect(crm.a.gateway.counters().rateLimited429 + crm.b.gateway.counters().rateLimited429).toBe(0);
     // 60 calls at 20 per window cannot finish before the third window opens.
     const span = recorder.arrivals[59].at - recorder.arrivals[0].at;
     expect(span).toBeGreaterThan(2 * WINDOW_MS);
   });
 
   it('lets interactive calls overtake a saturating bulk backlog of another process', async () => {
-    await waitForFreshWindow(a);
+    await waitForFreshWindow(crm.a);
     const done: { kind: string; at: number }[] = [];
     const track = (kind: string) => () => void done.push({ kind, at: performance.now() });
     const bulk = Array.from({ length: 30 }, () =>
-      a.gateway.getContact(DEMO.john, { priority: 'bulk' }).then(track('bulk')),
+      crm.a.gateway.getContact(DEMO.john, { priority: 'bulk' }).then(track('bulk')),
     );
     // Let bulk fill the window, then queue interactive work in the other process.
-    while ((await a.gateway.budgetSnapshot()).usedInWindow < LIMIT) await sleep(50);
-    const snapshot = await b.gateway.budgetSnapshot();
+    while ((await crm.a.gateway.budgetSnapshot()).usedInWindow < LIMIT) await sleep(50);
+    const snapshot = await crm.b.gateway.budgetSnapshot();
     expect(snapshot.waiting.bulk).toBeGreaterThan(0);
-    expect(await b.gateway.estimateWaitMs('bulk')).toBeGreaterThan(
-      await b.gateway.estimateWaitMs('interactive'),
+    expect(await crm.b.gateway.estimateWaitMs('bulk')).toBeGreaterThan(
+      await crm.b.gateway.estimateWaitMs('interactive'),
     );
 
     const queuedAt = performance.now();
     const interactive = Array.from({ length: 4 }, () =>
-      b.gateway.getContact(DEMO.maria, { priority: 'interactive' }).then(track('interactive')),
+      crm.b.gateway.getContact(DEMO.maria, { priority: 'interactive' }).then(track('interactive')),
     );
     await Promise.all([...bulk, ...interactive]);
 

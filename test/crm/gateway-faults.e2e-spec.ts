@@ -2,19 +2,7 @@
 // Faults are armed in the sandbox; arrivals are recorded where the sandbox receives them.
 import { Logger } from '@nestjs/common';
 import { CrmApiError } from '../../src/crm/crm-errors';
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
-import {
-  DEMO,
-  DEMO_KEY,
-  deleteKeys,
-  makeGateway,
-  recordArrivals,
-  sandboxControl,
-  startTestSandbox,
-  testConfig,
-  uniquePrefix,
-  type GatewayKit,
-} from './crm-test-kit';
+import { DEMO, DEMO_KEY, recordArrivals, sandboxControl, useCrmSuite } from './crm-test-kit';
 
 jest.setTimeout(60_000);
 
@@ -22,93 +10,76 @@ const GET_CONTACT = 'GET /v1/contacts/:contactId';
 type Counters = Record<string, number>;
 
 describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
-  const prefix = uniquePrefix('crm-faults');
-  let sandbox: RunningSandbox;
-  let a: GatewayKit;
-  let b: GatewayKit;
+  const crm = useCrmSuite(
+    'crm-faults',
+    { limit: 300, windowMs: 60_000 },
+    { CRM_TIMEOUT_MS: '500', CRM_MAX_RETRIES: '3' },
+  );
   let recorder: ReturnType<typeof recordArrivals>;
 
-  beforeAll(async () => {
-    sandbox = await startTestSandbox(300, 60_000);
-    const config = testConfig(prefix, {
-      CRM_BASE_URL: sandbox.url,
-      CRM_TIMEOUT_MS: '500',
-      CRM_MAX_RETRIES: '3',
-    });
-    a = makeGateway(config);
-    b = makeGateway(config);
-  });
-
   beforeEach(async () => {
-    await sandboxControl(sandbox, 'DELETE', 'faults');
-    await sandboxControl(sandbox, 'DELETE', 'counters');
+    await sandboxControl(crm.sandbox, 'DELETE', 'faults');
+    await sandboxControl(crm.sandbox, 'DELETE', 'counters');
     recorder = recordArrivals();
   });
   afterEach(() => recorder.stop());
 
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await sandbox?.close();
-    await deleteKeys(prefix);
-  });
-
-  const counters = () => sandboxControl<Counters>(sandbox, 'GET', 'counters');
+  const counters = () => sandboxControl<Counters>(crm.sandbox, 'GET', 'counters');
 
   it('after a 429 with Retry-After 2, no process calls for 2 s, then all resume', async () => {
-    await sandboxControl(sandbox, 'POST', 'faults', {
+    await sandboxControl(crm.sandbox, 'POST', 'faults', {
       kind: 'rate429',
       count: 1,
       retryAfterSec: 2,
       route: GET_CONTACT,
     });
-    const before = a.gateway.counters();
-    const first = a.gateway.getContact(DEMO.maria, { priority: 'interactive' });
+    const before = crm.a.gateway.counters();
+    const first = crm.a.gateway.getContact(DEMO.maria, { priority: 'interactive' });
     while (recorder.arrivals.length === 0) await sleep(5); // the call that will get the 429
     await sleep(150); // its 429 is back: the pause is set
-    const other = b.gateway.getContact(DEMO.john, { priority: 'interactive' });
+    const other = crm.b.gateway.getContact(DEMO.john, { priority: 'interactive' });
     await expect(Promise.all([first, other])).resolves.toHaveLength(2);
 
     const [limited, ...after] = recorder.arrivals.map((r) => r.at);
     expect(after).toHaveLength(2);
     for (const at of after) expect(at - limited).toBeGreaterThanOrEqual(2_000);
-    expect(a.gateway.counters().rateLimited429 - before.rateLimited429).toBe(1);
-    expect(a.gateway.counters().retries - before.retries).toBe(0); // the pause spent no attempt
+    expect(crm.a.gateway.counters().rateLimited429 - before.rateLimited429).toBe(1);
+    expect(crm.a.gateway.counters().retries - before.retries).toBe(0); // the pause spent no attempt
   });
 
   it('retries a 500 once and returns the contact', async () => {
-    await sandboxControl(sandbox, 'POST', 'faults', { kind: 'error500', count: 1, route: GET_CONTACT });
-    const before = a.gateway.counters();
-    const contact = await a.gateway.getContact(DEMO.maria, { priority: 'bulk' });
+    await sandboxControl(crm.sandbox, 'POST', 'faults', { kind: 'error500', count: 1, route: GET_CONTACT });
+    const before = crm.a.gateway.counters();
+    const contact = await crm.a.gateway.getContact(DEMO.maria, { priority: 'bulk' });
     expect(contact.id).toBe(DEMO.maria);
     expect((await counters())[GET_CONTACT]).toBe(2);
-    expect(a.gateway.counters().retries - before.retries).toBe(1);
-    expect(a.gateway.counters().calls.getContact?.server_error).toBe(
+    expect(crm.a.gateway.counters().retries - before.retries).toBe(1);
+    expect(crm.a.gateway.counters().calls.getContact?.server_error).toBe(
       (before.calls.getContact?.server_error ?? 0) + 1,
     );
   });
 
   it('retries a timed-out call', async () => {
-    await sandboxControl(sandbox, 'POST', 'faults', {
+    await sandboxControl(crm.sandbox, 'POST', 'faults', {
       kind: 'latency',
       count: 1,
       latencyMs: 1_500,
       route: GET_CONTACT,
     });
-    const before = a.gateway.counters();
-    await expect(a.gateway.getContact(DEMO.john, { priority: 'bulk' })).resolves.toMatchObject({
+    const before = crm.a.gateway.counters();
+    await expect(crm.a.gateway.getContact(DEMO.john, { priority: 'bulk' })).resolves.toMatchObject({
       id: DEMO.john,
     });
-    expect(a.gateway.counters().calls.getContact?.transport_error).toBe(
+    expect(crm.a.gateway.counters().calls.getContact?.transport_error).toBe(
       (before.calls.getContact?.transport_error ?? 0) + 1,
     );
     expect((await counters())[GET_CONTACT]).toBe(2);
   });
 
   it('never retries a 400, and records it with the CRM requestId, code and details', async () => {
-    const before = a.gateway.counters();
+    const before = crm.a.gateway.counters();
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    const err = await a.gateway
+    const err = await crm.a.gateway
       .createContact(
         { phone: '+55 (11) not-a-phone', email: 'not-an-email' },
         { priority: 'interactive', correlationId: 'run-42' },
@@ -126,7 +97,7 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
     expect(apiErr.requestId).toMatch(/^req_/);
     expect(apiErr.details?.length).toBeGreaterThan(0);
     expect(recorder.arrivals).toHaveLength(1);
-    expect(a.gateway.counters().failures.createContact).toBe((before.failures.createContact ?? 0) + 1);
+    expect(crm.a.gateway.counters().failures.createContact).toBe((before.failures.createContact ?? 0) + 1);
     const logged = warn.mock.calls.map((c) => String(c[0])).find((line) => line.includes(apiErr.requestId!));
     warn.mockRestore();
     expect(logged).toContain('createContact [run-42] failed: HTTP 400 validation_failed');
@@ -134,12 +105,12 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
   });
 
   it('keeps the API key out of errors and counters', async () => {
-    const err = await a.gateway
+    const err = await crm.a.gateway
       .getContact('00000000-0000-4000-8000-00000000dead', { priority: 'interactive' })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CrmApiError);
     expect(JSON.stringify({ ...(err as object), message: (err as Error).message })).not.toContain(DEMO_KEY);
-    expect(JSON.stringify(a.gateway.counters())).not.toContain(DEMO_KEY);
+    expect(JSON.stringify(crm.a.gateway.counters())).not.toContain(DEMO_KEY);
   });
 });
 
