@@ -8,6 +8,7 @@ import {
   type MirrorFreshness,
   type MirrorProgress,
   type MirrorRefresh,
+  type MirrorStateRow,
   MIRROR_PAGE_SIZE,
   toFreshness,
 } from './mirror-policy';
@@ -19,17 +20,8 @@ const STATE_ID = 'contacts';
 export type ProgressListener = (p: MirrorProgress) => void | Promise<void>;
 const BULK = { priority: 'bulk' as const, correlationId: 'contact-mirror' };
 
-interface StateRow {
-  full_sync_page: number | null;
-  full_sync_generation: number;
-  full_sync_started_at: Date | null;
-  full_sync_total: number | null;
+interface StateRow extends MirrorStateRow {
   full_sync_newest_created_at: Date | null;
-  last_full_sync_at: Date | null;
-  watermark_created_at: Date | null;
-  last_incremental_at: Date | null;
-  last_event_at: Date | null;
-  list_calls: string;
 }
 
 /**
@@ -59,10 +51,7 @@ export class ContactMirrorService {
         await tx.query(`DELETE FROM contact_mirror WHERE id = $1`, [contact.id]);
       });
     } else {
-      await this.dataSource.query(UPSERT_CONTACTS_SQL, [
-        JSON.stringify(mirrorRecords([contact as Contact])),
-        0,
-      ]);
+      await this.upsert(this.dataSource.manager, [contact as Contact], 0);
     }
     await this.noteEvent();
   }
@@ -75,9 +64,9 @@ export class ContactMirrorService {
     const now = Date.now();
     if (now - this.lastEventNoted < 1000) return;
     this.lastEventNoted = now;
-    await this.ensureState(this.dataSource.manager);
     await this.dataSource.query(
-      `UPDATE contact_mirror_state SET last_event_at = now(), updated_at = now() WHERE id = $1`,
+      `INSERT INTO contact_mirror_state (id, last_event_at) VALUES ($1, now())
+       ON CONFLICT (id) DO UPDATE SET last_event_at = now(), updated_at = now()`,
       [STATE_ID],
     );
   }
@@ -216,14 +205,11 @@ export class ContactMirrorService {
       await tx.query(UPSERT_CONTACTS_SQL, [JSON.stringify(mirrorRecords(contacts)), generation]);
   }
 
-  private async ensureState(manager: EntityManager): Promise<void> {
-    await manager.query(`INSERT INTO contact_mirror_state (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [
-      STATE_ID,
-    ]);
-  }
-
   private async loadState(): Promise<StateRow> {
-    await this.ensureState(this.dataSource.manager);
+    await this.dataSource.query(
+      `INSERT INTO contact_mirror_state (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`,
+      [STATE_ID],
+    );
     const [row] = await this.dataSource.query(`SELECT * FROM contact_mirror_state WHERE id = $1`, [STATE_ID]);
     return row;
   }

@@ -17,6 +17,66 @@ import type { SweepProgress } from './sweep-progress';
 
 const BATCH = 500;
 
+export interface SegmentCounts {
+  evaluated: number;
+  members: number;
+  entering: number;
+  leaving: number;
+  gone: number;
+}
+
+/** Mirror size, members, entering, leaving and gone contacts of a segment, counted in SQL. */
+export async function segmentCounts(
+  dataSource: DataSource,
+  ruleId: string,
+  filters: ResolvedFilters,
+): Promise<SegmentCounts> {
+  const c = segmentCountsQuery(ruleId, filters);
+  const l = leavingCountsQuery(ruleId, filters);
+  const [[counts], [left]] = await Promise.all([
+    dataSource.query(c.sql, c.params),
+    dataSource.query(l.sql, l.params),
+  ]);
+  const { evaluated, members, entering } = counts;
+  return { evaluated, members, entering, leaving: left.leaving, gone: left.gone };
+}
+
+/** Members in batches of `limit` by contact id; the next batch is read after the caller is done with one. */
+export async function* memberBatches(
+  dataSource: DataSource,
+  ruleId: string,
+  filters: ResolvedFilters,
+  onlyEntering: boolean,
+  limit: number,
+): AsyncGenerator<(MirrorRow & { entering: boolean })[]> {
+  for (let after = ''; ;) {
+    const q = membersBatchQuery(ruleId, filters, after, limit, onlyEntering);
+    const rows: (MirrorRow & { entering: boolean })[] = await dataSource.query(q.sql, q.params);
+    if (rows.length === 0) return;
+    after = rows[rows.length - 1].id;
+    yield rows;
+  }
+}
+
+/** Stored members that left or are gone (`gone`: no mirror row), in batches like memberBatches. */
+export async function* leftBatches(
+  dataSource: DataSource,
+  ruleId: string,
+  filters: ResolvedFilters,
+  limit: number,
+): AsyncGenerator<(MirrorRow & { contact_id: string; gone: boolean })[]> {
+  for (let after = ''; ;) {
+    const q = leftBatchQuery(ruleId, filters, after, limit);
+    const rows: (MirrorRow & { contact_id: string; gone: boolean })[] = await dataSource.query(
+      q.sql,
+      q.params,
+    );
+    if (rows.length === 0) return;
+    after = rows[rows.length - 1].contact_id;
+    yield rows;
+  }
+}
+
 export interface DiffContext {
   sweepId: string;
   rule: RuleDefinition;
@@ -37,13 +97,10 @@ export class MembershipDiff {
   /** Counts members, entering and leaving contacts in SQL; returns how long the evaluation took. */
   async evaluate(ctx: DiffContext): Promise<number> {
     const started = performance.now();
-    const counts = segmentCountsQuery(ctx.rule.id, ctx.filters);
-    const [c] = await this.dataSource.query(counts.sql, counts.params);
-    const leaving = leavingCountsQuery(ctx.rule.id, ctx.filters);
-    const [l] = await this.dataSource.query(leaving.sql, leaving.params);
+    const c = await segmentCounts(this.dataSource, ctx.rule.id, ctx.filters);
     const evaluationMs = Math.round(performance.now() - started);
     const acting = ctx.trigger.when === 'every-run' ? c.members : c.entering;
-    const onLeave = ctx.trigger.onLeave.length > 0 ? l.leaving : 0;
+    const onLeave = ctx.trigger.onLeave.length > 0 ? c.leaving : 0;
     await this.progress.update(
       {
         contactsEvaluated: c.evaluated,
@@ -56,14 +113,7 @@ export class MembershipDiff {
   }
 
   async processLeft(ctx: DiffContext): Promise<void> {
-    for (let after = ''; ;) {
-      const q = leftBatchQuery(ctx.rule.id, ctx.filters, after, BATCH);
-      const rows: (MirrorRow & { contact_id: string; gone: boolean })[] = await this.dataSource.query(
-        q.sql,
-        q.params,
-      );
-      if (rows.length === 0) return;
-      after = rows[rows.length - 1].contact_id;
+    for await (const rows of leftBatches(this.dataSource, ctx.rule.id, ctx.filters, BATCH)) {
       const left = rows.filter((r) => !r.gone).map(fromMirrorRow);
       const runs = await this.dataSource.transaction(async (tx) => {
         await tx.query(
@@ -88,11 +138,7 @@ export class MembershipDiff {
   /** Entered contacts (every member with `when: every-run`) get a run of the rule's actions. */
   async processMembers(ctx: DiffContext): Promise<void> {
     const everyRun = ctx.trigger.when === 'every-run';
-    for (let after = ''; ;) {
-      const q = membersBatchQuery(ctx.rule.id, ctx.filters, after, BATCH, !everyRun);
-      const rows: (MirrorRow & { entering: boolean })[] = await this.dataSource.query(q.sql, q.params);
-      if (rows.length === 0) return;
-      after = rows[rows.length - 1].id;
+    for await (const rows of memberBatches(this.dataSource, ctx.rule.id, ctx.filters, !everyRun, BATCH)) {
       let entered = 0;
       const runs = await this.dataSource.transaction(async (tx) => {
         const inserted: { contact_id: string }[] = await tx.query(

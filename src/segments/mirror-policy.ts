@@ -41,7 +41,8 @@ export interface MirrorFreshness {
   listCalls: number;
 }
 
-interface StateLike {
+/** The contact_mirror_state columns freshness is made of, as pg returns them. */
+export interface MirrorStateRow {
   full_sync_page: number | null;
   full_sync_generation: number;
   full_sync_started_at: Date | null;
@@ -55,7 +56,7 @@ interface StateLike {
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 
-export function toFreshness(s: StateLike, contacts: number): MirrorFreshness {
+export function toFreshness(s: MirrorStateRow, contacts: number): MirrorFreshness {
   const refreshed = [s.last_full_sync_at, s.last_incremental_at, s.last_event_at].filter(
     (d): d is Date => !!d,
   );

@@ -27,6 +27,8 @@ const RECORD_COLUMNS: [name: string, type: string][] = [
 ];
 
 const names = RECORD_COLUMNS.map(([n]) => n);
+/** The member of a MirroredContact (or `raw`) a column is written from: is_blocked ← isBlocked. */
+const recordKey = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 // A row changes only when the incoming contact is at least as recent as the stored one, so a
 // list page read before a webhook update cannot undo it. synced_at always moves: "seen now".
 const updates = names
@@ -41,42 +43,21 @@ const updates = names
  */
 export const UPSERT_CONTACTS_SQL = `
 INSERT INTO contact_mirror AS c (${names.map((n) => `"${n}"`).join(', ')}, synced_at, sync_generation)
-SELECT ${names.map((n) => `x."${n}"`).join(', ')}, now(), $2::int
-  FROM jsonb_to_recordset($1::jsonb) AS x(${RECORD_COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')})
+SELECT ${names.map((n) => `x."${recordKey(n)}"`).join(', ')}, now(), $2::int
+  FROM jsonb_to_recordset($1::jsonb) AS x(${RECORD_COLUMNS.map(([n, t]) => `"${recordKey(n)}" ${t}`).join(', ')})
  WHERE NOT EXISTS (SELECT 1 FROM contact_mirror_tombstones t WHERE t.id = x.id)
 ON CONFLICT (id) DO UPDATE SET ${updates.join(',\n  ')},
   synced_at = now(),
   sync_generation = GREATEST(c.sync_generation, EXCLUDED.sync_generation)`;
 
-/** The jsonb record of one contact for UPSERT_CONTACTS_SQL. */
-export function mirrorRecord(raw: Contact): Record<string, unknown> {
-  const m = toMirroredContact(raw);
-  return {
-    id: m.id,
-    name: m.name,
-    phone: m.phone,
-    email: m.email,
-    avatar: m.avatar,
-    notes: m.notes,
-    status: m.status,
-    is_blocked: m.isBlocked,
-    source_method: m.sourceMethod,
-    assignee_id: m.assigneeId,
-    stage_id: m.stageId,
-    tag_ids: m.tagIds,
-    tags: m.tags,
-    custom_fields: m.customFields,
-    country: m.country,
-    created_at: m.createdAt.toISOString(),
-    updated_at: m.updatedAt.toISOString(),
-    last_interaction_at: m.lastInteractionAt?.toISOString() ?? null,
-    raw,
-  };
+/** The jsonb record of one contact for UPSERT_CONTACTS_SQL (JSON.stringify writes the dates as ISO). */
+export function mirrorRecord(raw: Contact): MirroredContact & { raw: Contact } {
+  return { ...toMirroredContact(raw), raw };
 }
 
 /** Records of a page, the last copy of each id kept (one statement may not touch a row twice). */
-export function mirrorRecords(contacts: readonly Contact[]): Record<string, unknown>[] {
-  const byId = new Map<string, Record<string, unknown>>();
+export function mirrorRecords(contacts: readonly Contact[]): ReturnType<typeof mirrorRecord>[] {
+  const byId = new Map<string, ReturnType<typeof mirrorRecord>>();
   for (const c of contacts) byId.set(String(c.id), mirrorRecord(c));
   return [...byId.values()];
 }

@@ -1,24 +1,15 @@
 // The contact as the mirror keeps it: every Contact field (crm-api.md 2.1) with dates parsed,
 // the tag ids flattened for filtering and the country derived from the phone. Pure.
-import type { Contact, ContactStatus, Tag } from '../crm/crm-types';
+import type { Contact, Tag } from '../crm/crm-types';
 import { countryOfPhone } from './phone-country';
 
-export interface MirroredContact {
-  id: string;
-  name: string;
-  /** Digits only, with the country code, no '+' (crm-api.md 2.1). */
-  phone: string;
-  email: string | null;
-  avatar: string | null;
-  notes: string | null;
-  status: ContactStatus;
-  isBlocked: boolean;
-  sourceMethod: string;
-  assigneeId: string | null;
-  stageId: string | null;
+/** Contact (crm-types) with the dates parsed, custom fields always present, and two derived members. */
+export interface MirroredContact extends Omit<
+  Contact,
+  'customFields' | 'createdAt' | 'updatedAt' | 'lastInteractionAt'
+> {
   /** Lower-case uuids, in the order the CRM listed the tags. */
   tagIds: string[];
-  tags: Tag[];
   /** fieldKey → value as the CRM returns it (strings, option ids, arrays of option ids). */
   customFields: Record<string, unknown>;
   /** ISO 3166-1 alpha-2, derived from the phone; null when the number names no country. */

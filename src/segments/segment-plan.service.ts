@@ -7,9 +7,9 @@ import { CrmGateway } from '../crm/crm-gateway.service';
 import type { RuleAction, ScheduleTrigger } from '../rules/rule-types';
 import { RuleSetService } from '../rules/rule-set.service';
 import { ContactMirrorService } from './contact-mirror.service';
-import { leavingCountsQuery, leftBatchQuery, membersBatchQuery, segmentCountsQuery } from './membership-sql';
+import { leftBatches, memberBatches, segmentCounts } from './membership-diff';
 import { refreshCallsEstimate } from './mirror-policy';
-import { fromMirrorRow, type MirrorRow } from './mirror-sql';
+import { fromMirrorRow } from './mirror-sql';
 import type { MirroredContact } from './mirrored-contact';
 import { planSweep, type PlannedAction, type SweepPlan } from './plan-sweep';
 import { resolveFilterNames, resolveRelativeDates, type ResolvedFilters } from './resolved-filters';
@@ -50,7 +50,7 @@ export class SegmentPlanService {
     );
     const [counts, members, leaving, mirror, budget, waitMs, segmentSyncCall, actions, onLeave] =
       await Promise.all([
-        this.counts(rule.id, filters),
+        segmentCounts(this.dataSource, rule.id, filters),
         this.members(rule.id, filters, trigger.when !== 'every-run'),
         this.leaving(rule.id, filters),
         this.mirror.freshness(),
@@ -80,50 +80,24 @@ export class SegmentPlanService {
     });
   }
 
-  private async counts(ruleId: string, filters: ResolvedFilters) {
-    const c = segmentCountsQuery(ruleId, filters);
-    const l = leavingCountsQuery(ruleId, filters);
-    const [[counts], [left]] = await Promise.all([
-      this.dataSource.query(c.sql, c.params),
-      this.dataSource.query(l.sql, l.params),
-    ]);
-    return {
-      evaluated: counts.evaluated,
-      members: counts.members,
-      entering: counts.entering,
-      leaving: left.leaving,
-      gone: left.gone,
-    };
-  }
-
   private async members(ruleId: string, filters: ResolvedFilters, onlyEntering: boolean) {
     const acting: MirroredContact[] = [];
     const entering: MirroredContact[] = [];
-    for (let after = ''; ;) {
-      const q = membersBatchQuery(ruleId, filters, after, BATCH, onlyEntering);
-      const rows: (MirrorRow & { entering: boolean })[] = await this.dataSource.query(q.sql, q.params);
-      if (rows.length === 0) return { acting, entering };
-      after = rows[rows.length - 1].id;
+    for await (const rows of memberBatches(this.dataSource, ruleId, filters, onlyEntering, BATCH)) {
       for (const r of rows) {
         const contact = fromMirrorRow(r);
         acting.push(contact);
         if (r.entering) entering.push(contact);
       }
     }
+    return { acting, entering };
   }
 
   private async leaving(ruleId: string, filters: ResolvedFilters): Promise<MirroredContact[]> {
     const out: MirroredContact[] = [];
-    for (let after = ''; ;) {
-      const q = leftBatchQuery(ruleId, filters, after, BATCH);
-      const rows: (MirrorRow & { contact_id: string; gone: boolean })[] = await this.dataSource.query(
-        q.sql,
-        q.params,
-      );
-      if (rows.length === 0) return out;
-      after = rows[rows.length - 1].contact_id;
+    for await (const rows of leftBatches(this.dataSource, ruleId, filters, BATCH))
       out.push(...rows.filter((r) => !r.gone).map(fromMirrorRow));
-    }
+    return out;
   }
 
   /** Names to ids through the directory (cached reads). Round-robin is not drawn: drawing moves the rotation. */

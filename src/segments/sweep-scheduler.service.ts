@@ -37,10 +37,9 @@ export class SweepSchedulerService implements OnApplicationBootstrap, OnApplicat
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const off = this.rules.onChange(
+    this.unsubscribe = this.rules.onChange(
       () => void this.sync().catch((err) => this.logger.error(`schedule reload failed: ${err.message}`)),
     );
-    this.unsubscribe = typeof off === 'function' ? off : undefined;
     await this.sync();
   }
 
@@ -55,9 +54,7 @@ export class SweepSchedulerService implements OnApplicationBootstrap, OnApplicat
 
   /** Registers the cron of every enabled segment rule, drops the others, then catches up missed ticks. */
   async sync(now = new Date()): Promise<void> {
-    const scheduled = (this.rules.current()?.scheduledRules() ?? []).filter(
-      (r) => r.trigger.kind === 'schedule',
-    );
+    const scheduled = this.rules.current()?.scheduledRules() ?? [];
     const wanted = new Map(scheduled.map((r) => [r.id, r]));
     for (const [ruleId, r] of this.registered) {
       const rule = wanted.get(ruleId);
