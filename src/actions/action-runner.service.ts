@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CrmDirectory, UnknownNameError } from '../crm/crm-directory.service';
+import { CrmDirectory } from '../crm/crm-directory.service';
+import { UnknownNameError } from '../crm/directory-match';
 import { CrmApiError } from '../crm/crm-errors';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';

@@ -19,8 +19,6 @@ import {
 } from './directory-match';
 import { apiKeyHash } from './rate-budget';
 
-export { UnknownNameError } from './directory-match';
-
 const TTL_MS = 5 * 60_000;
 /** Channel status feeds a guard: keep it fresher than names. */
 const CHANNEL_TTL_MS = 60_000;

@@ -5,6 +5,7 @@ import Redis from 'ioredis';
 export const CRM_REDIS = Symbol('CRM_REDIS');
 
 export function createCrmRedis(url: string): Redis {
-  // Budget scripts must fail fast rather than queue forever while Redis is away.
+  // While Redis is away, a budget call waits in ioredis's offline queue for at most 3 reconnect
+  // attempts (maxRetriesPerRequest) and then fails, rather than waiting forever.
   return new Redis(url, { maxRetriesPerRequest: 3, enableOfflineQueue: true, connectionName: 'crm-gateway' });
 }

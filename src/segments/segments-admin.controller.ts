@@ -13,7 +13,7 @@ import {
 } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AdminTokenGuard } from '../admin/admin-token.guard';
-import { UnknownNameError } from '../crm/crm-directory.service';
+import { UnknownNameError } from '../crm/directory-match';
 import { RuleSetService } from '../rules/rule-set.service';
 import { ContactMirrorService } from './contact-mirror.service';
 import { PlanError, SegmentPlanService } from './segment-plan.service';

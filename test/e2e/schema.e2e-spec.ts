@@ -1,22 +1,16 @@
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../src/db/data-source';
-import { dropDatabase } from '../../src/db/migrate';
-import { testDatabaseUrl } from '../support/engine-harness';
+import { createTestDb, TestDb } from '../support/test-db';
 
 // Migrations are hand-written and reviewed; the entity classes must describe exactly what they
 // create, or `npm run migration:generate` would propose changes nobody asked for.
 describe('migrations and entities', () => {
-  let url: string;
+  let db: TestDb;
   let ds: DataSource;
   beforeAll(async () => {
-    url = await testDatabaseUrl();
-    ds = new DataSource(dataSourceOptions(url, { extra: { max: 2 } }));
-    await ds.initialize();
+    db = await createTestDb();
+    ds = db.dataSource;
   });
-  afterAll(async () => {
-    await ds?.destroy();
-    await dropDatabase(url);
-  });
+  afterAll(async () => db?.drop());
 
   it('leave nothing for migration:generate to do', async () => {
     const log = await ds.driver.createSchemaBuilder().log();

@@ -7,10 +7,11 @@ import { loadConfig } from '../../src/config/load-config';
 import type { Contact } from '../../src/crm/crm-types';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox';
 import { ContactMirrorService } from '../../src/segments/contact-mirror.service';
-import { httpJson, waitFor } from './support/http';
+import { eventually } from '../support/polling';
+import { httpJson } from './support/http';
 import { bigFixture } from './support/big-fixture';
 import { mirrorContext } from './support/mirror-context';
-import { createTestDb, type TestDb } from './support/segments-db';
+import { createTestDb, type TestDb } from '../support/test-db';
 
 jest.setTimeout(120_000);
 
@@ -82,7 +83,7 @@ describe('the contact mirror', () => {
       },
     );
     children.push(child);
-    await waitFor(async () => ((await cursor()) ?? 0) >= 6, 60_000, 20);
+    await eventually(async () => ((await cursor()) ?? 0) >= 6, 60_000, 20);
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     const killedAt = (await cursor())!;

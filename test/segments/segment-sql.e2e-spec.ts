@@ -9,7 +9,7 @@ import { toMirroredContact, type MirroredContact } from '../../src/segments/mirr
 import { resolveRelativeDates } from '../../src/segments/resolved-filters';
 import { matchesSegment } from '../../src/segments/segment-filter';
 import { segmentWhere } from '../../src/segments/segment-sql';
-import { createTestDb, type TestDb } from './support/segments-db';
+import { createTestDb, type TestDb } from '../support/test-db';
 import { generateContact, generateFilters, random } from './support/generate-contacts';
 
 const CONTACTS = 5000;

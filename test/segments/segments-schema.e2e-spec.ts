@@ -1,5 +1,5 @@
 import { CreateSegments1763780000000 } from '../../migrations/1763780000000-CreateSegments';
-import { createTestDb, type TestDb } from './support/segments-db';
+import { createTestDb, type TestDb } from '../support/test-db';
 
 const TABLES = [
   'contact_mirror',

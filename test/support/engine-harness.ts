@@ -7,9 +7,14 @@ import { join } from 'node:path';
 import IORedis from 'ioredis';
 import type { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
-import { dropDatabase, ensureDatabase, runMigrations } from '../../src/db/migrate';
+import { dropDatabase } from '../../src/db/migrate';
 import { startEngine, RunningEngine, EngineOptions } from '../../src/engine';
 import { startTcpProxy, TcpProxy } from './tcp-proxy';
+import { eventually } from './polling';
+import { testDatabaseUrl } from './test-db';
+
+// Most e2e files import these from here, with the harness.
+export { eventually, testDatabaseUrl };
 
 export const ADMIN_TOKEN = 'test-admin-token';
 
@@ -29,15 +34,6 @@ export interface HarnessOptions extends EngineOptions {
   env?: Record<string, string>;
   /** Route the engine's Postgres traffic through a TCP proxy the test can cut. */
   proxyPostgres?: boolean;
-}
-
-export async function testDatabaseUrl(): Promise<string> {
-  const base = new URL(loadConfig().databaseUrl);
-  base.pathname = `/crmr_test_${process.pid}_${randomUUID().slice(0, 8)}`;
-  const url = base.toString();
-  await ensureDatabase(url);
-  await runMigrations(url);
-  return url;
 }
 
 export function tempRulesDir(rules?: Record<string, string>): string {
@@ -100,26 +96,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await dropDatabase(databaseUrl);
     },
   };
-}
-
-/** Polls until `check` returns a truthy value or the time is up. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined | null | false>,
-  timeoutMs = 15000,
-  everyMs = 50,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
 }
 
 export async function api<T = any>(
