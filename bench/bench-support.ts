@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../src/config/load-config';
 import { dropDatabase, ensureDatabase, runMigrations } from '../src/db/migrate';
-export { percentile } from './stats';
 
 export async function benchDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
   const u = new URL(loadConfig().databaseUrl);

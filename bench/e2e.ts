@@ -11,7 +11,8 @@ import { DataSource } from 'typeorm';
 import { loadConfig } from '../src/config/load-config';
 import { startEngine } from '../src/engine';
 import { signatureHeader } from '../src/intake/verify-signature';
-import { benchDatabase, percentile, printTable } from './bench-support';
+import { benchDatabase, printTable } from './bench-support';
+import { percentile } from './stats';
 
 const SECRET = 'whsec_bench';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);

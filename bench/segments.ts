@@ -18,7 +18,8 @@ import { fromMirrorRow, mirrorColumns, type MirrorRow } from '../src/segments/mi
 import { resolveRelativeDates } from '../src/segments/resolved-filters';
 import { matchesSegment } from '../src/segments/segment-filter';
 import { segmentWhere } from '../src/segments/segment-sql';
-import { benchDatabase, percentile, printTable } from './bench-support';
+import { benchDatabase, printTable } from './bench-support';
+import { percentile } from './stats';
 import { startSegmentsApp } from './segments-app';
 import { segmentsFixture } from './segments-fixture';
 import { changeMemberships, CUSTOMER, QUALIFIED, startWebhookReceiver, sweep, VIP } from './segments-support';
