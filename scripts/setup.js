@@ -33,17 +33,22 @@ function lockHash() {
 }
 
 /**
- * Installs when node_modules is missing or was installed from another package-lock.json. `npm install`
- * rather than `npm ci`: npm 11 omits other platforms' optional binaries (swc) from the lock, and
- * `npm ci` then refuses the lock; `npm install` honours the locked versions all the same.
+ * Installs (`npm ci`, the lock as is) when node_modules is missing or was installed from another
+ * package-lock.json. An install made by hand (`npm ci`) after the last lock change counts as done.
  */
 function installDependencies() {
   const stampFile = path.join(root, 'node_modules', '.crmr-install-stamp');
   const stamp = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8') : '';
-  if (stamp && stamp === lockHash() && fs.existsSync(path.join(root, 'node_modules', '.bin', 'swc'))) return;
-  log('installing dependencies (npm install)...');
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) fail('npm install failed; see the output above');
+  const hasSwc = fs.existsSync(path.join(root, 'node_modules', '.bin', 'swc'));
+  if (stamp && stamp === lockHash() && hasSwc) return;
+  const installedByHand = mtime(path.join(root, 'node_modules', '.package-lock.json')) >= mtime(path.join(root, 'package-lock.json'));
+  if (!stamp && hasSwc && installedByHand) {
+    fs.writeFileSync(stampFile, lockHash());
+    return;
+  }
+  log('installing dependencies (npm ci)...');
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) fail('npm ci failed; see the output above');
   fs.writeFileSync(stampFile, lockHash());
 }
 
