@@ -35,8 +35,8 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
     });
     const before = crm.a.gateway.counters();
     const first = crm.a.gateway.getContact(DEMO.maria, { priority: 'interactive' });
-    while (recorder.arrivals.length === 0) await sleep(5); // the call that will get the 429
-    await sleep(150); // its 429 is back: the pause is set
+    // Wait until the 429 is back and the shared pause is set (a fixed sleep raced a loaded machine).
+    while ((await crm.b.gateway.budgetSnapshot()).pausedUntil === undefined) await sleep(5);
     const other = crm.b.gateway.getContact(DEMO.john, { priority: 'interactive' });
     await expect(Promise.all([first, other])).resolves.toHaveLength(2);
 

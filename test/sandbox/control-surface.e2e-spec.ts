@@ -160,9 +160,8 @@ describe('faults', () => {
     const t0 = Date.now();
     expect((await api.get('/v1/channels')).status).toBe(200);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
-    const t1 = Date.now();
-    await api.get('/v1/channels');
-    expect(Date.now() - t1).toBeLessThan(250);
+    // The fault was spent by that one request (no wall-clock bound on the next: it flaked under load).
+    expect((await control('GET', '/faults')).body.data).toEqual([]);
   });
 
   it('validates fault specs and lists armed faults', async () => {
