@@ -3,7 +3,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CompiledRuleSet } from '../matching/compiled-rule-set';
-import { checkConflicts, checkDuplicateIds, checkLoops, type LoadedRule } from './check-rule-set';
+import { checkRuleSet } from './check-rule-set';
+import type { LoadedRule } from './loaded-rule';
 import { normalizeRule } from './normalize-rule';
 import { isPlainObject } from './rule-context';
 import type { RuleProblem } from './rule-types';
@@ -94,7 +95,7 @@ export function loadRulesFromFiles(files: RuleFile[]): LoadResult {
       }
     }
   }
-  problems.push(...checkDuplicateIds(ids), ...checkConflicts(loaded), ...checkLoops(loaded));
+  problems.push(...checkRuleSet(ids, loaded));
   const sorted = sortProblems(problems);
   if (sorted.some((p) => p.severity === 'error')) return { problems: sorted };
   return { ruleSet: new CompiledRuleSet(loaded.map((l) => l.def)), problems: sorted };

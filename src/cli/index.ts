@@ -1,0 +1,37 @@
+// `crm-rules`: validate, test and explain rules with no Postgres, Redis or network.
+// `run(argv)` is the whole CLI, so tests call it in-process; bin/crm-rules.js only wires it
+// to the process. Each command lives in its own file; a new command is one more add… call here.
+import { Command, CommanderError } from 'commander';
+import { processIo, type CliIo, type CliState } from './cli-io';
+import { addExplain } from './explain.command';
+import { addPlan } from './plan.command';
+import { addTest } from './test.command';
+import { addValidate } from './validate.command';
+
+/** Runs the CLI and resolves to the exit code (0 ok, 1 problems or failures, 2 usage errors). */
+export async function run(argv: string[], io: CliIo = processIo): Promise<number> {
+  const state: CliState = { code: 0 };
+  const program = buildProgram(io, state);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return state.code;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    io.err(`crm-rules: ${(err as Error).message}\n`);
+    return 2;
+  }
+}
+
+function buildProgram(io: CliIo, state: CliState): Command {
+  const program = new Command('crm-rules')
+    .description('Validate, test and explain CRM automation rules (YAML).')
+    .exitOverride()
+    .configureOutput({ writeOut: io.out, writeErr: io.err });
+  const println = (line = '') => io.out(`${line}\n`);
+  const eprintln = (line = '') => io.err(`${line}\n`);
+  addValidate(program, println, state);
+  addTest(program, println, state);
+  addExplain(program, println, eprintln, state);
+  addPlan(program, println, eprintln, state);
+  return program;
+}

@@ -1,0 +1,42 @@
+// `crm-rules validate`: YAML, schema and semantics of every rule file.
+import { Option, type Command } from 'commander';
+import { formatProblems, type ProblemFormat } from '../rules/format-problems';
+import { loadRulesFromDir, type LoadResult } from '../rules/load-rules';
+import type { CliState, Print } from './cli-io';
+
+export function addValidate(program: Command, println: Print, state: CliState): void {
+  program
+    .command('validate')
+    .description('check every rule file: YAML, schema and semantics; exit 1 on any error')
+    .argument('[dir]', 'rules directory', 'rules')
+    .addOption(
+      new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'),
+    )
+    .action(async (dir: string, opts: { format: ProblemFormat }) => {
+      const result = await loadRulesFromDir(dir);
+      state.code = result.ruleSet ? 0 : 1;
+      if (opts.format === 'json') return println(JSON.stringify(summary(result), null, 2));
+      if (result.problems.length > 0) println(formatProblems(result.problems, opts.format));
+      println(summaryLine(dir, result));
+    });
+}
+
+function summary(result: LoadResult) {
+  const errors = result.problems.filter((p) => p.severity === 'error').length;
+  return {
+    ok: errors === 0,
+    version: result.ruleSet?.version,
+    rules: result.ruleSet?.rules.length,
+    errors,
+    warnings: result.problems.length - errors,
+    problems: result.problems,
+  };
+}
+
+function summaryLine(dir: string, result: LoadResult): string {
+  const s = summary(result);
+  if (!result.ruleSet) return `✘ ${dir}: ${s.errors} error(s), ${s.warnings} warning(s)`;
+  const files = new Set(result.ruleSet.rules.map((r) => r.source.file)).size;
+  const warn = s.warnings ? `, ${s.warnings} warning(s)` : '';
+  return `✔ ${dir}: ${s.rules} rule(s) in ${files} file(s) are valid (rule set ${s.version})${warn}`;
+}

@@ -1,0 +1,42 @@
+// Set-level check: rules on one trigger that undo each other's tag or block (conflict).
+import { describeAction } from './check-action-effects';
+import { exclusiveFields, opposed } from './condition-leaves';
+import { eventsOf, where, type LoadedRule } from './loaded-rule';
+import type { RuleAction, RuleProblem } from './rule-types';
+
+/** Live, enabled event rules: the ones whose actions reach the CRM when an event comes in. */
+function acting(rules: LoadedRule[]): LoadedRule[] {
+  return rules.filter((r) => r.def.enabled && r.def.mode === 'live' && r.def.trigger.kind === 'event');
+}
+
+export function checkConflicts(rules: LoadedRule[]): RuleProblem[] {
+  const live = acting(rules);
+  const problems: RuleProblem[] = [];
+  live.forEach((b, j) => {
+    for (const a of live.slice(0, j + 1)) {
+      const shared = eventsOf(a.def).filter((k) => eventsOf(b.def).includes(k));
+      if (shared.length === 0) continue;
+      // Rules that can never match the same contact are not in conflict.
+      if (a !== b && exclusiveFields(a.def, b.def).length > 0) continue;
+      b.def.actions.forEach((bAction, bi) => {
+        const undone = a.def.actions.some(
+          (aAction, ai) => (a !== b || ai < bi) && opposed(aAction, bAction) && isTagOrBlock(bAction),
+        );
+        if (!undone) return;
+        const what =
+          a === b
+            ? `this rule also does the opposite of ${describeAction(bAction)}`
+            : `rule "${a.def.id}" (${where(a.def.source)}) does the opposite`;
+        problems.push({
+          ...b.at.pos(['do', bi]),
+          severity: 'error',
+          code: 'conflict',
+          message: `conflict on ${shared.join(', ')}: ${describeAction(bAction)} in rule "${b.def.id}", and ${what}; make their conditions exclusive or merge the rules`,
+        });
+      });
+    }
+  });
+  return problems;
+}
+
+const isTagOrBlock = (a: RuleAction) => ['add-tag', 'remove-tag', 'block', 'unblock'].includes(a.type);
