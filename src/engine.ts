@@ -15,7 +15,7 @@ import { webhookFastPath } from './intake/webhook-handler';
 import { SubscriptionService, subscriptionKinds } from './intake/subscription.service';
 import { RuleSetService } from './rules/rule-set.service';
 import { startSandbox, RunningSandbox, SandboxOptions } from './sandbox/start-sandbox';
-import { SweepQueueService } from './segments/sweep-queue.service';
+import { SweepQueueService } from './segments/sweeps/sweep-queue.service';
 
 export interface EngineOptions {
   /** Create a demo contact once everything is up, so a newcomer sees a rule fire. */

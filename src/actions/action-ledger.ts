@@ -1,7 +1,7 @@
 // SQL for the runs ledger as the action runner moves through it. Plain class over a DataSource.
 import type { Contact } from '../crm/crm-types';
-import type { ActionStatus } from './action-result.entity';
-import type { RunStatus } from './run.entity';
+import type { ActionStatus } from '../ledger/action-result.entity';
+import type { RunStatus } from '../ledger/run.entity';
 
 export interface RunRow {
   id: string;

@@ -6,7 +6,7 @@ import { CrmApiError } from '../crm/crm-errors';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';
 import { EngineMetrics } from '../ops/engine-metrics';
-import { ContactMirrorService } from '../segments/contact-mirror.service';
+import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import type { RuleAction } from '../rules/rule-types';
 import { applyActionLocally, guardAction } from './action-guards';
 import { executeAction, ExecutionContext, MissingMessageError } from './action-executor';

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { RuleDefinition, RuleEvaluation } from '../rules/rule-types';
-import type { RunStatus } from './run.entity';
+import type { RunStatus } from '../ledger/run.entity';
 
 /** Events the engine's own writes cause do not re-trigger the same rule within this window. */
 export const OWN_WRITE_LOOP_WINDOW_MS = 120_000;

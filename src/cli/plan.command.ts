@@ -1,6 +1,6 @@
 // `crm-rules plan`: asks the running engine, which holds the mirror, the memberships and the budget.
 import { Option, type Command } from 'commander';
-import { planCommand, type PlanOptions } from '../segments/plan-command';
+import { planCommand, type PlanOptions } from '../segments/plan/plan-command';
 import type { CliState, Print } from './cli-io';
 
 export function addPlan(program: Command, println: Print, eprintln: Print, state: CliState): void {

@@ -10,7 +10,7 @@ import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import type { EvaluationFacts, RuleEvaluation } from '../rules/rule-types';
 import { RuleSetService } from '../rules/rule-set.service';
 import { createRun, PendingRun } from '../actions/run-ledger';
-import { ContactMirrorService } from '../segments/contact-mirror.service';
+import { ContactMirrorService } from '../contacts/contact-mirror.service';
 
 /** Events whose contact is the payload itself. */
 const CONTACT_EVENTS = /^contact\./;

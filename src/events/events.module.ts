@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { CrmModule } from '../crm/crm.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rules/rules.module';
-import { ContactMirrorModule } from '../segments/contact-mirror.module';
+import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { EventMatchingService } from './event-matching.service';
 import { EventsProcessor } from './events.processor';
 import { ReconcilerService } from './reconciler.service';

@@ -3,9 +3,9 @@
 import type { Contact } from '../crm/crm-types';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { actionText, formatEvaluation, formatTraceList } from '../matching/format-explain';
-import { toMirroredContact } from '../segments/mirrored-contact';
-import { resolveRelativeDates } from '../segments/resolved-filters';
-import { matchesSegment } from '../segments/segment-filter';
+import { toMirroredContact } from '../contacts/mirrored-contact';
+import { resolveRelativeDates } from '../segments/filters/resolved-filters';
+import { matchesSegment } from '../segments/filters/segment-filter';
 import { stableStringify } from './content-hash';
 import { sortProblems, type RuleFile } from './load-rules';
 import { parseRuleTestFile, type RuleTestCase } from './rule-test-cases';

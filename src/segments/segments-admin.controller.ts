@@ -15,11 +15,11 @@ import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AdminTokenGuard } from '../admin/admin-token.guard';
 import { UnknownNameError } from '../crm/directory-match';
 import { RuleSetService } from '../rules/rule-set.service';
-import { ContactMirrorService } from './contact-mirror.service';
-import { PlanError, SegmentPlanService } from './segment-plan.service';
-import { SegmentFilterError } from './segment-filter-error';
-import { SweepQueueService } from './sweep-queue.service';
-import { SweepStatusService } from './sweep-status.service';
+import { ContactMirrorService } from '../contacts/contact-mirror.service';
+import { PlanError, SegmentPlanService } from './plan/segment-plan.service';
+import { SegmentFilterError } from './filters/segment-filter-error';
+import { SweepQueueService } from './sweeps/sweep-queue.service';
+import { SweepStatusService } from './sweeps/sweep-status.service';
 
 @ApiTags('admin')
 @ApiSecurity('admin')

@@ -3,18 +3,18 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CrmModule } from '../crm/crm.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rules/rules.module';
-import { ContactMirrorModule } from './contact-mirror.module';
+import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { SegmentMembershipEntity } from './segment-membership.entity';
-import { SegmentPlanService } from './segment-plan.service';
+import { SegmentPlanService } from './plan/segment-plan.service';
 import { SegmentRuleStateEntity } from './segment-rule-state.entity';
 import { SegmentSweepEntity } from './segment-sweep.entity';
-import { SegmentSyncService } from './segment-sync.service';
+import { SegmentSyncService } from './sweeps/segment-sync.service';
 import { SegmentsAdminController } from './segments-admin.controller';
-import { SweepQueueService } from './sweep-queue.service';
-import { SweepSchedulerService } from './sweep-scheduler.service';
-import { SweepStatusService } from './sweep-status.service';
-import { SweepProcessor } from './sweep.processor';
-import { SweepService } from './sweep.service';
+import { SweepQueueService } from './sweeps/sweep-queue.service';
+import { SweepSchedulerService } from './sweeps/sweep-scheduler.service';
+import { SweepStatusService } from './sweeps/sweep-status.service';
+import { SweepProcessor } from './sweeps/sweep.processor';
+import { SweepService } from './sweeps/sweep.service';
 
 /** Scheduled segment rules: contact mirror, sweeps, memberships, plan and progress. */
 @Module({})

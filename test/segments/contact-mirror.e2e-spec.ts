@@ -6,7 +6,7 @@ import type { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import type { Contact } from '../../src/crm/crm-types';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox';
-import { ContactMirrorService } from '../../src/segments/contact-mirror.service';
+import { ContactMirrorService } from '../../src/contacts/contact-mirror.service';
 import { eventually } from '../support/polling';
 import { httpJson } from './support/http';
 import { bigFixture } from './support/big-fixture';

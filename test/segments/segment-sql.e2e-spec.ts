@@ -4,11 +4,11 @@ import {
   mirrorRecords,
   UPSERT_CONTACTS_SQL,
   type MirrorRow,
-} from '../../src/segments/mirror-sql';
-import { toMirroredContact, type MirroredContact } from '../../src/segments/mirrored-contact';
-import { resolveRelativeDates } from '../../src/segments/resolved-filters';
-import { matchesSegment } from '../../src/segments/segment-filter';
-import { segmentWhere } from '../../src/segments/segment-sql';
+} from '../../src/contacts/mirror-sql';
+import { toMirroredContact, type MirroredContact } from '../../src/contacts/mirrored-contact';
+import { resolveRelativeDates } from '../../src/segments/filters/resolved-filters';
+import { matchesSegment } from '../../src/segments/filters/segment-filter';
+import { segmentWhere } from '../../src/segments/filters/segment-sql';
 import { createTestDb, type TestDb } from '../support/test-db';
 import { generateContact, generateFilters, random } from './support/generate-contacts';
 

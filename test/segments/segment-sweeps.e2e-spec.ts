@@ -1,8 +1,8 @@
 import type { Contact } from '../../src/crm/crm-types';
 import { eventually } from '../support/engine-harness';
-import { ContactMirrorService } from '../../src/segments/contact-mirror.service';
-import { planCommand } from '../../src/segments/plan-command';
-import { SweepSchedulerService } from '../../src/segments/sweep-scheduler.service';
+import { ContactMirrorService } from '../../src/contacts/contact-mirror.service';
+import { planCommand } from '../../src/segments/plan/plan-command';
+import { SweepSchedulerService } from '../../src/segments/sweeps/sweep-scheduler.service';
 import {
   admin,
   crmContact,

@@ -7,7 +7,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from '../../../src/config/app-config';
 import { ConfigModule } from '../../../src/config/config.module';
 import { dataSourceOptions } from '../../../src/db/data-source';
-import { ContactMirrorModule } from '../../../src/segments/contact-mirror.module';
+import { ContactMirrorModule } from '../../../src/contacts/contact-mirror.module';
 
 export function mirrorContext(config: AppConfig): Promise<INestApplicationContext> {
   return NestFactory.createApplicationContext(

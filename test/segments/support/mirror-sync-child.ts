@@ -1,6 +1,6 @@
 // Child process of the crash test: refreshes the mirror (a full sync) until it is killed.
 import { loadConfig } from '../../../src/config/load-config';
-import { ContactMirrorService } from '../../../src/segments/contact-mirror.service';
+import { ContactMirrorService } from '../../../src/contacts/contact-mirror.service';
 import { mirrorContext } from './mirror-context';
 
 async function main(): Promise<void> {

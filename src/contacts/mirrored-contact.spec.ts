@@ -1,6 +1,6 @@
 import type { Contact } from '../crm/crm-types';
 import { toContact, toMirroredContact } from './mirrored-contact';
-import { callingCodeDigits, countryOfPhone } from './phone-country';
+import { countryOfPhone } from './phone-country';
 
 const contact: Contact = {
   id: 'c0000000-0000-4000-8000-000000000001',
@@ -58,20 +58,5 @@ describe('countryOfPhone', () => {
     ['', null],
   ])('%s is %s', (phone, country) => {
     expect(countryOfPhone(phone)).toBe(country);
-  });
-});
-
-describe('callingCodeDigits', () => {
-  it.each([
-    ['55', '55'],
-    ['+351', '351'],
-    ['PT', '351'],
-    ['us', '1'],
-  ])('%s → %s', (code, digits) => {
-    expect(callingCodeDigits(code)).toBe(digits);
-  });
-
-  it('refuses a code that is neither digits nor a country', () => {
-    expect(() => callingCodeDigits('XX')).toThrow(/neither a calling code/);
   });
 });

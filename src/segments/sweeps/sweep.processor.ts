@@ -1,6 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
-import { SWEEPS_QUEUE } from '../queues/queues';
+import { SWEEPS_QUEUE } from '../../queues/queues';
 import type { SweepJobData } from './sweep-jobs';
 import { SweepService } from './sweep.service';
 

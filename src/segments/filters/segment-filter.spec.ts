@@ -1,4 +1,4 @@
-import type { MirroredContact } from './mirrored-contact';
+import type { MirroredContact } from '../../contacts/mirrored-contact';
 import type { ResolvedFilters } from './resolved-filters';
 import { resolveRelativeDates, type RuleSegmentFilters } from './resolved-filters';
 import { matchesSegment } from './segment-filter';

@@ -2,10 +2,10 @@
 // relative dates like `now-30d`) to ResolvedFilters: ids, absolute instants and normalised
 // values that segment-filter.ts and segment-sql.ts evaluate identically. No Nest, no I/O
 // except through the NameDirectory the caller hands in.
-import type { ContactStatus, CustomFieldFilter, SegmentFilters } from '../crm/crm-types';
-import { isUuid, resolveFilterDate } from '../crm/segment-filter-constraints';
-import { unsupportedSegmentMemberReason } from '../rules/unsupported-segment-members';
-import { callingCodeDigits } from './phone-country';
+import type { ContactStatus, CustomFieldFilter, SegmentFilters } from '../../crm/crm-types';
+import { isUuid, resolveFilterDate } from '../../crm/segment-filter-constraints';
+import { unsupportedSegmentMemberReason } from '../../rules/unsupported-segment-members';
+import { callingCodeDigits } from './calling-code';
 import { SegmentFilterError } from './segment-filter-error';
 
 export interface ResolvedPhoneFilter {

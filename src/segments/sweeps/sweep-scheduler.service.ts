@@ -2,8 +2,8 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
 import { DataSource } from 'typeorm';
-import type { RuleDefinition, ScheduleTrigger } from '../rules/rule-types';
-import { RuleSetService } from '../rules/rule-set.service';
+import type { RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
+import { RuleSetService } from '../../rules/rule-set.service';
 import { latestTickBetween } from './cron-ticks';
 import { SweepQueueService } from './sweep-queue.service';
 

@@ -1,14 +1,6 @@
-// Country of a contact and calling codes of phone filters, from libphonenumber-js. The "max"
-// metadata is used because the default one cannot tell countries sharing a calling code apart
-// (+1 415 is US, +1 613 is CA; the small metadata answers US for both).
-import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+// Calling codes of phone filters, from libphonenumber-js (the same metadata as the mirror's country).
+import { getCountryCallingCode, isSupportedCountry } from 'libphonenumber-js/max';
 import { SegmentFilterError } from './segment-filter-error';
-
-/** ISO 3166-1 alpha-2 country of a digits-only phone with its country code; null when none. */
-export function countryOfPhone(digits: string): string | null {
-  if (!/^\d{2,17}$/.test(digits)) return null;
-  return parsePhoneNumberFromString(`+${digits}`)?.country ?? null;
-}
 
 /**
  * Calling code digits of a phone filter's `countryCode`: `55`, `+55` or an ISO country (`BR`).

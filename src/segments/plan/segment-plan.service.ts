@@ -1,19 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { ResolvedAction } from '../actions/action-guards';
-import { resolveAction } from '../actions/resolve-action';
-import { CrmDirectory } from '../crm/crm-directory.service';
-import { CrmGateway } from '../crm/crm-gateway.service';
-import type { RuleAction, ScheduleTrigger } from '../rules/rule-types';
-import { RuleSetService } from '../rules/rule-set.service';
-import { ContactMirrorService } from './contact-mirror.service';
-import { leftBatches, memberBatches, segmentCounts } from './membership-diff';
-import { refreshCallsEstimate } from './mirror-policy';
-import { fromMirrorRow } from './mirror-sql';
-import type { MirroredContact } from './mirrored-contact';
+import type { ResolvedAction } from '../../actions/action-guards';
+import { resolveAction } from '../../actions/resolve-action';
+import { CrmDirectory } from '../../crm/crm-directory.service';
+import { CrmGateway } from '../../crm/crm-gateway.service';
+import type { RuleAction, ScheduleTrigger } from '../../rules/rule-types';
+import { RuleSetService } from '../../rules/rule-set.service';
+import { ContactMirrorService } from '../../contacts/contact-mirror.service';
+import { leftBatches, memberBatches, segmentCounts } from '../sweeps/membership-diff';
+import { refreshCallsEstimate } from '../../contacts/mirror-policy';
+import { fromMirrorRow } from '../../contacts/mirror-sql';
+import type { MirroredContact } from '../../contacts/mirrored-contact';
 import { planSweep, type PlannedAction, type SweepPlan } from './plan-sweep';
-import { resolveFilterNames, resolveRelativeDates, type ResolvedFilters } from './resolved-filters';
-import { SegmentSyncService } from './segment-sync.service';
+import { resolveFilterNames, resolveRelativeDates, type ResolvedFilters } from '../filters/resolved-filters';
+import { SegmentSyncService } from '../sweeps/segment-sync.service';
 
 const BATCH = 2000;
 

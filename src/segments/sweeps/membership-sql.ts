@@ -1,9 +1,9 @@
 // Queries of the membership diff, all over the mirror with the segment's WHERE from
 // segment-sql.ts. Batches use keyset paging on the contact id, so a retried sweep picks up
 // where the committed batches stopped. Pure: text and parameters only.
-import type { ResolvedFilters } from './resolved-filters';
-import { segmentWhere } from './segment-sql';
-import { mirrorColumns } from './mirror-sql';
+import type { ResolvedFilters } from '../filters/resolved-filters';
+import { segmentWhere } from '../filters/segment-sql';
+import { mirrorColumns } from '../../contacts/mirror-sql';
 
 export interface Query {
   sql: string;

@@ -2,13 +2,13 @@
 // who enters and leaves, each action with the CRM calls it needs after the runner's guards
 // (an add-tag on a contact that has the tag costs nothing), and the time at the current budget.
 // Pure: the caller gathers contacts, resolved actions, mirror freshness and budget.
-import { applyActionLocally, guardAction, type ResolvedAction } from '../actions/action-guards';
-import type { SegmentFilters } from '../crm/crm-types';
-import type { RuleAction, RuleDefinition, ScheduleTrigger } from '../rules/rule-types';
-import type { MirrorFreshness } from './mirror-policy';
-import { toContact, type MirroredContact } from './mirrored-contact';
-import { toCrmFilters, type ResolvedFilters } from './resolved-filters';
-import { etaMs } from './sweep-progress';
+import { applyActionLocally, guardAction, type ResolvedAction } from '../../actions/action-guards';
+import type { SegmentFilters } from '../../crm/crm-types';
+import type { RuleAction, RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
+import type { MirrorFreshness } from '../../contacts/mirror-policy';
+import { toContact, type MirroredContact } from '../../contacts/mirrored-contact';
+import { toCrmFilters, type ResolvedFilters } from '../filters/resolved-filters';
+import { etaMs } from '../sweeps/sweep-progress';
 
 /** A rule action with its names resolved; `problem` when they could not be (unknown tag...). */
 export interface PlannedAction {

@@ -2,9 +2,9 @@
 // crmr_sweep_progress gauge and the log. Writes are throttled; phase changes and the end are not.
 import type { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import type { EngineMetrics } from '../ops/engine-metrics';
-import type { MirrorProgress } from './mirror-policy';
-import type { SweepPhase, SweepStatus } from './segment-sweep.entity';
+import type { EngineMetrics } from '../../ops/engine-metrics';
+import type { MirrorProgress } from '../../contacts/mirror-policy';
+import type { SweepPhase, SweepStatus } from '../segment-sweep.entity';
 
 const WRITE_EVERY_MS = 1000;
 const LOG_EVERY_MS = 5000;

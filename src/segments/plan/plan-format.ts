@@ -1,5 +1,5 @@
 // The text form of a sweep plan, for `crm-rules plan`. Pure.
-import type { RuleAction } from '../rules/rule-types';
+import type { RuleAction } from '../../rules/rule-types';
 import type { ContactRef, SweepPlan } from './plan-sweep';
 
 function actionLabel(a: RuleAction): string {

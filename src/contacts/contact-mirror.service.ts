@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact, PageWithTotals } from '../crm/crm-types';
-import { MIRROR_LOCK_KEY, withAdvisoryLock } from './advisory-lock';
+import { MIRROR_LOCK_KEY, withAdvisoryLock } from '../db/advisory-lock';
 import {
   fullSyncDue,
   type MirrorFreshness,
@@ -13,7 +13,7 @@ import {
   toFreshness,
 } from './mirror-policy';
 import { mirrorRecords, UPSERT_CONTACTS_SQL } from './mirror-sql';
-import { returnedRows } from './returned-rows';
+import { returnedRows } from '../db/returned-rows';
 
 const STATE_ID = 'contacts';
 

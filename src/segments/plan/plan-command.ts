@@ -1,7 +1,7 @@
 // `crm-rules plan --rule ID`: asks the running engine (GET /admin/rules/:id/plan) what the next
 // sweep of a segment rule would do. The engine holds the contact mirror, the memberships and the
 // budget, so the plan is its answer; nothing is written anywhere. Needs ADMIN_TOKEN.
-import { loadConfig } from '../config/load-config';
+import { loadConfig } from '../../config/load-config';
 import { formatPlan } from './plan-format';
 import type { SweepPlan } from './plan-sweep';
 

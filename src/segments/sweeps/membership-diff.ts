@@ -3,15 +3,15 @@
 // and the membership row both say it happened), then the batch's runs go to the action queue.
 import type { Queue } from 'bullmq';
 import type { DataSource, EntityManager } from 'typeorm';
-import { createRun, type PendingRun } from '../actions/run-ledger';
-import type { EngineMetrics } from '../ops/engine-metrics';
-import { actionJobOptions, type ActionJobData } from '../queues/queues';
-import type { RuleAction, RuleDefinition, ScheduleTrigger } from '../rules/rule-types';
+import { createRun, type PendingRun } from '../../actions/run-ledger';
+import type { EngineMetrics } from '../../ops/engine-metrics';
+import { actionJobOptions, type ActionJobData } from '../../queues/queues';
+import type { RuleAction, RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
 import { leavingCountsQuery, leftBatchQuery, membersBatchQuery, segmentCountsQuery } from './membership-sql';
-import { fromMirrorRow, type MirrorRow } from './mirror-sql';
-import { toContact, type MirroredContact } from './mirrored-contact';
-import type { ResolvedFilters } from './resolved-filters';
-import { matchesSegment } from './segment-filter';
+import { fromMirrorRow, type MirrorRow } from '../../contacts/mirror-sql';
+import { toContact, type MirroredContact } from '../../contacts/mirrored-contact';
+import type { ResolvedFilters } from '../filters/resolved-filters';
+import { matchesSegment } from '../filters/segment-filter';
 import { sweepLeaveTriggerKey, sweepTriggerKey } from './sweep-jobs';
 import type { SweepProgress } from './sweep-progress';
 

@@ -8,7 +8,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { InboxEventEntity } from '../intake/inbox-event.entity';
+import { InboxEventEntity } from './inbox-event.entity';
 import type { ConditionTrace, RuleAction } from '../rules/rule-types';
 
 export type RunStatus =

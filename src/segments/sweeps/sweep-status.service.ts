@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CrmGateway } from '../crm/crm-gateway.service';
-import { ContactMirrorService } from './contact-mirror.service';
-import type { MirrorFreshness } from './mirror-policy';
+import { CrmGateway } from '../../crm/crm-gateway.service';
+import { ContactMirrorService } from '../../contacts/contact-mirror.service';
+import type { MirrorFreshness } from '../../contacts/mirror-policy';
 import { sweepLeaveTriggerKey, sweepTriggerKey } from './sweep-jobs';
 import { etaMs } from './sweep-progress';
 

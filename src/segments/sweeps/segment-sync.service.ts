@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CrmApiError } from '../crm/crm-errors';
-import { CrmGateway } from '../crm/crm-gateway.service';
-import { validateSegmentFilters, validateSegmentName } from '../crm/segment-filter-constraints';
-import type { RuleDefinition, ScheduleTrigger } from '../rules/rule-types';
-import { toCrmFilters, type ResolvedFilters } from './resolved-filters';
-import { SegmentFilterError } from './segment-filter-error';
+import { CrmApiError } from '../../crm/crm-errors';
+import { CrmGateway } from '../../crm/crm-gateway.service';
+import { validateSegmentFilters, validateSegmentName } from '../../crm/segment-filter-constraints';
+import type { RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
+import { toCrmFilters, type ResolvedFilters } from '../filters/resolved-filters';
+import { SegmentFilterError } from '../filters/segment-filter-error';
 
 /** The name a rule's segment has in the CRM: its own, else the rule id cut to 2.4's 30 characters. */
 export function crmSegmentName(rule: RuleDefinition, trigger: ScheduleTrigger): string {
