@@ -5,13 +5,25 @@ import { UnknownNameError } from '../crm/directory-match';
 import { CrmApiError } from '../crm/crm-errors';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';
-import { EngineMetrics } from '../ops/engine-metrics';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
+import { contactLockKey, withAdvisoryLock } from '../db/advisory-lock';
+import type { Queryable } from '../db/queryable';
+import { ActionResultsRepository, type ActionRow } from '../ledger/action-results.repository';
+import type { ActionStatus } from '../ledger/action-result.entity';
+import { RunsRepository, type RunRow } from '../ledger/runs.repository';
+import { EngineMetrics } from '../ops/engine-metrics';
 import type { RuleAction } from '../rules/rule-types';
 import { applyActionLocally, guardAction } from './action-guards';
 import { executeAction, ExecutionContext, MissingMessageError } from './action-executor';
-import { ActionLedger, ActionRow, RunRow } from './action-ledger';
 import { resolveAction, resolveMemberId } from './resolve-action';
+import { freshestContact, needsFreshRead, nextStep } from './run-steps';
+
+/** The ledger as one run sees it: over the connection that holds the contact's lock. */
+interface Ledger {
+  conn: Queryable;
+  runs: RunsRepository;
+  actions: ActionResultsRepository;
+}
 
 export class ContactBusyError extends Error {}
 /** A transient failure after the gateway's own retries: the job is retried later. */
@@ -27,6 +39,8 @@ export class ActionRunnerService {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly runs: RunsRepository,
+    private readonly actionResults: ActionResultsRepository,
     private readonly gateway: CrmGateway,
     private readonly directory: CrmDirectory,
     private readonly metrics: EngineMetrics,
@@ -35,50 +49,56 @@ export class ActionRunnerService {
 
   /** Runs every unfinished run of the contact up to and including `runId`. */
   async runForContact(contactId: string, runId: string, finalAttempt: boolean): Promise<void> {
-    const lockRunner = this.dataSource.createQueryRunner();
-    await lockRunner.connect();
-    try {
-      const [{ locked }] = await lockRunner.query(
-        `SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`,
-        [contactId],
-      );
-      if (!locked) throw new ContactBusyError(`contact ${contactId} is being worked on by another job`);
-      try {
+    const outcome = await withAdvisoryLock(
+      this.dataSource,
+      contactLockKey(contactId),
+      false,
+      async (conn) => {
         // The ledger writes go over the connection that holds the lock: one connection per busy contact.
-        const ledger = new ActionLedger(lockRunner);
-        for (const run of await ledger.unfinishedRunsUpTo(contactId, runId)) {
+        const ledger = this.ledgerOver(conn);
+        for (const run of await ledger.runs.unfinishedUpTo(contactId, runId)) {
           await this.executeRun(ledger, run, finalAttempt && run.id === runId);
         }
-      } finally {
-        await lockRunner.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [contactId]);
-      }
-    } finally {
-      await lockRunner.release();
-    }
+      },
+    );
+    if (!outcome.acquired)
+      throw new ContactBusyError(`contact ${contactId} is being worked on by another job`);
   }
 
-  private async executeRun(ledger: ActionLedger, run: RunRow, finalAttempt: boolean): Promise<void> {
-    await ledger.markRun(run.id, 'running');
-    const actions = await ledger.actionsOf(run.id);
+  private ledgerOver(conn: Queryable): Ledger {
+    return { conn, runs: this.runs.in(conn), actions: this.actionResults.in(conn) };
+  }
+
+  private async executeRun(ledger: Ledger, run: RunRow, finalAttempt: boolean): Promise<void> {
+    await ledger.runs.markStatus(run.id, 'running');
+    const actions = await ledger.actions.ofRun(run.id);
     // A row left `running` means a crash mid-call: read the contact again so guards see the write
     // if it happened (no_change), instead of repeating it.
-    const crashed = actions.some((a) => a.status === 'running');
-    const contact = crashed ? await this.readContact(run) : await this.freshest(ledger, run);
+    const contact = needsFreshRead(actions.map((a) => a.status))
+      ? await this.readContact(run)
+      : freshestContact(
+          run.contact_snapshot as unknown as Contact,
+          await this.mirror.find(run.contact_id, ledger.conn),
+        );
     const ctx: ExecutionContext = { contact, message: messageOf(run) };
     for (const row of actions) {
-      if (row.status === 'succeeded' || row.status === 'skipped') continue;
-      const outcome = await this.executeOne(ledger, run, row, ctx, finalAttempt);
+      const step = nextStep(row.status);
+      if (step === 'skip') continue;
+      const outcome =
+        step === 'stop'
+          ? (row.status as Extract<ActionStatus, 'failed' | 'dead'>)
+          : await this.executeOne(ledger, run, row, ctx, finalAttempt);
       if (outcome !== 'next') {
-        await ledger.skipRemaining(run.id, row.action_index, 'previous_action_failed');
-        await ledger.finishRun(run.id, outcome);
+        await ledger.actions.skipRemaining(run.id, row.action_index, 'previous_action_failed');
+        await ledger.runs.finish(run.id, outcome);
         return;
       }
     }
-    await ledger.finishRun(run.id, 'succeeded');
+    await ledger.runs.finish(run.id, 'succeeded');
   }
 
   private async executeOne(
-    ledger: ActionLedger,
+    ledger: Ledger,
     run: RunRow,
     row: ActionRow,
     ctx: ExecutionContext,
@@ -105,16 +125,16 @@ export class ActionRunnerService {
           : undefined;
       const guard = guardAction(resolved, ctx.contact, { channel });
       if (!guard.proceed) {
-        await ledger.skip(row.id, guard.reason, guard.detail);
+        await ledger.actions.skip(row.id, guard.reason, guard.detail);
         this.metrics.actions.inc({ type: action.type, status: 'skipped', reason: guard.reason });
         return 'next';
       }
-      await ledger.markActionRunning(row.id);
+      await ledger.actions.markRunning(row.id);
       const after = await executeAction(this.gateway, resolved, ctx, opts);
       ctx.contact = after ?? applyActionLocally(resolved, ctx.contact);
       // The CRM's answer is the freshest state there is: later runs' guards start from it.
       if (after) await this.mirror.applyEvent('contact.updated', after);
-      await ledger.succeed(row.id, Date.now() - started, null);
+      await ledger.actions.succeed(row.id, Date.now() - started, null);
       this.metrics.actions.inc({ type: action.type, status: 'succeeded', reason: '' });
       this.logger.log(
         `rule ${run.rule_id}: ${action.type} on contact ${ctx.contact.id} succeeded [${run.correlation_id ?? '-'}]`,
@@ -126,7 +146,7 @@ export class ActionRunnerService {
   }
 
   private async onError(
-    ledger: ActionLedger,
+    ledger: Ledger,
     run: RunRow,
     row: ActionRow,
     err: unknown,
@@ -135,7 +155,7 @@ export class ActionRunnerService {
   ) {
     const type = (row.action as RuleAction).type;
     if (err instanceof CrmApiError && err.code === 'resource_conflict' && type === 'create-segment') {
-      await ledger.succeed(row.id, durationMs, err.requestId ?? null, 'already_exists');
+      await ledger.actions.succeed(row.id, durationMs, err.requestId ?? null, 'already_exists');
       return 'next' as const;
     }
     const permanent =
@@ -145,25 +165,15 @@ export class ActionRunnerService {
     const failure = describe(err);
     if (permanent || finalAttempt) {
       const status: 'failed' | 'dead' = permanent ? 'failed' : 'dead';
-      await ledger.fail(row.id, status, failure, durationMs);
+      await ledger.actions.fail(row.id, status, failure, durationMs);
       this.metrics.actions.inc({ type, status, reason: failure.code });
       this.logger.warn(
         `rule ${run.rule_id}: ${type} on contact ${run.contact_id} ${status}: ${failure.code} ${failure.requestId ?? ''}`,
       );
       return status;
     }
-    await ledger.fail(row.id, 'pending', failure, durationMs);
+    await ledger.actions.fail(row.id, 'pending', failure, durationMs);
     throw new TransientActionError(`${type} on contact ${run.contact_id}: ${failure.code}`);
-  }
-
-  /** The run's snapshot, unless the mirror holds a newer state of the contact (by updatedAt). */
-  private async freshest(ledger: ActionLedger, run: RunRow): Promise<Contact> {
-    const snapshot = run.contact_snapshot as unknown as Contact;
-    const mirrored = await ledger.mirroredContact(run.contact_id);
-    if (!mirrored) return snapshot;
-    return !snapshot?.updatedAt || Date.parse(mirrored.updatedAt) > Date.parse(snapshot.updatedAt)
-      ? mirrored
-      : snapshot;
   }
 
   private async readContact(run: RunRow): Promise<Contact> {

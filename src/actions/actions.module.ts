@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CrmModule } from '../crm/crm.module';
+import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
 import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { ActionRunnerService } from './action-runner.service';
@@ -11,7 +12,7 @@ export class ActionsModule {
   static register(withWorkers: boolean) {
     return {
       module: ActionsModule,
-      imports: [QueuesModule, CrmModule, ContactMirrorModule],
+      imports: [QueuesModule, LedgerModule, CrmModule, ContactMirrorModule],
       providers: [ActionRunnerService, ...(withWorkers ? [ActionsProcessor] : [])],
       exports: [ActionRunnerService],
     };

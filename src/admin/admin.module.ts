@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rules/rules.module';
 import { RulesAdminController } from './rules-admin.controller';
 import { RunsAdminController } from './runs-admin.controller';
 
 @Module({
-  imports: [QueuesModule, RulesModule],
+  imports: [QueuesModule, LedgerModule, RulesModule],
   controllers: [RunsAdminController, RulesAdminController],
 })
 export class AdminModule {}

@@ -13,6 +13,7 @@ import {
   toFreshness,
 } from './mirror-policy';
 import { mirrorRecords, UPSERT_CONTACTS_SQL } from './mirror-sql';
+import type { Queryable } from '../db/queryable';
 import { returnedRows } from '../db/returned-rows';
 
 const STATE_ID = 'contacts';
@@ -54,6 +55,12 @@ export class ContactMirrorService {
       await this.upsert(this.dataSource.manager, [contact as Contact], 0);
     }
     await this.noteEvent();
+  }
+
+  /** The contact as the mirror last saw it (webhooks, write responses, syncs), if mirrored. */
+  async find(contactId: string, db: Queryable = this.dataSource): Promise<Contact | undefined> {
+    const [row] = await db.query(`SELECT raw FROM contact_mirror WHERE id = $1`, [contactId]);
+    return row?.raw as Contact | undefined;
   }
 
   /**

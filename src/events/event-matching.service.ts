@@ -1,28 +1,16 @@
-import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
-import { Queue } from 'bullmq';
 import { DataSource, EntityManager } from 'typeorm';
+import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';
-import { EngineMetrics } from '../ops/engine-metrics';
-import { ACTIONS_QUEUE, ActionJobData, actionJobOptions } from '../queues/queues';
+import { createRun, PendingRun } from '../ledger/create-run';
+import { InboxEventRow, InboxEventsRepository, REPLAY_KEY_PREFIX } from '../ledger/inbox-events.repository';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
+import { EngineMetrics } from '../ops/engine-metrics';
+import { ActionsQueue } from '../queues/actions-queue.service';
 import type { EvaluationFacts, RuleEvaluation } from '../rules/rule-types';
 import { RuleSetService } from '../rules/rule-set.service';
-import { createRun, PendingRun } from '../actions/run-ledger';
-import { ContactMirrorService } from '../contacts/contact-mirror.service';
-
-/** Events whose contact is the payload itself. */
-const CONTACT_EVENTS = /^contact\./;
-
-interface InboxRow {
-  id: string;
-  type: string;
-  payload: { id?: string; type: string; createdAt?: string; data: Record<string, unknown> };
-  status: string;
-  contact_id: string | null;
-  event_key: string;
-}
+import { eventFacts, planEvent, type StoredEvent } from './event-plan';
 
 /**
  * Turns one stored event into runs: evaluates the rules listening to its kind against the
@@ -39,68 +27,56 @@ export class EventMatchingService {
     private readonly gateway: CrmGateway,
     private readonly metrics: EngineMetrics,
     private readonly mirror: ContactMirrorService,
-    @InjectQueue(ACTIONS_QUEUE) private readonly actions: Queue<ActionJobData>,
+    private readonly inbox: InboxEventsRepository,
+    private readonly actions: ActionsQueue,
   ) {}
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
-    const [row]: InboxRow[] = await this.dataSource.query(
-      `SELECT id, type, payload, status, contact_id, event_key FROM inbox_events WHERE id = $1`,
-      [inboxEventId],
-    );
+    const row = await this.inbox.find(inboxEventId);
     if (!row || row.status !== 'pending') return;
-    if (CONTACT_EVENTS.test(row.type) && !row.event_key.startsWith('replay:')) {
-      // Keep the mirror current (segments, freshest state for guards) whatever the rules listen to.
+    const event = storedEvent(row);
+    const ruleSet = this.rules.current();
+    const plan = planEvent(event, ruleSet?.rulesForEvent(row.type).length ?? 0);
+    if (plan.updateMirror) {
       await this.mirror.applyEvent(row.type, row.payload.data as unknown as Contact);
     }
-    const ruleSet = this.rules.current();
-    const listening = ruleSet?.rulesForEvent(row.type) ?? [];
-    if (!ruleSet || listening.length === 0 || !row.contact_id) {
-      // Unknown kinds and kinds no rule listens to are stored and acknowledged, nothing more.
-      await this.markProcessed(this.dataSource.manager, row.id);
+    if (!ruleSet || !plan.match) {
+      await this.inbox.markProcessed(row.id);
       return;
     }
-    const facts = await this.factsFor(row);
+    const facts = await this.factsFor(event, plan.contactFrom, row.contact_id!);
     const evaluations = await ruleSet.evaluateEvent(facts);
     const pending = await this.dataSource.transaction((tx) =>
       this.recordRuns(tx, row, ruleSet, evaluations, facts, correlationId),
     );
-    for (const run of pending) {
-      await this.actions.add(
-        'run',
-        { runId: run.id, contactId: run.contactId, correlationId, priority: 'interactive' },
-        actionJobOptions(run.id),
-      );
-    }
+    await this.actions.addMany(pending.map((run) => ({ ...run, correlationId })));
     if (pending.length)
       this.logger.log(`event ${row.type} ${row.id}: ${pending.length} run(s) queued [${correlationId}]`);
   }
 
-  private async factsFor(row: InboxRow): Promise<EvaluationFacts> {
-    const event = row.payload;
-    const facts: EvaluationFacts = { event, now: new Date() };
-    if (CONTACT_EVENTS.test(row.type)) {
-      facts.contact = event.data;
-    } else {
-      facts.message = event.data;
-      // One read per event: the guards of every action need the contact's current state (assignee,
-      // blocked), so it is read even when no condition names it. Only called when a rule listens.
-      const contact: Contact = await this.gateway.getContact(row.contact_id!, { priority: 'interactive' });
-      facts.contact = contact as unknown as Record<string, unknown>;
-    }
-    return facts;
+  private async factsFor(
+    event: StoredEvent,
+    contactFrom: 'payload' | 'crm',
+    contactId: string,
+  ): Promise<EvaluationFacts> {
+    // One read per event, only when a rule listens: the guards need the contact's current state.
+    const contact =
+      contactFrom === 'crm'
+        ? await this.gateway.getContact(contactId, { priority: 'interactive' })
+        : undefined;
+    return eventFacts(event, new Date(), contact as unknown as Record<string, unknown> | undefined);
   }
 
   private async recordRuns(
     tx: EntityManager,
-    row: InboxRow,
+    row: InboxEventRow,
     ruleSet: CompiledRuleSet,
     evaluations: RuleEvaluation[],
     facts: EvaluationFacts,
     correlationId: string,
   ): Promise<PendingRun[]> {
-    // Lock the inbox row: a reconciler copy of this job waits here, then sees `processed`.
-    const [locked] = await tx.query(`SELECT status FROM inbox_events WHERE id = $1 FOR UPDATE`, [row.id]);
-    if (!locked || locked.status !== 'pending') return [];
+    const inbox = this.inbox.in(tx);
+    if (!(await inbox.lockPending(row.id))) return [];
     const pending: PendingRun[] = [];
     for (const evaluation of evaluations) {
       const rule = ruleSet.rule(evaluation.ruleId);
@@ -110,7 +86,8 @@ export class EventMatchingService {
         inboxEventId: row.id,
         eventType: row.type,
         // An operator's replay is deliberate: loop protection does not hold it back.
-        replay: row.event_key.startsWith('replay:'),
+        replay: row.event_key.startsWith(REPLAY_KEY_PREFIX),
+        priority: 'interactive',
         rule,
         ruleSetVersion: ruleSet.version,
         contactId: row.contact_id!,
@@ -121,13 +98,16 @@ export class EventMatchingService {
       this.metrics.runs.inc({ status: run.status, rule: rule.id });
       if (run.status === 'pending') pending.push(run);
     }
-    await this.markProcessed(tx, row.id);
+    await inbox.markProcessed(row.id);
     return pending;
   }
+}
 
-  private async markProcessed(manager: EntityManager, id: string): Promise<void> {
-    await manager.query(`UPDATE inbox_events SET status = 'processed', processed_at = now() WHERE id = $1`, [
-      id,
-    ]);
-  }
+function storedEvent(row: InboxEventRow): StoredEvent {
+  return {
+    type: row.type,
+    replay: row.event_key.startsWith(REPLAY_KEY_PREFIX),
+    contactId: row.contact_id,
+    payload: row.payload,
+  };
 }

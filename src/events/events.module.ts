@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
+import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { CrmModule } from '../crm/crm.module';
+import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rules/rules.module';
-import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { EventMatchingService } from './event-matching.service';
 import { EventsProcessor } from './events.processor';
 import { ReconcilerService } from './reconciler.service';
@@ -12,7 +13,7 @@ export class EventsModule {
   static register(withWorkers: boolean, withScheduler: boolean) {
     return {
       module: EventsModule,
-      imports: [QueuesModule, CrmModule, RulesModule, ContactMirrorModule],
+      imports: [QueuesModule, LedgerModule, CrmModule, RulesModule, ContactMirrorModule],
       providers: [
         EventMatchingService,
         ...(withWorkers ? [EventsProcessor] : []),

@@ -1,14 +1,10 @@
 // Group commit for the intake: deliveries that arrive together are written with one INSERT and
 // enqueued with one addBulk. Each delivery still gets its answer only after its row is committed.
 import type { DataSource } from 'typeorm';
+import { InboxEventsRepository, type NewInboxEvent } from '../ledger/inbox-events.repository';
 
-export interface InboxRow {
-  key: string;
-  type: string;
-  /** The delivery's exact JSON text: Postgres parses it, no re-serialisation. */
-  payloadJson: string;
-  contactId: string | null;
-}
+/** One delivery to store (its exact JSON text, key, type and contact). */
+export type InboxRow = NewInboxEvent;
 export interface Stored {
   id: string;
   duplicate: boolean;
@@ -26,11 +22,14 @@ const MAX_BATCH = 200;
 export class InboxBatcher {
   private queue: Waiting[] = [];
   private scheduled = false;
+  private readonly inbox: InboxEventsRepository;
 
   constructor(
-    private readonly db: DataSource,
+    db: DataSource,
     private readonly onInserted: (rows: { id: string; row: InboxRow }[]) => void,
-  ) {}
+  ) {
+    this.inbox = new InboxEventsRepository(db);
+  }
 
   store(row: InboxRow): Promise<Stored> {
     return new Promise<Stored>((resolve, reject) => {
@@ -66,29 +65,13 @@ export class InboxBatcher {
 
   private async writeBatch(batch: Waiting[]): Promise<void> {
     const rows = batch.map((w) => w.row);
-    const inserted: { id: string; event_key: string }[] = await this.db.transaction(async (tx) => {
-      // Durable before the 2xx: the pool's default is asynchronous commit (see data-source.ts).
-      await tx.query(`SET LOCAL synchronous_commit = on`);
-      return tx.query(
-        `INSERT INTO inbox_events (event_key, type, payload, contact_id)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[])
-       ON CONFLICT (event_key) DO NOTHING RETURNING id, event_key`,
-        [
-          rows.map((r) => r.key),
-          rows.map((r) => r.type),
-          rows.map((r) => r.payloadJson),
-          rows.map((r) => r.contactId),
-        ],
-      );
-    });
+    // Durable before the 2xx: committed synchronously.
+    const inserted = await this.inbox.insertDurably(rows);
     const ids = new Map(inserted.map((r) => [r.event_key, r.id]));
     const missing = [...new Set(rows.map((r) => r.key).filter((k) => !ids.has(k)))];
     const existing = new Map<string, string>();
     if (missing.length) {
-      const found: { id: string; event_key: string }[] = await this.db.query(
-        `SELECT id, event_key FROM inbox_events WHERE event_key = ANY($1)`,
-        [missing],
-      );
+      const found = await this.inbox.idsByKeys(missing);
       for (const f of found) existing.set(f.event_key, f.id);
     }
     const fresh: { id: string; row: InboxRow }[] = [];

@@ -20,6 +20,9 @@ export type RunStatus =
   | 'failed'
   | 'dead';
 
+/** The gateway priority of a run's CRM calls: interactive (events) or bulk (segment sweeps). */
+export type RunPriority = 'interactive' | 'bulk';
+
 /** One evaluation of one rule for one contact on one trigger (event or sweep tick). */
 @Entity('runs')
 @Index('UQ_runs_trigger_rule_contact', ['triggerKey', 'ruleId', 'contactId'], { unique: true })
@@ -61,6 +64,10 @@ export class RunEntity {
 
   @Column({ type: 'text', default: 'live' })
   mode!: 'live' | 'shadow';
+
+  /** Set on insert by whoever creates the run: events interactive, sweeps bulk. */
+  @Column({ type: 'text' })
+  priority!: RunPriority;
 
   @Column({ type: 'jsonb' })
   trace!: ConditionTrace[];

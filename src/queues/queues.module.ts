@@ -1,5 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import { ActionsQueue } from './actions-queue.service';
+import { EventsQueue } from './events-queue.service';
 import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from './queues';
 
 const defaultJobOptions = {
@@ -8,7 +10,10 @@ const defaultJobOptions = {
   removeOnFail: 1000,
 };
 
-/** Registers the queues once; modules that add jobs import this module. */
+/**
+ * Registers the queues once, with one enqueue service per queue (the sweeps queue's is
+ * SweepQueueService, beside the sweeps). Modules that add jobs import this module.
+ */
 @Module({
   imports: [
     BullModule.registerQueue(
@@ -31,6 +36,7 @@ const defaultJobOptions = {
       },
     ),
   ],
-  exports: [BullModule],
+  providers: [EventsQueue, ActionsQueue],
+  exports: [BullModule, EventsQueue, ActionsQueue],
 })
 export class QueuesModule {}

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CrmModule } from '../crm/crm.module';
+import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rules/rules.module';
 import { ContactMirrorModule } from '../contacts/contact-mirror.module';
@@ -25,6 +26,7 @@ export class SegmentsModule {
       module: SegmentsModule,
       imports: [
         QueuesModule,
+        LedgerModule,
         CrmModule,
         RulesModule,
         ContactMirrorModule,

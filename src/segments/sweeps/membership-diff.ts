@@ -1,11 +1,11 @@
 // The membership diff of one sweep, batch by batch: memberships and runs of a batch commit in
 // one transaction (so a crash neither loses an "entered" nor repeats it: the run's unique key
 // and the membership row both say it happened), then the batch's runs go to the action queue.
-import type { Queue } from 'bullmq';
 import type { DataSource, EntityManager } from 'typeorm';
-import { createRun, type PendingRun } from '../../actions/run-ledger';
+import { createRun, type PendingRun } from '../../ledger/create-run';
+import type { ActionResultsRepository } from '../../ledger/action-results.repository';
 import type { EngineMetrics } from '../../ops/engine-metrics';
-import { actionJobOptions, type ActionJobData } from '../../queues/queues';
+import type { ActionsQueue } from '../../queues/actions-queue.service';
 import type { RuleAction, RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
 import { leavingCountsQuery, leftBatchQuery, membersBatchQuery, segmentCountsQuery } from './membership-sql';
 import { fromMirrorRow, type MirrorRow } from '../../contacts/mirror-sql';
@@ -90,7 +90,8 @@ export class MembershipDiff {
   constructor(
     private readonly dataSource: DataSource,
     private readonly metrics: EngineMetrics,
-    private readonly actions: Queue<ActionJobData>,
+    private readonly actions: ActionsQueue,
+    private readonly actionResults: ActionResultsRepository,
     private readonly progress: SweepProgress,
   ) {}
 
@@ -159,12 +160,11 @@ export class MembershipDiff {
 
   /** Actions of this sweep's runs not finished yet: the CRM calls still ahead (at most). */
   async callsRemaining(ctx: DiffContext): Promise<number> {
-    const [{ n }] = await this.dataSource.query(
-      `SELECT count(*)::int AS n FROM action_results a JOIN runs r ON r.id = a.run_id
-        WHERE r.trigger_key = ANY($1::text[]) AND r.rule_id = $2 AND a.status IN ('pending', 'running')`,
-      [[sweepTriggerKey(ctx.rule.id, ctx.tick), sweepLeaveTriggerKey(ctx.rule.id, ctx.tick)], ctx.rule.id],
-    );
-    return n;
+    const counts = await this.actionResults.countsByStatus(ctx.rule.id, [
+      sweepTriggerKey(ctx.rule.id, ctx.tick),
+      sweepLeaveTriggerKey(ctx.rule.id, ctx.tick),
+    ]);
+    return (counts.pending ?? 0) + (counts.running ?? 0);
   }
 
   private async createRuns(
@@ -181,6 +181,7 @@ export class MembershipDiff {
         triggerKey,
         inboxEventId: null,
         eventType: 'sweep',
+        priority: 'bulk',
         rule: ctx.rule,
         ruleSetVersion: ctx.ruleSetVersion,
         contactId: contact.id,
@@ -208,20 +209,7 @@ export class MembershipDiff {
     actionsPerRun: number,
     change: { entered?: number; left?: number },
   ) {
-    await Promise.all(
-      runs.map((run) =>
-        this.actions.add(
-          'run',
-          {
-            runId: run.id,
-            contactId: run.contactId,
-            correlationId: `sweep-${ctx.sweepId}`,
-            priority: 'bulk',
-          },
-          actionJobOptions(run.id),
-        ),
-      ),
-    );
+    await this.actions.addMany(runs.map((run) => ({ ...run, correlationId: `sweep-${ctx.sweepId}` })));
     const c = this.progress.counters;
     const queued = runs.length * actionsPerRun;
     await this.progress.update({ ...change, actionsQueued: c.actionsQueued + queued });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CrmGateway } from '../../crm/crm-gateway.service';
+import { ActionResultsRepository } from '../../ledger/action-results.repository';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
 import type { MirrorFreshness } from '../../contacts/mirror-policy';
 import { sweepLeaveTriggerKey, sweepTriggerKey } from './sweep-jobs';
@@ -63,6 +64,7 @@ export class SweepStatusService {
     private readonly dataSource: DataSource,
     private readonly gateway: CrmGateway,
     private readonly mirror: ContactMirrorService,
+    private readonly actionResults: ActionResultsRepository,
   ) {}
 
   async latest(): Promise<{ mirror: MirrorFreshness; sweeps: SweepView[] }> {
@@ -122,12 +124,10 @@ export class SweepStatusService {
     );
   }
 
-  private async actionCounts(ruleId: string, tick: Date): Promise<Record<string, number>> {
-    const rows: { status: string; n: number }[] = await this.dataSource.query(
-      `SELECT a.status, count(*)::int AS n FROM runs r JOIN action_results a ON a.run_id = r.id
-        WHERE r.trigger_key = ANY($1::text[]) AND r.rule_id = $2 GROUP BY a.status`,
-      [[sweepTriggerKey(ruleId, tick), sweepLeaveTriggerKey(ruleId, tick)], ruleId],
-    );
-    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  private actionCounts(ruleId: string, tick: Date): Promise<Record<string, number>> {
+    return this.actionResults.countsByStatus(ruleId, [
+      sweepTriggerKey(ruleId, tick),
+      sweepLeaveTriggerKey(ruleId, tick),
+    ]);
   }
 }

@@ -1,12 +1,11 @@
-import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
-import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { CrmDirectory } from '../../crm/crm-directory.service';
 import { UnknownNameError } from '../../crm/directory-match';
 import { CrmGateway } from '../../crm/crm-gateway.service';
 import { EngineMetrics } from '../../ops/engine-metrics';
-import { ACTIONS_QUEUE, ActionJobData } from '../../queues/queues';
+import { ActionResultsRepository } from '../../ledger/action-results.repository';
+import { ActionsQueue } from '../../queues/actions-queue.service';
 import type { RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
 import { RuleSetService } from '../../rules/rule-set.service';
 import { sweepLockKey, withAdvisoryLock } from '../../db/advisory-lock';
@@ -45,7 +44,8 @@ export class SweepService {
     private readonly gateway: CrmGateway,
     private readonly segmentSync: SegmentSyncService,
     private readonly metrics: EngineMetrics,
-    @InjectQueue(ACTIONS_QUEUE) private readonly actions: Queue<ActionJobData>,
+    private readonly actions: ActionsQueue,
+    private readonly actionResults: ActionResultsRepository,
   ) {}
 
   async run(job: SweepJobData): Promise<SweepSummary> {
@@ -105,7 +105,13 @@ export class SweepService {
       await this.segmentSync.ensureSynced(rule, trigger, filters);
       await progress.enterPhase('evaluate');
       const ctx: DiffContext = { sweepId, rule, trigger, ruleSetVersion, tick, filters };
-      const diff = new MembershipDiff(this.dataSource, this.metrics, this.actions, progress);
+      const diff = new MembershipDiff(
+        this.dataSource,
+        this.metrics,
+        this.actions,
+        this.actionResults,
+        progress,
+      );
       evaluationMs = await diff.evaluate(ctx);
       await progress.enterPhase('left');
       await diff.processLeft(ctx);

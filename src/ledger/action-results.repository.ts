@@ -1,0 +1,135 @@
+// Every statement on `action_results`. (run, index) is unique: a retried job resumes after the
+// last finished action instead of repeating it.
+import type { Queryable } from '../db/queryable';
+import type { RuleAction } from '../rules/rule-types';
+import type { ActionStatus } from './action-result.entity';
+
+export interface ActionRow {
+  id: string;
+  action_index: number;
+  action: unknown;
+  status: ActionStatus;
+}
+
+export interface Failure {
+  code: string;
+  message: string;
+  status: number | null;
+  requestId: string | null;
+}
+
+export class ActionResultsRepository {
+  constructor(private readonly db: Queryable) {}
+
+  /** The same repository over a transaction or a dedicated connection. */
+  in(db: Queryable): ActionResultsRepository {
+    return new ActionResultsRepository(db);
+  }
+
+  /** One row per action of a new run: pending, or skipped `shadow_mode` when nothing may act. */
+  async insertForRun(runId: string, actions: readonly RuleAction[], shadow: boolean): Promise<void> {
+    if (actions.length === 0) return;
+    await this.db.query(
+      `INSERT INTO action_results (run_id, action_index, action, status, reason, finished_at)
+       SELECT $1, (a.ordinality - 1)::int, a.value, $3::text, $4::text, CASE WHEN $3::text = 'skipped' THEN now() END
+         FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS a`,
+      [runId, JSON.stringify(actions), shadow ? 'skipped' : 'pending', shadow ? 'shadow_mode' : null],
+    );
+  }
+
+  ofRun(runId: string): Promise<ActionRow[]> {
+    return this.db.query(
+      `SELECT id, action_index, action, status FROM action_results WHERE run_id = $1 ORDER BY action_index`,
+      [runId],
+    );
+  }
+
+  async markRunning(id: string): Promise<void> {
+    await this.db.query(
+      `UPDATE action_results SET status = 'running', attempts = attempts + 1, started_at = now() WHERE id = $1`,
+      [id],
+    );
+  }
+
+  async skip(id: string, reason: string, detail: string): Promise<void> {
+    await this.db.query(
+      `UPDATE action_results SET status = 'skipped', reason = $2, error_message = $3, finished_at = now() WHERE id = $1`,
+      [id, reason, detail],
+    );
+  }
+
+  /**
+   * Synchronous commit: once the CRM took the write, the ledger must not forget it (a forgotten
+   * reaction or message would be sent again). Needs a dedicated connection (a QueryRunner), so
+   * that BEGIN and COMMIT run on the same session.
+   */
+  async succeed(id: string, durationMs: number, requestId: string | null, reason: string | null = null) {
+    await this.db.query(`BEGIN`);
+    await this.db.query(`SET LOCAL synchronous_commit = on`);
+    await this.db.query(
+      `UPDATE action_results SET status = 'succeeded', reason = $4, request_id = $3, duration_ms = $2, finished_at = now(),
+              error_code = NULL, error_message = NULL, http_status = NULL WHERE id = $1`,
+      [id, durationMs, requestId, reason],
+    );
+    await this.db.query(`COMMIT`);
+  }
+
+  /** `status` pending records a transient failure of an attempt; the job retries later. */
+  async fail(id: string, status: ActionStatus, f: Failure, durationMs: number): Promise<void> {
+    await this.db.query(
+      `UPDATE action_results SET status = $2, reason = $3, error_code = $3, error_message = $4, http_status = $5,
+              request_id = $6, duration_ms = $7, finished_at = CASE WHEN $2 = 'pending' THEN NULL ELSE now() END
+        WHERE id = $1`,
+      [id, status, f.code, f.message.slice(0, 2000), f.status, f.requestId, durationMs],
+    );
+  }
+
+  async skipRemaining(runId: string, afterIndex: number, reason: string): Promise<void> {
+    await this.db.query(
+      `UPDATE action_results SET status = 'skipped', reason = $3, finished_at = now()
+        WHERE run_id = $1 AND action_index > $2 AND status IN ('pending', 'running')`,
+      [runId, afterIndex, reason],
+    );
+  }
+
+  /** Rows of reopened runs back to pending: those in `statuses` and those skipped behind them. */
+  async reopen(runIds: string[], statuses: string[]): Promise<void> {
+    await this.db.query(
+      `UPDATE action_results SET status = 'pending', finished_at = NULL
+        WHERE run_id = ANY($1) AND (status = ANY($2) OR reason = 'previous_action_failed')`,
+      [runIds, statuses],
+    );
+  }
+
+  /** Whether the rule's own write on the contact succeeded within the window (loop protection). */
+  async recentSuccess(ruleId: string, contactId: string, windowMs: number): Promise<boolean> {
+    const rows = await this.db.query(
+      `SELECT 1 FROM action_results a JOIN runs r ON r.id = a.run_id
+        WHERE r.rule_id = $1 AND r.contact_id = $2 AND a.status = 'succeeded'
+          AND a.finished_at > now() - ($3::bigint * interval '1 millisecond') LIMIT 1`,
+      [ruleId, contactId, windowMs],
+    );
+    return rows.length > 0;
+  }
+
+  /** Actions of one rule's runs on the given triggers (a sweep's), counted by status. */
+  async countsByStatus(ruleId: string, triggerKeys: string[]): Promise<Record<string, number>> {
+    const rows: { status: string; n: number }[] = await this.db.query(
+      `SELECT a.status, count(*)::int AS n FROM runs r JOIN action_results a ON a.run_id = r.id
+        WHERE r.trigger_key = ANY($1::text[]) AND r.rule_id = $2 GROUP BY a.status`,
+      [triggerKeys, ruleId],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  /** The admin view of a run's actions, camelCase. */
+  forRunView(runId: string): Promise<Record<string, unknown>[]> {
+    return this.db.query(
+      `SELECT action_index AS "index", action, status, reason, error_code AS "errorCode", error_message AS "errorMessage",
+              http_status AS "httpStatus", request_id AS "requestId", attempts, started_at AS "startedAt",
+              finished_at AS "finishedAt", duration_ms AS "durationMs"
+         FROM action_results WHERE run_id = $1 ORDER BY action_index`,
+      [runId],
+    );
+  }
+}

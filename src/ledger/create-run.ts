@@ -1,0 +1,99 @@
+// Writes a run and its action rows in the caller's transaction. Idempotency lives in the unique
+// constraints: (trigger, rule, contact) for runs, (rule, contact) for once/cooldown enrollments.
+// Only the events pipeline and segment sweeps create runs.
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import type { RuleDefinition, RuleEvaluation } from '../rules/rule-types';
+import { ActionResultsRepository } from './action-results.repository';
+import { EnrollmentsRepository } from './enrollments.repository';
+import type { RunPriority, RunStatus } from './run.entity';
+import { RunsRepository } from './runs.repository';
+
+/** Events the engine's own writes cause do not re-trigger the same rule within this window. */
+export const OWN_WRITE_LOOP_WINDOW_MS = 120_000;
+
+export interface NewRun {
+  triggerKey: string;
+  inboxEventId: string | null;
+  eventType: string;
+  replay?: boolean;
+  /** interactive for events, bulk for sweeps: the gateway priority of the run's CRM calls. */
+  priority: RunPriority;
+  rule: RuleDefinition;
+  ruleSetVersion: string;
+  contactId: string;
+  evaluation: RuleEvaluation;
+  contactSnapshot: Record<string, unknown> | null;
+  correlationId: string | null;
+}
+
+export interface PendingRun {
+  id: string;
+  contactId: string;
+  status: RunStatus;
+  priority: RunPriority;
+}
+
+export async function createRun(tx: EntityManager, input: NewRun): Promise<PendingRun> {
+  const id = randomUUID();
+  const { status, reason } = input.evaluation.matched
+    ? await admission(tx, input, id)
+    : { status: 'not_matched' as RunStatus, reason: null };
+  const shadow = input.evaluation.mode === 'shadow';
+  const finalStatus: RunStatus = status === 'pending' && shadow ? 'succeeded' : status;
+  const inserted = await new RunsRepository(tx).insert({
+    id,
+    triggerKey: input.triggerKey,
+    inboxEventId: input.inboxEventId,
+    ruleId: input.rule.id,
+    ruleVersion: input.rule.version,
+    ruleSetVersion: input.ruleSetVersion,
+    contactId: input.contactId,
+    status: finalStatus,
+    reason,
+    mode: input.evaluation.mode,
+    priority: input.priority,
+    trace: input.evaluation.trace,
+    actions: input.evaluation.actions,
+    contactSnapshot: input.contactSnapshot,
+    correlationId: input.correlationId,
+  });
+  const run = { id, contactId: input.contactId, priority: input.priority };
+  if (!inserted) return { ...run, status: 'suppressed' }; // same trigger seen before
+  if (status === 'pending') {
+    await new ActionResultsRepository(tx).insertForRun(id, input.evaluation.actions, shadow);
+  }
+  return { ...run, status: finalStatus };
+}
+
+/** Whether a matched rule may act now: loop protection, then once / cooldown. */
+async function admission(
+  tx: EntityManager,
+  input: NewRun,
+  runId: string,
+): Promise<{ status: RunStatus; reason: string | null }> {
+  if (
+    input.eventType === 'contact.updated' &&
+    !input.replay &&
+    (await new ActionResultsRepository(tx).recentSuccess(
+      input.rule.id,
+      input.contactId,
+      OWN_WRITE_LOOP_WINDOW_MS,
+    ))
+  ) {
+    return { status: 'suppressed', reason: 'own_write_loop' };
+  }
+  const enrollments = new EnrollmentsRepository(tx);
+  const { once, cooldownMs } = input.rule;
+  if (once === 'per-contact') {
+    return (await enrollments.claimOnce(input.rule.id, input.contactId, runId))
+      ? { status: 'pending', reason: null }
+      : { status: 'suppressed', reason: 'once_per_contact' };
+  }
+  if (cooldownMs) {
+    return (await enrollments.claimCooldown(input.rule.id, input.contactId, runId, cooldownMs))
+      ? { status: 'pending', reason: null }
+      : { status: 'suppressed', reason: 'cooldown' };
+  }
+  return { status: 'pending', reason: null };
+}

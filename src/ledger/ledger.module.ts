@@ -1,0 +1,28 @@
+import { Module, type Provider } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ActionResultsRepository } from './action-results.repository';
+import { EnrollmentsRepository } from './enrollments.repository';
+import { InboxEventsRepository } from './inbox-events.repository';
+import { RunsRepository } from './runs.repository';
+
+/** Repositories over the pool; `.in(tx)` gives the same one over a transaction or a connection. */
+type OverPool = new (db: DataSource) => unknown;
+const overPool = (repository: OverPool): Provider => ({
+  provide: repository,
+  useFactory: (dataSource: DataSource) => new repository(dataSource),
+  inject: [DataSource],
+});
+
+const REPOSITORIES: OverPool[] = [
+  InboxEventsRepository,
+  RunsRepository,
+  ActionResultsRepository,
+  EnrollmentsRepository,
+];
+
+/** The ledger: the only code that reads or writes inbox_events, runs, action_results, enrollments. */
+@Module({
+  providers: REPOSITORIES.map(overPool),
+  exports: REPOSITORIES,
+})
+export class LedgerModule {}

@@ -1,0 +1,173 @@
+// Every statement on `runs`. Idempotency lives in its unique key (trigger, rule, contact).
+import type { Queryable } from '../db/queryable';
+import { returnedRows } from '../db/returned-rows';
+import type { ConditionTrace, RuleAction } from '../rules/rule-types';
+import type { RunPriority, RunStatus } from './run.entity';
+
+/** A run as the action runner works it: with its trigger's payload (message runs need the message). */
+export interface RunRow {
+  id: string;
+  rule_id: string;
+  contact_id: string;
+  status: RunStatus;
+  correlation_id: string | null;
+  contact_snapshot: Record<string, unknown> | null;
+  event_payload: { type?: string; data?: unknown } | null;
+  priority: RunPriority;
+}
+
+/** What the action queue needs to (re-)enqueue a run. */
+export interface QueueableRun {
+  id: string;
+  contactId: string;
+  correlationId: string | null;
+  priority: RunPriority;
+}
+
+export interface RunInsert {
+  id: string;
+  triggerKey: string;
+  inboxEventId: string | null;
+  ruleId: string;
+  ruleVersion: string;
+  ruleSetVersion: string;
+  contactId: string;
+  status: RunStatus;
+  reason: string | null;
+  mode: 'live' | 'shadow';
+  priority: RunPriority;
+  trace: ConditionTrace[];
+  actions: RuleAction[];
+  contactSnapshot: Record<string, unknown> | null;
+  correlationId: string | null;
+}
+
+export interface RunFilter {
+  rule?: string;
+  contact?: string;
+  status?: string;
+  since?: Date;
+  until?: Date;
+  limit: number;
+}
+
+const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlationId", priority`;
+
+export class RunsRepository {
+  constructor(private readonly db: Queryable) {}
+
+  /** The same repository over a transaction or a dedicated connection. */
+  in(db: Queryable): RunsRepository {
+    return new RunsRepository(db);
+  }
+
+  /** False when the (trigger, rule, contact) was seen before: nothing was written. */
+  async insert(run: RunInsert): Promise<boolean> {
+    const inserted: unknown[] = await this.db.query(
+      `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version, rule_set_version, contact_id,
+                         status, reason, mode, priority, trace, actions, contact_snapshot, correlation_id, finished_at)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,
+               CASE WHEN $8 IN ('pending','running') THEN NULL ELSE now() END)
+       ON CONFLICT (trigger_key, rule_id, contact_id) DO NOTHING RETURNING id`,
+      [
+        run.id,
+        run.triggerKey,
+        run.inboxEventId,
+        run.ruleId,
+        run.ruleVersion,
+        run.ruleSetVersion,
+        run.contactId,
+        run.status,
+        run.reason,
+        run.mode,
+        run.priority,
+        JSON.stringify(run.trace),
+        JSON.stringify(run.actions),
+        run.contactSnapshot ? JSON.stringify(run.contactSnapshot) : null,
+        run.correlationId,
+      ],
+    );
+    return inserted.length > 0;
+  }
+
+  /** Unfinished runs of a contact, oldest first, up to the given run (trigger order). */
+  unfinishedUpTo(contactId: string, runId: string): Promise<RunRow[]> {
+    return this.db.query(
+      `SELECT r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.contact_snapshot, r.priority,
+              e.payload AS event_payload
+         FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
+        WHERE r.contact_id = $1 AND r.status IN ('pending', 'running')
+          AND r.created_at <= (SELECT created_at FROM runs WHERE id = $2)
+        ORDER BY r.created_at, r.id`,
+      [contactId, runId],
+    );
+  }
+
+  async markStatus(runId: string, status: RunStatus): Promise<void> {
+    await this.db.query(`UPDATE runs SET status = $2, updated_at = now() WHERE id = $1`, [runId, status]);
+  }
+
+  async finish(runId: string, status: RunStatus): Promise<void> {
+    await this.db.query(
+      `UPDATE runs SET status = $2, updated_at = now(), finished_at = now() WHERE id = $1`,
+      [runId, status],
+    );
+  }
+
+  /** Unfinished runs with no progress for `staleAfterMs`: their job may be gone (reconciler). */
+  stale(staleAfterMs: number, limit: number): Promise<QueueableRun[]> {
+    return this.db.query(
+      `SELECT ${QUEUEABLE} FROM runs
+        WHERE status IN ('pending', 'running') AND updated_at < now() - ($1::int * interval '1 millisecond')
+        ORDER BY created_at LIMIT $2`,
+      [staleAfterMs, limit],
+    );
+  }
+
+  /** Finished runs of the given statuses (or the one given) back to pending, for retry-dead. */
+  async reopen(statuses: string[], runId: string | null): Promise<QueueableRun[]> {
+    return returnedRows<QueueableRun>(
+      await this.db.query(
+        `UPDATE runs SET status = 'pending', finished_at = NULL, updated_at = now()
+          WHERE status = ANY($1) AND ($2::uuid IS NULL OR id = $2)
+          RETURNING ${QUEUEABLE}`,
+        [statuses, runId],
+      ),
+    );
+  }
+
+  /** Newest first, for the admin list. */
+  list(f: RunFilter): Promise<Record<string, unknown>[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (f.rule) add('rule_id = ?', f.rule);
+    if (f.contact) add('contact_id = ?', f.contact);
+    if (f.status) add('status = ?', f.status);
+    if (f.since) add('created_at >= ?', f.since);
+    if (f.until) add('created_at < ?', f.until);
+    params.push(f.limit);
+    return this.db.query(
+      `SELECT id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion", contact_id AS "contactId",
+              status, reason, mode, priority, created_at AS "createdAt", finished_at AS "finishedAt"
+         FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY created_at DESC LIMIT $${params.length}`,
+      params,
+    );
+  }
+
+  /** One run with its explain trace, for the admin view. */
+  async show(id: string): Promise<Record<string, unknown> | undefined> {
+    const [run] = await this.db.query(
+      `SELECT id, trigger_key AS "triggerKey", inbox_event_id AS "inboxEventId", rule_id AS "ruleId", rule_version AS "ruleVersion",
+              rule_set_version AS "ruleSetVersion", contact_id AS "contactId", status, reason, mode, priority, trace, actions,
+              correlation_id AS "correlationId", created_at AS "createdAt", finished_at AS "finishedAt"
+         FROM runs WHERE id = $1`,
+      [id],
+    );
+    return run;
+  }
+}
