@@ -1,11 +1,11 @@
 // GET /v1/contacts: filters, search and sort (crm-api.md 4.3 and DESIGN.md).
 // Within one array filter the values are alternatives (any of); different filters combine (all of).
 import { CONTACT_STATUSES } from '../../crm/segment-filter-constraints';
+import { CONTACT_SORT_KEYS, type ContactSortKey, type SortDirection } from './contact-order';
 import type { ContactRecord } from './sandbox-state';
 import { pagingSpec, type ParsedQuery } from './query-checks';
 
-export const CONTACT_SORT_KEYS = ['createdAt', 'name', 'lastInteractionAt'] as const;
-export const SORT_ORDERS = ['asc', 'desc'] as const;
+export const SORT_ORDERS = ['asc', 'desc'] as const satisfies readonly SortDirection[];
 
 export const CONTACT_LIST_QUERY = {
   ...pagingSpec(100),
@@ -33,6 +33,20 @@ function matchesSearch(c: ContactRecord, search: string): boolean {
   );
 }
 
+const FILTER_PARAMS = [
+  'status',
+  'isBlocked',
+  'isAssigned',
+  'tagIds',
+  'stageIds',
+  'assigneeIds',
+  'search',
+] as const;
+
+export function hasContactFilters(q: ContactListQuery): boolean {
+  return FILTER_PARAMS.some((name) => q[name] !== undefined);
+}
+
 export function contactMatches(c: ContactRecord, q: ContactListQuery): boolean {
   if (q.status !== undefined && c.status !== q.status) return false;
   if (q.isBlocked !== undefined && c.isBlocked !== q.isBlocked) return false;
@@ -44,20 +58,8 @@ export function contactMatches(c: ContactRecord, q: ContactListQuery): boolean {
   return true;
 }
 
-/** Newest first by default; nulls (never interacted) last in either direction; id breaks ties. */
-export function compareContacts(q: ContactListQuery): (a: ContactRecord, b: ContactRecord) => number {
+/** Newest first by default; names A to Z. */
+export function contactSort(q: ContactListQuery): { key: ContactSortKey; direction: SortDirection } {
   const key = q.sortBy ?? 'createdAt';
-  const dir = (q.sortOrder ?? (key === 'name' ? 'asc' : 'desc')) === 'asc' ? 1 : -1;
-  return (a, b) => {
-    const av = a[key];
-    const bv = b[key];
-    if (av === null || bv === null) {
-      if (av !== bv) return av === null ? 1 : -1;
-    } else {
-      const cmp =
-        key === 'name' ? av.localeCompare(bv, 'en', { sensitivity: 'base' }) : av < bv ? -1 : av > bv ? 1 : 0;
-      if (cmp !== 0) return cmp * dir;
-    }
-    return a.id < b.id ? -dir : a.id > b.id ? dir : 0;
-  };
+  return { key, direction: q.sortOrder ?? (key === 'name' ? 'asc' : 'desc') };
 }

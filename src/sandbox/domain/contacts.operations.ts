@@ -10,11 +10,11 @@ import {
   uuidCheck,
   type Check,
 } from '../../crm/segment-filter-constraints';
-import { compareContacts, contactMatches, type ContactListQuery } from './contact-queries';
+import { contactMatches, contactSort, hasContactFilters, type ContactListQuery } from './contact-queries';
 import { applyCustomFieldValues, checkCustomFieldValues } from './custom-field-values';
 import { checkBody, emailCheck, nullable, phoneCheck, str, urlCheck } from './input-checks';
 import { mustFind } from './lookups';
-import { pageWithTotals } from './paging';
+import { totalledPage } from './paging';
 import { pageRequest } from './query-checks';
 import { assertValid, conflict } from './sandbox-error';
 import type { ContactRecord, OpContext, OrgState } from './sandbox-state';
@@ -99,6 +99,7 @@ export function createContact(ctx: OpContext, body: unknown): Contact {
   };
   if (input.customFields) applyCustomFieldValues(record.customFields, input.customFields);
   ctx.org.contacts.set(record.id, record);
+  ctx.org.contactOrders.put(record);
   const view = contactView(ctx.org, record);
   ctx.emit('contact.created', view);
   return view;
@@ -108,17 +109,40 @@ export function getContact(ctx: OpContext, id: string): Contact {
   return contactView(ctx.org, mustFind(ctx.org, 'contacts', id));
 }
 
+/** A page cut from the kept order: a slice, or one filtering pass that also counts the total. */
 export function listContacts(ctx: OpContext, q: ContactListQuery): PageWithTotals<Contact> {
-  const rows = [...ctx.org.contacts.values()].filter((c) => contactMatches(c, q)).sort(compareContacts(q));
-  const page = pageWithTotals(rows, pageRequest(q));
-  return { ...page, data: page.data.map((c) => contactView(ctx.org, c)) };
+  const { key, direction } = contactSort(q);
+  const order = ctx.org.contactOrders.get(key, direction);
+  const req = pageRequest(q);
+  const start = (req.page - 1) * req.limit;
+  const end = start + req.limit;
+  let rows: ContactRecord[] = [];
+  let total = 0;
+  if (!hasContactFilters(q)) {
+    rows = order.slice(start, end);
+    total = order.size;
+  } else {
+    for (const c of order.records()) {
+      if (!contactMatches(c, q)) continue;
+      if (total >= start && total < end) rows.push(c);
+      total++;
+    }
+  }
+  return totalledPage(
+    rows.map((c) => contactView(ctx.org, c)),
+    total,
+    req,
+  );
 }
 
 /** Applies `mutate` to the contact; stamps updatedAt and emits contact.updated if it changed anything. */
 export function changeContact(ctx: OpContext, id: string, mutate: (c: ContactRecord) => boolean): Contact {
   const record = mustFind(ctx.org, 'contacts', id);
   const changed = mutate(record);
-  if (changed) record.updatedAt = ctx.now().toISOString();
+  if (changed) {
+    record.updatedAt = ctx.now().toISOString();
+    ctx.org.contactOrders.put(record);
+  }
   const view = contactView(ctx.org, record);
   if (changed) ctx.emit('contact.updated', view);
   return view;
@@ -168,6 +192,7 @@ export function deleteContact(ctx: OpContext, id: string): { success: true; id: 
   const record = mustFind(ctx.org, 'contacts', id);
   const view = contactView(ctx.org, record);
   ctx.org.contacts.delete(id);
+  ctx.org.contactOrders.remove(id);
   // Its one-contact conversations, their messages and media go with it.
   for (const conv of [...ctx.org.conversations.values()].filter((v) => v.contactId === id)) {
     ctx.org.conversations.delete(conv.id);

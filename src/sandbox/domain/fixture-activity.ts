@@ -85,6 +85,7 @@ function buildContact(
   };
   if (org.contacts.has(id)) p.add(`${at}.id`, 'is used by two contacts');
   org.contacts.set(id, record);
+  org.contactOrders.put(record);
 }
 
 function buildConversation(
@@ -146,8 +147,10 @@ function buildConversation(
     unreadCount: conv.unreadCount ?? unread,
     createdAt: last?.createdAt ?? now.toISOString(),
   });
-  if (last && (!contact.lastInteractionAt || contact.lastInteractionAt < last.createdAt))
+  if (last && (!contact.lastInteractionAt || contact.lastInteractionAt < last.createdAt)) {
     contact.lastInteractionAt = last.createdAt;
+    org.contactOrders.put(contact);
+  }
 }
 
 function buildCatalogue(org: OrgState, f: FixtureOrg, path: string, p: Problems, now: Date): void {

@@ -92,6 +92,7 @@ function appendMessage(
   conv.lastMessageIsOutgoing = m.isOutgoing;
   conv.unreadCount = m.isOutgoing ? 0 : conv.unreadCount + 1; // answering reads the conversation
   contact.lastInteractionAt = now; // derived; not a contact.updated
+  ctx.org.contactOrders.put(contact);
   const view = messageView(record);
   ctx.emit('message.created', view);
   return view;

@@ -12,10 +12,14 @@ function slice<T>(items: readonly T[], { page, limit }: PageRequest): T[] {
 }
 
 export function pageWithTotals<T>(items: readonly T[], req: PageRequest): PageWithTotals<T> {
-  const total = items.length;
+  return totalledPage(slice(items, req), items.length, req);
+}
+
+/** The envelope of one page already cut out of `total` items. */
+export function totalledPage<T>(data: T[], total: number, req: PageRequest): PageWithTotals<T> {
   const totalPages = Math.ceil(total / req.limit);
   return {
-    data: slice(items, req),
+    data,
     page: req.page,
     limit: req.limit,
     total,

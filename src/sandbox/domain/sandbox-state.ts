@@ -13,6 +13,7 @@ import type {
   Tag,
   Channel,
 } from '../../crm/crm-types';
+import { ContactOrders } from './contact-order';
 
 export interface ApiKeyRecord {
   key: string;
@@ -91,6 +92,8 @@ export interface OrgState {
   customFields: Map<string, CustomField>;
   channels: Map<string, Channel>;
   contacts: Map<string, ContactRecord>;
+  /** The contacts in list order; every write to `contacts` tells it (contact-order.ts). */
+  contactOrders: ContactOrders;
   conversations: Map<string, ConversationRecord>;
   messages: Map<string, MessageRecord>;
   media: Map<string, MediaRecord>;
@@ -106,6 +109,7 @@ export interface SandboxState {
 }
 
 export function emptyOrg(id: string, name: string): OrgState {
+  const contacts = new Map<string, ContactRecord>();
   return {
     id,
     name,
@@ -114,7 +118,8 @@ export function emptyOrg(id: string, name: string): OrgState {
     tags: new Map(),
     customFields: new Map(),
     channels: new Map(),
-    contacts: new Map(),
+    contacts,
+    contactOrders: new ContactOrders(contacts),
     conversations: new Map(),
     messages: new Map(),
     media: new Map(),
