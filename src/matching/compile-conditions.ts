@@ -4,6 +4,7 @@
 // all/any evaluated (none skipped, so the trace is complete), results compared `=== true`.
 import { parseDuration } from '../rules/durations';
 import type { ConditionTrace, EvaluationFacts } from '../rules/rule-types';
+import { clockParts, DEFAULT_TIMEZONE, unitsSince, type SinceUnit } from './clock';
 import { compilePath } from './fact-path';
 import { lookupOperator, tagsOf, TIME_OPERATORS } from './operators';
 
@@ -19,24 +20,28 @@ type Node = Record<string, unknown>;
 
 const MAX_TRACE_STRING = 200;
 
-export function compileConditions(conditions: Node | undefined): CompiledConditions {
+/** The rule's time zone: calendar facts (`now.hour`) and `daysSince` are read in it. */
+export function compileConditions(
+  conditions: Node | undefined,
+  timezone: string = DEFAULT_TIMEZONE,
+): CompiledConditions {
   const facts = new Set<string>();
   if (!conditions) return { evaluate: () => true, facts };
-  return { evaluate: compileNode(conditions, '', facts), facts };
+  return { evaluate: compileNode(conditions, '', facts, timezone), facts };
 }
 
-function compileNode(node: Node, at: string, facts: Set<string>): ConditionEvaluator {
+function compileNode(node: Node, at: string, facts: Set<string>, tz: string): ConditionEvaluator {
   const join = (seg: string) => (at ? `${at}.${seg}` : seg);
   if (Array.isArray(node.all) || Array.isArray(node.any)) {
     const kind = Array.isArray(node.all) ? 'all' : 'any';
-    const children = (node[kind] as Node[]).map((c, i) => compileNode(c, join(`${kind}[${i}]`), facts));
+    const children = (node[kind] as Node[]).map((c, i) => compileNode(c, join(`${kind}[${i}]`), facts, tz));
     return kind === 'all' ? evaluateAll(children) : evaluateAny(children);
   }
   if (node.not && typeof node.not === 'object') {
-    const child = compileNode(node.not as Node, join('not'), facts);
+    const child = compileNode(node.not as Node, join('not'), facts, tz);
     return (f, t) => !child(f, t);
   }
-  return compileLeaf(node, at || 'all[0]', facts);
+  return compileLeaf(node, at || 'all[0]', facts, tz);
 }
 
 function evaluateAll(children: ConditionEvaluator[]): ConditionEvaluator {
@@ -56,25 +61,25 @@ function evaluateAny(children: ConditionEvaluator[]): ConditionEvaluator {
   };
 }
 
-function compileLeaf(node: Node, at: string, facts: Set<string>): ConditionEvaluator {
+function compileLeaf(node: Node, at: string, facts: Set<string>, tz: string): ConditionEvaluator {
   const fact = String(node.fact);
   const path = typeof node.path === 'string' ? node.path : undefined;
+  const since = typeof node.since === 'string' ? (node.since as SinceUnit) : undefined;
   const operator = String(node.operator);
   const op = lookupOperator(operator);
   if (!op) throw new Error(`unknown operator "${operator}" (the validator should have refused it)`);
   facts.add(fact);
-  const read = compilePath(path);
+  const read = compileRead(fact, path, since, tz);
   const base = operator.split(':').pop()!;
   const expected = node.value;
   const durationMs = TIME_OPERATORS.has(base) ? parseDuration(expected) : undefined;
-  if (durationMs !== undefined) facts.add('now');
+  if (durationMs !== undefined || since) facts.add('now');
   const show = base === 'hasTag' || base === 'hasAnyTag' ? showTags : showValue;
   return (f, trace) => {
-    const root = factValue(f, fact);
-    const actual = read(root);
+    const { actual, note: readNote } = read(f);
     const cutoff = durationMs === undefined ? undefined : new Date(f.now.getTime() - durationMs);
     let result = false;
-    let note: string | undefined = cutoff ? `cutoff ${cutoff.toISOString()}` : undefined;
+    let note: string | undefined = cutoff ? `cutoff ${cutoff.toISOString()}` : readNote;
     try {
       result = op.evaluate(actual, cutoff ?? expected) === true;
     } catch (err) {
@@ -82,10 +87,31 @@ function compileLeaf(node: Node, at: string, facts: Set<string>): ConditionEvalu
     }
     const entry: ConditionTrace = { fact, operator, expected, actual: show(actual), result, at };
     if (path) entry.path = path;
+    if (since) entry.since = since;
     if (note) entry.note = note;
     trace.push(entry);
     return result;
   };
+}
+
+type Read = (f: EvaluationFacts) => { actual: unknown; note?: string };
+
+/**
+ * `now` with a path reads the calendar parts of now in the rule's time zone; a `since` leaf
+ * reads a date and compares the whole units elapsed since it (the date goes in the note).
+ */
+function compileRead(fact: string, path: string | undefined, since: SinceUnit | undefined, tz: string): Read {
+  const read = compilePath(path);
+  if (fact === 'now' && path) {
+    return (f) => ({ actual: read(clockParts(f.now, tz)), note: tz === DEFAULT_TIMEZONE ? undefined : tz });
+  }
+  if (since) {
+    return (f) => {
+      const date = read(factValue(f, fact));
+      return { actual: unitsSince(date, f.now, since, tz), note: `from ${String(showValue(date))}` };
+    };
+  }
+  return (f) => ({ actual: read(factValue(f, fact)) });
 }
 
 function factValue(f: EvaluationFacts, fact: string): unknown {

@@ -41,9 +41,37 @@ do: [{ add-tag: c }]
 rule: d
 on: message.created
 do: [{ add-tag: d }]
+---
+rule: e
+on: message.created
+timezone: Europe/Berlin
+if:
+  any:
+    - { fact: message.text, operator: ignoreCase:contains, value: refund }
+    - { fact: message.text, operator: startsWith, value: my }
+    - { fact: message.text, operator: ignoreCase:endsWith, value: "12" }
+    - { fact: message.text, operator: not:ignoreCase:contains, value: order }
+    - { fact: contact.customFields.langs, operator: contains, value: en }
+    - all:
+        - { fact: now.hour, operator: greaterThanInclusive, value: 9 }
+        - { fact: now.weekday, operator: in, value: [mon, tue, wed] }
+        - { fact: now.date, operator: notEqual, value: "2024-12-25" }
+    - { daysSince: contact.createdAt, operator: lessThan, value: 2 }
+    - { hoursSince: contact.lastInteractionAt, operator: greaterThan, value: 100 }
+do: [{ add-tag: e }]
+---
+rule: f
+on: message.created
+if:
+  all:
+    - { fact: now.hour, operator: lessThan, value: 12 }
+    - { minutesSince: contact.createdAt, operator: greaterThan, value: 60 }
+    - { fact: message.type, operator: ignoreCase:in, value: [TEXT, Image] }
+do: [{ add-tag: f }]
 `;
 
-const now = new Date('2024-05-01T12:00:00Z');
+// A Wednesday afternoon in Berlin, and a Saturday night in UTC that is already Sunday in Berlin.
+const nows = [new Date('2024-05-01T12:00:00Z'), new Date('2024-05-04T22:30:00Z')];
 const contacts = [
   {
     status: 'active',
@@ -98,38 +126,43 @@ describe('compiled evaluation vs json-rules-engine', () => {
     engine = set.engineFor('message.created');
   });
 
-  const inputs = contacts.flatMap((contact) => messages.map((message) => ({ contact, message })));
+  const inputs = nows.flatMap((now) =>
+    contacts.flatMap((contact) => messages.map((message) => ({ contact, message, now }))),
+  );
 
-  it.each(inputs.map((input, i) => [i, input]))('agrees on input %i', async (_i, { contact, message }) => {
-    const facts: EvaluationFacts = {
-      event: { type: 'message.created', data: message },
-      message,
-      now,
-      ...(contact ? { contact } : {}),
-    };
-    const ours = await set.evaluateEvent(facts);
-    const theirs = await engine.run({
-      event: facts.event,
-      contact: facts.contact,
-      message: facts.message,
-      now: facts.now,
-    });
-    const byName = new Map<string, RuleResult>(
-      [...theirs.results, ...theirs.failureResults].map((r) => [r.name, r]),
-    );
-    expect(ours.map((e) => e.ruleId).sort()).toEqual([...byName.keys()].sort());
-    for (const evaluation of ours) {
-      const reference = byName.get(evaluation.ruleId)!;
-      expect([evaluation.ruleId, evaluation.matched]).toEqual([evaluation.ruleId, reference.result]);
-      const expected = new Map<string, { actual: unknown; result: unknown }>();
-      leaves(reference.conditions as unknown as ResultTree, '', expected);
-      for (const t of evaluation.trace as ConditionTrace[]) {
-        expect([evaluation.ruleId, t.at, t.result]).toEqual([
-          evaluation.ruleId,
-          t.at,
-          expected.get(t.at)?.result,
-        ]);
+  it.each(inputs.map((input, i) => [i, input]))(
+    'agrees on input %i',
+    async (_i, { contact, message, now }) => {
+      const facts: EvaluationFacts = {
+        event: { type: 'message.created', data: message },
+        message,
+        now,
+        ...(contact ? { contact } : {}),
+      };
+      const ours = await set.evaluateEvent(facts);
+      const theirs = await engine.run({
+        event: facts.event,
+        contact: facts.contact,
+        message: facts.message,
+        now: facts.now,
+      });
+      const byName = new Map<string, RuleResult>(
+        [...theirs.results, ...theirs.failureResults].map((r) => [r.name, r]),
+      );
+      expect(ours.map((e) => e.ruleId).sort()).toEqual([...byName.keys()].sort());
+      for (const evaluation of ours) {
+        const reference = byName.get(evaluation.ruleId)!;
+        expect([evaluation.ruleId, evaluation.matched]).toEqual([evaluation.ruleId, reference.result]);
+        const expected = new Map<string, { actual: unknown; result: unknown }>();
+        leaves(reference.conditions as unknown as ResultTree, '', expected);
+        for (const t of evaluation.trace as ConditionTrace[]) {
+          expect([evaluation.ruleId, t.at, t.result]).toEqual([
+            evaluation.ruleId,
+            t.at,
+            expected.get(t.at)?.result,
+          ]);
+        }
       }
-    }
-  });
+    },
+  );
 });

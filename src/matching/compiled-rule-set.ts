@@ -4,6 +4,8 @@ import type { Engine, TopLevelCondition } from 'json-rules-engine';
 import { contentHash } from '../rules/content-hash';
 import type { ConditionTrace, EvaluationFacts, RuleDefinition, RuleEvaluation } from '../rules/rule-types';
 import { compileConditions, type CompiledConditions } from './compile-conditions';
+import { clockParts, DEFAULT_TIMEZONE, unitsSince, type SinceUnit } from './clock';
+import { compilePath } from './fact-path';
 import { createEngineWithOperators, TIME_OPERATORS, toTime } from './operators';
 import { parseDuration } from '../rules/durations';
 
@@ -34,7 +36,7 @@ export class CompiledRuleSet {
       (a, b) => b.priority - a.priority || order.get(a.id)! - order.get(b.id)!,
     );
     for (const def of ranked) {
-      const compiled: CompiledRule = { def, conditions: compileConditions(def.conditions) };
+      const compiled: CompiledRule = { def, conditions: compileConditions(def.conditions, def.timezone) };
       this.byId.set(def.id, compiled);
       if (!def.enabled || def.trigger.kind !== 'event') continue;
       for (const kind of def.trigger.events) {
@@ -119,34 +121,61 @@ function evaluate(compiled: CompiledRule, facts: EvaluationFacts): RuleEvaluatio
   };
 }
 
-/** Facts: `event`, `contact`, `message`, `now` given to run(); `cutoff` computed from `now`. */
+/**
+ * Facts: `event`, `contact`, `message`, `now` given to run(); computed from them, as
+ * json-rules-engine users write parameterised facts: `cutoff` (now - ms), `clock` (calendar
+ * parts of now in a time zone) and `since` (units elapsed since a date of another fact).
+ */
 export function buildReferenceEngine(rules: readonly RuleDefinition[]): Engine {
   const engine = createEngineWithOperators();
-  engine.addFact('cutoff', async (params, almanac) => {
-    const now = toTime(await almanac.factValue('now'));
-    return new Date((now ?? Date.now()) - Number(params.ms));
+  const nowOf = async (almanac: { factValue(name: string): Promise<unknown> }) =>
+    new Date(toTime(await almanac.factValue('now')) ?? Date.now());
+  engine.addFact(
+    'cutoff',
+    async (params, almanac) => new Date((await nowOf(almanac)).getTime() - Number(params.ms)),
+  );
+  engine.addFact('clock', async (params, almanac) =>
+    clockParts(await nowOf(almanac), String(params.timezone)),
+  );
+  engine.addFact('since', async (params, almanac) => {
+    const date = compilePath(params.path as string | undefined)(await almanac.factValue(String(params.of)));
+    return unitsSince(date, await nowOf(almanac), params.unit as SinceUnit, String(params.timezone));
   });
   for (const rule of rules) {
     engine.addRule({
       name: rule.id,
       priority: 1,
-      conditions: toEngineConditions(rule.conditions ?? { all: [] }) as unknown as TopLevelCondition,
+      conditions: toEngineConditions(
+        rule.conditions ?? { all: [] },
+        rule.timezone ?? DEFAULT_TIMEZONE,
+      ) as unknown as TopLevelCondition,
       event: { type: 'rule-matched', params: { ruleId: rule.id } },
     });
   }
   return engine;
 }
 
-/** Time operators take a duration; json-rules-engine operators see only (fact, value), so the value becomes the cutoff fact. */
-function toEngineConditions(node: Record<string, unknown>): Record<string, unknown> {
+/**
+ * json-rules-engine operators see only (fact, value): a time operator's duration becomes the
+ * cutoff fact, `now.<part>` the clock fact, and a `since` leaf the since fact.
+ */
+function toEngineConditions(node: Record<string, unknown>, timezone: string): Record<string, unknown> {
   for (const kind of ['all', 'any'] as const) {
     if (Array.isArray(node[kind]))
-      return { [kind]: (node[kind] as Record<string, unknown>[]).map(toEngineConditions) };
+      return {
+        [kind]: (node[kind] as Record<string, unknown>[]).map((c) => toEngineConditions(c, timezone)),
+      };
   }
   if (node.not && typeof node.not === 'object')
-    return { not: toEngineConditions(node.not as Record<string, unknown>) };
+    return { not: toEngineConditions(node.not as Record<string, unknown>, timezone) };
   const base = String(node.operator).split(':').pop()!;
   if (TIME_OPERATORS.has(base))
     return { ...node, value: { fact: 'cutoff', params: { ms: parseDuration(node.value) } } };
+  if (node.fact === 'now' && typeof node.path === 'string')
+    return { ...node, fact: 'clock', params: { timezone } };
+  if (typeof node.since === 'string') {
+    const { since, path, fact, ...rest } = node;
+    return { ...rest, fact: 'since', params: { of: fact, path, unit: since, timezone } };
+  }
   return { ...node };
 }

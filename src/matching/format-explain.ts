@@ -13,9 +13,12 @@ export function showValue(value: unknown): string {
   return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE)}…` : text;
 }
 
-export function describeLeaf(t: Pick<ConditionTrace, 'fact' | 'path' | 'operator' | 'expected'>): string {
+export function describeLeaf(
+  t: Pick<ConditionTrace, 'fact' | 'path' | 'operator' | 'expected' | 'since'>,
+): string {
   const field = t.path ? `${t.fact}${t.path.replace(/^\$/, '')}` : t.fact;
-  return `${field} ${t.operator} ${showValue(t.expected)}`;
+  const read = t.since ? `${t.since} since ${field}` : field;
+  return `${read} ${t.operator} ${showValue(t.expected)}`;
 }
 
 /** Lines (without trailing newline) explaining one evaluation. */

@@ -1,4 +1,4 @@
-import { MAX_PROGRAM_SIZE, parseOperatorName, regexProblem } from './operators';
+import { lookupOperator, MAX_PROGRAM_SIZE, parseOperatorName, regexProblem } from './operators';
 
 describe('regexProblem', () => {
   it.each([['(?i)\\border\\b'], ['^\\d{3}-\\d{4}$'], ['(?i)(pedido|order|commande)\\s*#?\\d+'], ['\\p{L}+']])(
@@ -36,5 +36,37 @@ describe('parseOperatorName', () => {
     expect(parseOperatorName('hasTag')).toEqual({ base: 'hasTag', decorators: [] });
     expect(parseOperatorName('most:equal')).toEqual({ unknownDecorator: 'most' });
     expect(parseOperatorName('not:equals')).toEqual({ unknownBase: 'equals' });
+  });
+});
+
+describe('text operators', () => {
+  const evaluate = (operator: string, fact: unknown, value: unknown) =>
+    lookupOperator(operator)!.evaluate(fact, value);
+
+  it.each([
+    ['contains', 'I want a refund', 'refund', true],
+    ['contains', 'I want a Refund', 'refund', false],
+    ['ignoreCase:contains', 'I want a REFUND now', 'refund', true],
+    ['contains', ['pt', 'en'], 'pt', true],
+    ['contains', ['pt', 'en'], 'p', false],
+    ['ignoreCase:contains', ['PT', 'en'], 'pt', true],
+    ['contains', null, 'x', false],
+    ['contains', 42, '4', false],
+    ['doesNotContain', 'all good', 'refund', true],
+    ['doesNotContain', 'a refund', 'refund', false],
+    ['doesNotContain', ['a'], 'a', false],
+    ['doesNotContain', undefined, 'a', false],
+    ['startsWith', '+351 912', '+351', true],
+    ['startsWith', 'x+351', '+351', false],
+    ['ignoreCase:startsWith', 'Hello there', 'hello', true],
+    ['endsWith', 'ana@example.com', '@example.com', true],
+    ['ignoreCase:endsWith', 'ANA@EXAMPLE.COM', '@example.com', true],
+    ['endsWith', null, 'x', false],
+    ['not:ignoreCase:contains', 'Refund please', 'refund', false],
+    ['ignoreCase:equal', 'VIP', 'vip', true],
+    ['ignoreCase:in', 'Gold', ['gold', 'silver'], true],
+    ['ignoreCase:notIn', 'Gold', ['gold', 'silver'], false],
+  ])('%s(%j, %j) is %s', (operator, fact, value, expected) => {
+    expect(evaluate(operator, fact, value)).toBe(expected);
   });
 });

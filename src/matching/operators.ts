@@ -2,7 +2,7 @@
 // json-rules-engine's own Operator objects (so `equal`, `in`, `not:in`, `someFact:equal`
 // behave exactly as json-rules-engine documents them); ours are registered on the same
 // registry the way json-rules-engine users add operators.
-import { Engine, Operator } from 'json-rules-engine';
+import { Engine, Operator, OperatorDecorator } from 'json-rules-engine';
 import { RE2JS } from 're2js';
 
 export const BUILTIN_OPERATORS = [
@@ -10,8 +10,6 @@ export const BUILTIN_OPERATORS = [
   'notEqual',
   'in',
   'notIn',
-  'contains',
-  'doesNotContain',
   'lessThan',
   'lessThanInclusive',
   'greaterThan',
@@ -19,6 +17,10 @@ export const BUILTIN_OPERATORS = [
 ] as const;
 
 export const CUSTOM_OPERATOR_NAMES = [
+  'contains',
+  'doesNotContain',
+  'startsWith',
+  'endsWith',
   'matches',
   'hasTag',
   'hasAnyTag',
@@ -37,7 +39,20 @@ export const OPERATOR_DECORATORS = [
   'everyValue',
   'swap',
   'not',
+  'ignoreCase',
 ] as const;
+
+/** Operators that compare text, where `ignoreCase:` means something. */
+export const TEXT_OPERATORS: ReadonlySet<string> = new Set([
+  'equal',
+  'notEqual',
+  'in',
+  'notIn',
+  'contains',
+  'doesNotContain',
+  'startsWith',
+  'endsWith',
+]);
 
 /** Operators whose value is a duration measured back from the `now` fact. */
 export const TIME_OPERATORS: ReadonlySet<string> = new Set(['olderThan', 'newerThan']);
@@ -119,7 +134,29 @@ function tagIs(tag: TagLike, wanted: unknown): boolean {
   );
 }
 
+const isListOrText = (v: unknown) => Array.isArray(v) || typeof v === 'string';
+
+/** json-rules-engine's `contains` on lists, extended to text: a substring test. */
+function contains(fact: unknown, value: unknown): boolean {
+  if (Array.isArray(fact)) return fact.indexOf(value) > -1;
+  return typeof value === 'string' && (fact as string).includes(value);
+}
+
+const textTest = (test: (fact: string, value: string) => boolean) => (fact: unknown, value: unknown) =>
+  typeof fact === 'string' && typeof value === 'string' && test(fact, value);
+
 export const CUSTOM_OPERATORS: readonly Operator[] = [
+  // Registered under the built-in names: lists keep json-rules-engine's semantics exactly.
+  new Operator('contains', contains, isListOrText),
+  new Operator('doesNotContain', (fact: unknown, value: unknown) => !contains(fact, value), isListOrText),
+  new Operator(
+    'startsWith',
+    textTest((f, v) => f.startsWith(v)),
+  ),
+  new Operator(
+    'endsWith',
+    textTest((f, v) => f.endsWith(v)),
+  ),
   new Operator('matches', (fact: unknown, pattern: unknown) =>
     typeof fact === 'string' && typeof pattern === 'string' ? compileRegex(pattern).test(fact) : false,
   ),
@@ -146,10 +183,23 @@ export interface OperatorLike {
   evaluate(factValue: unknown, jsonValue: unknown): boolean;
 }
 
+/** Lower-cases text, and the text inside lists, so any text operator compares case-insensitively. */
+function lowerCase(value: unknown): unknown {
+  if (typeof value === 'string') return value.toLowerCase();
+  return Array.isArray(value) ? value.map(lowerCase) : value;
+}
+
+export const CUSTOM_DECORATORS: readonly OperatorDecorator[] = [
+  new OperatorDecorator('ignoreCase', (fact: unknown, value: unknown, next) =>
+    next(lowerCase(fact), lowerCase(value)),
+  ),
+];
+
 /** One json-rules-engine Engine whose operator map (built-ins, decorators, ours) every evaluator shares. */
 export function createEngineWithOperators(options: ConstructorParameters<typeof Engine>[1] = {}): Engine {
   const engine = new Engine([], { allowUndefinedFacts: true, ...options });
   for (const op of CUSTOM_OPERATORS) engine.addOperator(op);
+  for (const decorator of CUSTOM_DECORATORS) engine.addOperatorDecorator(decorator);
   return engine;
 }
 

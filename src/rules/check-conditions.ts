@@ -3,6 +3,7 @@
 // Produces json-rules-engine conditions (`fact: contact.stageId` -> fact contact, path $.stageId).
 import { parseOperatorName, OPERATOR_DECORATORS, OPERATOR_NAMES } from '../matching/operators';
 import { parseFactPath, toFactPath } from '../matching/fact-path';
+import { SINCE_UNITS, type SinceKey } from '../matching/clock';
 import { FACT_ROOTS, factUnavailableReason, lookupField, type FactRoot, type FieldType } from './fact-shapes';
 import { checkOperatorValue } from './check-operator-value';
 import { isPlainObject, type RuleContext } from './rule-context';
@@ -11,7 +12,8 @@ import type { YamlPath } from './yaml-source';
 
 type Node = Record<string, unknown>;
 const BOOLEAN_KEYS = ['all', 'any', 'not'] as const;
-const LEAF_KEYS = ['fact', 'operator', 'value', 'path'] as const;
+const SINCE_KEYS = Object.keys(SINCE_UNITS) as SinceKey[];
+const LEAF_KEYS = ['fact', 'operator', 'value', 'path', ...SINCE_KEYS] as const;
 
 export interface ResolvedFact {
   root: FactRoot;
@@ -70,19 +72,44 @@ function checkLeaf(
   ctx: RuleContext,
   kinds: readonly string[] | undefined,
 ): Node | undefined {
-  const missing = ['fact', 'operator', 'value'].filter((k) => !(k in raw));
+  const sinceKeys = SINCE_KEYS.filter((k) => k in raw);
+  if (sinceKeys.length + ('fact' in raw ? 1 : 0) > 1) {
+    const found = ['fact', ...SINCE_KEYS].filter((k) => k in raw).join(' and ');
+    ctx.error(path, 'schema', `a condition reads one fact; found ${found}`);
+    return undefined;
+  }
+  const factKey = (sinceKeys.length > 0 ? sinceKeys[0] : 'fact') as 'fact' | SinceKey;
+  const missing = [factKey, 'operator', 'value'].filter((k) => !(k in raw));
   if (missing.length > 0) {
     ctx.error(path, 'schema', `condition is missing ${missing.map((k) => `"${k}"`).join(' and ')}`);
     return undefined;
   }
-  if (typeof raw.fact !== 'string' || typeof raw.operator !== 'string') return undefined;
-  const fact = resolveFact(raw.fact, raw.path, path, ctx, kinds);
+  const factName = raw[factKey];
+  if (typeof factName !== 'string' || typeof raw.operator !== 'string') return undefined;
+  const read = resolveFact(factName, raw.path, path, ctx, kinds, factKey);
+  const fact = read && factKey !== 'fact' ? sinceFact(read, factKey, [...path, factKey], ctx) : read;
   const operator = checkOperatorName(raw.operator, [...path, 'operator'], ctx);
   if (fact && operator) checkOperatorValue(operator, raw.value, fact, [...path, 'value'], ctx);
   if (!fact || !operator) return undefined;
   const out: Node = { fact: fact.root, operator: raw.operator, value: raw.value };
   if (fact.segments.length > 0) out.path = toFactPath(fact.segments);
+  if (factKey !== 'fact') out.since = SINCE_UNITS[factKey];
   return out;
+}
+
+/** `daysSince: contact.createdAt` compares a whole number of days elapsed since that date. */
+function sinceFact(
+  date: ResolvedFact,
+  key: SinceKey,
+  path: YamlPath,
+  ctx: RuleContext,
+): ResolvedFact | undefined {
+  const k = date.type.kind;
+  if (k !== 'date' && k !== 'any') {
+    ctx.error(path, 'invalid-value', `${key} counts from a date-time, and ${date.label} is not one`);
+    return undefined;
+  }
+  return { ...date, type: { kind: 'number' }, label: `${key}(${date.label})` };
 }
 
 function checkOperatorName(
@@ -117,8 +144,9 @@ function resolveFact(
   path: YamlPath,
   ctx: RuleContext,
   kinds: readonly string[] | undefined,
+  key: string = 'fact',
 ): ResolvedFact | undefined {
-  const factPath = [...path, 'fact'];
+  const factPath = [...path, key];
   const [root, ...rest] = fact.split('.');
   if (!(FACT_ROOTS as readonly string[]).includes(root)) {
     ctx.error(
@@ -145,10 +173,6 @@ function resolveFact(
   const unavailable = (kinds ?? []).map((k) => factUnavailableReason(factRoot, k)).find(Boolean);
   if (unavailable) {
     ctx.error(factPath, 'unavailable-fact', `${unavailable}, and this rule listens to ${kinds!.join(', ')}`);
-    return undefined;
-  }
-  if (factRoot === 'now' && segments.length > 0) {
-    ctx.error(factPath, 'unknown-fact', `fact "now" is a date-time and has no fields`);
     return undefined;
   }
   let type: FieldType | undefined;

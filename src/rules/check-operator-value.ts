@@ -1,10 +1,10 @@
 // Does a condition's value make sense for its operator and for the type of the fact it reads?
 // Each refusal here is a condition that would silently never (or always) match.
 import { isUuid } from '../crm/segment-filter-constraints';
-import { regexProblem, TIME_OPERATORS } from '../matching/operators';
+import { regexProblem, TEXT_OPERATORS, TIME_OPERATORS } from '../matching/operators';
 import type { ResolvedFact } from './check-conditions';
 import { DURATION_HINT, parseDuration } from './durations';
-import type { FieldType } from './fact-shapes';
+import { describeType, type FieldType } from './fact-shapes';
 import type { RuleContext } from './rule-context';
 import { hint } from './suggest';
 import type { YamlPath } from './yaml-source';
@@ -39,6 +39,7 @@ function checkComparable(value: unknown, fact: ResolvedFact, path: YamlPath, ctx
       return;
     case 'number':
       if (typeof value !== 'number') invalid(ctx, path, `${fact.label} is a number, not ${show(value)}`);
+      else checkRange(value, t, fact.label, path, ctx);
       return;
     case 'enum':
       if (typeof value !== 'string' || !t.values.includes(value))
@@ -73,22 +74,48 @@ function checkComparable(value: unknown, fact: ResolvedFact, path: YamlPath, ctx
   }
 }
 
+/** now.hour is 0-23: a value outside the range never matches. */
+function checkRange(
+  value: number,
+  t: Extract<FieldType, { kind: 'number' }>,
+  label: string,
+  path: YamlPath,
+  ctx: RuleContext,
+): void {
+  if ((t.min !== undefined && value < t.min) || (t.max !== undefined && value > t.max))
+    invalid(ctx, path, `${label} goes from ${t.min} to ${t.max}, so ${value} never matches`);
+}
+
 const list: Check = (value, fact, path, ctx, op) => {
   if (!Array.isArray(value)) return invalid(ctx, path, `${op} takes a list of values, e.g. [a, b]`);
   value.forEach((v, i) => checkComparable(v, fact, [...path, i], ctx));
 };
 
+function checkText(value: unknown, path: YamlPath, ctx: RuleContext, op: string): void {
+  if (typeof value !== 'string' || value === '')
+    invalid(ctx, path, `${op} on text takes a non-empty text, not ${show(value)}`);
+}
+
+/** On text, a substring; on a list (custom fields), an element. */
 const contains: Check = (value, fact, path, ctx, op) => {
   const k = fact.type.kind;
   if (k === 'tags')
     return invalid(ctx, path, `${op} on ${fact.label} compares whole tags: use hasTag or hasAnyTag`);
+  if (k === 'string') return checkText(value, path, ctx, op);
   if (k !== 'any')
     return invalid(
       ctx,
       path,
-      `${op} works on lists and ${fact.label} is not one${k === 'string' ? ': for text use matches' : ''}`,
+      `${op} works on text and lists, and ${fact.label} is a ${describeType(fact.type)}`,
     );
   if (!isScalar(value)) invalid(ctx, path, `${op} takes one value`);
+};
+
+const affix: Check = (value, fact, path, ctx, op) => {
+  const k = fact.type.kind;
+  if (k !== 'string' && k !== 'any')
+    return invalid(ctx, path, `${op} reads text and ${fact.label} is a ${describeType(fact.type)}`);
+  checkText(value, path, ctx, op);
 };
 
 const numeric: Check = (value, fact, path, ctx, op) => {
@@ -154,6 +181,8 @@ const CHECKS: Record<string, Check> = {
   notIn: list,
   contains,
   doesNotContain: contains,
+  startsWith: affix,
+  endsWith: affix,
   lessThan: numeric,
   lessThanInclusive: numeric,
   greaterThan: numeric,
@@ -174,9 +203,16 @@ export function checkOperatorValue(
   ctx: RuleContext,
 ): void {
   const { base, decorators } = operator;
-  // `not:` keeps the value's meaning; other decorators reshape fact or value, so only the
-  // checks that hold whatever the shape remain: regexes must be safe, durations must parse.
-  if (decorators.every((d) => d === 'not')) return CHECKS[base](value, fact, path, ctx, base);
+  if (decorators.includes('ignoreCase') && !TEXT_OPERATORS.has(base))
+    return invalid(
+      ctx,
+      path,
+      `ignoreCase: applies to text comparisons (${[...TEXT_OPERATORS].join(', ')}), not ${base}${base === 'matches' ? ': write (?i) in the regex' : ''}`,
+    );
+  // `not:` and `ignoreCase:` keep the value's meaning; other decorators reshape fact or value,
+  // so only the checks that hold whatever the shape remain: regexes safe, durations parse.
+  if (decorators.every((d) => d === 'not' || d === 'ignoreCase'))
+    return CHECKS[base](value, fact, path, ctx, base);
   const values =
     Array.isArray(value) && decorators.some((d) => d === 'someValue' || d === 'everyValue') ? value : [value];
   values.forEach((v, i) => {

@@ -4,23 +4,7 @@ import { validateCronExpression } from 'cron';
 import type { ScheduleTrigger } from './rule-types';
 import { isPlainObject, type RuleContext } from './rule-context';
 import { checkSegmentFilters, checkSegmentName } from './segment-problems';
-import { hint } from './suggest';
-
-let zones: string[] | undefined;
-
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function timeZoneHint(zone: string): string {
-  zones ??= Intl.supportedValuesOf('timeZone');
-  return hint(zone, zones, 0);
-}
+import { checkTimeZone } from './check-timezone';
 
 /** The schedule part of a segment rule (when and on-leave are added by the caller), or undefined. */
 export function checkSchedule(
@@ -46,13 +30,7 @@ export function checkSchedule(
     }
   }
   const tz = on.timezone;
-  if (typeof tz === 'string' && !isTimeZone(tz)) {
-    ctx.error(
-      ['on', 'timezone'],
-      'invalid-timezone',
-      `unknown time zone "${tz}"${timeZoneHint(tz)}; use an IANA name like Europe/Lisbon`,
-    );
-  }
+  if (typeof tz === 'string') checkTimeZone(tz, ['on', 'timezone'], ctx);
   const segment = on.segment;
   if (!isPlainObject(segment)) return undefined; // the schema reported it
   if (segment.name !== undefined) checkSegmentName(segment.name, ['on', 'segment', 'name'], ctx);

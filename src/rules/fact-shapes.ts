@@ -2,9 +2,11 @@
 // fields of each, taken from the shapes of crm-types.ts. A path outside these shapes is a
 // typo that would silently never match, so the validator refuses it.
 import { EVENT_KINDS, SOURCE_METHODS } from '../crm/crm-types';
+import { WEEKDAYS } from '../matching/clock';
 
 export type FieldType =
-  | { kind: 'string' | 'uuid' | 'date' | 'boolean' | 'number'; nullable?: boolean }
+  | { kind: 'string' | 'uuid' | 'date' | 'boolean'; nullable?: boolean }
+  | { kind: 'number'; nullable?: boolean; min?: number; max?: number }
   | { kind: 'enum'; values: readonly string[] }
   | { kind: 'tags' }
   | { kind: 'object'; fields: Readonly<Record<string, FieldType>> }
@@ -49,6 +51,22 @@ export const MESSAGE_SHAPE: FieldType = {
     text: str(true),
     type: str(),
     createdAt: date(),
+  },
+};
+
+const range = (min: number, max: number): FieldType => ({ kind: 'number', min, max });
+
+/** `now.<part>`: calendar parts of the evaluation time in the rule's time zone (src/matching/clock.ts). */
+export const CLOCK_SHAPE: FieldType = {
+  kind: 'object',
+  fields: {
+    hour: range(0, 23),
+    minute: range(0, 59),
+    weekday: { kind: 'enum', values: WEEKDAYS },
+    date: str(),
+    day: range(1, 31),
+    month: range(1, 12),
+    year: num,
   },
 };
 
@@ -137,7 +155,8 @@ export function lookupField(
   segments: readonly string[],
   kind: string | undefined,
 ): FieldLookup {
-  let type = rootShape(root, kind);
+  // `now` alone is a date-time; with a path it is read as calendar parts.
+  let type = root === 'now' && segments.length > 0 ? CLOCK_SHAPE : rootShape(root, kind);
   let walked: string = root;
   for (const seg of segments) {
     if (type.kind === 'any') return { type };

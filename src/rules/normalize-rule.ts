@@ -2,6 +2,7 @@
 // then the semantics of each part that passed the schema.
 import { checkConditions } from './check-conditions';
 import { checkSchedule } from './check-schedule';
+import { checkTimeZone } from './check-timezone';
 import { contentHash } from './content-hash';
 import { parseDuration } from './durations';
 import { factUnavailableReason } from './fact-shapes';
@@ -38,6 +39,7 @@ export function normalizeRule(
   const items = parseActionItems(raw.do, ['do'], ctx);
   const actions = completeActions(items, before, ctx);
   if (items && onIsValid) checkActionsFit(items, ['do'], triggerKinds(raw.on) ?? [], ctx);
+  const timezone = ruleTimezone(raw, trigger, ctx);
   const cooldownMs = parseDuration(raw.cooldown);
   if (raw.once !== undefined && raw.cooldown !== undefined)
     ctx.warn(['cooldown'], 'redundant', 'cooldown has no effect with once: per-contact', 'key');
@@ -47,6 +49,7 @@ export function normalizeRule(
     id: raw.rule as string,
     ...(typeof raw.description === 'string' ? { description: raw.description } : {}),
     trigger,
+    ...(timezone ? { timezone } : {}),
     ...(conditions ? { conditions } : {}),
     actions,
     ...(raw.once === 'per-contact' ? { once: 'per-contact' as const } : {}),
@@ -74,6 +77,13 @@ function triggerOf(raw: Raw, ctx: RuleContext): RuleTrigger | undefined {
   const onLeave = completeActions(items, before, ctx);
   if (!schedule || !onLeave) return undefined;
   return { ...schedule, when: raw.when === 'every-run' ? 'every-run' : 'entered', onLeave };
+}
+
+/** `timezone:`, else the schedule's: calendar facts of a segment rule read the zone its cron runs in. */
+function ruleTimezone(raw: Raw, trigger: RuleTrigger | undefined, ctx: RuleContext): string | undefined {
+  if (typeof raw.timezone === 'string')
+    return checkTimeZone(raw.timezone, ['timezone'], ctx) ? raw.timezone : undefined;
+  return trigger?.kind === 'schedule' ? trigger.timezone : undefined;
 }
 
 /** The event kinds of `on`, 'schedule' for a segment rule (even one with a broken schedule), or undefined. */

@@ -53,6 +53,8 @@ export interface RuleDefinition {
   /** Content hash of this rule's normalised definition. */
   version: string;
   trigger: RuleTrigger;
+  /** IANA time zone of calendar facts (`now.hour`), `daysSince` and windows; undefined = UTC. */
+  timezone?: string;
   /** json-rules-engine TopLevelCondition (all/any/not); undefined = always matches. */
   conditions?: Record<string, unknown>;
   actions: RuleAction[];
@@ -84,6 +86,8 @@ export interface ConditionTrace {
   result: boolean;
   /** Nesting for display, e.g. 'all[0].any[1]'. */
   at: string;
+  /** `daysSince` / `hoursSince` / `minutesSince` leaves: the unit counted from the date at path. */
+  since?: 'days' | 'hours' | 'minutes';
   /** Extra explanation, e.g. the cutoff of olderThan/newerThan, or why an operator failed. */
   note?: string;
 }
