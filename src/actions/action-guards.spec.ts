@@ -1,5 +1,6 @@
 import type { Channel, Contact } from '../crm/crm-types';
-import { applyActionLocally, guardAction, type ResolvedAction } from './action-guards';
+import { applyActionLocally, guardAction } from './action-guards';
+import type { ResolvedAction } from './catalogue/catalogue';
 
 const VIP = { id: 'tag-vip', name: 'vip', color: '#f00' };
 const contact = (over: Partial<Contact> = {}): Contact => ({
@@ -89,16 +90,18 @@ describe('guardAction', () => {
   });
 
   it('skips opening a conversation on a disconnected channel', () => {
-    const verdict = guardAction({ type: 'open-conversation', channelId: 'ch1' }, contact(), {
-      channel: channel('disconnected'),
-    });
+    const verdict = guardAction(
+      { type: 'open-conversation', channelId: 'ch1', channel: channel('disconnected') },
+      contact(),
+    );
     expect(verdict).toMatchObject({ proceed: false, reason: 'channel_not_connected' });
   });
 
   it('opens a conversation on a connected channel', () => {
-    const verdict = guardAction({ type: 'open-conversation', channelId: 'ch1' }, contact(), {
-      channel: channel('connected'),
-    });
+    const verdict = guardAction(
+      { type: 'open-conversation', channelId: 'ch1', channel: channel('connected') },
+      contact(),
+    );
     expect(verdict).toEqual({ proceed: true });
   });
 });

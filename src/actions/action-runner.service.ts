@@ -14,9 +14,20 @@ import { RunsRepository, type RunRow } from '../ledger/runs.repository';
 import { EngineMetrics } from '../ops/engine-metrics';
 import type { RuleAction } from '../rules/rule-types';
 import { applyActionLocally, guardAction } from './action-guards';
-import { executeAction, ExecutionContext, MissingMessageError } from './action-executor';
-import { resolveAction, resolveMemberId } from './resolve-action';
+import { executeAction } from './action-executor';
+import type { TriggerMessage } from './catalogue/action-definition';
+import { resolveMemberId } from './catalogue/assign.action';
+import { actionDefinition } from './catalogue/catalogue';
+import { NoConversationError } from './catalogue/conversation-for';
+import { MissingMessageError } from './catalogue/message-trigger';
+import { resolveAction } from './resolve-action';
 import { freshestContact, needsFreshRead, nextStep } from './run-steps';
+
+interface ExecutionContext {
+  contact: Contact;
+  /** message.* runs: the message the rule answers. */
+  message?: TriggerMessage;
+}
 
 /** The ledger as one run sees it: over the connection that holds the contact's lock. */
 interface Ledger {
@@ -108,8 +119,15 @@ export class ActionRunnerService {
     const opts = { priority: run.priority, correlationId: run.correlation_id ?? undefined };
     const started = Date.now();
     try {
-      const resolved = await resolveAction(this.directory, action);
+      const def = actionDefinition(action.type);
+      const facts = {
+        contact: ctx.contact,
+        event: run.event_payload ?? undefined,
+        message: ctx.message && run.event_payload?.data,
+      };
+      const resolved = await resolveAction(this.directory, action, facts);
       if (
+        def.messaging &&
         'assignFirst' in action &&
         action.assignFirst &&
         !ctx.contact.assigneeId &&
@@ -119,18 +137,14 @@ export class ActionRunnerService {
         ctx.contact =
           (await this.gateway.updateContact(ctx.contact.id, { assigneeId: memberId }, opts)) ?? ctx.contact;
       }
-      const channel =
-        resolved.type === 'open-conversation'
-          ? await this.directory.resolveChannel(resolved.channelId)
-          : undefined;
-      const guard = guardAction(resolved, ctx.contact, { channel });
+      const guard = guardAction(resolved, ctx.contact);
       if (!guard.proceed) {
         await ledger.actions.skip(row.id, guard.reason, guard.detail);
         this.metrics.actions.inc({ type: action.type, status: 'skipped', reason: guard.reason });
         return 'next';
       }
       await ledger.actions.markRunning(row.id);
-      const after = await executeAction(this.gateway, resolved, ctx, opts);
+      const after = await executeAction(resolved, { gateway: this.gateway, opts, ...ctx });
       ctx.contact = after ?? applyActionLocally(resolved, ctx.contact);
       // The CRM's answer is the freshest state there is: later runs' guards start from it.
       if (after) await this.mirror.applyEvent('contact.updated', after);
@@ -154,13 +168,16 @@ export class ActionRunnerService {
     finalAttempt: boolean,
   ) {
     const type = (row.action as RuleAction).type;
-    if (err instanceof CrmApiError && err.code === 'resource_conflict' && type === 'create-segment') {
-      await ledger.actions.succeed(row.id, durationMs, err.requestId ?? null, 'already_exists');
+    const done = actionDefinition(type).alreadyDone?.(err);
+    if (done) {
+      const requestId = err instanceof CrmApiError ? (err.requestId ?? null) : null;
+      await ledger.actions.succeed(row.id, durationMs, requestId, done);
       return 'next' as const;
     }
     const permanent =
       (err instanceof CrmApiError && !err.retryable) ||
       err instanceof MissingMessageError ||
+      err instanceof NoConversationError ||
       isUnknownName(err);
     const failure = describe(err);
     if (permanent || finalAttempt) {
@@ -181,7 +198,7 @@ export class ActionRunnerService {
   }
 }
 
-function messageOf(run: RunRow): ExecutionContext['message'] {
+function messageOf(run: RunRow): TriggerMessage | undefined {
   const data = run.event_payload?.data as Record<string, unknown> | undefined;
   if (!data || !String(run.event_payload?.type ?? '').startsWith('message.')) return undefined;
   return {
@@ -206,6 +223,8 @@ function describe(err: unknown): {
   }
   if (err instanceof MissingMessageError)
     return { code: 'no_message', message: err.message, status: null, requestId: null };
+  if (err instanceof NoConversationError)
+    return { code: 'no_conversation', message: err.message, status: null, requestId: null };
   if (isUnknownName(err))
     return { code: 'unknown_name', message: err.message, status: null, requestId: null };
   const e = err as { name?: string; message?: string };

@@ -2,7 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
-import { actionText, formatEvaluation } from '../matching/format-explain';
+import { actionLabel } from '../actions/catalogue/catalogue';
+import { formatEvaluation } from '../matching/format-explain';
 import { formatProblems } from '../rules/format-problems';
 import { loadRulesFromDir } from '../rules/load-rules';
 import { factsOf } from '../rules/rule-test-cases';
@@ -77,7 +78,7 @@ async function explainCommand(opts: ExplainOptions, println: Print, eprintln: Pr
       opts.wasInSegment === true,
     );
     outcome.explain.forEach((l) => println(l));
-    println(`actions: ${outcome.actions.map((a) => actionText(a.action)).join(', ') || '(none)'}`);
+    println(`actions: ${outcome.actions.map((a) => actionLabel(a.action)).join(', ') || '(none)'}`);
     return 0;
   }
   if (!input.hasEvent) {

@@ -5,10 +5,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CachedList } from './cached-list';
-import type { PageQuery } from './crm-client-types';
+import type { MessageTemplate, PageQuery } from './crm-client-types';
 import { CrmGateway, type CallOptions } from './crm-gateway.service';
 import { CRM_REDIS } from './crm-redis';
-import type { Channel, ContactStage, Member, Tag } from './crm-types';
+import type { Channel, ContactStage, CustomField, Member, Tag } from './crm-types';
 import {
   assignableMembers,
   findByNameOrId,
@@ -50,6 +50,17 @@ export class CrmDirectory {
     CHANNEL_TTL_MS,
     MISS_TTL_MS,
   );
+  /** Only approved templates can be sent (the CRM answers 422 template_not_approved otherwise). */
+  private readonly templates = new CachedList(
+    () => this.allPages((q) => this.gateway.listMessageTemplates({ ...q, status: 'APPROVED' }, OPTS)),
+    TTL_MS,
+    MISS_TTL_MS,
+  );
+  private readonly customFields = new CachedList(
+    async () => (await this.gateway.listCustomFields({ status: 'ACTIVE' }, OPTS)).data,
+    TTL_MS,
+    MISS_TTL_MS,
+  );
   private readonly rotationKey: string;
 
   constructor(
@@ -74,6 +85,19 @@ export class CrmDirectory {
 
   resolveChannel(nameOrId: string): Promise<Channel> {
     return this.resolve('channel', this.channels, nameOrId, (c) => [c.name]);
+  }
+
+  /** An approved template by name (or uuid), in `language` when names repeat per language. */
+  resolveTemplate(nameOrId: string, language?: string): Promise<MessageTemplate> {
+    const key = language ? `${nameOrId} (${language})` : nameOrId;
+    return this.resolve('template', this.templates, key, (t) =>
+      language ? [`${t.name} (${String(t.language)})`, `${t.id} (${String(t.language)})`] : [t.name],
+    );
+  }
+
+  /** An active custom field by its fieldKey (or uuid). */
+  resolveCustomField(fieldKeyOrId: string): Promise<CustomField> {
+    return this.resolve('custom field', this.customFields, fieldKeyOrId, (f) => [f.fieldKey]);
   }
 
   /** The next active member in a rotation shared by every process (GET /v1/users, Redis INCR). */

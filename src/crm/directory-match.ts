@@ -2,7 +2,7 @@
 // "ana@demo.test"); the CRM wants ids.
 import type { Member } from './crm-types';
 
-export type DirectoryKind = 'tag' | 'stage' | 'member' | 'channel';
+export type DirectoryKind = 'tag' | 'stage' | 'member' | 'channel' | 'template' | 'custom field' | 'option';
 
 /** A name in a rule that matches nothing in the CRM (after a refresh). */
 export class UnknownNameError extends Error {

@@ -1,6 +1,7 @@
 // The explain trace as people read it: the rule's condition tree with each node's result and,
 // for each leaf, the value seen. Used by `crm-rules explain` and failing rule tests.
 import type { ConditionTrace, RuleDefinition, RuleEvaluation } from '../rules/rule-types';
+import { actionLabel } from '../actions/catalogue/catalogue';
 
 type Node = Record<string, unknown>;
 const OK = '✔';
@@ -30,16 +31,8 @@ export function formatEvaluation(rule: RuleDefinition, evaluation: RuleEvaluatio
   if (!rule.conditions) lines.push(`${indent}  ${OK} no conditions: always matches`);
   else lines.push(...formatTree(rule.conditions, evaluation.trace, `${indent}  `));
   if (evaluation.matched)
-    lines.push(`${indent}  actions: ${evaluation.actions.map(actionText).join(', ') || '(none)'}`);
+    lines.push(`${indent}  actions: ${evaluation.actions.map(actionLabel).join(', ') || '(none)'}`);
   return lines;
-}
-
-export function actionText(action: Record<string, unknown> & { type: string }): string {
-  const { type, ...rest } = action;
-  const values = Object.values(rest);
-  if (values.length === 0) return type;
-  if (values.length === 1 && typeof values[0] !== 'object') return `${type} ${showValue(values[0])}`;
-  return `${type} ${showValue(rest)}`;
 }
 
 /** The condition tree with results; leaves found in the trace by their `at` path. */

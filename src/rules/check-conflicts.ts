@@ -1,8 +1,8 @@
 // Set-level check: rules on one trigger that undo each other's tag or block (conflict).
-import { describeAction } from './check-action-effects';
-import { exclusiveFields, opposed } from './condition-leaves';
+import { actionLabel } from '../actions/catalogue/catalogue';
+import { exclusiveFields, undoing } from './condition-leaves';
 import { eventsOf, where, type LoadedRule } from './loaded-rule';
-import type { RuleAction, RuleProblem } from './rule-types';
+import type { RuleProblem } from './rule-types';
 
 /** Live, enabled event rules: the ones whose actions reach the CRM when an event comes in. */
 function acting(rules: LoadedRule[]): LoadedRule[] {
@@ -20,23 +20,21 @@ export function checkConflicts(rules: LoadedRule[]): RuleProblem[] {
       if (a !== b && exclusiveFields(a.def, b.def).length > 0) continue;
       b.def.actions.forEach((bAction, bi) => {
         const undone = a.def.actions.some(
-          (aAction, ai) => (a !== b || ai < bi) && opposed(aAction, bAction) && isTagOrBlock(bAction),
+          (aAction, ai) => (a !== b || ai < bi) && undoing(bAction, aAction)?.conflict,
         );
         if (!undone) return;
         const what =
           a === b
-            ? `this rule also does the opposite of ${describeAction(bAction)}`
+            ? `this rule also does the opposite of ${actionLabel(bAction)}`
             : `rule "${a.def.id}" (${where(a.def.source)}) does the opposite`;
         problems.push({
           ...b.at.pos(['do', bi]),
           severity: 'error',
           code: 'conflict',
-          message: `conflict on ${shared.join(', ')}: ${describeAction(bAction)} in rule "${b.def.id}", and ${what}; make their conditions exclusive or merge the rules`,
+          message: `conflict on ${shared.join(', ')}: ${actionLabel(bAction)} in rule "${b.def.id}", and ${what}; make their conditions exclusive or merge the rules`,
         });
       });
     }
   });
   return problems;
 }
-
-const isTagOrBlock = (a: RuleAction) => ['add-tag', 'remove-tag', 'block', 'unblock'].includes(a.type);

@@ -1,5 +1,5 @@
 // Set-level check: chains of rules whose CRM writes re-trigger each other without end (loop).
-import { describeAction, emittedEvents } from './check-action-effects';
+import { actionDefinition, actionLabel } from '../actions/catalogue/catalogue';
 import { exclusiveFields, ignoresOutgoing, opposed, selfDisabling, writtenField } from './condition-leaves';
 import { eventsOf, type LoadedRule } from './loaded-rule';
 import type { RuleAction, RuleProblem } from './rule-types';
@@ -16,7 +16,7 @@ function buildGraph(rules: LoadedRule[]): Edge[][] {
     const edges: Edge[] = [];
     if (!r.def.enabled || r.def.mode !== 'live') return edges;
     r.def.actions.forEach((action, actionIndex) => {
-      for (const kind of emittedEvents(action)) {
+      for (const kind of actionDefinition(action.type).effect.emits(action)) {
         rules.forEach((s, to) => {
           if (!s.def.enabled || !eventsOf(s.def).includes(kind)) return;
           // The message a rule sends is outgoing: rules that require inbound messages ignore it.
@@ -80,7 +80,7 @@ export function checkLoops(all: LoadedRule[]): RuleProblem[] {
     const text = chain
       .map(
         (e, i) =>
-          `${rules[i === 0 ? start : chain[i - 1].to].def.id} (${describeAction(e.action)} -> ${e.kind})`,
+          `${rules[i === 0 ? start : chain[i - 1].to].def.id} (${actionLabel(e.action)} -> ${e.kind})`,
       )
       .join(' -> ');
     problems.push({
@@ -102,13 +102,10 @@ function endlessCycle(
 ): { start: number; via: number; reason: string } | undefined {
   for (const r of scc) {
     const always = graph[r].find(
-      (e) =>
-        inScc.has(e.to) &&
-        (e.action.type === 'send-message' ||
-          (e.action.type === 'assign' && e.action.member.toLowerCase() === 'round-robin')),
+      (e) => inScc.has(e.to) && !!actionDefinition(e.action.type).effect.alwaysWrites?.(e.action),
     );
     if (always && !selfDisabling(rules[r].def))
-      return { start: r, via: r, reason: `${describeAction(always.action)} writes again on every run` };
+      return { start: r, via: r, reason: `${actionLabel(always.action)} writes again on every run` };
   }
   const written = new Set(
     scc.flatMap((i) => rules[i].def.actions.map(writtenField).filter((f): f is string => !!f)),

@@ -1,8 +1,11 @@
 // Just enough reasoning about conditions for the conflict and loop checks: the leaves a rule
 // requires (top-level `all`), whether two rules can never match the same contact, and whether
 // a rule's own action makes its conditions false (so it cannot fire twice in a row).
+import { sameName } from '../actions/catalogue/action-definition';
+import { actionDefinition } from '../actions/catalogue/catalogue';
 import type { RuleAction, RuleDefinition } from './rule-types';
 
+/** A RequiredLeaf of the catalogue's effects. */
 export interface Leaf {
   /** `contact.stageId`, `contact.tags`, `message.isOutgoing`, ... */
   field: string;
@@ -40,8 +43,7 @@ function toLeaf(node: Node, negated: boolean, contactEvents: boolean): Leaf {
   return { field, op, value: node.value, negated };
 }
 
-const same = (a: unknown, b: unknown) =>
-  typeof a === 'string' && typeof b === 'string' ? a.toLowerCase() === b.toLowerCase() : a === b;
+const same = sameName;
 
 function exclusive(a: Leaf, b: Leaf): boolean {
   if (a.field !== b.field) return false;
@@ -71,48 +73,12 @@ export function exclusiveFields(a: RuleDefinition, b: RuleDefinition): string[] 
 
 /** The contact field an action writes (every write also changes updatedAt). */
 export function writtenField(action: RuleAction): string | undefined {
-  switch (action.type) {
-    case 'add-tag':
-    case 'remove-tag':
-      return 'contact.tags';
-    case 'move-stage':
-      return 'contact.stageId';
-    case 'assign':
-      return 'contact.assigneeId';
-    case 'block':
-    case 'unblock':
-      return 'contact.isBlocked';
-    default:
-      return action.type !== 'create-segment' && action.type !== 'open-conversation' && action.assignFirst
-        ? 'contact.assigneeId'
-        : undefined;
-  }
+  return actionDefinition(action.type).effect.writes?.(action);
 }
 
 /** True when, right after `action`, the leaf is certainly false. */
 export function falsifies(action: RuleAction, leaf: Leaf): boolean {
-  const is = (op: string, value: unknown, negated = false) =>
-    leaf.op === op && same(leaf.value, value) && leaf.negated === negated;
-  switch (action.type) {
-    case 'add-tag':
-      return leaf.field === 'contact.tags' && is('hasTag', action.tag, true);
-    case 'remove-tag':
-      return leaf.field === 'contact.tags' && is('hasTag', action.tag);
-    case 'assign':
-      return leaf.field === 'contact.assigneeId' && (is('equal', null) || is('exists', false));
-    case 'block':
-      return leaf.field === 'contact.isBlocked' && (is('equal', false) || is('notEqual', true));
-    case 'unblock':
-      return leaf.field === 'contact.isBlocked' && (is('equal', true) || is('notEqual', false));
-    case 'move-stage':
-      return (
-        action.stage !== null &&
-        leaf.field === 'contact.stageId' &&
-        (is('equal', null) || is('exists', false))
-      );
-    default:
-      return false;
-  }
+  return actionDefinition(action.type).effect.falsifies?.(action, leaf) ?? false;
 }
 
 /** A rule whose own actions make its conditions false: it cannot re-trigger itself. */
@@ -123,13 +89,12 @@ export function selfDisabling(rule: RuleDefinition): boolean {
 
 /** Two writes that undo each other: add/remove the same tag, block/unblock, different stages or members. */
 export function opposed(a: RuleAction, b: RuleAction): string | undefined {
-  if (a.type === 'add-tag' && b.type === 'remove-tag' && same(a.tag, b.tag)) return `tag "${a.tag}"`;
-  if (a.type === 'remove-tag' && b.type === 'add-tag' && same(a.tag, b.tag)) return `tag "${a.tag}"`;
-  if ((a.type === 'block' && b.type === 'unblock') || (a.type === 'unblock' && b.type === 'block'))
-    return 'blocked state';
-  if (a.type === 'move-stage' && b.type === 'move-stage' && !same(a.stage, b.stage)) return 'stage';
-  if (a.type === 'assign' && b.type === 'assign' && !same(a.member, b.member)) return 'assignee';
-  return undefined;
+  return undoing(a, b)?.what;
+}
+
+/** What `b` undoes of `a`, and whether that is a conflict when both run on one trigger (tags, blocked state). */
+export function undoing(a: RuleAction, b: RuleAction): { what: string; conflict: boolean } | undefined {
+  return actionDefinition(a.type).effect.undoneBy?.(a, b as { type: string } & Record<string, unknown>);
 }
 
 /** Does the rule ignore its own outgoing messages (message.isOutgoing must be false)? */

@@ -250,7 +250,7 @@ describe('conflicts and loops', () => {
     });
     expect(problems.map((p) => p.code)).toEqual(['loop']);
     expect(problems[0].message).toMatch(
-      /^loop: (answer|ping) .* -> (answer|ping): send-message writes again on every run/,
+      /^loop: (answer|ping) .* -> (answer|ping): send-message "hi" writes again on every run/,
     );
   });
 });

@@ -8,6 +8,9 @@ import { parseDuration } from './durations';
 import { factUnavailableReason } from './fact-shapes';
 import { completeActions, parseActionItems } from './parse-actions';
 import { isPlainObject, RuleContext } from './rule-context';
+import { actionDefinition } from '../actions/catalogue/catalogue';
+import type { TriggerKinds } from '../actions/catalogue/action-definition';
+import { templateProblems } from '../actions/catalogue/template-values';
 import type { RuleAction, RuleDefinition, RuleProblem, RuleTrigger } from './rule-types';
 import { issuesToProblems, ruleValidator, schemaIssues } from './schema-problems';
 import type { Locator, YamlPath } from './yaml-source';
@@ -93,11 +96,11 @@ function triggerKinds(on: unknown): readonly string[] | 'schedule' | undefined {
   return isPlainObject(on) ? 'schedule' : undefined;
 }
 
-/** Actions need a contact; react needs the triggering message. */
+/** Each action must be able to work in its trigger (the catalogue says why not), and its templates read known facts. */
 function checkActionsFit(
   actions: (RuleAction | undefined)[],
   path: YamlPath,
-  trigger: readonly string[] | 'schedule',
+  trigger: TriggerKinds,
   ctx: RuleContext,
 ): void {
   const kinds = trigger === 'schedule' ? [] : trigger;
@@ -105,18 +108,14 @@ function checkActionsFit(
   actions.forEach((action, i) => {
     if (!action) return;
     const at = [...path, i];
-    if (noContact && action.type !== 'create-segment') {
-      ctx.error(at, 'invalid-action', `${action.type} acts on a contact, and ${noContact} events carry none`);
-    } else if (action.type === 'react') {
-      const other = kinds.find((k) => !k.startsWith('message.'));
-      const reason =
-        trigger === 'schedule' ? 'segment rules have none' : other ? `${other} events carry none` : undefined;
-      if (reason)
-        ctx.error(
-          at,
-          'invalid-action',
-          `react answers the triggering message and ${reason}: only message.* rules can react`,
-        );
-    }
+    const def = actionDefinition(action.type);
+    const reason =
+      noContact && def.needsContact !== false
+        ? `${action.type} acts on a contact, and ${noContact} events carry none`
+        : def.unavailableIn?.(trigger);
+    if (reason) return ctx.error(at, 'invalid-action', reason);
+    for (const t of def.templates?.(action) ?? [])
+      for (const problem of templateProblems(t.text, trigger))
+        ctx.error([...at, action.type, ...t.path], 'unknown-fact', problem);
   });
 }

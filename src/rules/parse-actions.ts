@@ -1,24 +1,21 @@
-// `do:` / `on-leave:` items as written in YAML -> the RuleAction union of rule-types.ts.
-// Names or uuids are kept as written: the engine resolves them against the CRM.
+// `do:` / `on-leave:` items as written in YAML -> RuleActions, through the action catalogue
+// (src/actions/catalogue): each entry parses its own value. Names or uuids are kept as
+// written: the engine resolves them against the CRM.
+import { listInWords } from '../actions/catalogue/action-definition';
+import {
+  ACTION_DEFINITIONS,
+  ACTION_TYPES,
+  actionDefinition,
+  isActionType,
+} from '../actions/catalogue/catalogue';
 import type { RuleAction } from './rule-types';
 import { isPlainObject, type RuleContext } from './rule-context';
-import { checkSegmentFilters, checkSegmentName } from './segment-problems';
 import type { YamlPath } from './yaml-source';
 
-export const ACTION_KEYS = [
-  'add-tag',
-  'remove-tag',
-  'move-stage',
-  'assign',
-  'react',
-  'send-message',
-  'open-conversation',
-  'block',
-  'unblock',
-  'create-segment',
-] as const;
+export const ACTION_KEYS = ACTION_TYPES;
 
-const WITH_ASSIGN_FIRST = ['react', 'send-message'];
+const WITH_ASSIGN_FIRST = ACTION_DEFINITIONS.filter((d) => d.messaging).map((d) => d.type);
+const BARE = ACTION_DEFINITIONS.filter((d) => d.bare).map((d) => d.type);
 
 /** Actions, or undefined when any item has a problem (reported on ctx; schema problems are reported elsewhere). */
 export function parseActions(raw: unknown, path: YamlPath, ctx: RuleContext): RuleAction[] | undefined {
@@ -47,26 +44,26 @@ export function parseActionItems(
 }
 
 function parseAction(item: unknown, path: YamlPath, ctx: RuleContext): RuleAction | undefined {
-  if (item === 'block' || item === 'unblock') return { type: item };
+  if (typeof item === 'string' && (BARE as readonly string[]).includes(item))
+    return build(item, null, undefined, path, ctx);
   if (!isPlainObject(item)) return undefined;
   const keys = Object.keys(item).filter((k) => k !== 'assign-first');
-  const known = keys.filter((k) => (ACTION_KEYS as readonly string[]).includes(k));
-  if (known.length !== keys.length) return undefined; // unknown action: the schema reported it
+  if (!keys.every(isActionType)) return undefined; // unknown action: the schema reported it
   if (keys.length !== 1) {
     const message =
       keys.length === 0
-        ? 'assign-first goes with react or send-message'
+        ? `assign-first goes with ${listInWords(WITH_ASSIGN_FIRST)}`
         : `one action per item, found ${keys.join(' and ')}: write each as its own "- " item`;
     ctx.error(path, 'invalid-action', message);
     return undefined;
   }
-  const type = keys[0] as RuleAction['type'];
+  const type = keys[0];
   const assignFirst = item['assign-first'];
-  if (assignFirst !== undefined && !WITH_ASSIGN_FIRST.includes(type)) {
+  if (assignFirst !== undefined && !(WITH_ASSIGN_FIRST as readonly string[]).includes(type)) {
     ctx.error(
       [...path, 'assign-first'],
       'invalid-action',
-      `assign-first only applies to react and send-message, not ${type}`,
+      `assign-first only applies to ${listInWords(WITH_ASSIGN_FIRST)}, not ${type}`,
       'key',
     );
     return undefined;
@@ -81,50 +78,13 @@ function parseAction(item: unknown, path: YamlPath, ctx: RuleContext): RuleActio
 }
 
 function build(
-  type: RuleAction['type'],
+  type: string,
   value: unknown,
   assignFirst: string | undefined,
   path: YamlPath,
   ctx: RuleContext,
 ): RuleAction | undefined {
-  const text = typeof value === 'string' ? value : undefined;
-  switch (type) {
-    case 'add-tag':
-    case 'remove-tag':
-      return text === undefined ? undefined : { type, tag: text };
-    case 'move-stage':
-      return value === null ? { type, stage: null } : text === undefined ? undefined : { type, stage: text };
-    case 'assign':
-      return text === undefined ? undefined : { type, member: text };
-    case 'react':
-      return text === undefined
-        ? undefined
-        : { type, emoji: text, ...(assignFirst !== undefined ? { assignFirst } : {}) };
-    case 'send-message':
-      return text === undefined
-        ? undefined
-        : { type, text, ...(assignFirst !== undefined ? { assignFirst } : {}) };
-    case 'open-conversation':
-      return text === undefined ? undefined : { type, channel: text };
-    case 'block':
-    case 'unblock':
-      return { type };
-    case 'create-segment':
-      return createSegment(value, path, ctx);
-  }
-}
-
-function createSegment(value: unknown, path: YamlPath, ctx: RuleContext): RuleAction | undefined {
-  if (!isPlainObject(value)) return undefined;
-  const before = ctx.errorCount();
-  // A missing name or filters is a schema problem, reported there; what is present is checked.
-  if (value.name !== undefined) checkSegmentName(value.name, [...path, 'name'], ctx);
-  // Sent to the CRM as written: ISO dates only, and every member of 2.4 is allowed.
-  if (value.filters !== undefined) checkSegmentFilters(value.filters, [...path, 'filters'], ctx, false);
-  if (ctx.errorCount() > before || value.name === undefined || value.filters === undefined) return undefined;
-  return {
-    type: 'create-segment',
-    name: value.name as string,
-    filters: value.filters as Record<string, unknown>,
-  };
+  const members = actionDefinition(type).parse(value, path, ctx);
+  if (!members) return undefined;
+  return { type, ...members, ...(assignFirst !== undefined ? { assignFirst } : {}) } as RuleAction;
 }

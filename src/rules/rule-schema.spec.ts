@@ -1,6 +1,7 @@
 // The published schema is what editors see: it must stay in step with the code.
 import { EVENT_KINDS } from '../crm/crm-types';
 import { OPERATOR_NAMES } from '../matching/operators';
+import { actionSchema } from '../actions/catalogue/action-schema';
 import { ACTION_KEYS } from './parse-actions';
 import schema from './rule.schema.json';
 import testSchema from './rule-test.schema.json';
@@ -29,6 +30,10 @@ describe('rule.schema.json', () => {
 
   it('lists exactly the event kinds of crm-types.ts', () => {
     expect(schema.definitions.eventKind.enum).toEqual([...EVENT_KINDS]);
+  });
+
+  it('holds the action definition the catalogue generates (npm run schema:write)', () => {
+    expect(schema.definitions.action).toEqual(actionSchema());
   });
 
   it('lists exactly the actions and operators the loader knows', () => {

@@ -2,7 +2,8 @@
 // no network: the same evaluation the engine does, then a diff of the actions.
 import type { Contact } from '../crm/crm-types';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
-import { actionText, formatEvaluation, formatTraceList } from '../matching/format-explain';
+import { actionLabel } from '../actions/catalogue/catalogue';
+import { formatEvaluation, formatTraceList } from '../matching/format-explain';
 import { toMirroredContact } from '../contacts/mirrored-contact';
 import { resolveRelativeDates } from '../segments/filters/resolved-filters';
 import { matchesSegment } from '../segments/filters/segment-filter';
@@ -117,22 +118,22 @@ export function evaluateSegmentRule(
 function diff(expected: RuleAction[], actual: RuleTestOutcome['actions']): string[] {
   const lines = [
     'expected:',
-    ...(expected.length ? expected.map((a) => `  - ${actionText(a)}`) : ['  (none)']),
+    ...(expected.length ? expected.map((a) => `  - ${actionLabel(a)}`) : ['  (none)']),
   ];
   lines.push(
     'actual:',
-    ...(actual.length ? actual.map((a) => `  - ${actionText(a.action)}   (rule ${a.rule})`) : ['  (none)']),
+    ...(actual.length ? actual.map((a) => `  - ${actionLabel(a.action)}   (rule ${a.rule})`) : ['  (none)']),
   );
   const left = actual.map((a) => stableStringify(a.action));
   const missing: string[] = [];
   for (const e of expected) {
     const i = left.indexOf(stableStringify(e));
-    if (i === -1) missing.push(`  - ${actionText(e)}   (missing)`);
+    if (i === -1) missing.push(`  - ${actionLabel(e)}   (missing)`);
     else left[i] = '';
   }
   const unexpected = actual
     .filter((_, i) => left[i] !== '')
-    .map((a) => `  + ${actionText(a.action)}   (unexpected, from rule ${a.rule})`);
+    .map((a) => `  + ${actionLabel(a.action)}   (unexpected, from rule ${a.rule})`);
   lines.push(
     'diff:',
     ...(missing.length + unexpected.length

@@ -1,22 +1,10 @@
 // The compiled rule model: what the loader produces from rules/*.yaml and what the
 // matcher, the action runner and the segment sweeps consume. Plain types, no Nest.
 import type { SegmentFilters } from '../crm/crm-types';
+import type { RuleAction } from '../actions/catalogue/catalogue';
 
-/** A name or uuid as written in the rule; the gateway's directory resolves names to ids. */
-export type NameOrId = string;
-
-export type RuleAction =
-  | { type: 'add-tag'; tag: NameOrId }
-  | { type: 'remove-tag'; tag: NameOrId }
-  | { type: 'move-stage'; stage: NameOrId | null }
-  /** member: a name, email or uuid, or the literal 'round-robin' over GET /v1/users. */
-  | { type: 'assign'; member: NameOrId }
-  | { type: 'react'; emoji: string; assignFirst?: NameOrId }
-  | { type: 'send-message'; text: string; assignFirst?: NameOrId }
-  | { type: 'open-conversation'; channel: NameOrId }
-  | { type: 'block' }
-  | { type: 'unblock' }
-  | { type: 'create-segment'; name: string; filters: SegmentFilters };
+/** Actions are declared by the catalogue (src/actions/catalogue), one entry per type. */
+export type { RuleAction } from '../actions/catalogue/catalogue';
 
 /** Where a thing was written, for `file:line:col` messages and explain output. */
 export interface SourcePosition {

@@ -101,7 +101,7 @@ function describe(err: ErrorObject): SchemaIssue | undefined {
         path: [...path, key],
         target: 'key',
         code,
-        message: `unknown action "${key}"${hint(key, actions)}`,
+        message: `unknown action "${key}"${hint(key, actions, 20)}`,
       };
     }
     case 'uniqueItems':

@@ -1,7 +1,8 @@
 // Each guard end to end: the contact and channel state comes from the sandbox through the
 // gateway, the guard decides, and the CRM confirms that the skipped call would have failed
 // (or, for no-ops, that applyActionLocally predicts the state the CRM returns).
-import { applyActionLocally, guardAction, type ResolvedAction } from '../../src/actions/action-guards';
+import { applyActionLocally, guardAction } from '../../src/actions/action-guards';
+import type { ResolvedAction } from '../../src/actions/catalogue/catalogue';
 import { CrmApiError } from '../../src/crm/crm-errors';
 import type { CallOptions } from '../../src/crm/crm-gateway.service';
 import type { Contact } from '../../src/crm/crm-types';
@@ -69,14 +70,14 @@ describe('action guards against the sandbox', () => {
   it('channel_not_connected: does not open a conversation on a disconnected channel', async () => {
     const contact = await newContact(await firstMemberId());
     const channel = await crm.a.directory.resolveChannel('Old Line');
-    const action: ResolvedAction = { type: 'open-conversation', channelId: channel.id };
-    expect(guardAction(action, contact, { channel })).toMatchObject({ reason: 'channel_not_connected' });
+    const action: ResolvedAction = { type: 'open-conversation', channelId: channel.id, channel };
+    expect(guardAction(action, contact)).toMatchObject({ reason: 'channel_not_connected' });
     const open = crm.a.gateway.openConversation({ contactId: contact.id, channelId: channel.id }, OPTS);
     expect(await crmCode(open)).toBe('422 channel_not_connected');
 
     const connected = await crm.a.directory.resolveChannel('Main WhatsApp');
     expect(
-      guardAction({ type: 'open-conversation', channelId: connected.id }, contact, { channel: connected }),
+      guardAction({ type: 'open-conversation', channelId: connected.id, channel: connected }, contact),
     ).toEqual({
       proceed: true,
     });

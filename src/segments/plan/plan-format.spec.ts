@@ -48,7 +48,7 @@ describe('formatPlan', () => {
       '  Ana  5511  c1',
       'leaving: 0',
       'actions:',
-      '  add-tag dormant: 2 contact(s), 1 call(s), skipped: 1 no_change',
+      '  add-tag "dormant": 2 contact(s), 1 call(s), skipped: 1 no_change',
       'CRM calls: 1 mirror refresh + 0 segment sync + 1 action(s) = 2',
       'time at the current budget (300 per 60 s, 5 used, wait 0 ms): about 400 ms',
       'notes:',

@@ -1,24 +1,6 @@
 // The text form of a sweep plan, for `crm-rules plan`. Pure.
-import type { RuleAction } from '../../rules/rule-types';
+import { actionLabel } from '../../actions/catalogue/catalogue';
 import type { ContactRef, SweepPlan } from './plan-sweep';
-
-function actionLabel(a: RuleAction): string {
-  switch (a.type) {
-    case 'add-tag':
-    case 'remove-tag':
-      return `${a.type} ${a.tag}`;
-    case 'move-stage':
-      return `move-stage ${a.stage ?? '(none)'}`;
-    case 'assign':
-      return `assign ${a.member}`;
-    case 'open-conversation':
-      return `open-conversation ${a.channel}`;
-    case 'create-segment':
-      return `create-segment ${a.name}`;
-    default:
-      return a.type;
-  }
-}
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${ms} ms`;

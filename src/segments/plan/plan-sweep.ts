@@ -2,7 +2,8 @@
 // who enters and leaves, each action with the CRM calls it needs after the runner's guards
 // (an add-tag on a contact that has the tag costs nothing), and the time at the current budget.
 // Pure: the caller gathers contacts, resolved actions, mirror freshness and budget.
-import { applyActionLocally, guardAction, type ResolvedAction } from '../../actions/action-guards';
+import { applyActionLocally, guardAction } from '../../actions/action-guards';
+import type { ResolvedAction } from '../../actions/catalogue/catalogue';
 import type { SegmentFilters } from '../../crm/crm-types';
 import type { RuleAction, RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
 import type { MirrorFreshness } from '../../contacts/mirror-policy';
@@ -138,7 +139,6 @@ function planActions(
 
 function skipReason(p: PlannedAction, contact: ReturnType<typeof toContact>): string | undefined {
   if (!p.resolved) return 'unresolved';
-  if (p.resolved.type === 'react' || p.resolved.type === 'send-message') return 'no_message';
   const verdict = guardAction(p.resolved, contact);
   return verdict.proceed ? undefined : verdict.reason;
 }

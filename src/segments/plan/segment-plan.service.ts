@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { ResolvedAction } from '../../actions/action-guards';
 import { resolveAction } from '../../actions/resolve-action';
 import { CrmDirectory } from '../../crm/crm-directory.service';
 import { CrmGateway } from '../../crm/crm-gateway.service';
@@ -100,16 +99,12 @@ export class SegmentPlanService {
     return out;
   }
 
-  /** Names to ids through the directory (cached reads). Round-robin is not drawn: drawing moves the rotation. */
+  /** Names to ids through the directory (cached reads), without side effects (no round-robin draw). */
   private resolveAll(actions: RuleAction[]): Promise<PlannedAction[]> {
     return Promise.all(
       actions.map(async (action): Promise<PlannedAction> => {
-        if (action.type === 'assign' && action.member === 'round-robin') {
-          const resolved: ResolvedAction = { type: 'assign', memberId: 'round-robin' };
-          return { action, resolved };
-        }
         try {
-          return { action, resolved: await resolveAction(this.directory, action) };
+          return { action, resolved: await resolveAction(this.directory, action, {}, { dryRun: true }) };
         } catch (err) {
           return { action, problem: err instanceof Error ? err.message : String(err) };
         }

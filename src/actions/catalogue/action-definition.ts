@@ -1,0 +1,152 @@
+// What one catalogue entry declares about its action, in one place: YAML shape, label, effect
+// on the contact, name resolution, guards, the gateway call, where it can run and how a repeat
+// is handled. The engine's layers (schema, validator, loop/conflict checks, rule tests, explain,
+// plan, runner) dispatch through the registry (catalogue.ts), never through a switch.
+// Pure types and small helpers: no Nest.
+import type { CrmDirectory } from '../../crm/crm-directory.service';
+import type { CallOptions, CrmGateway } from '../../crm/crm-gateway.service';
+import type { Contact } from '../../crm/crm-types';
+import type { RuleContext } from '../../rules/rule-context';
+import type { YamlPath } from '../../rules/yaml-source';
+
+/**
+ * How a repeat after an unclear outcome (timeout, 5xx, crash mid-call) is handled:
+ * - state-checked: retry freely, the fresh-read guard turns a repeat into `no_change`;
+ * - lookup-before-repeat: look the result up before repeating (it may exist already);
+ * - at-most-once: never repeat blindly; find the write or leave it `uncertain` for an operator.
+ */
+export type RepeatClass = 'state-checked' | 'lookup-before-repeat' | 'at-most-once';
+
+export type SkipReason = 'needs_assignee' | 'contact_blocked' | 'channel_not_connected' | 'no_change';
+
+export type GuardVerdict = { proceed: true } | { proceed: false; reason: SkipReason; detail: string };
+
+export const PROCEED: GuardVerdict = { proceed: true };
+export const skip = (reason: SkipReason, detail: string): GuardVerdict => ({
+  proceed: false,
+  reason,
+  detail,
+});
+
+/** The event kinds a rule listens to, or 'schedule' for segment rules (sweeps). */
+export type TriggerKinds = readonly string[] | 'schedule';
+
+/** A field of the contact an action reads or writes, as conditions name it (`contact.tags`). */
+export type ContactField = string;
+
+/** One leaf a rule's match requires (see rules/condition-leaves.ts). */
+export interface RequiredLeaf {
+  field: string;
+  op: string;
+  value: unknown;
+  negated: boolean;
+}
+
+/** What the action does to the contact, for loop/conflict analysis. */
+export interface ActionEffect<A> {
+  /** The contact field the write changes (every write also changes updatedAt). */
+  writes?(action: A): ContactField | undefined;
+  /** Event kinds the CRM emits after the write (DESIGN.md: every contact write emits contact.updated). */
+  emits(action: A): string[];
+  /** Writes something new on every run, so a cycle through it never settles on its own. */
+  alwaysWrites?(action: A): boolean;
+  /** True when, right after the write, the leaf is certainly false. */
+  falsifies?(action: A, leaf: RequiredLeaf): boolean;
+  /**
+   * What `other` undoes of this write (`tag "vip"`, `stage`), for the conflict and loop checks.
+   * `conflict` marks the ones that are a conflict on one trigger (tags, blocked state).
+   */
+  undoneBy?(
+    action: A,
+    other: { type: string } & Record<string, unknown>,
+  ): { what: string; conflict: boolean } | undefined;
+}
+
+/** The message a message.* trigger carries: what react answers and send-message replies in. */
+export interface TriggerMessage {
+  id: string;
+  conversationId: string;
+  messagePlatformId: string;
+}
+
+/** What name resolution may use: the directory, and the renderer of templated values. */
+export interface ResolveEnv {
+  directory: CrmDirectory;
+  /** Renders a templated value (`Hi {{contact.name}}`) against the run's facts. */
+  render(text: string): string;
+  /** Plans resolve without side effects: a round-robin member is not drawn (drawing moves the rotation). */
+  dryRun: boolean;
+}
+
+/** What a call may use: the gateway with the run's options, the contact, the trigger's message. */
+export interface ExecutionEnv {
+  gateway: CrmGateway;
+  opts: CallOptions;
+  contact: Contact;
+  message?: TriggerMessage;
+}
+
+export interface ActionDefinition<A extends { type: string }, R extends { type: string }> {
+  type: A['type'];
+  /** JSON-Schema fragment of the value under the action's key (rule.schema.json is generated from it). */
+  schema: Record<string, unknown>;
+  /** Written alone, as a plain string item (`- block`). */
+  bare?: boolean;
+  /** Sends to the customer: needs an assignee and an unblocked contact; takes `assign-first`. */
+  messaging?: boolean;
+  /** False for actions that do not act on a contact (create-segment). Default true. */
+  needsContact?: boolean;
+  repeat: RepeatClass;
+  /** The YAML value -> the action's members (problems reported on ctx; the schema's are reported elsewhere). */
+  parse(value: unknown, path: YamlPath, ctx: RuleContext): Omit<A, 'type' | 'assignFirst'> | undefined;
+  /** Values holding mustache templates, with their path relative to the action's value, for offline checks. */
+  templates?(action: A): { path: YamlPath; text: string }[];
+  /** Why the action cannot work in this trigger, or undefined when it can. */
+  unavailableIn?(trigger: TriggerKinds): string | undefined;
+  /** How explain, rule tests, plans and validator messages show it. */
+  label(action: A): string;
+  effect: ActionEffect<A>;
+  resolve(action: A, env: ResolveEnv): Promise<R>;
+  /** Whether the call may be made for this contact state (the CRM's domain rules, no-op elimination). */
+  guard(resolved: R, contact: Contact): GuardVerdict;
+  /** The contact as it will be after the write, so later actions are guarded against it. */
+  apply(resolved: R, contact: Contact): Contact;
+  /** The one gateway call; the contact after the write when the CRM answers with it. */
+  execute(resolved: R, env: ExecutionEnv): Promise<Contact | undefined>;
+  /** A failure that means the write is already there (a reason to record), e.g. a 409 for a segment. */
+  alreadyDone?(err: unknown): string | undefined;
+}
+
+/** Names compare case-insensitively (the directory resolves them that way too). */
+export function sameName(a: unknown, b: unknown): boolean {
+  return typeof a === 'string' && typeof b === 'string' ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
+/** crm-api.md §1: a blocked contact can neither send nor receive; a message needs an assignee. */
+export function messagingGuard(contact: Contact): GuardVerdict {
+  if (contact.isBlocked) return skip('contact_blocked', `contact ${contact.id} is blocked`);
+  if (!contact.assigneeId) return skip('needs_assignee', `contact ${contact.id} has no assignee`);
+  return PROCEED;
+}
+
+/** `a, b and c` */
+export function listInWords(items: readonly string[]): string {
+  return items.length <= 1
+    ? items.join('')
+    : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** A string value as written, or undefined (a wrong type is a schema problem, reported there). */
+export const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+const LABEL_VALUE_MAX = 60;
+
+/** The quoted form labels use (`add-tag "vip"`), long texts cut. */
+export function quoted(value: unknown): string {
+  const shown = JSON.stringify(value) ?? String(value);
+  return shown.length > LABEL_VALUE_MAX ? `${shown.slice(0, LABEL_VALUE_MAX)}…` : shown;
+}
+
+/** ` assign-first "round-robin"` when the action assigns first, for labels. */
+export const assignFirstLabel = (a: { assignFirst?: string }): string =>
+  a.assignFirst ? ` assign-first ${quoted(a.assignFirst)}` : '';
