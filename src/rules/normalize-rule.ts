@@ -116,6 +116,6 @@ function checkActionsFit(
     if (reason) return ctx.error(at, 'invalid-action', reason);
     for (const t of def.templates?.(action) ?? [])
       for (const problem of templateProblems(t.text, trigger))
-        ctx.error([...at, action.type, ...t.path], 'unknown-fact', problem);
+        ctx.error([...at, action.type, ...t.path], problem.code, problem.message);
   });
 }

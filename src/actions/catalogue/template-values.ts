@@ -4,6 +4,7 @@
 // the trigger carries; rendered at run time without HTML escaping (the CRM takes plain text).
 import Mustache from 'mustache';
 import { factUnavailableReason, FACT_ROOTS, lookupField, type FactRoot } from '../../rules/fact-shapes';
+import { closest } from '../../rules/suggest';
 import type { TriggerKinds } from './action-definition';
 
 /** The facts a template may read (`now` is not a value worth printing). */
@@ -11,52 +12,76 @@ const TEMPLATE_ROOTS: readonly FactRoot[] = ['contact', 'event', 'message'];
 
 type Token = [string, string, number, number];
 
-/** Why the template cannot be used in this trigger (one message per problem), [] when it can. */
-export function templateProblems(text: string, trigger: TriggerKinds): string[] {
+export interface TemplateProblem {
+  /** unknown-fact: no such fact or field; unavailable-fact: the trigger does not carry it; invalid-action: not a plain value. */
+  code: 'unknown-fact' | 'unavailable-fact' | 'invalid-action';
+  message: string;
+}
+
+/** What is wrong with the template in this trigger; [] when it can be rendered. */
+export function templateProblems(text: string, trigger: TriggerKinds): TemplateProblem[] {
   let tokens: Token[];
   try {
     tokens = Mustache.parse(text) as unknown as Token[];
   } catch (err) {
-    return [`template ${JSON.stringify(text)} does not parse: ${(err as Error).message}`];
+    return [
+      {
+        code: 'invalid-action',
+        message: `template ${JSON.stringify(text)} does not parse: ${(err as Error).message}`,
+      },
+    ];
   }
-  const problems: string[] = [];
+  const problems: TemplateProblem[] = [];
   for (const [kind, name] of tokens) {
     if (kind === 'text' || kind === '!') continue;
     if (kind !== 'name' && kind !== '&') {
-      problems.push(
-        `templates take plain {{fact.path}} values only, not sections or partials ({{${kind}${name}}})`,
-      );
+      const message = `templates take plain {{fact.path}} values only, not sections or partials ({{${kind}${name}}})`;
+      problems.push({ code: 'invalid-action', message });
       continue;
     }
     const problem = factProblem(name, trigger);
-    if (problem) problems.push(`{{${name}}}: ${problem}`);
+    if (problem) problems.push({ code: problem.code, message: `{{${name}}}: ${problem.message}` });
   }
   return problems;
 }
 
-function factProblem(name: string, trigger: TriggerKinds): string | undefined {
+type FactProblem = { code: 'unknown-fact' | 'unavailable-fact'; message: string };
+
+function factProblem(name: string, trigger: TriggerKinds): FactProblem | undefined {
   const [root, ...segments] = name.split('.');
   if (!(TEMPLATE_ROOTS as readonly string[]).includes(root)) {
-    const known = FACT_ROOTS.includes(root as FactRoot) ? ` ("${root}" has no printable value)` : '';
-    return `unknown fact "${root}"${known}: templates read contact, event or message`;
+    const known = FACT_ROOTS.includes(root as FactRoot) ? ` ("${root}" has no printable fields)` : '';
+    return {
+      code: 'unknown-fact',
+      message: `unknown fact "${root}"${known}: templates read contact, event or message`,
+    };
   }
   if (trigger === 'schedule') {
-    return root === 'contact'
-      ? lookupProblem(root, segments, undefined)
-      : `fact "${root}" does not exist in segment rules (a sweep has no event): use contact`;
+    if (root !== 'contact')
+      return {
+        code: 'unavailable-fact',
+        message: `fact "${root}" does not exist in segment rules (a sweep has no event): use contact`,
+      };
+    return lookupProblem(root, segments, undefined);
   }
   for (const kind of trigger) {
     const unavailable = factUnavailableReason(root as FactRoot, kind);
-    if (unavailable) return unavailable;
+    if (unavailable) return { code: 'unavailable-fact', message: unavailable };
     const problem = lookupProblem(root as FactRoot, segments, kind);
     if (problem) return problem;
   }
   return undefined;
 }
 
-function lookupProblem(root: FactRoot, segments: string[], kind: string | undefined): string | undefined {
+function lookupProblem(
+  root: FactRoot,
+  segments: string[],
+  kind: string | undefined,
+): FactProblem | undefined {
   const found = lookupField(root, segments, kind);
-  return 'error' in found ? found.error : undefined;
+  if (!('error' in found)) return undefined;
+  const near = closest(found.field, found.suggestions);
+  return { code: 'unknown-fact', message: `${found.error}${near ? ` (did you mean "${near}"?)` : ''}` };
 }
 
 /** The facts a template is rendered with. */

@@ -1,0 +1,344 @@
+// Every catalogue entry, table-driven: how its YAML parses and shows, what it emits and writes,
+// where it can run, its guard and local effect, and the one gateway call it makes.
+import type { Channel, Contact } from '../../crm/crm-types';
+import { loadRulesFromFiles } from '../../rules/load-rules';
+import type { RuleProblem } from '../../rules/rule-types';
+import type { ExecutionEnv } from './action-definition';
+import {
+  ACTION_DEFINITIONS,
+  actionDefinition,
+  actionLabel,
+  type RuleAction,
+  type ResolvedAction,
+} from './catalogue';
+
+const VIP = { id: 'tag-vip', name: 'vip', color: '#f00' };
+const contact = (over: Partial<Contact> = {}): Contact => ({
+  id: 'c1',
+  name: 'Ana',
+  phone: '5511999990000',
+  email: 'ana@x.test',
+  avatar: null,
+  notes: null,
+  status: 'active',
+  isBlocked: false,
+  sourceMethod: 'MANUAL',
+  assigneeId: 'm1',
+  stageId: 'stage-new',
+  tags: [VIP],
+  customFields: { plan: 'opt-pro' },
+  createdAt: '2025-01-01T00:00:00Z',
+  updatedAt: '2025-01-01T00:00:00Z',
+  lastInteractionAt: null,
+  ...over,
+});
+const channel = (status: Channel['status']): Channel => ({
+  id: 'ch1',
+  name: 'Main',
+  platformType: 'MSG',
+  status,
+});
+
+/** The actions of one rule `on` a trigger, or the problems. */
+function parse(item: string, on = 'message.created'): { actions?: RuleAction[]; problems: RuleProblem[] } {
+  // Inbound messages only: the rule's own messages must not re-trigger it (a loop).
+  const inbound = on.startsWith('message.')
+    ? 'if: { fact: message.isOutgoing, operator: equal, value: false }\n'
+    : '';
+  const text = `rule: r\non: ${on}\n${inbound}do:\n  - ${item}\n`;
+  const { ruleSet, problems } = loadRulesFromFiles([{ path: 'r.yaml', text }]);
+  return { actions: ruleSet?.rule('r')?.actions, problems };
+}
+
+describe('the catalogue', () => {
+  it('has one entry per type, each with a schema, a label and a repeat class', () => {
+    const types = ACTION_DEFINITIONS.map((d) => d.type);
+    expect(new Set(types).size).toBe(types.length);
+    for (const d of ACTION_DEFINITIONS) {
+      expect(d.schema.description).toEqual(expect.any(String));
+      expect(['state-checked', 'lookup-before-repeat', 'at-most-once']).toContain(d.repeat);
+    }
+  });
+
+  it('classes every customer-facing write as at-most-once', () => {
+    const atMostOnce = ACTION_DEFINITIONS.filter((d) => d.repeat === 'at-most-once').map((d) => d.type);
+    expect(atMostOnce.sort()).toEqual(['react', 'send-message', 'send-template']);
+    expect(actionDefinition('open-conversation').repeat).toBe('lookup-before-repeat');
+  });
+
+  it.each<[string, RuleAction, string]>([
+    ['add-tag: vip', { type: 'add-tag', tag: 'vip' }, 'add-tag "vip"'],
+    ['remove-tag: vip', { type: 'remove-tag', tag: 'vip' }, 'remove-tag "vip"'],
+    ['move-stage: Qualified', { type: 'move-stage', stage: 'Qualified' }, 'move-stage "Qualified"'],
+    ['move-stage: null', { type: 'move-stage', stage: null }, 'move-stage null'],
+    ['assign: round-robin', { type: 'assign', member: 'round-robin' }, 'assign "round-robin"'],
+    ['unassign', { type: 'unassign' }, 'unassign'],
+    ['block', { type: 'block' }, 'block'],
+    ['unblock', { type: 'unblock' }, 'unblock'],
+    [
+      '{ react: "👍", assign-first: Ana Ops }',
+      { type: 'react', emoji: '👍', assignFirst: 'Ana Ops' },
+      'react "👍" assign-first "Ana Ops"',
+    ],
+    [
+      'send-message: "Hi {{contact.name}}"',
+      { type: 'send-message', text: 'Hi {{contact.name}}' },
+      'send-message "Hi {{contact.name}}"',
+    ],
+    [
+      '{ send-message: { text: Hi, channel: Main }, assign-first: round-robin }',
+      { type: 'send-message', text: 'Hi', channel: 'Main', assignFirst: 'round-robin' },
+      'send-message "Hi" on "Main" assign-first "round-robin"',
+    ],
+    [
+      'send-template: { name: welcome, language: en, parameters: ["{{contact.name}}", "x"] }',
+      { type: 'send-template', name: 'welcome', language: 'en', parameters: ['{{contact.name}}', 'x'] },
+      'send-template "welcome (en)" with ["{{contact.name}}","x"]',
+    ],
+    [
+      'set-field: { key: plan, value: Pro }',
+      { type: 'set-field', key: 'plan', value: 'Pro' },
+      'set-field "plan" to "Pro"',
+    ],
+    [
+      'set-field: { key: plan, value: null }',
+      { type: 'set-field', key: 'plan', value: null },
+      'set-field "plan" to null',
+    ],
+    [
+      'update-contact: { status: archived }',
+      { type: 'update-contact', status: 'archived' },
+      'update-contact {"status":"archived"}',
+    ],
+    ['open-conversation: Main', { type: 'open-conversation', channel: 'Main' }, 'open-conversation "Main"'],
+    [
+      'create-segment: { name: Dormant, filters: { status: active } }',
+      { type: 'create-segment', name: 'Dormant', filters: { status: 'active' } },
+      'create-segment "Dormant"',
+    ],
+  ])('parses `- %s` and shows it', (item, action, label) => {
+    const { actions, problems } = parse(item);
+    expect(problems).toEqual([]);
+    expect(actions).toEqual([action]);
+    expect(actionLabel(action)).toBe(label);
+  });
+
+  it.each<[RuleAction, string[], string | undefined]>([
+    [{ type: 'add-tag', tag: 'x' }, ['contact.updated'], 'contact.tags'],
+    [{ type: 'unassign' }, ['contact.updated'], 'contact.assigneeId'],
+    [{ type: 'set-field', key: 'plan', value: 'Pro' }, ['contact.updated'], 'contact.customFields.plan'],
+    [{ type: 'update-contact', status: 'archived' }, ['contact.updated'], 'contact.status'],
+    [{ type: 'send-message', text: 'x' }, ['message.created'], undefined],
+    [
+      { type: 'send-template', name: 'w', assignFirst: 'round-robin' },
+      ['message.created', 'contact.updated'],
+      'contact.assigneeId',
+    ],
+    [{ type: 'react', emoji: 'x' }, [], undefined],
+    [{ type: 'open-conversation', channel: 'x' }, [], undefined],
+    [{ type: 'create-segment', name: 'x', filters: {} }, [], undefined],
+  ])('%o emits %o and writes %s', (action, emits, writes) => {
+    const { effect } = actionDefinition(action.type);
+    expect(effect.emits(action)).toEqual(emits);
+    expect(effect.writes?.(action)).toBe(writes);
+  });
+
+  it.each<[string, string, string | undefined]>([
+    [
+      'react: "👍"',
+      'contact.created',
+      'react answers the triggering message and contact.created events carry none',
+    ],
+    ['send-message: hi', 'contact.created', undefined],
+    ['send-template: { name: welcome }', 'contact.created', undefined],
+    ['add-tag: vip', 'broadcast.completed', 'add-tag acts on a contact, and broadcast.completed'],
+    ['send-message: hi', 'channel.status.updated', 'send-message acts on a contact'],
+    ['create-segment: { name: s, filters: {} }', 'broadcast.completed', undefined],
+  ])('`- %s` on %s: %s', (item, on, refusal) => {
+    const { problems } = parse(item, on);
+    if (refusal === undefined) expect(problems).toEqual([]);
+    else
+      expect(problems).toEqual([
+        expect.objectContaining({ code: 'invalid-action', message: expect.stringContaining(refusal) }),
+      ]);
+  });
+
+  it('refuses react in segment rules, and accepts send-template there', () => {
+    const rule = (item: string) =>
+      `rule: r\non: { schedule: "0 6 * * *", segment: { filters: { status: active } } }\ndo:\n  - ${item}\n`;
+    const load = (item: string) => loadRulesFromFiles([{ path: 'r.yaml', text: rule(item) }]).problems;
+    expect(load('react: "👍"')).toEqual([
+      expect.objectContaining({ code: 'invalid-action', line: 4, col: 5 }),
+    ]);
+    expect(load('send-template: { name: welcome, parameters: ["{{contact.name}}"] }')).toEqual([]);
+  });
+});
+
+describe('guards and local effects', () => {
+  it.each<[string, ResolvedAction, Partial<Contact>, string | undefined]>([
+    ['unassign an unassigned contact', { type: 'unassign' }, { assigneeId: null }, 'no_change'],
+    ['unassign', { type: 'unassign' }, {}, undefined],
+    ['set a field to what it holds', { type: 'set-field', key: 'plan', value: 'opt-pro' }, {}, 'no_change'],
+    ['clear an empty field', { type: 'set-field', key: 'company', value: null }, {}, 'no_change'],
+    ['set a field', { type: 'set-field', key: 'plan', value: 'opt-free' }, {}, undefined],
+    [
+      'multi-select in another order',
+      { type: 'set-field', key: 'tags2', value: ['b', 'a'] },
+      { customFields: { tags2: ['a', 'b'] } },
+      'no_change',
+    ],
+    [
+      'archive an archived contact',
+      { type: 'update-contact', patch: { status: 'archived' } },
+      { status: 'archived' },
+      'no_change',
+    ],
+    ['rename', { type: 'update-contact', patch: { name: 'Ana B' } }, {}, undefined],
+    [
+      'a template to an unassigned contact',
+      { type: 'send-template', templateId: 't', name: 'w', parameters: [] },
+      { assigneeId: null },
+      'needs_assignee',
+    ],
+    [
+      'a template to a blocked contact',
+      { type: 'send-template', templateId: 't', name: 'w', parameters: [] },
+      { isBlocked: true },
+      'contact_blocked',
+    ],
+    [
+      'a template on a disconnected channel',
+      { type: 'send-template', templateId: 't', name: 'w', parameters: [], channel: channel('disconnected') },
+      {},
+      'channel_not_connected',
+    ],
+    [
+      'a message on a connected channel',
+      { type: 'send-message', text: 'x', channel: channel('connected') },
+      {},
+      undefined,
+    ],
+  ])('%s → %s', (_name, action, over, reason) => {
+    const verdict = actionDefinition(action.type).guard(action, contact(over));
+    if (reason === undefined) expect(verdict).toEqual({ proceed: true });
+    else expect(verdict).toMatchObject({ proceed: false, reason });
+  });
+
+  it.each<[ResolvedAction, Partial<Contact>]>([
+    [{ type: 'unassign' }, { assigneeId: null }],
+    [{ type: 'set-field', key: 'plan', value: null }, { customFields: {} }],
+    [
+      { type: 'set-field', key: 'company', value: 'Acme' },
+      { customFields: { plan: 'opt-pro', company: 'Acme' } },
+    ],
+    [
+      { type: 'update-contact', patch: { name: 'B', status: 'archived' } },
+      { name: 'B', status: 'archived' },
+    ],
+  ])('applies %o', (action, expected) => {
+    expect(actionDefinition(action.type).apply(action, contact())).toMatchObject(expected);
+  });
+});
+
+describe('the gateway call of each entry', () => {
+  /** A gateway that records its calls and answers like the CRM would, minimally. */
+  function recorder(conversations: unknown[] = [{ id: 'conv-last', channelId: 'ch-last' }]) {
+    const calls: [string, ...unknown[]][] = [];
+    const gateway = new Proxy(
+      {},
+      {
+        get:
+          (_t, name: string) =>
+          async (...args: unknown[]) => {
+            calls.push([name, ...args.slice(0, -1)]);
+            if (name === 'listConversations') return { data: conversations };
+            if (name === 'openConversation')
+              return { id: `conv-on-${(args[0] as { channelId: string }).channelId}` };
+            return undefined;
+          },
+      },
+    );
+    const env = (over: Partial<ExecutionEnv> = {}): ExecutionEnv => ({
+      gateway: gateway as ExecutionEnv['gateway'],
+      opts: { priority: 'interactive' },
+      contact: contact(),
+      ...over,
+    });
+    return { calls, env };
+  }
+  const message = { id: 'msg1', conversationId: 'conv-msg', messagePlatformId: 'pm1' };
+
+  it.each<[string, ResolvedAction, Partial<ExecutionEnv>, [string, ...unknown[]][]]>([
+    ['add-tag', { type: 'add-tag', tagId: 't1' }, {}, [['addTag', 'c1', 't1']]],
+    ['unassign', { type: 'unassign' }, {}, [['updateContact', 'c1', { assigneeId: null }]]],
+    [
+      'set-field',
+      { type: 'set-field', key: 'plan', value: 'o1' },
+      {},
+      [['updateContact', 'c1', { customFields: { plan: 'o1' } }]],
+    ],
+    [
+      'update-contact',
+      { type: 'update-contact', patch: { status: 'archived' } },
+      {},
+      [['updateContact', 'c1', { status: 'archived' }]],
+    ],
+    [
+      'react to the triggering message',
+      { type: 'react', emoji: '👍' },
+      { message },
+      [
+        [
+          'reactToMessage',
+          { conversationId: 'conv-msg', contactId: 'c1', messagePlatformId: 'pm1', emoji: '👍' },
+        ],
+      ],
+    ],
+    [
+      'a reply in the triggering conversation',
+      { type: 'send-message', text: 'hi' },
+      { message },
+      [['sendMessage', { conversationId: 'conv-msg', contactId: 'c1', text: 'hi' }]],
+    ],
+    [
+      'a message on the channel of the last conversation',
+      { type: 'send-message', text: 'hi' },
+      {},
+      [
+        ['listConversations', { contactId: 'c1', limit: 1 }],
+        ['openConversation', { contactId: 'c1', channelId: 'ch-last' }],
+        ['sendMessage', { conversationId: 'conv-on-ch-last', contactId: 'c1', text: 'hi' }],
+      ],
+    ],
+    [
+      'a template on a named channel, even in a message rule',
+      {
+        type: 'send-template',
+        templateId: 'tpl',
+        name: 'welcome',
+        parameters: ['Ana'],
+        channel: channel('connected'),
+      },
+      { message },
+      [
+        ['openConversation', { contactId: 'c1', channelId: 'ch1' }],
+        [
+          'sendMessageTemplate',
+          { conversationId: 'conv-on-ch1', contactId: 'c1', templateId: 'tpl', bodyParameters: ['Ana'] },
+        ],
+      ],
+    ],
+  ])('%s', async (_name, action, over, expected) => {
+    const { calls, env } = recorder();
+    await actionDefinition(action.type).execute(action, env(over));
+    expect(calls).toEqual(expected);
+  });
+
+  it('refuses to guess a conversation for a contact that never talked', async () => {
+    const { calls, env } = recorder([]);
+    await expect(
+      actionDefinition('send-message').execute({ type: 'send-message', text: 'hi' }, env()),
+    ).rejects.toThrow('has no conversation');
+    expect(calls.map(([name]) => name)).toEqual(['listConversations']);
+  });
+});
