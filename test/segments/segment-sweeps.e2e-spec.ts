@@ -178,7 +178,7 @@ describe('segment sweeps on demand', () => {
     );
     expect({ code, err }).toEqual({ code: 0, err: [] });
     expect(out.join('\n')).toMatch(/entering: 1\n {2}John Smith {2}14155550123/);
-    expect(out.join('\n')).toMatch(/add-tag thanked: 1 contact\(s\), 1 call\(s\)/);
+    expect(out.join('\n')).toMatch(/add-tag "thanked": 1 contact\(s\), 1 call\(s\)/);
     expect(
       await planCommand(
         { rule: 'nope', url: h.url },
