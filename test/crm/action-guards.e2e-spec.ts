@@ -6,7 +6,9 @@ import type { ResolvedAction } from '../../src/actions/catalogue/catalogue';
 import { CrmApiError } from '../../src/crm/crm-errors';
 import type { CallOptions } from '../../src/crm/crm-gateway.service';
 import type { Contact } from '../../src/crm/crm-types';
-import { DEMO, recordArrivals, useCrmSuite } from './crm-test-kit';
+import { DEMO } from '../support/demo-fixture';
+import { uniquePhone } from '../support/phones';
+import { recordArrivals, useCrmSuite } from './crm-test-kit';
 
 jest.setTimeout(60_000);
 
@@ -14,10 +16,9 @@ const OPTS: CallOptions = { priority: 'interactive' };
 
 describe('action guards against the sandbox', () => {
   const crm = useCrmSuite('crm-guards', { limit: 300, windowMs: 60_000 });
-  let phone = 5511900000000 + (process.pid % 1000) * 1000;
 
   const newContact = (assigneeId?: string) =>
-    crm.a.gateway.createContact({ name: 'Guard Test', phone: String(++phone), assigneeId }, OPTS);
+    crm.a.gateway.createContact({ name: 'Guard Test', phone: uniquePhone(), assigneeId }, OPTS);
   const crmCode = (p: Promise<unknown>) =>
     p.then(
       () => 'ok',
@@ -32,7 +33,7 @@ describe('action guards against the sandbox', () => {
     expect(guardAction({ type: 'react', emoji: '👍' }, contact)).toMatchObject({ reason: 'needs_assignee' });
 
     const conversation = await crm.a.gateway.openConversation(
-      { contactId: contact.id, channelId: DEMO.channelConnected },
+      { contactId: contact.id, channelId: DEMO.channels.main },
       OPTS,
     );
     const send = { conversationId: conversation.id, contactId: contact.id, text: 'hi' };
@@ -51,7 +52,7 @@ describe('action guards against the sandbox', () => {
   it('contact_blocked: sends nothing to or on behalf of a blocked contact', async () => {
     const contact = await newContact(await firstMemberId());
     const conversation = await crm.a.gateway.openConversation(
-      { contactId: contact.id, channelId: DEMO.channelConnected },
+      { contactId: contact.id, channelId: DEMO.channels.main },
       OPTS,
     );
     const blocked = await crm.a.gateway.blockContact(contact.id, OPTS);
@@ -59,7 +60,7 @@ describe('action guards against the sandbox', () => {
     for (const action of [
       { type: 'send-message', text: 'hi' },
       { type: 'react', emoji: '👍' },
-      { type: 'open-conversation', channelId: DEMO.channelConnected },
+      { type: 'open-conversation', channelId: DEMO.channels.main },
     ] as ResolvedAction[]) {
       expect(guardAction(action, blocked)).toMatchObject({ proceed: false, reason: 'contact_blocked' });
     }
@@ -86,16 +87,16 @@ describe('action guards against the sandbox', () => {
   it('no_change: skips no-op writes without a call, and predicts the state the CRM returns', async () => {
     let contact: Contact = await newContact();
     const sequence: ResolvedAction[] = [
-      { type: 'add-tag', tagId: DEMO.tagVip },
-      { type: 'add-tag', tagId: DEMO.tagVip },
-      { type: 'move-stage', stageId: DEMO.stageNewLead },
-      { type: 'move-stage', stageId: DEMO.stageNewLead },
-      { type: 'remove-tag', tagId: DEMO.tagDormant },
+      { type: 'add-tag', tagId: DEMO.tags.vip },
+      { type: 'add-tag', tagId: DEMO.tags.vip },
+      { type: 'move-stage', stageId: DEMO.stages.newLead },
+      { type: 'move-stage', stageId: DEMO.stages.newLead },
+      { type: 'remove-tag', tagId: DEMO.tags.dormant },
       { type: 'block' },
       { type: 'block' },
       { type: 'unblock' },
       { type: 'unblock' },
-      { type: 'remove-tag', tagId: DEMO.tagVip },
+      { type: 'remove-tag', tagId: DEMO.tags.vip },
     ];
     const recorder = recordArrivals();
     const skipped: string[] = [];

@@ -1,7 +1,8 @@
 // Names in rules resolved through the sandbox: cached, refreshed on a miss (but not in a
 // loop), and a round-robin rotation shared by every process through Redis.
 import { UnknownNameError } from '../../src/crm/directory-match';
-import { DEMO, recordArrivals, useCrmSuite } from './crm-test-kit';
+import { DEMO } from '../support/demo-fixture';
+import { recordArrivals, useCrmSuite } from './crm-test-kit';
 
 jest.setTimeout(60_000);
 
@@ -10,16 +11,16 @@ describe('CrmDirectory against the sandbox', () => {
 
   it('resolves names, emails and ids of tags, stages, members and channels', async () => {
     const d = crm.a.directory;
-    expect((await d.resolveTag('vip')).id).toBe(DEMO.tagVip);
-    expect((await d.resolveTag(DEMO.tagDormant)).name).toBe('dormant');
-    expect((await d.resolveStage('new lead')).id).toBe(DEMO.stageNewLead);
+    expect((await d.resolveTag('vip')).id).toBe(DEMO.tags.vip);
+    expect((await d.resolveTag(DEMO.tags.dormant)).name).toBe('dormant');
+    expect((await d.resolveStage('new lead')).id).toBe(DEMO.stages.newLead);
     expect((await d.resolveMember('ben@demo.test')).name).toBe('Ben Sales');
     expect((await d.resolveMember('Cara Support')).email).toBe('cara@demo.test');
     expect(await d.resolveChannel('Old Line')).toMatchObject({
-      id: DEMO.channelDisconnected,
+      id: DEMO.channels.oldLine,
       status: 'disconnected',
     });
-    expect(await d.resolveChannel(DEMO.channelConnected)).toMatchObject({ status: 'connected' });
+    expect(await d.resolveChannel(DEMO.channels.main)).toMatchObject({ status: 'connected' });
   });
 
   it('serves repeated lookups from its cache', async () => {

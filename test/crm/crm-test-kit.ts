@@ -9,26 +9,15 @@ import { CrmDirectory } from '../../src/crm/crm-directory.service';
 import { CrmGateway } from '../../src/crm/crm-gateway.service';
 import { createCrmRedis } from '../../src/crm/crm-redis';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { KEYS } from '../support/demo-fixture';
+import { request } from '../support/http';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-export const DEMO_KEY = 'sk_demo_full';
-
-/** Contacts and names of the sandbox's demo fixture. */
-export const DEMO = {
-  maria: 'c0000000-0000-4000-8000-000000000001', // assigned to Ana, tag new-contact, stage New lead
-  john: 'c0000000-0000-4000-8000-000000000002', // assigned to Ben, tag vip
-  tagVip: '7a000000-0000-4000-8000-000000000002',
-  tagDormant: '7a000000-0000-4000-8000-000000000004',
-  stageNewLead: '5a000000-0000-4000-8000-000000000001',
-  channelConnected: 'c4000000-0000-4000-8000-000000000001',
-  channelDisconnected: 'c4000000-0000-4000-8000-000000000002',
-};
-
 function testConfig(prefix: string, over: Record<string, string> = {}): AppConfig {
   return loadConfig({
     REDIS_URL,
     REDIS_PREFIX: prefix,
-    CRM_API_KEY: DEMO_KEY,
+    CRM_API_KEY: KEYS.full,
     CRM_TIMEOUT_MS: '2000',
     CRM_MAX_RETRIES: '3',
     ...over,
@@ -109,19 +98,17 @@ export function useCrmSuite(
   return suite;
 }
 
+/** A control-surface call (`/_sandbox/<path>`) that must succeed. */
 export async function sandboxControl<T = unknown>(
   sandbox: RunningSandbox,
   method: string,
   path: string,
   body?: unknown,
-) {
-  const res = await fetch(`${sandbox.url}/_sandbox/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`sandbox control ${method} ${path}: HTTP ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
+): Promise<T> {
+  const res = await request<T>(`${sandbox.url}/_sandbox/${path}`, method, { body });
+  if (res.status < 200 || res.status > 299)
+    throw new Error(`sandbox control ${method} ${path}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
 }
 
 async function deleteKeys(prefix: string): Promise<void> {

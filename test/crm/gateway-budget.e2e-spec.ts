@@ -1,7 +1,8 @@
 // Two gateways (two "processes": own Redis connection, own local queues) share one budget
 // against the sandbox's strict sliding-window limit, over HTTP, with real Redis.
 import { maxInSlidingWindow } from '../../bench/budget-stats';
-import { DEMO, recordArrivals, useCrmSuite, type GatewayKit } from './crm-test-kit';
+import { DEMO } from '../support/demo-fixture';
+import { recordArrivals, useCrmSuite, type GatewayKit } from './crm-test-kit';
 
 // jest.config.js sets testTimeout per project, which jest ignores: set it here.
 jest.setTimeout(60_000);
@@ -25,12 +26,14 @@ describe('shared CRM budget (two gateways, one Redis, the sandbox)', () => {
   it('never lets any sliding window exceed the limit, with no 429, across two gateways', async () => {
     const calls = [crm.a, crm.b].flatMap((kit) =>
       Array.from({ length: 30 }, (_, i) =>
-        kit.gateway.addTag(DEMO.maria, DEMO.tagVip, { priority: i % 6 === 0 ? 'interactive' : 'bulk' }),
+        kit.gateway.addTag(DEMO.contacts.maria, DEMO.tags.vip, {
+          priority: i % 6 === 0 ? 'interactive' : 'bulk',
+        }),
       ),
     );
     const contacts = await Promise.all(calls);
 
-    expect(contacts.every((c) => c.tags.some((t) => t.id === DEMO.tagVip))).toBe(true);
+    expect(contacts.every((c) => c.tags.some((t) => t.id === DEMO.tags.vip))).toBe(true);
     expect(recorder.arrivals).toHaveLength(60);
     expect(
       maxInSlidingWindow(
@@ -49,7 +52,7 @@ describe('shared CRM budget (two gateways, one Redis, the sandbox)', () => {
     const done: { kind: string; at: number }[] = [];
     const track = (kind: string) => () => void done.push({ kind, at: performance.now() });
     const bulk = Array.from({ length: 30 }, () =>
-      crm.a.gateway.getContact(DEMO.john, { priority: 'bulk' }).then(track('bulk')),
+      crm.a.gateway.getContact(DEMO.contacts.john, { priority: 'bulk' }).then(track('bulk')),
     );
     // Let bulk fill the window, then queue interactive work in the other process.
     while ((await crm.a.gateway.budgetSnapshot()).usedInWindow < LIMIT) await sleep(50);
@@ -61,7 +64,7 @@ describe('shared CRM budget (two gateways, one Redis, the sandbox)', () => {
 
     const queuedAt = performance.now();
     const interactive = Array.from({ length: 4 }, () =>
-      crm.b.gateway.getContact(DEMO.maria, { priority: 'interactive' }).then(track('interactive')),
+      crm.b.gateway.getContact(DEMO.contacts.maria, { priority: 'interactive' }).then(track('interactive')),
     );
     await Promise.all([...bulk, ...interactive]);
 

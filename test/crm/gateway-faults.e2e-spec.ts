@@ -2,7 +2,8 @@
 // Faults are armed in the sandbox; arrivals are recorded where the sandbox receives them.
 import { Logger } from '@nestjs/common';
 import { CrmApiError } from '../../src/crm/crm-errors';
-import { DEMO, DEMO_KEY, recordArrivals, sandboxControl, useCrmSuite } from './crm-test-kit';
+import { DEMO, KEYS } from '../support/demo-fixture';
+import { recordArrivals, sandboxControl, useCrmSuite } from './crm-test-kit';
 
 jest.setTimeout(60_000);
 
@@ -34,10 +35,10 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
       route: GET_CONTACT,
     });
     const before = crm.a.gateway.counters();
-    const first = crm.a.gateway.getContact(DEMO.maria, { priority: 'interactive' });
+    const first = crm.a.gateway.getContact(DEMO.contacts.maria, { priority: 'interactive' });
     // Wait until the 429 is back and the shared pause is set (a fixed sleep raced a loaded machine).
     while ((await crm.b.gateway.budgetSnapshot()).pausedUntil === undefined) await sleep(5);
-    const other = crm.b.gateway.getContact(DEMO.john, { priority: 'interactive' });
+    const other = crm.b.gateway.getContact(DEMO.contacts.john, { priority: 'interactive' });
     await expect(Promise.all([first, other])).resolves.toHaveLength(2);
 
     const [limited, ...after] = recorder.arrivals.map((r) => r.at);
@@ -50,8 +51,8 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
   it('retries a 500 once and returns the contact', async () => {
     await sandboxControl(crm.sandbox, 'POST', 'faults', { kind: 'error500', count: 1, route: GET_CONTACT });
     const before = crm.a.gateway.counters();
-    const contact = await crm.a.gateway.getContact(DEMO.maria, { priority: 'bulk' });
-    expect(contact.id).toBe(DEMO.maria);
+    const contact = await crm.a.gateway.getContact(DEMO.contacts.maria, { priority: 'bulk' });
+    expect(contact.id).toBe(DEMO.contacts.maria);
     expect((await counters())[GET_CONTACT]).toBe(2);
     expect(crm.a.gateway.counters().retries - before.retries).toBe(1);
     expect(crm.a.gateway.counters().calls.getContact?.server_error).toBe(
@@ -67,8 +68,8 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
       route: GET_CONTACT,
     });
     const before = crm.a.gateway.counters();
-    await expect(crm.a.gateway.getContact(DEMO.john, { priority: 'bulk' })).resolves.toMatchObject({
-      id: DEMO.john,
+    await expect(crm.a.gateway.getContact(DEMO.contacts.john, { priority: 'bulk' })).resolves.toMatchObject({
+      id: DEMO.contacts.john,
     });
     expect(crm.a.gateway.counters().calls.getContact?.transport_error).toBe(
       (before.calls.getContact?.transport_error ?? 0) + 1,
@@ -101,7 +102,7 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
     const logged = warn.mock.calls.map((c) => String(c[0])).find((line) => line.includes(apiErr.requestId!));
     warn.mockRestore();
     expect(logged).toContain('createContact [run-42] failed: HTTP 400 validation_failed');
-    expect(logged).not.toContain(DEMO_KEY);
+    expect(logged).not.toContain(KEYS.full);
   });
 
   it('keeps the API key out of errors and counters', async () => {
@@ -109,8 +110,8 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
       .getContact('00000000-0000-4000-8000-00000000dead', { priority: 'interactive' })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CrmApiError);
-    expect(JSON.stringify({ ...(err as object), message: (err as Error).message })).not.toContain(DEMO_KEY);
-    expect(JSON.stringify(crm.a.gateway.counters())).not.toContain(DEMO_KEY);
+    expect(JSON.stringify({ ...(err as object), message: (err as Error).message })).not.toContain(KEYS.full);
+    expect(JSON.stringify(crm.a.gateway.counters())).not.toContain(KEYS.full);
   });
 });
 

@@ -1,14 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  ADMIN_TOKEN,
-  api,
-  crm,
-  eventually,
-  Harness,
-  newContact,
-  startHarness,
-} from '../support/engine-harness';
+import { ADMIN_TOKEN, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { api } from '../support/http';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
 const RULE = [

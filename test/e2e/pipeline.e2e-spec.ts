@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/load-config';
-import { api, crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
+import { api } from '../support/http';
+import { crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
 const counters = async (h: Harness) =>

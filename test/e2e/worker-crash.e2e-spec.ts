@@ -2,7 +2,9 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { api, crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
+import { KEYS } from '../support/demo-fixture';
+import { api } from '../support/http';
+import { crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
 const root = join(__dirname, '..', '..');
@@ -22,7 +24,7 @@ describe('a worker killed mid-run', () => {
         ROLE: 'worker',
         PORT: '0',
         CRM_BASE_URL: h.sandboxUrl,
-        CRM_API_KEY: 'sk_demo_full',
+        CRM_API_KEY: KEYS.full,
         DATABASE_URL: h.config.databaseUrl,
         REDIS_URL: h.config.redis.url,
         REDIS_PREFIX: h.config.redis.prefix,

@@ -1,6 +1,8 @@
 // crm-api.md section 5 and 7: bearer keys, the three 401 codes, 403 insufficient_scope
 // naming the scope, and tenancy (a key sees only its organization's data).
-import { call, client, DEMO, KEYS, useDemoSandbox } from './sandbox-test-kit';
+import { DEMO, KEYS } from '../support/demo-fixture';
+import { call, client } from '../support/http';
+import { useDemoSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 

@@ -1,6 +1,7 @@
 // Stage deletion transfers contacts to transferToStageId; a custom field holding data
 // cannot be deleted (archive instead); option and stage management.
-import { DEMO, UNKNOWN_ID , useDemoSandbox } from './sandbox-test-kit';
+import { DEMO, UNKNOWN_ID } from '../support/demo-fixture';
+import { useDemoSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 

@@ -1,6 +1,8 @@
 // Contacts: crm-api.md 4.3 moves (tag, untag, block, unblock return the full contact and
 // keep the rest) and DESIGN.md's assumed create, update, stage, delete.
-import { DEMO, uniquePhone, UNKNOWN_ID , useDemoSandbox } from './sandbox-test-kit';
+import { DEMO, UNKNOWN_ID } from '../support/demo-fixture';
+import { uniquePhone } from '../support/phones';
+import { useDemoSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 

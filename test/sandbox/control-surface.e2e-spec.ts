@@ -1,6 +1,9 @@
 // The /_sandbox/ control surface: reset, fixtures, inbound messages, faults, counters,
 // delivery log and contact state. Never authenticated, never under /v1.
-import { call, client, DEMO, KEYS, startTestSandbox, uniquePhone, UNKNOWN_ID, useDemoSandbox } from './sandbox-test-kit';
+import { DEMO, KEYS, UNKNOWN_ID } from '../support/demo-fixture';
+import { call, client } from '../support/http';
+import { uniquePhone } from '../support/phones';
+import { startTestSandbox, useDemoSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 

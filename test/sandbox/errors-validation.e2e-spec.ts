@@ -1,6 +1,8 @@
 // crm-api.md section 7: the envelope, validation listing every failing field, 404 and
 // 409 bodies, 500 without the original exception; plus segment constraints of 2.4.
-import { call, DEMO, UNKNOWN_ID , useDemoSandbox } from './sandbox-test-kit';
+import { DEMO, UNKNOWN_ID } from '../support/demo-fixture';
+import { call } from '../support/http';
+import { useDemoSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 
@@ -13,7 +15,7 @@ describe('validation errors', () => {
     const res = await api.post('/v1/segments', {
       name: 'x'.repeat(31),
       filters: {
-        tagIds: ['7a000000-0000-4000-8000-000000000002'],
+        tagIds: [DEMO.tags.vip],
         phoneFilters: [{ countryCode: '1234567', prefix: '12a' }],
         sourceMethods: ['CARRIER_PIGEON'],
         isBlocked: 'yes',

@@ -1,6 +1,7 @@
 // crm-api.md 2.10 envelopes and section 8 page sizes; the contacts list: newest first,
 // sort keys and directions, status and boolean filters, repeated tagIds.
-import { DEMO , useDemoSandbox } from './sandbox-test-kit';
+import { DEMO } from '../support/demo-fixture';
+import { useDemoSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 

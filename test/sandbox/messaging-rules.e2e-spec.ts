@@ -1,7 +1,9 @@
 // crm-api.md's messaging rules: assignee before messaging, blocked contacts neither send
 // nor receive, conversations need a connected channel and are reused per pair, an empty
 // emoji removes a reaction.
-import { call, DEMO, UNKNOWN_ID , useDemoSandbox } from './sandbox-test-kit';
+import { DEMO, UNKNOWN_ID } from '../support/demo-fixture';
+import { call } from '../support/http';
+import { useDemoSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 

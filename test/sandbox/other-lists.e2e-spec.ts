@@ -1,6 +1,8 @@
 // Lists beyond contacts: conversations (category, quickFilter, status, count), users,
 // broadcasts, channels, tags, stages, segments, custom fields, templates, messages.
-import { call, DEMO, KEYS , useDemoSandbox } from './sandbox-test-kit';
+import { DEMO, KEYS } from '../support/demo-fixture';
+import { call } from '../support/http';
+import { useDemoSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 

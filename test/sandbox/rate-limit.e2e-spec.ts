@@ -2,7 +2,9 @@
 // fast), a strict sliding window, 429 rate_limit_exceeded with Retry-After and a message
 // stating the limit and the seconds. 401s and 429s cost nothing; /_sandbox/ is exempt.
 import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
-import { call, client, KEYS, startTestSandbox } from './sandbox-test-kit';
+import { KEYS } from '../support/demo-fixture';
+import { call, client } from '../support/http';
+import { startTestSandbox } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 

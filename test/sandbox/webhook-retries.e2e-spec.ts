@@ -1,16 +1,15 @@
 // crm-api.md section 6 delivery rules: 6 retries with exponential backoff keeping the
 // event id, any 2xx is success, redirects not followed, timeouts, 12 consecutive failures
 // disable the subscription; plus dropped deliveries from the control surface.
+import { DEMO } from '../support/demo-fixture';
+import { call, client } from '../support/http';
+import { uniquePhone } from '../support/phones';
 import {
-  call,
-  client,
-  DEMO,
   eventually,
   startReceiver,
   startTestSandbox,
-  uniquePhone,
-  verifySignature,
   useWebhookSandbox,
+  verifySignature,
 } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);

@@ -1,14 +1,8 @@
 // crm-api.md section 6 and 4.9: the secret returned once, signed deliveries, and which
 // operation emits which event (payload {id, type, createdAt, data}).
-import {
-  call,
-  client,
-  DEMO,
-  KEYS,
-  startReceiver,
-  verifySignature,
-  useWebhookSandbox,
-} from './sandbox-test-kit';
+import { DEMO, KEYS } from '../support/demo-fixture';
+import { call, client } from '../support/http';
+import { startReceiver, useWebhookSandbox, verifySignature } from './sandbox-test-kit';
 
 jest.setTimeout(60_000);
 

@@ -8,10 +8,11 @@ import type { Contact } from '../../src/crm/crm-types';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox';
 import { ContactMirrorService } from '../../src/contacts/contact-mirror.service';
 import { eventually } from '../support/polling';
-import { httpJson } from './support/http';
 import { bigFixture } from './support/big-fixture';
 import { mirrorContext } from './support/mirror-context';
 import { createTestDb, type TestDb } from '../support/test-db';
+import { KEYS } from '../support/demo-fixture';
+import { call } from '../support/http';
 
 jest.setTimeout(120_000);
 
@@ -28,7 +29,7 @@ describe('the contact mirror', () => {
   const children: ChildProcess[] = [];
 
   const listCalls = async (): Promise<number> =>
-    (await httpJson<Record<string, number>>(`${crm.url}/_sandbox/counters`)).body[LIST] ?? 0;
+    (await call<Record<string, number>>(crm, 'GET', '/_sandbox/counters', { key: null })).body[LIST] ?? 0;
   const cursor = async (): Promise<number | null> =>
     (await db.dataSource.query(`SELECT full_sync_page FROM contact_mirror_state`))[0]?.full_sync_page ?? null;
 
@@ -42,7 +43,7 @@ describe('the contact mirror', () => {
     config = loadConfig({
       ...process.env,
       CRM_BASE_URL: crm.url,
-      CRM_API_KEY: 'sk_demo_full',
+      CRM_API_KEY: KEYS.full,
       DATABASE_URL: db.url,
       REDIS_PREFIX: PREFIX,
       LOG_LEVEL: 'error',
@@ -72,7 +73,7 @@ describe('the contact mirror', () => {
         env: {
           ...process.env,
           CRM_BASE_URL: crm.url,
-          CRM_API_KEY: 'sk_demo_full',
+          CRM_API_KEY: KEYS.full,
           DATABASE_URL: db.url,
           REDIS_PREFIX: PREFIX,
           CRM_RATE_LIMIT: '10',
@@ -105,11 +106,7 @@ describe('the contact mirror', () => {
   it('then reads only what is new, newest first, down to the watermark', async () => {
     const before = await listCalls();
     const created: Contact = (
-      await httpJson<Contact>(`${crm.url}/v1/contacts`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer sk_demo_full' },
-        body: JSON.stringify({ name: 'Newest', phone: '351910000001' }),
-      })
+      await call<Contact>(crm, 'POST', '/v1/contacts', { body: { name: 'Newest', phone: '351910000001' } })
     ).body;
     const result = await app.get(ContactMirrorService).refresh();
     expect(result).toMatchObject({ kind: 'incremental', listCalls: 1 });

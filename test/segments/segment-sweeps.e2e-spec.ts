@@ -12,28 +12,10 @@ import {
   writeCalls,
   type SegmentsHarness,
 } from './support/segments-harness';
+import { DEMO } from '../support/demo-fixture';
 
 jest.setTimeout(60_000);
 
-const TAG = {
-  vip: '7a000000-0000-4000-8000-000000000002',
-  dormant: '7a000000-0000-4000-8000-000000000004',
-  customer: '7a000000-0000-4000-8000-000000000005',
-  thanked: '7a000000-0000-4000-8000-000000000006',
-};
-const STAGE = {
-  qualified: '5a000000-0000-4000-8000-000000000002',
-  customer: '5a000000-0000-4000-8000-000000000003',
-};
-const C = {
-  maria: 'c0000000-0000-4000-8000-000000000001',
-  john: 'c0000000-0000-4000-8000-000000000002',
-  lukas: 'c0000000-0000-4000-8000-000000000004',
-  ana: 'c0000000-0000-4000-8000-000000000005',
-  fatima: 'c0000000-0000-4000-8000-000000000007',
-  kenji: 'c0000000-0000-4000-8000-000000000008',
-  olivia: 'c0000000-0000-4000-8000-000000000009',
-};
 const NEVER = '"0 0 1 1 *"'; // once a year: these tests sweep on demand
 
 const tagsOf = async (h: SegmentsHarness, id: string) =>
@@ -87,7 +69,9 @@ describe('a scheduled segment rule', () => {
         c.status === 'active' &&
         !c.isBlocked,
     );
-    expect(dormant.map((c) => c.id)).toEqual(expect.arrayContaining([C.lukas, C.olivia]));
+    expect(dormant.map((c) => c.id)).toEqual(
+      expect.arrayContaining([DEMO.contacts.lukas, DEMO.contacts.olivia]),
+    );
     const tagged = async () =>
       (await sandbox(h, 'GET', '/v1/contacts?limit=100')).body.data.filter((c: Contact) =>
         c.tags.some((t) => t.name === 'dormant'),
@@ -101,7 +85,8 @@ describe('a scheduled segment rule', () => {
       250,
     );
     expect(members.map((c: Contact) => c.id).sort()).toEqual(dormant.map((c) => c.id).sort());
-    for (const other of [C.maria, C.ana, C.fatima]) expect(await tagsOf(h, other)).not.toContain('dormant');
+    for (const other of [DEMO.contacts.maria, DEMO.contacts.anaGomez, DEMO.contacts.fatima])
+      expect(await tagsOf(h, other)).not.toContain('dormant');
     const { body } = await admin(h, 'GET', '/admin/sweeps');
     expect(body.sweeps).toEqual([expect.objectContaining({ ruleId: 'dormant-contacts', reason: 'cron' })]);
     expect(body.mirror.lastFullSyncAt).not.toBeNull();
@@ -118,7 +103,7 @@ describe('segment sweeps on demand', () => {
         'vip.yaml': rule('vip-customers', [
           '  segment:',
           '    name: VIP contacts',
-          `    filters: { tagIds: ["${TAG.vip}"] }`,
+          `    filters: { tagIds: ["${DEMO.tags.vip}"] }`,
           '    sync: true',
           'when: every-run',
           'do:',
@@ -126,7 +111,7 @@ describe('segment sweeps on demand', () => {
         ]),
         'qualified.yaml': rule('qualified-thanks', [
           '  segment:',
-          `    filters: { stageIds: ["${STAGE.qualified}"], status: active }`,
+          `    filters: { stageIds: ["${DEMO.stages.qualified}"], status: active }`,
           'do:',
           '  - add-tag: thanked',
           'on-leave:',
@@ -142,7 +127,7 @@ describe('segment sweeps on demand', () => {
     await sandbox(h, 'DELETE', '/_sandbox/counters');
     const { status, body } = await admin(h, 'GET', '/admin/rules/qualified-thanks/plan');
     expect(status).toBe(200);
-    expect(body.entering.map((c: { id: string }) => c.id)).toEqual([C.john]); // Fatima is Qualified but archived
+    expect(body.entering.map((c: { id: string }) => c.id)).toEqual([DEMO.contacts.john]); // Fatima is Qualified but archived
     expect(body.actions).toEqual([
       expect.objectContaining({
         on: 'member',
@@ -196,10 +181,10 @@ describe('segment sweeps on demand', () => {
       status: 'succeeded',
       progress: expect.objectContaining({ members: 2, entered: 2 }),
     });
-    expect(await tagsOf(h, C.john)).toEqual(['customer', 'vip']);
+    expect(await tagsOf(h, DEMO.contacts.john)).toEqual(['customer', 'vip']);
     const segments = (await sandbox(h, 'GET', '/v1/segments')).body.data.map((s: { name: string }) => s.name);
     expect(segments).toContain('VIP contacts');
-    await mirrorCatchesUp(h, C.john);
+    await mirrorCatchesUp(h, DEMO.contacts.john);
 
     await sandbox(h, 'DELETE', '/_sandbox/counters');
     const second = await sweepNow(h, 'vip-customers');
@@ -214,13 +199,13 @@ describe('segment sweeps on demand', () => {
 
   it('removes the tag of a contact that left the segment (on-leave)', async () => {
     await sweepNow(h, 'qualified-thanks');
-    expect(await tagsOf(h, C.john)).toContain('thanked');
-    await sandbox(h, 'PUT', `/v1/contacts/${C.john}/stage`, { stageId: STAGE.customer });
-    await mirrorCatchesUp(h, C.john);
+    expect(await tagsOf(h, DEMO.contacts.john)).toContain('thanked');
+    await sandbox(h, 'PUT', `/v1/contacts/${DEMO.contacts.john}/stage`, { stageId: DEMO.stages.customer });
+    await mirrorCatchesUp(h, DEMO.contacts.john);
 
     const sweep = await sweepNow(h, 'qualified-thanks');
     expect(sweep.progress).toMatchObject({ left: 1, entered: 0, members: 0 });
-    expect(await tagsOf(h, C.john)).not.toContain('thanked');
+    expect(await tagsOf(h, DEMO.contacts.john)).not.toContain('thanked');
     const [{ n }] = await h.db.query(
       `SELECT count(*)::int AS n FROM segment_memberships WHERE rule_id = 'qualified-thanks'`,
     );

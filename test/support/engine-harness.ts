@@ -9,6 +9,9 @@ import type { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { dropDatabase } from '../../src/db/migrate';
 import { startEngine, RunningEngine, EngineOptions } from '../../src/engine';
+import { KEYS } from './demo-fixture';
+import { api } from './http';
+import { uniquePhone } from './phones';
 import { startTcpProxy, TcpProxy } from './tcp-proxy';
 import { eventually } from './polling';
 import { testDatabaseUrl } from './test-db';
@@ -98,40 +101,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   };
 }
 
-export async function api<T = any>(
-  base: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: T; headers: Headers }> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* plain text */
-  }
-  return { status: res.status, body: parsed as T, headers: res.headers };
-}
-
-export const crm = (h: Harness, method: string, path: string, body?: unknown, key = 'sk_demo_full') =>
+/** The CRM's API (the embedded sandbox) with an API key, the demo's full key by default. */
+export const crm = (h: Harness, method: string, path: string, body?: unknown, key: string = KEYS.full) =>
   api(h.sandboxUrl, method, path, body, { authorization: `Bearer ${key}` });
 
-let phoneSeq = 0;
 /** Creates a contact in the sandbox with a phone no fixture uses; fails loudly if the CRM refuses. */
 export async function newContact(
   h: Harness,
   name: string,
   extra: Record<string, unknown> = {},
 ): Promise<Record<string, any>> {
-  const phone = `3519${String(process.pid % 1000).padStart(3, '0')}${String(++phoneSeq).padStart(5, '0')}`;
-  const res = await crm(h, 'POST', '/v1/contacts', { name, phone, ...extra });
+  const res = await crm(h, 'POST', '/v1/contacts', { name, phone: uniquePhone(), ...extra });
   if (res.status !== 201)
     throw new Error(`sandbox refused contact ${name}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { signatureHeader } from '../../src/intake/verify-signature';
+import { request } from './http';
 
 export const TEST_WEBHOOK_SECRET = 'whsec_e2e_test_secret';
 
@@ -20,20 +21,9 @@ export async function deliver(
     opts.header === undefined
       ? signatureHeader(opts.secret ?? TEST_WEBHOOK_SECRET, body, opts.nowSeconds)
       : opts.header;
-  const res = await fetch(`${engineUrl}/webhooks/crm`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(header === null ? {} : { 'x-service-signature': header }),
-    },
-    body,
+  const res = await request(`${engineUrl}/webhooks/crm`, 'POST', {
+    rawBody: body,
+    headers: header === null ? {} : { 'x-service-signature': header },
   });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = text;
-  }
-  return { status: res.status, json };
+  return { status: res.status, json: res.body };
 }

@@ -1,10 +1,11 @@
 // Seeded random contacts and segment filters for property tests and benchmarks.
 import type { Contact, SegmentFilters } from '../../../src/crm/crm-types';
 import { SOURCE_METHODS } from '../../../src/crm/crm-types';
+import { DEMO } from '../../support/demo-fixture';
 
-export const TAGS = [1, 2, 3, 4, 5, 6].map((n) => `7a000000-0000-4000-8000-00000000000${n}`);
-export const STAGES = [1, 2, 3].map((n) => `5a000000-0000-4000-8000-00000000000${n}`);
-export const MEMBERS = [1, 2, 3].map((n) => `a0000000-0000-4000-8000-00000000000${n}`);
+export const TAGS: string[] = Object.values(DEMO.tags);
+export const STAGES: string[] = Object.values(DEMO.stages);
+export const MEMBERS: string[] = Object.values(DEMO.members);
 const PHONES = [
   '5511',
   '5521',

@@ -2,9 +2,9 @@
 // a handle on its database, for the segments end-to-end tests.
 import { DataSource } from 'typeorm';
 import type { Contact } from '../../../src/crm/crm-types';
+import { api } from '../../support/http';
 import {
   ADMIN_TOKEN,
-  api,
   crm,
   eventually,
   startHarness,
