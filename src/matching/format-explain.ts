@@ -1,7 +1,7 @@
 // The explain trace as people read it: the rule's condition tree with each node's result and,
 // for each leaf, the value seen. Used by `crm-rules explain` and failing rule tests.
 import type { ConditionTrace, RuleDefinition, RuleEvaluation } from '../rules/rule-types';
-import { actionLabel } from '../actions/catalogue/catalogue';
+import { formatRuleTiming, stepsText } from './format-timing';
 
 type Node = Record<string, unknown>;
 const OK = '✔';
@@ -30,8 +30,9 @@ export function formatEvaluation(rule: RuleDefinition, evaluation: RuleEvaluatio
   const lines = [`${head}: ${status}${rule.enabled ? '' : ' [disabled]'}${mode}`];
   if (!rule.conditions) lines.push(`${indent}  ${OK} no conditions: always matches`);
   else lines.push(...formatTree(rule.conditions, evaluation.trace, `${indent}  `));
+  lines.push(...formatRuleTiming(rule, `${indent}  `));
   if (evaluation.matched)
-    lines.push(`${indent}  actions: ${evaluation.actions.map(actionLabel).join(', ') || '(none)'}`);
+    lines.push(`${indent}  actions: ${stepsText(rule, evaluation.actions) || '(none)'}`);
   return lines;
 }
 

@@ -27,9 +27,10 @@ export function checkConditions(
   raw: unknown,
   ctx: RuleContext,
   kinds: readonly string[] | undefined,
+  path: YamlPath = ['if'],
 ): Node | undefined {
   const before = ctx.errorCount();
-  const node = checkNode(raw, ['if'], ctx, kinds);
+  const node = checkNode(raw, path, ctx, kinds);
   if (!node || ctx.errorCount() > before) return undefined;
   // json-rules-engine wants all / any / not at the top: a single condition becomes all: [it].
   return BOOLEAN_KEYS.some((k) => k in node) ? node : { all: [node] };

@@ -28,7 +28,7 @@ export function checkConflicts(rules: LoadedRule[]): RuleProblem[] {
             ? `this rule also does the opposite of ${actionLabel(bAction)}`
             : `rule "${a.def.id}" (${where(a.def.source)}) does the opposite`;
         problems.push({
-          ...b.at.pos(['do', bi]),
+          ...b.at.pos(['do', b.def.actionSteps?.[bi] ?? bi]),
           severity: 'error',
           code: 'conflict',
           message: `conflict on ${shared.join(', ')}: ${actionLabel(bAction)} in rule "${b.def.id}", and ${what}; make their conditions exclusive or merge the rules`,

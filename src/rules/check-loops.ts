@@ -84,7 +84,7 @@ export function checkLoops(all: LoadedRule[]): RuleProblem[] {
       )
       .join(' -> ');
     problems.push({
-      ...rules[start].at.pos(['do', chain[0].actionIndex]),
+      ...rules[start].at.pos(['do', stepOf(rules[start].def, chain[0].actionIndex)]),
       severity: 'error',
       code: 'loop',
       message: `loop: ${text} -> ${rules[start].def.id}: ${reason}; break the chain with a condition the actions make false, or drop one of the actions`,
@@ -149,4 +149,9 @@ function cyclePath(from: number, to: number, inScc: Set<number>, graph: Edge[][]
   const path: Edge[] = [last];
   for (let v = last.from; v !== from; v = prev.get(v)!.from) path.unshift(prev.get(v)!);
   return path;
+}
+
+/** The item of `do` holding action `i` (waits in `do` shift actions down). */
+function stepOf(def: LoadedRule['def'], i: number): number {
+  return def.actionSteps?.[i] ?? i;
 }

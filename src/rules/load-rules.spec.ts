@@ -259,12 +259,14 @@ describe('loadRulesFromDir', () => {
   it('loads the example rules of the repository', async () => {
     const { ruleSet, problems } = await loadRulesFromDir('rules');
     expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
-    expect(ruleSet!.rules.map((r) => r.id).sort()).toEqual([
-      'dormant-contacts',
-      'tag-ad-leads',
-      'tag-new-contacts',
-      'thank-for-order',
-    ]);
+    expect(
+      ruleSet!.rules
+        .filter((r) => r.enabled)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(['dormant-contacts', 'tag-ad-leads', 'tag-new-contacts', 'thank-for-order']);
+    // rules/examples/ holds the recipes of docs/RECIPES.md, disabled until copied into rules/
+    expect(ruleSet!.rules.filter((r) => !r.enabled).length).toBe(11);
   });
 
   it('reports a missing directory as a problem', async () => {

@@ -6,7 +6,9 @@ import { checkTimeZone } from './check-timezone';
 import { contentHash } from './content-hash';
 import { parseDuration } from './durations';
 import { factUnavailableReason } from './fact-shapes';
+import { checkLimit, checkWindow } from './check-timing';
 import { completeActions, parseActionItems } from './parse-actions';
+import { parseSteps } from './parse-steps';
 import { isPlainObject, RuleContext } from './rule-context';
 import { actionDefinition } from '../actions/catalogue/catalogue';
 import type { TriggerKinds } from '../actions/catalogue/action-definition';
@@ -38,11 +40,17 @@ export function normalizeRule(
       ctx.error(['if'], 'schema', 'segment rules take no `if`: the segment filters decide who is in', 'key');
     else conditions = checkConditions(raw.if, ctx, kinds);
   }
-  const before = ctx.errorCount();
-  const items = parseActionItems(raw.do, ['do'], ctx);
-  const actions = completeActions(items, before, ctx);
-  if (items && onIsValid) checkActionsFit(items, ['do'], triggerKinds(raw.on) ?? [], ctx);
   const timezone = ruleTimezone(raw, trigger, ctx);
+  const before = ctx.errorCount();
+  const steps = parseSteps(raw.do, ['do'], ctx, { kinds, timezone });
+  const actions = completeActions(steps?.items, before, ctx);
+  if (steps && onIsValid)
+    checkActionsFit(steps.items, ['do'], triggerKinds(raw.on) ?? [], ctx, steps.timing.actionSteps);
+  const window = raw.window === undefined ? undefined : checkWindow(raw.window, ['window'], timezone, ctx);
+  const limit = raw.limit === undefined ? undefined : checkLimit(raw.limit, ['limit'], ctx);
+  const atMost = typeof raw['at-most'] === 'number' ? raw['at-most'] : undefined;
+  if (raw.once !== undefined && atMost !== undefined)
+    ctx.error(['at-most'], 'invalid-limit', 'once: per-contact means at-most: 1; keep one of them', 'key');
   const cooldownMs = parseDuration(raw.cooldown);
   if (raw.once !== undefined && raw.cooldown !== undefined)
     ctx.warn(['cooldown'], 'redundant', 'cooldown has no effect with once: per-contact', 'key');
@@ -56,7 +64,11 @@ export function normalizeRule(
     ...(conditions ? { conditions } : {}),
     actions,
     ...(raw.once === 'per-contact' ? { once: 'per-contact' as const } : {}),
+    ...(atMost !== undefined ? { atMost } : {}),
     ...(cooldownMs !== undefined ? { cooldownMs } : {}),
+    ...(window ? { window } : {}),
+    ...steps?.timing,
+    ...(limit ? { limit } : {}),
     enabled: raw.enabled !== false,
     priority: typeof raw.priority === 'number' ? raw.priority : 0,
     mode: raw.mode === 'shadow' ? 'shadow' : 'live',
@@ -102,12 +114,13 @@ function checkActionsFit(
   path: YamlPath,
   trigger: TriggerKinds,
   ctx: RuleContext,
+  stepOf?: readonly number[],
 ): void {
   const kinds = trigger === 'schedule' ? [] : trigger;
   const noContact = kinds.find((k) => factUnavailableReason('contact', k));
   actions.forEach((action, i) => {
     if (!action) return;
-    const at = [...path, i];
+    const at = [...path, stepOf?.[i] ?? i];
     const def = actionDefinition(action.type);
     const reason =
       noContact && def.needsContact !== false

@@ -43,7 +43,7 @@ export function parseActionItems(
   return Array.isArray(raw) ? raw.map((item, i) => parseAction(item, [...path, i], ctx)) : undefined;
 }
 
-function parseAction(item: unknown, path: YamlPath, ctx: RuleContext): RuleAction | undefined {
+export function parseAction(item: unknown, path: YamlPath, ctx: RuleContext): RuleAction | undefined {
   if (typeof item === 'string' && (BARE as readonly string[]).includes(item))
     return build(item, null, undefined, path, ctx);
   if (!isPlainObject(item)) return undefined;

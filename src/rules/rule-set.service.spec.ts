@@ -88,4 +88,15 @@ describe('RuleSetService', () => {
     expect(a.version).toBe(b.version);
     expect(service.current()!.rule('a')!.actions).toEqual([{ type: 'add-tag', tag: 'b' }]);
   });
+
+  it('refuses live rules with waits, windows or limits, which the runner does not execute yet; shadow ones run', async () => {
+    write('rule: a\non: contact.created\nlimit: { max: 5, per: 1h }\ndo:\n  - wait: 10m\n  - add-tag: a\n');
+    await expect(service.onModuleInit()).rejects.toThrow(
+      `${join(dir, 'a.yaml')}:1:1: error: rule "a" uses waits, limit, which this engine version validates and tests but does not execute yet`,
+    );
+    write(
+      'rule: a\non: contact.created\nmode: shadow\nlimit: { max: 5, per: 1h }\ndo:\n  - wait: 10m\n  - add-tag: a\n',
+    );
+    expect((await service.reload('test')).ok).toBe(true);
+  });
 });

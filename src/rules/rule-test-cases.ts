@@ -3,6 +3,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import type { RuleFile } from './load-rules';
+import { DURATION_HINT, parseDuration } from './durations';
 import { parseActions } from './parse-actions';
 import { isPlainObject, RuleContext } from './rule-context';
 import testSchema from './rule-test.schema.json';
@@ -26,6 +27,20 @@ export interface RuleTestCase {
   /** Event cases; segment cases have only a contact. */
   facts: EvaluationFacts;
   wasInSegment: boolean;
+  expected: RuleAction[];
+  /** `then:` steps: the clock moves on (and maybe another event arrives); actions expected meanwhile. */
+  later: LaterStep[];
+}
+
+export interface LaterStep {
+  pos: SourcePosition;
+  /** `after` as written, for messages. */
+  after: string;
+  now: Date;
+  /** The contact as it is from this step on (merged over the previous step's). */
+  contact?: Record<string, unknown>;
+  /** The event arriving at `now`, if any. */
+  facts?: EvaluationFacts;
   expected: RuleAction[];
 }
 
@@ -102,7 +117,8 @@ function parseCase(
     ctx.error([], 'test-file', `segment rule "${ruleId}" is tested with a contact: add contact`);
   const now = timeOf(raw.now ?? defaults.now ?? event?.createdAt, ctx);
   const expected = expectedActions(raw.expect, at, ctx);
-  if (ctx.errorCount() > 0 || !now || !expected) return undefined;
+  const later = now ? laterSteps(raw.then, { defaults, contact, now }, at, problems) : undefined;
+  if (ctx.errorCount() > 0 || !now || !expected || !later) return undefined;
   return {
     file: at.file,
     name: String(raw.name),
@@ -111,7 +127,42 @@ function parseCase(
     facts: factsOf(event, contact, merge(defaults.message, raw.message), now),
     wasInSegment: raw['was-in-segment'] === true,
     expected,
+    later,
   };
+}
+
+function laterSteps(
+  raw: unknown,
+  start: { defaults: Obj; contact: Obj | undefined; now: Date },
+  at: Locator,
+  problems: RuleProblem[],
+): LaterStep[] | undefined {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) return undefined; // the schema reported it
+  let { contact, now } = start;
+  const steps: LaterStep[] = [];
+  const before = problems.length;
+  raw.forEach((item: Obj, i) => {
+    const stepAt = at.child(['then', i]);
+    const ctx = new RuleContext(stepAt, problems);
+    const ms = parseDuration(item.after);
+    if (ms === undefined)
+      ctx.error(['after'], 'test-file', `after takes ${DURATION_HINT}, not ${JSON.stringify(item.after)}`);
+    const expected = expectedActions(item.expect, stepAt, ctx);
+    if (ms === undefined || !expected) return;
+    now = new Date(now.getTime() + ms);
+    contact = item.contact === undefined ? contact : merge(contact, item.contact);
+    const event = item.event as Obj | undefined;
+    steps.push({
+      pos: stepAt.pos([]),
+      after: String(item.after),
+      now,
+      ...(contact ? { contact } : {}),
+      ...(event ? { facts: factsOf(event, contact, merge(start.defaults.message, item.message), now) } : {}),
+      expected,
+    });
+  });
+  return problems.slice(before).some((p) => p.severity === 'error') ? undefined : steps;
 }
 
 function merge(base: unknown, own: unknown): Obj | undefined {

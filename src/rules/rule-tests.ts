@@ -3,13 +3,14 @@
 import type { Contact } from '../crm/crm-types';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { actionLabel } from '../actions/catalogue/catalogue';
-import { formatEvaluation, formatTraceList } from '../matching/format-explain';
+import { formatTraceList } from '../matching/format-explain';
 import { toMirroredContact } from '../contacts/mirrored-contact';
 import { resolveRelativeDates } from '../segments/filters/resolved-filters';
 import { matchesSegment } from '../segments/filters/segment-filter';
 import { stableStringify } from './content-hash';
 import { sortProblems, type RuleFile } from './load-rules';
 import { parseRuleTestFile, type RuleTestCase } from './rule-test-cases';
+import { RunTimeline } from './run-timeline';
 import type { EvaluationFacts, RuleAction, RuleProblem, ScheduleTrigger, SourcePosition } from './rule-types';
 
 export interface RuleTestResult {
@@ -43,43 +44,61 @@ export async function runRuleTests(ruleSet: CompiledRuleSet, files: RuleFile[]):
 }
 
 async function runCase(ruleSet: CompiledRuleSet, c: RuleTestCase): Promise<RuleTestResult> {
-  let outcome: RuleTestOutcome;
+  const result = { file: c.file, name: c.name, pos: c.pos };
   try {
-    outcome = await evaluateCase(ruleSet, c);
+    const rule = c.rule === undefined ? undefined : ruleSet.rule(c.rule);
+    if (rule?.trigger.kind === 'schedule') {
+      const outcome = evaluateSegmentRule(rule.trigger, rule.id, rule.actions, c.facts, c.wasInSegment);
+      const details = compare(c.expected, outcome);
+      return { ...result, passed: details.length === 0, details };
+    }
+    return { ...result, ...(await runTimeline(ruleSet, c)) };
   } catch (err) {
-    return {
-      file: c.file,
-      name: c.name,
-      pos: c.pos,
-      passed: false,
-      details: [`error: ${(err as Error).message}`],
-    };
+    return { ...result, passed: false, details: [`error: ${(err as Error).message}`] };
   }
-  const expected = c.expected.map((a) => stableStringify(a));
-  const actual = outcome.actions.map((a) => stableStringify(a.action));
-  const passed = expected.length === actual.length && expected.every((e, i) => e === actual[i]);
-  const details = passed ? [] : [...diff(c.expected, outcome.actions), 'explain:', ...outcome.explain];
-  return { file: c.file, name: c.name, pos: c.pos, passed, details };
 }
 
-async function evaluateCase(ruleSet: CompiledRuleSet, c: RuleTestCase): Promise<RuleTestOutcome> {
-  const rule = c.rule === undefined ? undefined : ruleSet.rule(c.rule);
-  if (rule?.trigger.kind === 'schedule')
-    return evaluateSegmentRule(rule.trigger, rule.id, rule.actions, c.facts, c.wasInSegment);
-  const type = c.facts.event.type;
-  // One rule is tested even when disabled (its logic is what the case checks); the whole set as it runs.
-  const evaluations = rule
-    ? rule.trigger.kind === 'event' && rule.trigger.events.includes(type)
-      ? [await ruleSet.evaluateRule(rule.id, c.facts)]
-      : []
-    : await ruleSet.evaluateEvent(c.facts);
-  const explain = evaluations.flatMap((e) => formatEvaluation(ruleSet.rule(e.ruleId)!, e, '  '));
-  if (evaluations.length === 0)
-    explain.push(rule ? `  rule ${rule.id} does not listen to ${type}` : `  no rule listens to ${type}`);
-  const actions = evaluations
-    .filter((e) => e.matched)
-    .flatMap((e) => e.actions.map((action) => ({ action, rule: e.ruleId })));
-  return { actions, explain };
+/**
+ * Event cases: the event at `now`, then each `then:` step later. Actions are compared per
+ * step; one rule is tested even when disabled (its logic is what the case checks).
+ */
+async function runTimeline(
+  ruleSet: CompiledRuleSet,
+  c: RuleTestCase,
+): Promise<Pick<RuleTestResult, 'passed' | 'details'>> {
+  const timeline = new RunTimeline(ruleSet, c.rule);
+  await timeline.event(c.facts);
+  const steps = [
+    { label: undefined as string | undefined, expected: c.expected, done: timeline.done.splice(0) },
+  ];
+  for (const step of c.later) {
+    timeline.setContact(step.contact);
+    if (step.facts) await timeline.event(step.facts);
+    else timeline.advanceTo(step.now);
+    const label = `then after ${step.after} (${step.now.toISOString()}, ${step.pos.file}:${step.pos.line})`;
+    steps.push({ label, expected: step.expected, done: timeline.done.splice(0) });
+  }
+  const details: string[] = [];
+  for (const step of steps) {
+    const outcome = { actions: step.done, explain: [] };
+    const lines = compare(step.expected, outcome);
+    if (lines.length > 0) details.push(...(step.label ? [`${step.label}:`] : []), ...lines);
+  }
+  if (details.length > 0) details.push('explain:', ...timeline.log);
+  return { passed: details.length === 0, details };
+}
+
+/** Diff and explain lines when the actions differ; none when they are the same, in order. */
+function compare(expectedActions: RuleAction[], outcome: RuleTestOutcome): string[] {
+  const expected = expectedActions.map((a) => stableStringify(a));
+  const actual = outcome.actions.map((a) => stableStringify(a.action));
+  const passed = expected.length === actual.length && expected.every((e, i) => e === actual[i]);
+  return passed
+    ? []
+    : [
+        ...diff(expectedActions, outcome.actions),
+        ...(outcome.explain.length ? ['explain:', ...outcome.explain] : []),
+      ];
 }
 
 /** Segment rules: membership now vs at the previous run decides entered / left / stayed. */

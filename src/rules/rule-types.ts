@@ -2,6 +2,7 @@
 // matcher, the action runner and the segment sweeps consume. Plain types, no Nest.
 import type { SegmentFilters } from '../crm/crm-types';
 import type { RuleAction } from '../actions/catalogue/catalogue';
+import type { TimeWindow } from './time-window';
 
 /** Actions are declared by the catalogue (src/actions/catalogue), one entry per type. */
 export type { RuleAction } from '../actions/catalogue/catalogue';
@@ -47,10 +48,46 @@ export interface RuleDefinition {
   conditions?: Record<string, unknown>;
   actions: RuleAction[];
   once?: 'per-contact';
+  /** At most this many runs per contact, ever (`once` is at-most 1). */
+  atMost?: number;
   cooldownMs?: number;
+  /** Every action of the run happens inside this window. */
+  window?: TimeWindow;
+  /** Windows of single actions (`- { send-message: Hi, window: {...} }`), by action index. */
+  actionWindows?: { action: number; window: TimeWindow }[];
+  waits?: WaitStep[];
+  /** Index in `do` of each action, when waits make it differ from the action index (positions). */
+  actionSteps?: number[];
+  limit?: RuleLimit;
   enabled: boolean;
   priority: number; // higher runs first
   mode: 'live' | 'shadow';
+}
+
+/** `- wait: 2h` in `do`: the run pauses before action `beforeAction`, durably (a delayed job). */
+export interface WaitStep {
+  beforeAction: number;
+  ms: number;
+  /** Conditions re-evaluated on fresh contact state when the wait ends: true cancels the rest of the run. */
+  unless?: Record<string, unknown>;
+  /** A later event for the same contact that cancels the wait ("no reply within"). */
+  until?: WaitUntil;
+}
+
+export interface WaitUntil {
+  events: string[];
+  /** Conditions on the later event's facts (message, contact, event). */
+  where?: Record<string, unknown>;
+  /** Only an event in the conversation of the triggering message counts. */
+  sameConversation: boolean;
+}
+
+/** `limit: { max: 200, per: 1h, over: queue }`: runs of the rule per period, across all processes. */
+export interface RuleLimit {
+  max: number;
+  perMs: number;
+  /** Beyond max: wait for the next period, or skip with a recorded reason. */
+  over: 'queue' | 'skip';
 }
 
 /** One problem found while loading rules: printed as `file:line:col: message`. */

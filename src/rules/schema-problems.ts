@@ -96,7 +96,8 @@ function describe(err: ErrorObject): SchemaIssue | undefined {
           code,
           message: `unknown key "${key}"${hint(key, allowed)}`,
         };
-      const actions = allowed.filter((k) => k !== 'assign-first');
+      // assign-first and window qualify an action; they are not actions.
+      const actions = allowed.filter((k) => k !== 'assign-first' && k !== 'window');
       return {
         path: [...path, key],
         target: 'key',

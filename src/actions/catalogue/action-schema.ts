@@ -29,6 +29,12 @@ export function actionSchema(): Record<string, unknown> {
           minLength: 1,
           description: `With ${listInWords(messaging)}: the member (name, email, uuid or round-robin) to assign when the contact has no assignee.`,
         },
+        // A control qualifier of any action, parsed by src/rules/parse-steps.ts.
+        window: {
+          $ref: '#/definitions/window',
+          description:
+            'This action happens only inside the window: outside it the run waits (outside: wait) or the action is skipped (outside: skip).',
+        },
       },
     },
   };

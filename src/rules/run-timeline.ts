@@ -1,0 +1,209 @@
+// Rule tests over time: what the engine does when events arrive at given times and the clock
+// moves on. Runs wait (waits, closed windows, a full limit period), wake up, are cancelled by a
+// later event, an `unless`, a deleted contact; limits and once / at-most / cooldown count runs.
+// Pure and offline: the engine's runner makes the same decisions with delayed jobs.
+import { compileConditions, type ConditionEvaluator } from '../matching/compile-conditions';
+import type { CompiledRuleSet } from '../matching/compiled-rule-set';
+import { formatEvaluation } from '../matching/format-explain';
+import { durationText } from '../matching/format-timing';
+import type { EvaluationFacts, RuleAction, RuleDefinition, WaitStep } from './rule-types';
+import { describeWindow, isOpen, nextOpening } from './time-window';
+
+export interface TimelineAction {
+  action: RuleAction;
+  rule: string;
+  at: Date;
+}
+
+interface PendingRun {
+  rule: RuleDefinition;
+  next: number; // index of the next action
+  wakeAt?: number; // set while the run waits
+  waiting?: WaitStep; // the wait in progress, if the run waits for one
+  passed: Set<WaitStep>;
+  started: boolean; // counted against the limit
+  /** The triggering event's facts: a woken run reads them with the contact's fresh state. */
+  trigger: EvaluationFacts;
+}
+
+const compiled = new WeakMap<object, ConditionEvaluator>();
+
+function conditionsPass(
+  node: Record<string, unknown>,
+  rule: RuleDefinition,
+  facts: EvaluationFacts,
+): boolean {
+  let evaluate = compiled.get(node);
+  if (!evaluate) {
+    evaluate = compileConditions(node, rule.timezone).evaluate;
+    compiled.set(node, evaluate);
+  }
+  return evaluate(facts, []);
+}
+
+export class RunTimeline {
+  readonly done: TimelineAction[] = [];
+  readonly log: string[] = [];
+  private pending: PendingRun[] = [];
+  private readonly runsPerContact = new Map<string, number[]>(); // rule -> start times
+  private readonly runsPerPeriod = new Map<string, number>(); // rule|period -> runs started
+  private contactFacts?: EvaluationFacts['contact'];
+
+  constructor(
+    private readonly ruleSet: CompiledRuleSet,
+    private readonly onlyRule?: string,
+  ) {}
+
+  /** Wakes every run due up to `until` (in time order), with the contact as it was before. */
+  advanceTo(until: Date): void {
+    for (;;) {
+      const due = this.pending
+        .filter((r) => r.wakeAt !== undefined && r.wakeAt <= until.getTime())
+        .sort((a, b) => a.wakeAt! - b.wakeAt!)[0];
+      if (!due) return;
+      const at = new Date(due.wakeAt!);
+      due.wakeAt = undefined;
+      this.continueRun(due, this.factsAt(due, at));
+    }
+  }
+
+  /** An event at facts.now: cancels the waits it ends, then starts the runs of the rules it matches. */
+  async event(facts: EvaluationFacts): Promise<void> {
+    this.advanceTo(facts.now);
+    this.contactFacts = facts.contact;
+    for (const run of [...this.pending]) this.cancelledBy(run, facts);
+    const rule = this.onlyRule === undefined ? undefined : this.ruleSet.rule(this.onlyRule);
+    const evaluations = rule
+      ? rule.trigger.kind === 'event' && rule.trigger.events.includes(facts.event.type)
+        ? [await this.ruleSet.evaluateRule(rule.id, facts)]
+        : []
+      : await this.ruleSet.evaluateEvent(facts);
+    if (evaluations.length === 0)
+      this.log.push(
+        rule
+          ? `  rule ${rule.id} does not listen to ${facts.event.type}`
+          : `  no rule listens to ${facts.event.type}`,
+      );
+    for (const evaluation of evaluations) {
+      const def = this.ruleSet.rule(evaluation.ruleId)!;
+      this.log.push(...formatEvaluation(def, evaluation, '  '));
+      if (!evaluation.matched || !this.enrol(def, facts.now)) continue;
+      const run: PendingRun = {
+        rule: def,
+        next: 0,
+        passed: new Set(),
+        started: false,
+        trigger: facts,
+      };
+      this.pending.push(run);
+      this.continueRun(run, facts);
+    }
+  }
+
+  /** once / at-most / cooldown, per contact (a test case is about one contact). */
+  private enrol(rule: RuleDefinition, now: Date): boolean {
+    const starts = this.runsPerContact.get(rule.id) ?? [];
+    const max = rule.once ? 1 : rule.atMost;
+    const last = starts[starts.length - 1];
+    let why: string | undefined;
+    if (max !== undefined && starts.length >= max)
+      why = `already ran ${starts.length} time(s) for this contact (at most ${max})`;
+    else if (rule.cooldownMs !== undefined && last !== undefined && now.getTime() - last < rule.cooldownMs)
+      why = `in cooldown until ${new Date(last + rule.cooldownMs).toISOString()}`;
+    if (why) {
+      this.note(now, rule, `suppressed: ${why}`);
+      return false;
+    }
+    this.runsPerContact.set(rule.id, [...starts, now.getTime()]);
+    return true;
+  }
+
+  private cancelledBy(run: PendingRun, facts: EvaluationFacts): void {
+    const type = facts.event.type;
+    if (type === 'contact.deleted') return this.cancel(run, facts.now, 'the contact was deleted');
+    const until = run.waiting?.until;
+    if (!until || !until.events.includes(type)) return;
+    if (until.sameConversation && facts.message?.conversationId !== run.trigger.message?.conversationId)
+      return;
+    if (until.where && !conditionsPass(until.where, run.rule, facts)) return;
+    this.cancel(run, facts.now, `${type} arrived during the wait`);
+  }
+
+  private continueRun(run: PendingRun, facts: EvaluationFacts): void {
+    const { rule } = run;
+    const now = facts.now;
+    if (run.waiting) {
+      const wait = run.waiting;
+      run.waiting = undefined;
+      run.passed.add(wait);
+      if (wait.unless && conditionsPass(wait.unless, rule, facts))
+        return this.cancel(run, now, 'unless passed when the wait ended');
+      this.note(now, rule, 'resumed');
+    }
+    if (!run.started && rule.limit && !this.takeLimit(run, now)) return;
+    for (; run.next < rule.actions.length; run.next++) {
+      const wait = rule.waits?.find((w) => w.beforeAction === run.next && !run.passed.has(w));
+      if (wait) return this.sleep(run, now.getTime() + wait.ms, `waiting ${durationText(wait.ms)}`, wait);
+      if (rule.window && !isOpen(rule.window, now)) {
+        if (rule.window.outside === 'skip')
+          return this.cancel(run, now, `skipped: outside the window ${describeWindow(rule.window)}`);
+        return this.sleep(run, nextOpening(rule.window, now).getTime(), 'outside the window');
+      }
+      const own = rule.actionWindows?.find((w) => w.action === run.next)?.window;
+      if (own && !isOpen(own, now)) {
+        if (own.outside === 'skip') {
+          this.note(now, rule, `action ${run.next + 1} skipped: outside the window ${describeWindow(own)}`);
+          continue;
+        }
+        return this.sleep(run, nextOpening(own, now).getTime(), `action ${run.next + 1} outside its window`);
+      }
+      this.done.push({ action: rule.actions[run.next], rule: rule.id, at: now });
+    }
+    this.pending = this.pending.filter((r) => r !== run);
+  }
+
+  /** Fixed periods of `per`: the first `max` runs of a period go, the rest queue or skip. */
+  private takeLimit(run: PendingRun, now: Date): boolean {
+    const { max, perMs, over } = run.rule.limit!;
+    const period = Math.floor(now.getTime() / perMs);
+    const key = `${run.rule.id}|${period}`;
+    const used = this.runsPerPeriod.get(key) ?? 0;
+    if (used < max) {
+      this.runsPerPeriod.set(key, used + 1);
+      run.started = true;
+      return true;
+    }
+    if (over === 'skip') this.cancel(run, now, `skipped: rate limited (${max} per ${durationText(perMs)})`);
+    else this.sleep(run, (period + 1) * perMs, `rate limited (${max} per ${durationText(perMs)})`);
+    return false;
+  }
+
+  private sleep(run: PendingRun, until: number, why: string, wait?: WaitStep): void {
+    run.wakeAt = until;
+    run.waiting = wait;
+    this.note(
+      new Date(until > 0 ? until : 0),
+      run.rule,
+      `${why}: waiting until ${new Date(until).toISOString()}`,
+      true,
+    );
+  }
+
+  private cancel(run: PendingRun, at: Date, why: string): void {
+    this.pending = this.pending.filter((r) => r !== run);
+    this.note(at, run.rule, `cancelled: ${why}`);
+  }
+
+  private note(at: Date, rule: RuleDefinition, text: string, future = false): void {
+    this.log.push(`  ${future ? '' : `${at.toISOString()} `}rule ${rule.id}: ${text}`);
+  }
+
+  private factsAt(run: PendingRun, now: Date): EvaluationFacts {
+    return { ...run.trigger, ...(this.contactFacts ? { contact: this.contactFacts } : {}), now };
+  }
+
+  /** The contact as the engine would read it fresh: later steps may change it without an event. */
+  setContact(contact: EvaluationFacts['contact']): void {
+    if (contact) this.contactFacts = contact;
+  }
+}
