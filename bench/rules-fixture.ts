@@ -55,9 +55,9 @@ function actionFor(kind: string, i: number): string {
   return `{ create-segment: { name: bench-${i}, filters: { status: active } } }`;
 }
 
-export function generateRules(): string {
-  return Array.from({ length: RULES }, (_, i) => {
-    const kind = KINDS[i % KINDS.length];
+export function generateRules(count = RULES, kinds: readonly string[] = KINDS): string {
+  return Array.from({ length: count }, (_, i) => {
+    const kind = kinds[i % kinds.length];
     const conds = conditionsFor(kind, i);
     return `rule: bench-${i}\non: ${kind}\npriority: ${i % 7}\nif:\n  all:\n${conds.map((c) => `    - ${c}`).join('\n')}\ndo: [${actionFor(kind, i)}]\n`;
   }).join('---\n');

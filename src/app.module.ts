@@ -30,7 +30,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerOptions(config)),
         MetricsModule,
-        TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl)),
+        TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, {}, config.databasePoolMax)),
         BullModule.forRoot({ connection: redisConnection(config.redis.url), prefix: config.redis.prefix }),
         ScheduleModule.forRoot(),
         EventsModule.register(withWorkers, withScheduler),

@@ -13,6 +13,8 @@ export interface AppConfig {
   /** Public address of this engine, used to subscribe to CRM webhooks (PUBLIC_URL). */
   publicUrl?: string;
   databaseUrl: string;
+  /** Most Postgres connections this process opens (DATABASE_POOL_MAX). */
+  databasePoolMax: number;
   redis: {
     url: string;
     /** Prefix of every BullMQ queue and budget key, so several engines can share a Redis. */

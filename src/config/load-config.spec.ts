@@ -41,4 +41,15 @@ describe('loadConfig', () => {
     expect(config.crm.baseUrl).toBe('https://crm.example');
     expect(config.crm.apiKey).toBe('sk_live_x');
   });
+
+  it.each([
+    [{}, 30],
+    [{ DATABASE_POOL_MAX: '12' }, 12],
+  ])('sizes the Postgres pool of a process from %j', (env, max) => {
+    expect(loadConfig(env).databasePoolMax).toBe(max);
+  });
+
+  it.each(['1', 'many'])('refuses DATABASE_POOL_MAX=%s', (value) => {
+    expect(() => loadConfig({ DATABASE_POOL_MAX: value })).toThrow(/DATABASE_POOL_MAX/);
+  });
 });

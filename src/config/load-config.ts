@@ -92,6 +92,8 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
       'postgres:',
       'postgresql:',
     ])!,
+    // Postgres connections per process: processes × this must stay under max_connections.
+    databasePoolMax: int('DATABASE_POOL_MAX', 30, 2, 1000),
     redis: {
       url: url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:'])!,
       prefix: str('REDIS_PREFIX', 'crmr')!,

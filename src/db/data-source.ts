@@ -7,6 +7,7 @@ import { ENTITIES } from './entities';
 export function dataSourceOptions(
   databaseUrl: string,
   overrides: Partial<DataSourceOptions> = {},
+  poolMax = 30,
 ): DataSourceOptions {
   return {
     type: 'postgres',
@@ -23,7 +24,7 @@ export function dataSourceOptions(
     // no event and repeats no write. The two commits that promise something to the outside are
     // synchronous: the inbox insert (before the 2xx) and an action's success (after the CRM write).
     // Measured: per-statement WAL flushes were the e2e latency's main cost (docs/BENCHMARKS.md).
-    extra: { max: 30, connectionTimeoutMillis: 5000, options: '-c synchronous_commit=off' },
+    extra: { max: poolMax, connectionTimeoutMillis: 5000, options: '-c synchronous_commit=off' },
     ...overrides,
   } as DataSourceOptions;
 }

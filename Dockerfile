@@ -1,0 +1,28 @@
+# The engine image: one image for every role (ROLE=api | worker | scheduler | all), the migration
+# job and the CRM sandbox. Multi-stage: compilers and dev dependencies stay in the build stage;
+# the runtime stage holds production dependencies and dist/ only, and runs as the unprivileged
+# `node` user. docker-compose.yml shows how the roles are put together.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json .swcrc nest-cli.json ./
+COPY src src
+COPY migrations migrations
+COPY bench bench
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules node_modules
+COPY --from=build /app/dist dist
+COPY bin bin
+COPY rules rules
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/src/main.js"]

@@ -1,0 +1,241 @@
+// npm run bench:throughput — events processed end to end (verified, stored, matched, ledger
+// written) per second, with one ROLE=api process and 1, 2, then 4 ROLE=worker processes on one
+// Postgres and one Redis, the CRM sandbox and the load generator each in a process of their own.
+// Two modes: events no rule matches, and events whose action is a guarded no-op. 500 rules loaded,
+// the mirror filled with the CRM's contacts (100k) by a real sweep before the load. Prints the
+// rate per mode and per worker process, CPU per event by process, Postgres writes per event,
+// the engine processes' peak RSS, and the CRM calls and 429s of the whole run.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type autocannon from 'autocannon';
+import IORedis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { benchDatabase, printTable } from './bench-support';
+import {
+  counter,
+  cpuMs,
+  forkBench,
+  RUNS_PER_EVENT,
+  rssMb,
+  SEGMENT_RULE,
+  startEngineProcess,
+  VIP_TAG_ID,
+  writeRules,
+  type EngineProcess,
+} from './throughput-support';
+
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const WORKERS = (process.env.BENCH_WORKERS ?? '1,2,4').split(',').map(Number);
+// The CRM's 300/min scaled 20× so the mirror fills in seconds; the sandbox enforces the same limit.
+const LIMIT = 600;
+const WINDOW_MS = 6000;
+const SECRET = 'whsec_bench';
+const ADMIN_TOKEN = randomUUID();
+const MODES = [
+  { mode: 'no-action', goal: 2000 },
+  { mode: 'guarded', goal: 1000 },
+] as const;
+
+interface Bench {
+  ds: DataSource;
+  api: EngineProcess;
+  workers: EngineProcess[];
+  contactsFile: string;
+  peakRss: Map<EngineProcess, number>;
+}
+
+async function main() {
+  const db = await benchDatabase('throughput');
+  const crm = forkBench<{ url: string }>('throughput-crm.js', [
+    String(CONTACTS),
+    String(LIMIT),
+    String(WINDOW_MS),
+  ]);
+  const rulesDir = mkdtempSync(join(tmpdir(), 'crmr-bench-throughput-'));
+  writeRules(rulesDir);
+  const prefix = `crmr-bench-${randomUUID().slice(0, 6)}`;
+  const env = {
+    DATABASE_URL: db.url,
+    DATABASE_POOL_MAX: '16', // 5 processes × 16 stay under a shared server's 100 connections
+    REDIS_PREFIX: prefix,
+    CRM_BASE_URL: (await crm.message).url,
+    CRM_API_KEY: 'sk_demo_full',
+    CRM_RATE_LIMIT: String(LIMIT),
+    CRM_RATE_WINDOW_MS: String(WINDOW_MS),
+    CRM_WEBHOOK_SECRET: SECRET,
+    ADMIN_TOKEN,
+    RULES_DIR: rulesDir,
+    RULES_WATCH: 'false',
+    LOG_LEVEL: 'warn',
+  };
+  const ds = await new DataSource({ type: 'postgres', url: db.url, extra: { max: 2 } }).initialize();
+  const b: Bench = {
+    ds,
+    api: undefined as unknown as EngineProcess,
+    workers: [],
+    contactsFile: '',
+    peakRss: new Map(),
+  };
+  try {
+    b.api = await startEngineProcess('api', env);
+    b.workers.push(await startEngineProcess('worker', env));
+    await fillMirror(b);
+    const rows: Record<string, string | number>[] = [];
+    for (const count of WORKERS) {
+      while (b.workers.length < count) b.workers.push(await startEngineProcess('worker', env));
+      for (const { mode, goal } of MODES) rows.push(await phase(b, mode, goal));
+    }
+    console.log('');
+    printTable(rows);
+    await summary(b);
+  } finally {
+    await Promise.all([b.api, ...b.workers].filter(Boolean).map((p) => p.stop()));
+    crm.child.kill('SIGTERM');
+    await ds.destroy();
+    const redis = new IORedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
+      maxRetriesPerRequest: null,
+    });
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+    await db.drop();
+  }
+}
+
+/** A manual sweep of the segment rule: its full sync mirrors every CRM contact through the gateway. */
+async function fillMirror(b: Bench) {
+  const t = performance.now();
+  const res = await fetch(`${b.api.url}/admin/rules/${SEGMENT_RULE}/sweep`, {
+    method: 'POST',
+    headers: { 'x-admin-token': ADMIN_TOKEN },
+  });
+  if (res.status !== 202) throw new Error(`sweep not queued: ${res.status} ${await res.text()}`);
+  for (;;) {
+    const [s] = await b.ds.query(`SELECT status, detail FROM segment_sweeps WHERE rule_id = $1`, [
+      SEGMENT_RULE,
+    ]);
+    if (s?.status === 'succeeded') break;
+    if (s?.status === 'failed' || s?.status === 'skipped') throw new Error(`sweep ${s.status}: ${s.detail}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const [{ n }] = await b.ds.query(`SELECT count(*)::int AS n FROM contact_mirror`);
+  console.log(`mirror filled by a sweep: ${n} contacts in ${Math.round(performance.now() - t)} ms`);
+  const raw: { raw: unknown }[] = await b.ds.query(
+    `SELECT raw FROM contact_mirror ORDER BY random() LIMIT 20000`,
+  );
+  b.contactsFile = join(mkdtempSync(join(tmpdir(), 'crmr-bench-contacts-')), 'contacts.json');
+  writeFileSync(b.contactsFile, JSON.stringify(raw.map((r) => r.raw)));
+}
+
+async function pgCounters(ds: DataSource) {
+  await ds.query(`SELECT pg_stat_clear_snapshot()`);
+  const [s] = await ds.query(
+    `SELECT xact_commit::bigint AS commits, (tup_inserted + tup_updated + tup_deleted)::bigint AS rows
+       FROM pg_stat_database WHERE datname = current_database()`,
+  );
+  const backends: { pid: number }[] = await ds.query(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+  );
+  return {
+    commits: Number(s.commits),
+    rows: Number(s.rows),
+    cpu: new Map(backends.map((x) => [x.pid, cpuMs(x.pid)])),
+  };
+}
+
+async function phase(b: Bench, mode: string, goal: number): Promise<Record<string, string | number>> {
+  await b.ds.query(`TRUNCATE inbox_events, runs, action_results, enrollments`);
+  const procs = [b.api, ...b.workers];
+  const cpuBefore = procs.map((p) => cpuMs(p.child.pid!));
+  const runsBefore = await Promise.all(b.workers.map((w) => counter(w.url, 'crmr_runs_total')));
+  const pgBefore = await pgCounters(b.ds);
+  const sampler = setInterval(() => {
+    for (const p of procs) b.peakRss.set(p, Math.max(b.peakRss.get(p) ?? 0, rssMb(p.child.pid!)));
+  }, 500);
+  const load = forkBench<autocannon.Result>('throughput-load.js', [
+    `${b.api.url}/webhooks/crm`,
+    SECRET,
+    mode,
+    String(EVENTS),
+    String(CONNECTIONS),
+    b.contactsFile,
+    VIP_TAG_ID,
+  ]).message;
+  let loaded: autocannon.Result | undefined;
+  void load.then((r) => (loaded = r));
+  let done: { total: number; seconds: number; skipped: number } | undefined;
+  const deadline = Date.now() + 10 * 60_000;
+  while (!done) {
+    if (Date.now() > deadline) throw new Error(`${mode}: not drained after 10 minutes`);
+    await new Promise((r) => setTimeout(r, 200));
+    const [e] = await b.ds.query(
+      `SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'pending')::int AS pending,
+              EXTRACT(EPOCH FROM (max(processed_at) - min(received_at))) AS events_s,
+              EXTRACT(EPOCH FROM min(received_at)) AS first_at FROM inbox_events`,
+    );
+    const [a] = await b.ds.query(
+      `SELECT count(*) FILTER (WHERE status IN ('pending', 'running'))::int AS open,
+              count(*) FILTER (WHERE status = 'skipped' AND reason = 'no_change')::int AS skipped,
+              EXTRACT(EPOCH FROM max(finished_at)) AS last_at FROM action_results`,
+    );
+    const expected = mode === 'guarded' ? e.total : 0;
+    if (!loaded || e.total < EVENTS || e.pending > 0 || a.open > 0 || a.skipped < expected) continue;
+    const actionsS = a.last_at ? Number(a.last_at) - Number(e.first_at) : 0;
+    done = { total: e.total, seconds: Math.max(Number(e.events_s), actionsS), skipped: a.skipped };
+  }
+  clearInterval(sampler);
+  const pgAfter = await pgCounters(b.ds);
+  let pgCpu = 0;
+  for (const [pid, ms] of pgAfter.cpu) pgCpu += ms - (pgBefore.cpu.get(pid) ?? 0);
+  const cpu = procs.map((p, i) => cpuMs(p.child.pid!) - cpuBefore[i]);
+  const runs = await Promise.all(b.workers.map((w) => counter(w.url, 'crmr_runs_total')));
+  const perWorker = runs.map((r, i) => Math.round((r - runsBefore[i]) / RUNS_PER_EVENT / done!.seconds));
+  const rate = done.total / done.seconds;
+  const perEvent = (x: number) => (x / done!.total).toFixed(2);
+  return {
+    workers: b.workers.length,
+    mode,
+    events: done.total,
+    'intake req/s': Math.round(loaded!.requests.average),
+    'intake p99 ms': loaded!.latency.p99,
+    'end to end /s': Math.round(rate),
+    goal: `>= ${goal} ${rate >= goal ? 'yes' : 'NO'}`,
+    'per worker /s': perWorker.join(' / '),
+    'CPU ms/ev api': perEvent(cpu[0]),
+    'CPU workers': perEvent(cpu.slice(1).reduce((x, y) => x + y, 0)),
+    'CPU postgres': perEvent(pgCpu),
+    'pg commits/event': perEvent(pgAfter.commits - pgBefore.commits),
+    'pg rows/event': perEvent(pgAfter.rows - pgBefore.rows),
+  };
+}
+
+async function summary(b: Bench) {
+  const procs = [b.api, ...b.workers];
+  const [calls, r429] = await Promise.all([
+    Promise.all(procs.map((p) => counter(p.url, 'crmr_crm_calls_total'))),
+    Promise.all(procs.map((p) => counter(p.url, 'crmr_crm_429_total'))),
+  ]);
+  const peak = procs.map(
+    (p, i) => `${p.role}${p.role === 'worker' ? i : ''} ${Math.round(b.peakRss.get(p) ?? 0)}`,
+  );
+  const worst = Math.max(...b.peakRss.values());
+  console.log(
+    `\npeak RSS per engine process, MB (500 rules, ${CONTACTS} mirrored contacts, under the load): ${peak.join(', ')}`,
+  );
+  console.log(`largest: ${Math.round(worst)} MB (goal <= 256 MB) ${worst <= 256 ? 'yes' : 'NO'}`);
+  const total429 = r429.reduce((x, y) => x + y, 0);
+  console.log(
+    `CRM calls of the whole run (all processes): ${calls.reduce((x, y) => x + y, 0)}, 429s: ${total429} ` +
+      `(budget ${LIMIT} per ${WINDOW_MS} ms shared through Redis, the sandbox enforcing the same limit) ` +
+      `${total429 === 0 ? 'never exceeded' : 'EXCEEDED'}`,
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
