@@ -1,9 +1,10 @@
 // What failed and needs an operator: failed events, dead / uncertain / failed actions.
+import type { RuleAction } from '../rules/rule-types';
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
-import { actionText } from '../matching/format-explain';
+import { actionLabel } from '../actions/catalogue/catalogue';
 import { ConsoleResponder } from './console-responder';
 import { contactHref, when } from './pages/format';
 import { FAILED_ACTION_STATUSES, findFailedActions, findFailedEvents } from './queries/failures-queries';
@@ -36,7 +37,7 @@ export class ConsoleFailuresController {
         ...a,
         at: when(a.finishedAt),
         contactHref: contactHref(a.contactId),
-        text: actionText(a.action),
+        text: actionLabel(a.action as RuleAction),
         error: [a.errorCode, a.errorMessage].filter(Boolean).join(': '),
         requestId: a.requestId ?? '',
         ops: [],

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CrmGateway } from '../../src/crm/crm-gateway.service';
-import { api, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { api } from '../support/http';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 import { launchBrowser, logIn, screenshot } from './browser';
 

@@ -1,6 +1,8 @@
 // A run as people read it: the condition tree with ✔/✘ and the values seen (the same text as
 // `crm-rules explain`, from format-explain.ts), then its actions. Pure.
-import { actionText, formatTraceList, formatTree } from '../../matching/format-explain';
+import type { RuleAction } from '../../rules/rule-types';
+import { actionLabel } from '../../actions/catalogue/catalogue';
+import { formatTraceList, formatTree } from '../../matching/format-explain';
 import type { RuleDefinition } from '../../rules/rule-types';
 import type { ActionResultRow, RunDetail } from '../queries/runs-queries';
 import { contactHref, statusText, statusTone, triggerText, when } from './format';
@@ -48,7 +50,7 @@ export function runPage(
     trace: traceLines(run, rule),
     actions: actions.map((a) => ({
       index: a.index,
-      text: actionText(a.action),
+      text: actionLabel(a.action as RuleAction),
       status: a.status,
       tone: statusTone(a.status),
       reason: [a.reason, a.errorMessage && a.errorMessage !== a.reason ? a.errorMessage : null]

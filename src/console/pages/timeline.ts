@@ -1,5 +1,7 @@
 // The contact timeline: every source's rows turned into one list of steps in time order. Pure.
-import { actionText, describeLeaf, showValue } from '../../matching/format-explain';
+import type { RuleAction } from '../../rules/rule-types';
+import { actionLabel } from '../../actions/catalogue/catalogue';
+import { describeLeaf, showValue } from '../../matching/format-explain';
 import type { DeliveryRow, JournalRow, TimelineActionRow, TimelineRunRow } from '../queries/timeline-queries';
 
 export type Tone = 'ok' | 'bad' | 'warn' | 'muted' | 'info';
@@ -99,7 +101,7 @@ function leaves(r: TimelineRunRow, matched: boolean): string {
 }
 
 function actionStep(a: TimelineActionRow): TimelineStep {
-  const what = `${a.ruleId}: ${actionText(a.action)}`;
+  const what = `${a.ruleId}: ${actionLabel(a.action as RuleAction)}`;
   const at = new Date(a.finishedAt ?? a.startedAt ?? 0);
   const href = `/console/runs/${a.runId}`;
   const request = a.requestId ? ` (request ${a.requestId})` : '';
