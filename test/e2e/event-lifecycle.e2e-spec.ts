@@ -1,15 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ReconcilerService } from '../../src/events/reconciler.service';
-import {
-  ADMIN_TOKEN,
-  api,
-  crm,
-  eventually,
-  Harness,
-  newContact,
-  startHarness,
-} from '../support/engine-harness';
+import { ADMIN_TOKEN, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { api } from '../support/http';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
 const RULES = {
