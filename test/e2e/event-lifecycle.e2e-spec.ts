@@ -70,10 +70,14 @@ describe('event lifecycle', () => {
         (t: { name: string }) => t.name === 'vip',
       ),
     );
-    const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM contact_mirror WHERE id = $1`, [
-      contact.id,
-    ]);
-    expect(n).toBe(0);
+    // The mirror's copy comes from the CRM's answer to the tag write (complete, tagged), never
+    // from the payload without createdAt.
+    const mirrored = await eventually(async () => {
+      const [row] = await db.query(`SELECT raw FROM contact_mirror WHERE id = $1`, [contact.id]);
+      return row?.raw;
+    });
+    expect(mirrored.createdAt).toBe(contact.createdAt);
+    expect(mirrored.tags.map((t: { name: string }) => t.name)).toContain('vip');
   });
 
   it('ends a message event for a deleted contact as processed, contact_gone, after one CRM read', async () => {
