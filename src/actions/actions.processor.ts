@@ -2,12 +2,13 @@ import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
 import { ACTION_JOB_ATTEMPTS, ACTIONS_QUEUE, ActionJobData } from '../queues/queues';
+import { FAST_RECOVERY } from '../queues/worker-options';
 import { ActionRunnerService, ContactBusyError } from './action-runner.service';
 
 /** How long a job waits when another worker holds its contact (it will have run this job's run too). */
 const BUSY_DELAY_MS = 50;
 
-@Processor(ACTIONS_QUEUE, { concurrency: 16 })
+@Processor(ACTIONS_QUEUE, { concurrency: 16, ...FAST_RECOVERY })
 export class ActionsProcessor extends WorkerHost {
   private readonly logger = new Logger(ActionsProcessor.name);
 

@@ -10,13 +10,10 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ActionResultsRepository } from '../ledger/action-results.repository';
-import { InboxEventsRepository } from '../ledger/inbox-events.repository';
 import { RunsRepository } from '../ledger/runs.repository';
 import { ActionsQueue } from '../queues/actions-queue.service';
-import { EventsQueue } from '../queues/events-queue.service';
 import { AdminTokenGuard } from './admin-token.guard';
 
 const RUN_STATUSES = ['not_matched', 'suppressed', 'pending', 'running', 'succeeded', 'failed', 'dead'];
@@ -28,10 +25,8 @@ const RUN_STATUSES = ['not_matched', 'suppressed', 'pending', 'running', 'succee
 export class RunsAdminController {
   constructor(
     private readonly db: DataSource,
-    private readonly inbox: InboxEventsRepository,
     private readonly runs: RunsRepository,
     private readonly actionResults: ActionResultsRepository,
-    private readonly events: EventsQueue,
     private readonly actions: ActionsQueue,
   ) {}
 
@@ -69,17 +64,6 @@ export class RunsAdminController {
     if (!run) throw new NotFoundException(`run ${id} not found`);
     const actionResults = await this.actionResults.forRunView(id);
     return { ...run, actionResults };
-  }
-
-  @Post('events/:id/replay')
-  @ApiOperation({
-    summary: 'Evaluate a stored event again as a new trigger (new runs; once/cooldown still apply)',
-  })
-  async replay(@Param('id', ParseUUIDPipe) id: string) {
-    const copy = await this.inbox.insertReplayCopy(id, randomUUID());
-    if (!copy) throw new NotFoundException(`event ${id} not found`);
-    await this.events.add(copy);
-    return { replayedAs: copy };
   }
 
   @Post('actions/retry-dead')

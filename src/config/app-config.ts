@@ -44,5 +44,7 @@ export interface AppConfig {
   rulesWatch: boolean;
   adminToken?: string;
   webhookBodyLimitBytes: number;
+  /** Attempts at processing a stored event before it ends `failed` (listed and replayable by the admin API). */
+  eventMaxAttempts: number;
   logLevel: string;
 }

@@ -120,6 +120,7 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     rulesWatch: bool('RULES_WATCH', true),
     adminToken: str('ADMIN_TOKEN'),
     webhookBodyLimitBytes: int('WEBHOOK_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    eventMaxAttempts: int('EVENT_MAX_ATTEMPTS', 5, 1, 100),
     logLevel: str('LOG_LEVEL', 'info')!,
   };
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {

@@ -12,6 +12,7 @@ import {
   MIRROR_PAGE_SIZE,
   toFreshness,
 } from './mirror-policy';
+import { mirrorProblem } from './mirrored-contact';
 import { mirrorRecords, UPSERT_CONTACTS_SQL } from './mirror-sql';
 import type { Queryable } from '../db/queryable';
 import { returnedRows } from '../db/returned-rows';
@@ -41,9 +42,13 @@ export class ContactMirrorService {
     private readonly gateway: CrmGateway,
   ) {}
 
-  /** contact.created / contact.updated upsert the contact; contact.deleted removes it. */
-  async applyEvent(type: string, contact: Pick<Contact, 'id'> & Partial<Contact>): Promise<void> {
-    if (!contact?.id || !type.startsWith('contact.')) return;
+  /**
+   * contact.created / contact.updated upsert the contact; contact.deleted removes it. Answers why
+   * the payload was not mirrored (bad dates, a value Postgres refuses), or null: such a payload is
+   * skipped, never retried, so the event that carried it still gets matched.
+   */
+  async applyEvent(type: string, contact: Pick<Contact, 'id'> & Partial<Contact>): Promise<string | null> {
+    if (!contact?.id || !type.startsWith('contact.')) return null;
     if (type === 'contact.deleted') {
       await this.dataSource.transaction(async (tx) => {
         await tx.query(`INSERT INTO contact_mirror_tombstones (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [
@@ -52,9 +57,17 @@ export class ContactMirrorService {
         await tx.query(`DELETE FROM contact_mirror WHERE id = $1`, [contact.id]);
       });
     } else {
-      await this.upsert(this.dataSource.manager, [contact as Contact], 0);
+      const problem = mirrorProblem(contact as Contact);
+      if (problem) return problem;
+      try {
+        await this.upsert(this.dataSource.manager, [contact as Contact], 0);
+      } catch (err) {
+        if (!isDataError(err)) throw err;
+        return `contact ${contact.id}: Postgres refused the payload (${(err as Error).message})`;
+      }
     }
     await this.noteEvent();
+    return null;
   }
 
   /** The contact as the mirror last saw it (webhooks, write responses, syncs), if mirrored. */
@@ -220,6 +233,12 @@ export class ContactMirrorService {
     const [row] = await this.dataSource.query(`SELECT * FROM contact_mirror_state WHERE id = $1`, [STATE_ID]);
     return row;
   }
+}
+
+/** SQLSTATE class 22: the data itself is invalid for its type (it would be on every attempt). */
+function isDataError(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && code.startsWith('22');
 }
 
 function newestCreatedAt(res: PageWithTotals<Contact>): string | null {

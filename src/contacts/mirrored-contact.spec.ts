@@ -1,5 +1,5 @@
 import type { Contact } from '../crm/crm-types';
-import { toContact, toMirroredContact } from './mirrored-contact';
+import { mirrorProblem, toContact, toMirroredContact } from './mirrored-contact';
 import { countryOfPhone } from './phone-country';
 
 const contact: Contact = {
@@ -58,5 +58,45 @@ describe('countryOfPhone', () => {
     ['', null],
   ])('%s is %s', (phone, country) => {
     expect(countryOfPhone(phone)).toBe(country);
+  });
+});
+
+describe('mirrorProblem', () => {
+  const ok = {
+    id: 'c1',
+    name: 'Ana',
+    phone: '5511987654321',
+    createdAt: '2025-01-01T00:00:00Z',
+    updatedAt: '2025-01-02T00:00:00Z',
+  } as unknown as Contact;
+  it.each([
+    ['a complete contact', {}, null],
+    ['unknown members', { favouriteColour: 'teal', nested: { deep: [1, 2] } }, null],
+    ['no updatedAt (createdAt stands in)', { updatedAt: undefined }, null],
+    ['tags as objects', { tags: [{ id: 'T1', name: 'vip', color: '#fff' }] }, null],
+    ['tags not a list (ignored)', { tags: 'vip' }, null],
+    ['no createdAt', { createdAt: undefined }, 'contact c1: createdAt is not a date (undefined)'],
+    [
+      'a createdAt that is not a date',
+      { createdAt: 'yesterday' },
+      'contact c1: createdAt is not a date ("yesterday")',
+    ],
+    ['a bad updatedAt', { updatedAt: 'soon' }, 'contact c1: updatedAt is not a date ("soon")'],
+    [
+      'a bad lastInteractionAt',
+      { lastInteractionAt: 'never' },
+      'contact c1: lastInteractionAt is not a date ("never")',
+    ],
+    [
+      'a year Postgres reads differently',
+      { createdAt: '+012025-01-01T00:00:00Z' },
+      /createdAt is out of range/,
+    ],
+    ['year zero', { createdAt: '0000-01-01T00:00:00Z' }, /createdAt is out of range/],
+    ['tags that are not objects', { tags: ['vip', null] }, 'contact c1: tags must be a list of objects'],
+  ])('%s → %s', (_, change, expected) => {
+    const problem = mirrorProblem({ ...ok, ...change } as Contact);
+    if (expected instanceof RegExp) expect(problem).toMatch(expected);
+    else expect(problem).toBe(expected);
   });
 });

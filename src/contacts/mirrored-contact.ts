@@ -58,6 +58,35 @@ export function toMirroredContact(c: Contact): MirroredContact {
   };
 }
 
+/** Years both JavaScript's ISO output and Postgres' timestamptz read back as the same instant. */
+const STORABLE_YEARS = { min: 1, max: 9999 };
+
+/**
+ * Why the mirror cannot keep this contact payload (missing or bad dates, tags that are not
+ * objects), or null when it can. Members the mirror does not know are no problem: they stay in
+ * `raw`. The event that carried such a payload is still matched; only the mirror update is skipped.
+ */
+export function mirrorProblem(c: Contact): string | null {
+  if (Array.isArray(c.tags) && c.tags.some((t) => !t || typeof t !== 'object'))
+    return `contact ${str(c.id)}: tags must be a list of objects`;
+  let m: MirroredContact;
+  try {
+    m = toMirroredContact(c);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  for (const [field, d] of [
+    ['createdAt', m.createdAt],
+    ['updatedAt', m.updatedAt],
+    ['lastInteractionAt', m.lastInteractionAt],
+  ] as const) {
+    const year = d?.getUTCFullYear();
+    if (year !== undefined && (year < STORABLE_YEARS.min || year > STORABLE_YEARS.max))
+      return `contact ${m.id}: ${field} is out of range (${d!.toISOString()})`;
+  }
+  return null;
+}
+
 /** Back to the API shape: the contact snapshot a sweep run's guards start from. */
 export function toContact(m: MirroredContact): Contact {
   return {

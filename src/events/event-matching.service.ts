@@ -4,12 +4,14 @@ import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';
 import { createRun, PendingRun } from '../ledger/create-run';
+import type { InboxOutcome } from '../ledger/inbox-event.entity';
 import { InboxEventRow, InboxEventsRepository, REPLAY_KEY_PREFIX } from '../ledger/inbox-events.repository';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { EngineMetrics } from '../ops/engine-metrics';
 import { ActionsQueue } from '../queues/actions-queue.service';
 import type { EvaluationFacts, RuleEvaluation } from '../rules/rule-types';
 import { RuleSetService } from '../rules/rule-set.service';
+import { isContactGone } from './event-failure';
 import { eventFacts, planEvent, type StoredEvent } from './event-plan';
 
 /**
@@ -37,17 +39,29 @@ export class EventMatchingService {
     const event = storedEvent(row);
     const ruleSet = this.rules.current();
     const plan = planEvent(event, ruleSet?.rulesForEvent(row.type).length ?? 0);
-    if (plan.updateMirror) {
-      await this.mirror.applyEvent(row.type, row.payload.data as unknown as Contact);
-    }
+    // A payload the mirror cannot keep is noted on the event and matched all the same.
+    const mirrorSkipped = plan.updateMirror
+      ? await this.mirror.applyEvent(row.type, row.payload.data as unknown as Contact)
+      : null;
+    const note = mirrorSkipped && `contact mirror not updated: ${mirrorSkipped}`;
+    const outcome = note ? 'mirror_skipped' : null;
     if (!ruleSet || !plan.match) {
-      await this.inbox.markProcessed(row.id);
+      await this.inbox.markProcessed(row.id, outcome, note);
       return;
     }
-    const facts = await this.factsFor(event, plan.contactFrom, row.contact_id!);
+    let facts: EvaluationFacts;
+    try {
+      facts = await this.factsFor(event, plan.contactFrom, row.contact_id!);
+    } catch (err) {
+      if (!isContactGone(err)) throw err;
+      // Deleted in the CRM since the event: nothing to act on, and no attempt would change that.
+      await this.inbox.markProcessed(row.id, 'contact_gone');
+      this.logger.log(`event ${row.type} ${row.id}: contact ${row.contact_id} is gone [${correlationId}]`);
+      return;
+    }
     const evaluations = await ruleSet.evaluateEvent(facts);
     const pending = await this.dataSource.transaction((tx) =>
-      this.recordRuns(tx, row, ruleSet, evaluations, facts, correlationId),
+      this.recordRuns(tx, row, ruleSet, evaluations, facts, correlationId, { outcome, note }),
     );
     await this.actions.addMany(pending.map((run) => ({ ...run, correlationId })));
     if (pending.length)
@@ -74,6 +88,7 @@ export class EventMatchingService {
     evaluations: RuleEvaluation[],
     facts: EvaluationFacts,
     correlationId: string,
+    end: { outcome: InboxOutcome | null; note: string | null },
   ): Promise<PendingRun[]> {
     const inbox = this.inbox.in(tx);
     if (!(await inbox.lockPending(row.id))) return [];
@@ -98,7 +113,7 @@ export class EventMatchingService {
       this.metrics.runs.inc({ status: run.status, rule: rule.id });
       if (run.status === 'pending') pending.push(run);
     }
-    await inbox.markProcessed(row.id);
+    await inbox.markProcessed(row.id, end.outcome, end.note);
     return pending;
   }
 }

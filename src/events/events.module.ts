@@ -4,6 +4,7 @@ import { CrmModule } from '../crm/crm.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rules/rules.module';
+import { EventFailuresService } from './event-failures.service';
 import { EventMatchingService } from './event-matching.service';
 import { EventsProcessor } from './events.processor';
 import { ReconcilerService } from './reconciler.service';
@@ -16,7 +17,7 @@ export class EventsModule {
       imports: [QueuesModule, LedgerModule, CrmModule, RulesModule, ContactMirrorModule],
       providers: [
         EventMatchingService,
-        ...(withWorkers ? [EventsProcessor] : []),
+        ...(withWorkers ? [EventsProcessor, EventFailuresService] : []),
         // One reconciler per scheduler process is enough; several are harmless (job ids dedupe).
         ...(withScheduler ? [ReconcilerService] : []),
       ],

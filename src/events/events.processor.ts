@@ -2,18 +2,28 @@ import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { EVENTS_QUEUE, EventJobData } from '../queues/queues';
+import { FAST_RECOVERY } from '../queues/worker-options';
+import { EventFailuresService } from './event-failures.service';
 import { EventMatchingService } from './event-matching.service';
 
-@Processor(EVENTS_QUEUE, { concurrency: 16 })
+@Processor(EVENTS_QUEUE, { concurrency: 16, ...FAST_RECOVERY })
 export class EventsProcessor extends WorkerHost {
   private readonly logger = new Logger(EventsProcessor.name);
 
-  constructor(private readonly matching: EventMatchingService) {
+  constructor(
+    private readonly matching: EventMatchingService,
+    private readonly failures: EventFailuresService,
+  ) {
     super();
   }
 
   async process(job: Job<EventJobData>): Promise<void> {
-    await this.matching.process(job.data.inboxEventId, job.data.correlationId);
+    try {
+      await this.matching.process(job.data.inboxEventId, job.data.correlationId);
+    } catch (err) {
+      // Counted in the ledger; rethrown (BullMQ retries with backoff) until the event ends failed.
+      await this.failures.onFailedAttempt(job.data.inboxEventId, err);
+    }
   }
 
   // A worker without an 'error' listener crashes on Redis hiccups (e.g. a flushed job key);

@@ -2,10 +2,18 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 
 export type InboxStatus = 'pending' | 'processed' | 'failed';
 
+/**
+ * How a processed event ended when it is worth telling: `contact_gone` (the CRM no longer has the
+ * contact: nothing to match), `mirror_skipped` (the payload could not update the contact mirror, see
+ * `last_error`; the rules were still evaluated). Null: processed the ordinary way.
+ */
+export type InboxOutcome = 'contact_gone' | 'mirror_skipped';
+
 /** Every accepted webhook delivery, committed before the 2xx. `event_key` carries deduplication. */
 @Entity('inbox_events')
 @Index('UQ_inbox_events_event_key', ['eventKey'], { unique: true })
 @Index('IDX_inbox_events_pending', ['receivedAt'], { where: `status = 'pending'` })
+@Index('IDX_inbox_events_failed', ['receivedAt'], { where: `status = 'failed'` })
 export class InboxEventEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -26,8 +34,16 @@ export class InboxEventEntity {
   @Column({ name: 'contact_id', type: 'text', nullable: true })
   contactId!: string | null;
 
+  /** Failed attempts at processing it; at EVENT_MAX_ATTEMPTS (or on a permanent error) it ends `failed`. */
+  @Column({ type: 'int', default: 0 })
+  attempts!: number;
+
+  /** The last problem met: the error of a failed attempt, or why the mirror skipped the payload. */
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError!: string | null;
+
   @Column({ type: 'text', nullable: true })
-  error!: string | null;
+  outcome!: InboxOutcome | null;
 
   @CreateDateColumn({ name: 'received_at', type: 'timestamptz' })
   receivedAt!: Date;

@@ -1,7 +1,8 @@
 // Every statement on `inbox_events`: the intake's group commit, the events processor's claim and
 // mark, the reconciler's scan and the admin replay.
 import type { EntityManager } from 'typeorm';
-import type { InboxStatus } from './inbox-event.entity';
+import { returnedRows } from '../db/returned-rows';
+import type { InboxOutcome, InboxStatus } from './inbox-event.entity';
 
 export interface NewInboxEvent {
   key: string;
@@ -18,10 +19,14 @@ export interface InboxEventRow {
   status: InboxStatus;
   contact_id: string | null;
   event_key: string;
+  attempts: number;
 }
 
 /** Event keys of operator replays start with this: they skip the mirror and loop protection. */
 export const REPLAY_KEY_PREFIX = 'replay:';
+
+const VIEW = `id, event_key AS "eventKey", type, status, outcome, attempts, last_error AS "lastError",
+  contact_id AS "contactId", received_at AS "receivedAt", processed_at AS "processedAt"`;
 
 /** Needs `transaction` besides `query`: the pool (DataSource) or an EntityManager. */
 type Db = Pick<EntityManager, 'query' | 'transaction'>;
@@ -61,7 +66,7 @@ export class InboxEventsRepository {
 
   async find(id: string): Promise<InboxEventRow | undefined> {
     const [row] = await this.db.query(
-      `SELECT id, type, payload, status, contact_id, event_key FROM inbox_events WHERE id = $1`,
+      `SELECT id, type, payload, status, contact_id, event_key, attempts FROM inbox_events WHERE id = $1`,
       [id],
     );
     return row;
@@ -76,10 +81,64 @@ export class InboxEventsRepository {
     return locked?.status === 'pending';
   }
 
-  async markProcessed(id: string): Promise<void> {
-    await this.db.query(`UPDATE inbox_events SET status = 'processed', processed_at = now() WHERE id = $1`, [
-      id,
-    ]);
+  /** `note` (why the mirror skipped the payload) replaces last_error; without one it is kept. */
+  async markProcessed(id: string, outcome: InboxOutcome | null = null, note: string | null = null) {
+    await this.db.query(
+      `UPDATE inbox_events SET status = 'processed', processed_at = now(), outcome = $2,
+              last_error = COALESCE($3, last_error)
+        WHERE id = $1`,
+      [id, outcome, note],
+    );
+  }
+
+  /** Counts a failed attempt and keeps its error; the attempts so far, or undefined if no longer pending. */
+  async recordFailedAttempt(id: string, error: string): Promise<number | undefined> {
+    const [row] = returnedRows<{ attempts: number }>(
+      await this.db.query(
+        `UPDATE inbox_events SET attempts = attempts + 1, last_error = $2
+          WHERE id = $1 AND status = 'pending' RETURNING attempts`,
+        [id, error.slice(0, 2000)],
+      ),
+    );
+    return row?.attempts;
+  }
+
+  /** pending → failed; true for the one caller that made the change (it logs and counts it). */
+  async markFailed(id: string): Promise<boolean> {
+    const rows = returnedRows(
+      await this.db.query(
+        `UPDATE inbox_events SET status = 'failed' WHERE id = $1 AND status = 'pending' RETURNING id`,
+        [id],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  /** failed → pending with its attempts reset (an operator's replay); false when it was not failed. */
+  async resetFailed(id: string): Promise<boolean> {
+    const rows = returnedRows(
+      await this.db.query(
+        `UPDATE inbox_events SET status = 'pending', attempts = 0, processed_at = NULL
+          WHERE id = $1 AND status = 'failed' RETURNING id`,
+        [id],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  /** Newest first, for the admin list; the payload only in `show`. */
+  list(f: { status?: string; type?: string; limit: number }): Promise<Record<string, unknown>[]> {
+    return this.db.query(
+      `SELECT ${VIEW} FROM inbox_events
+        WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR type = $2)
+        ORDER BY received_at DESC LIMIT $3`,
+      [f.status ?? null, f.type ?? null, f.limit],
+    );
+  }
+
+  async show(id: string): Promise<Record<string, unknown> | undefined> {
+    const [row] = await this.db.query(`SELECT ${VIEW}, payload FROM inbox_events WHERE id = $1`, [id]);
+    return row;
   }
 
   /** Pending events received more than `staleAfterMs` ago, oldest first (reconciler). */

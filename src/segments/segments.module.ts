@@ -8,6 +8,8 @@ import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { SegmentMembershipEntity } from './segment-membership.entity';
 import { SegmentPlanService } from './plan/segment-plan.service';
 import { SegmentRuleStateEntity } from './segment-rule-state.entity';
+import { SegmentRuleStateRepository } from './segment-rule-state.repository';
+import { SegmentSweepsRepository } from './sweeps/segment-sweeps.repository';
 import { SegmentSweepEntity } from './segment-sweep.entity';
 import { SegmentSyncService } from './sweeps/segment-sync.service';
 import { SegmentsAdminController } from './segments-admin.controller';
@@ -34,6 +36,8 @@ export class SegmentsModule {
       ],
       controllers: [SegmentsAdminController],
       providers: [
+        SegmentRuleStateRepository,
+        SegmentSweepsRepository,
         SweepService,
         SegmentSyncService,
         SegmentPlanService,

@@ -53,7 +53,7 @@ export async function findFailedEvents(
   limit: number,
 ): Promise<FailedEvent[]> {
   return db.query(
-    `SELECT id, type, contact_id AS "contactId", error, received_at AS "receivedAt" FROM inbox_events
+    `SELECT id, type, contact_id AS "contactId", last_error AS error, received_at AS "receivedAt" FROM inbox_events
       WHERE status = 'failed' AND ($1::timestamptz IS NULL OR received_at >= $1)
       ORDER BY received_at DESC LIMIT $2`,
     [since ?? null, limit],

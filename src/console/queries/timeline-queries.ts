@@ -50,7 +50,7 @@ export interface JournalRow {
 
 export function deliveriesOf(db: DataSource, contactId: string): Promise<DeliveryRow[]> {
   return db.query(
-    `SELECT * FROM (SELECT id, type, event_key AS "eventKey", status, error, received_at AS "receivedAt",
+    `SELECT * FROM (SELECT id, type, event_key AS "eventKey", status, last_error AS error, received_at AS "receivedAt",
                            processed_at AS "processedAt"
                       FROM inbox_events WHERE contact_id = $1 ORDER BY received_at DESC LIMIT $2) d
       ORDER BY "receivedAt"`,

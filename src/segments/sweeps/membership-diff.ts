@@ -7,7 +7,14 @@ import type { ActionResultsRepository } from '../../ledger/action-results.reposi
 import type { EngineMetrics } from '../../ops/engine-metrics';
 import type { ActionsQueue } from '../../queues/actions-queue.service';
 import type { RuleAction, RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
-import { leavingCountsQuery, leftBatchQuery, membersBatchQuery, segmentCountsQuery } from './membership-sql';
+import {
+  addMembersQuery,
+  leavingCountsQuery,
+  leftBatchQuery,
+  membersBatchQuery,
+  removeMembersQuery,
+  segmentCountsQuery,
+} from './membership-sql';
 import { fromMirrorRow, type MirrorRow } from '../../contacts/mirror-sql';
 import { toContact, type MirroredContact } from '../../contacts/mirrored-contact';
 import type { ResolvedFilters } from '../filters/resolved-filters';
@@ -117,10 +124,11 @@ export class MembershipDiff {
     for await (const rows of leftBatches(this.dataSource, ctx.rule.id, ctx.filters, BATCH)) {
       const left = rows.filter((r) => !r.gone).map(fromMirrorRow);
       const runs = await this.dataSource.transaction(async (tx) => {
-        await tx.query(
-          `DELETE FROM segment_memberships WHERE rule_id = $1 AND contact_id = ANY($2::text[])`,
-          [ctx.rule.id, rows.map((r) => r.contact_id)],
+        const remove = removeMembersQuery(
+          ctx.rule.id,
+          rows.map((r) => r.contact_id),
         );
+        await tx.query(remove.sql, remove.params);
         if (ctx.trigger.onLeave.length === 0) return [];
         return this.createRuns(
           tx,
@@ -142,11 +150,12 @@ export class MembershipDiff {
     for await (const rows of memberBatches(this.dataSource, ctx.rule.id, ctx.filters, !everyRun, BATCH)) {
       let entered = 0;
       const runs = await this.dataSource.transaction(async (tx) => {
-        const inserted: { contact_id: string }[] = await tx.query(
-          `INSERT INTO segment_memberships (rule_id, contact_id, entered_sweep_id)
-           SELECT $1, unnest($2::text[]), $3 ON CONFLICT (rule_id, contact_id) DO NOTHING RETURNING contact_id`,
-          [ctx.rule.id, rows.filter((r) => r.entering).map((r) => r.id), ctx.sweepId],
+        const add = addMembersQuery(
+          ctx.rule.id,
+          rows.filter((r) => r.entering).map((r) => r.id),
+          ctx.sweepId,
         );
+        const inserted: { contact_id: string }[] = await tx.query(add.sql, add.params);
         entered = inserted.length;
         const enteredIds = new Set(inserted.map((r) => r.contact_id));
         const acting = rows.filter((r) => everyRun || enteredIds.has(r.id)).map(fromMirrorRow);

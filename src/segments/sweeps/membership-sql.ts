@@ -1,5 +1,5 @@
-// Queries of the membership diff, all over the mirror with the segment's WHERE from
-// segment-sql.ts. Batches use keyset paging on the contact id, so a retried sweep picks up
+// Every statement on segment_memberships: the membership diff's reads over the mirror with the
+// segment's WHERE from segment-sql.ts, and its adds and removals. Batches use keyset paging on the contact id, so a retried sweep picks up
 // where the committed batches stopped. Pure: text and parameters only.
 import type { ResolvedFilters } from '../filters/resolved-filters';
 import { segmentWhere } from '../filters/segment-sql';
@@ -74,5 +74,22 @@ export function leftBatchQuery(
            ORDER BY s.contact_id
            LIMIT $3`,
     params: [ruleId, after, limit, ...where.params],
+  };
+}
+
+/** Memberships of contacts that left or are gone, removed: $1 = rule, $2 = contact ids. */
+export function removeMembersQuery(ruleId: string, contactIds: string[]): Query {
+  return {
+    sql: `DELETE FROM segment_memberships WHERE rule_id = $1 AND contact_id = ANY($2::text[])`,
+    params: [ruleId, contactIds],
+  };
+}
+
+/** Memberships of entering contacts; RETURNING only those new (a retried batch adds none twice). */
+export function addMembersQuery(ruleId: string, contactIds: string[], sweepId: string): Query {
+  return {
+    sql: `INSERT INTO segment_memberships (rule_id, contact_id, entered_sweep_id)
+          SELECT $1, unnest($2::text[]), $3 ON CONFLICT (rule_id, contact_id) DO NOTHING RETURNING contact_id`,
+    params: [ruleId, contactIds, sweepId],
   };
 }

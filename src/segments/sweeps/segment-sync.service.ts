@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { CrmApiError } from '../../crm/crm-errors';
 import { CrmGateway } from '../../crm/crm-gateway.service';
 import { validateSegmentFilters, validateSegmentName } from '../../crm/segment-filter-constraints';
 import type { RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
 import { toCrmFilters, type ResolvedFilters } from '../filters/resolved-filters';
 import { SegmentFilterError } from '../filters/segment-filter-error';
+import { SegmentRuleStateRepository } from '../segment-rule-state.repository';
 
 /** The name a rule's segment has in the CRM: its own, else the rule id cut to 2.4's 30 characters. */
 export function crmSegmentName(rule: RuleDefinition, trigger: ScheduleTrigger): string {
@@ -22,18 +22,14 @@ export class SegmentSyncService {
   private readonly logger = new Logger(SegmentSyncService.name);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly ruleState: SegmentRuleStateRepository,
     private readonly gateway: CrmGateway,
   ) {}
 
   /** Whether a CRM call is still needed for this rule (used by plan). */
   async needsSync(rule: RuleDefinition, trigger: ScheduleTrigger): Promise<boolean> {
     if (!trigger.segment.sync) return false;
-    const [row] = await this.dataSource.query(
-      `SELECT synced_segment_name FROM segment_rule_state WHERE rule_id = $1`,
-      [rule.id],
-    );
-    return row?.synced_segment_name !== crmSegmentName(rule, trigger);
+    return (await this.ruleState.syncedSegmentName(rule.id)) !== crmSegmentName(rule, trigger);
   }
 
   async ensureSynced(
@@ -57,13 +53,7 @@ export class SegmentSyncService {
       if (!(err instanceof CrmApiError && err.status === 409)) throw err;
       outcome = 'already existed';
     }
-    await this.dataSource.query(
-      `INSERT INTO segment_rule_state (rule_id, cron, timezone, synced_segment_name, synced_segment_at)
-       VALUES ($1, $2, $3, $4, now())
-       ON CONFLICT (rule_id) DO UPDATE SET synced_segment_name = EXCLUDED.synced_segment_name,
-              synced_segment_at = EXCLUDED.synced_segment_at, updated_at = now()`,
-      [rule.id, trigger.cron, trigger.timezone ?? null, name],
-    );
+    await this.ruleState.recordSynced(rule.id, trigger.cron, trigger.timezone ?? null, name);
     this.logger.log(`rule ${rule.id}: segment "${name}" ${outcome} in the CRM`);
   }
 }

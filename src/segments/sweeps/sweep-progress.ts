@@ -1,10 +1,10 @@
 // Progress of one running sweep: kept in its segment_sweeps row (GET /admin/sweeps), the
 // crmr_sweep_progress gauge and the log. Writes are throttled; phase changes and the end are not.
 import type { Logger } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
 import type { EngineMetrics } from '../../ops/engine-metrics';
 import type { MirrorProgress } from '../../contacts/mirror-policy';
 import type { SweepPhase, SweepStatus } from '../segment-sweep.entity';
+import type { SegmentSweepsRepository } from './segment-sweeps.repository';
 
 const WRITE_EVERY_MS = 1000;
 const LOG_EVERY_MS = 5000;
@@ -54,14 +54,16 @@ export class SweepProgress {
   constructor(
     private readonly sweepId: string,
     private readonly ruleId: string,
-    private readonly deps: { dataSource: DataSource; metrics: EngineMetrics; logger: Logger; eta: EtaSource },
+    private readonly deps: {
+      sweeps: SegmentSweepsRepository;
+      metrics: EngineMetrics;
+      logger: Logger;
+      eta: EtaSource;
+    },
   ) {}
 
   async start(): Promise<void> {
-    await this.deps.dataSource.query(
-      `UPDATE segment_sweeps SET status = 'running', started_at = COALESCE(started_at, now()), detail = NULL, updated_at = now() WHERE id = $1`,
-      [this.sweepId],
-    );
+    await this.deps.sweeps.markRunning(this.sweepId);
   }
 
   async enterPhase(phase: SweepPhase): Promise<void> {
@@ -84,10 +86,7 @@ export class SweepProgress {
   async finish(status: SweepStatus, detail: string | null, evaluationMs: number | null): Promise<void> {
     this.phase = 'done';
     await this.flush(true);
-    await this.deps.dataSource.query(
-      `UPDATE segment_sweeps SET status = $2, detail = $3, evaluation_ms = COALESCE($4, evaluation_ms), finished_at = now(), updated_at = now() WHERE id = $1`,
-      [this.sweepId, status, detail, evaluationMs],
-    );
+    await this.deps.sweeps.finish(this.sweepId, status, detail, evaluationMs);
     this.log(true, `${status}${detail ? `: ${detail}` : ''}`);
   }
 
@@ -98,24 +97,7 @@ export class SweepProgress {
     this.lastWrite = now;
     const c = this.counters;
     if (c.callsRemaining !== null) c.etaMs = await this.deps.eta.eta(c.callsRemaining).catch(() => null);
-    await this.deps.dataSource.query(
-      `UPDATE segment_sweeps SET phase = $2, pages_done = $3, pages_total = $4, contacts_evaluated = $5, members = $6,
-              entered = $7, "left" = $8, actions_queued = $9, calls_remaining = $10, eta_ms = $11, updated_at = now()
-        WHERE id = $1`,
-      [
-        this.sweepId,
-        this.phase,
-        c.pagesDone,
-        c.pagesTotal,
-        c.contactsEvaluated,
-        c.members,
-        c.entered,
-        c.left,
-        c.actionsQueued,
-        c.callsRemaining,
-        c.etaMs,
-      ],
-    );
+    await this.deps.sweeps.writeProgress(this.sweepId, { ...c, phase: this.phase });
     this.log(force);
   }
 

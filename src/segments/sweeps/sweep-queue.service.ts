@@ -1,7 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { DataSource } from 'typeorm';
+import { SegmentRuleStateRepository } from '../segment-rule-state.repository';
 import { SWEEPS_QUEUE } from '../../queues/queues';
 import { sweepJobId, type SweepJobData, type SweepReason } from './sweep-jobs';
 
@@ -9,7 +9,7 @@ import { sweepJobId, type SweepJobData, type SweepReason } from './sweep-jobs';
 @Injectable()
 export class SweepQueueService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly ruleState: SegmentRuleStateRepository,
     @InjectQueue(SWEEPS_QUEUE) private readonly sweeps: Queue<SweepJobData>,
   ) {}
 
@@ -19,10 +19,7 @@ export class SweepQueueService {
     await this.sweeps.add('sweep', { ruleId, tickIso: tick.toISOString(), reason }, { jobId });
     if (reason !== 'manual') {
       // Recorded after the add: a tick whose add failed is caught up on the next start.
-      await this.dataSource.query(
-        `UPDATE segment_rule_state SET last_tick_at = GREATEST(last_tick_at, $2), updated_at = now() WHERE rule_id = $1`,
-        [ruleId, tick],
-      );
+      await this.ruleState.recordTick(ruleId, tick);
     }
     return jobId;
   }

@@ -1,10 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
-import { DataSource } from 'typeorm';
 import type { RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
 import { RuleSetService } from '../../rules/rule-set.service';
 import { latestTickBetween } from './cron-ticks';
+import { SegmentRuleStateRepository } from '../segment-rule-state.repository';
 import { SweepQueueService } from './sweep-queue.service';
 
 const JOB_PREFIX = 'segment-sweep:';
@@ -30,7 +30,7 @@ export class SweepSchedulerService implements OnApplicationBootstrap, OnApplicat
   private unsubscribe?: () => void;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly ruleState: SegmentRuleStateRepository,
     private readonly rules: RuleSetService,
     private readonly registry: SchedulerRegistry,
     private readonly queue: SweepQueueService,
@@ -114,25 +114,14 @@ export class SweepSchedulerService implements OnApplicationBootstrap, OnApplicat
   /** A changed schedule counts from now: ticks of the old cron are not "missed" by the new one. */
   private async recordSchedule(rule: RuleDefinition): Promise<void> {
     const t = rule.trigger as ScheduleTrigger;
-    await this.dataSource.query(
-      `INSERT INTO segment_rule_state (rule_id, cron, timezone) VALUES ($1, $2, $3)
-       ON CONFLICT (rule_id) DO UPDATE SET cron = EXCLUDED.cron, timezone = EXCLUDED.timezone,
-              registered_at = CASE WHEN segment_rule_state.cron IS DISTINCT FROM EXCLUDED.cron
-                                     OR segment_rule_state.timezone IS DISTINCT FROM EXCLUDED.timezone
-                                   THEN now() ELSE segment_rule_state.registered_at END,
-              updated_at = now()`,
-      [rule.id, t.cron, t.timezone ?? null],
-    );
+    await this.ruleState.recordSchedule(rule.id, t.cron, t.timezone ?? null);
   }
 
   private async catchUp(rule: RuleDefinition, now: Date): Promise<void> {
     const t = rule.trigger as ScheduleTrigger;
-    const [state] = await this.dataSource.query(
-      `SELECT GREATEST(last_tick_at, registered_at) AS since FROM segment_rule_state WHERE rule_id = $1`,
-      [rule.id],
-    );
-    if (!state?.since) return;
-    const missed = latestTickBetween(t.cron, zoneOf(t), new Date(state.since), now);
+    const since = await this.ruleState.ticksSince(rule.id);
+    if (!since) return;
+    const missed = latestTickBetween(t.cron, zoneOf(t), since, now);
     if (!missed) return;
     this.logger.log(
       `rule ${rule.id}: tick ${missed.toISOString()} was missed while the engine was down; sweeping once now`,

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { CrmGateway } from '../../crm/crm-gateway.service';
 import { ActionResultsRepository } from '../../ledger/action-results.repository';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
 import type { MirrorFreshness } from '../../contacts/mirror-policy';
 import { sweepLeaveTriggerKey, sweepTriggerKey } from './sweep-jobs';
+import { SegmentSweepsRepository } from './segment-sweeps.repository';
 import { etaMs } from './sweep-progress';
 
 export interface SweepView {
@@ -61,24 +61,19 @@ interface SweepRow {
 @Injectable()
 export class SweepStatusService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly sweepRows: SegmentSweepsRepository,
     private readonly gateway: CrmGateway,
     private readonly mirror: ContactMirrorService,
     private readonly actionResults: ActionResultsRepository,
   ) {}
 
   async latest(): Promise<{ mirror: MirrorFreshness; sweeps: SweepView[] }> {
-    const rows = await this.dataSource.query(
-      `SELECT DISTINCT ON (rule_id) * FROM segment_sweeps ORDER BY rule_id, tick_at DESC, queued_at DESC`,
-    );
+    const rows = await this.sweepRows.latestPerRule<SweepRow>();
     return { mirror: await this.mirror.freshness(), sweeps: await this.views(rows) };
   }
 
   async history(ruleId: string, limit = 20): Promise<SweepView[]> {
-    const rows = await this.dataSource.query(
-      `SELECT * FROM segment_sweeps WHERE rule_id = $1 ORDER BY tick_at DESC LIMIT $2`,
-      [ruleId, Math.min(Math.max(limit, 1), 200)],
-    );
+    const rows = await this.sweepRows.history<SweepRow>(ruleId, Math.min(Math.max(limit, 1), 200));
     return this.views(rows);
   }
 

@@ -12,8 +12,8 @@ import { sweepLockKey, withAdvisoryLock } from '../../db/advisory-lock';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
 import { MembershipDiff, type DiffContext } from './membership-diff';
 import { resolveFilterNames, resolveRelativeDates } from '../filters/resolved-filters';
-import { returnedRows } from '../../db/returned-rows';
 import { SegmentFilterError } from '../filters/segment-filter-error';
+import { SegmentSweepsRepository } from './segment-sweeps.repository';
 import { SegmentSyncService } from './segment-sync.service';
 import { etaMs, SweepProgress } from './sweep-progress';
 import { SweepJobData } from './sweep-jobs';
@@ -46,15 +46,12 @@ export class SweepService {
     private readonly metrics: EngineMetrics,
     private readonly actions: ActionsQueue,
     private readonly actionResults: ActionResultsRepository,
+    private readonly sweepRows: SegmentSweepsRepository,
   ) {}
 
   async run(job: SweepJobData): Promise<SweepSummary> {
     const tick = new Date(job.tickIso);
-    const [row] = await this.dataSource.query(
-      `INSERT INTO segment_sweeps (rule_id, tick_at, reason) VALUES ($1, $2, $3)
-       ON CONFLICT (rule_id, tick_at) DO UPDATE SET updated_at = now() RETURNING id, status`,
-      [job.ruleId, tick, job.reason],
-    );
+    const row = await this.sweepRows.claim(job.ruleId, tick, job.reason);
     const sweepId: string = row.id;
     if (row.status === 'succeeded' || row.status === 'skipped')
       return { sweepId, ruleId: job.ruleId, status: row.status };
@@ -88,7 +85,7 @@ export class SweepService {
     tick: Date,
   ): Promise<SweepSummary> {
     const progress = new SweepProgress(sweepId, rule.id, {
-      dataSource: this.dataSource,
+      sweeps: this.sweepRows,
       metrics: this.metrics,
       logger: this.logger,
       eta: { eta: (calls) => this.eta(calls) },
@@ -141,14 +138,8 @@ export class SweepService {
 
   /** Only a sweep nobody started is skipped: a retried job of a running sweep leaves it alone. */
   private async skip(sweepId: string, ruleId: string, reason: string, detail: string): Promise<SweepSummary> {
-    const rows = returnedRows(
-      await this.dataSource.query(
-        `UPDATE segment_sweeps SET status = 'skipped', detail = $2, finished_at = now(), updated_at = now()
-          WHERE id = $1 AND status = 'queued' RETURNING id`,
-        [sweepId, `${reason}: ${detail}`],
-      ),
-    );
-    if (rows.length) this.logger.log(`sweep ${ruleId} skipped: ${detail}`);
-    return { sweepId, ruleId, status: rows.length ? 'skipped' : 'running', detail: reason };
+    const skipped = await this.sweepRows.skipQueued(sweepId, `${reason}: ${detail}`);
+    if (skipped) this.logger.log(`sweep ${ruleId} skipped: ${detail}`);
+    return { sweepId, ruleId, status: skipped ? 'skipped' : 'running', detail: reason };
   }
 }
