@@ -45,6 +45,8 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
       ...options.sandbox,
     });
     config.crm.baseUrl = sandbox.url;
+    // The sandbox was born with this process: no call was made before, nothing to wait out.
+    config.crm.budgetColdStart = false;
   }
   const app = await NestFactory.create(AppModule.forRoot(config), {
     bodyParser: false,
@@ -77,6 +79,11 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
   logger.log(
     `engine listening on ${url} (role ${config.role}); CRM at ${config.crm.baseUrl}${sandbox ? ' (embedded sandbox)' : ''}`,
   );
+  if (!sandbox && !config.crm.organizationId)
+    logger.warn(
+      'CRM_ORGANIZATION_ID is not set: the CRM budget is kept per API key, so another key of the same ' +
+        'organization would not share it; set CRM_ORGANIZATION_ID on every engine of the organization',
+    );
 
   if (options.subscribe !== false && config.publicUrl && (config.role === 'all' || config.role === 'api')) {
     const rules = app.get(RuleSetService);
