@@ -71,6 +71,7 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
     ),
   );
   if (config.role === 'all' || config.role === 'api') mountWebhookFastPath(app, config);
+  boundHttpServer(app.getHttpServer() as Server, config);
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://${config.host}:${address.port}`;
@@ -119,6 +120,17 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
   };
 }
 
+/**
+ * A slow or flooding client must not hold the listener: the whole request (headers and body)
+ * within HTTP_REQUEST_TIMEOUT_MS, at most HTTP_MAX_CONNECTIONS open. Answers (server-sent
+ * events included) are not bounded by these.
+ */
+function boundHttpServer(server: Server, config: AppConfig): void {
+  server.requestTimeout = config.http.requestTimeoutMs;
+  server.headersTimeout = Math.min(config.http.requestTimeoutMs, 60_000);
+  server.maxConnections = config.http.maxConnections;
+}
+
 /** POST /webhooks/crm is answered before Express sees the request (see webhook-handler.ts). */
 function mountWebhookFastPath(app: INestApplication, config: AppConfig): void {
   const server = app.getHttpServer() as Server;
@@ -128,7 +140,11 @@ function mountWebhookFastPath(app: INestApplication, config: AppConfig): void {
     'request',
     webhookFastPath(
       app.get(IntakeService),
-      { limitBytes: config.webhookBodyLimitBytes, signatureHeader: config.crm.signatureHeader },
+      {
+        limitBytes: config.webhookBodyLimitBytes,
+        signatureHeader: config.crm.signatureHeader,
+        timeoutMs: config.http.requestTimeoutMs,
+      },
       framework,
     ),
   );

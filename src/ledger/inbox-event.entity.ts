@@ -20,6 +20,10 @@ export class InboxEventEntity {
   @Column({ type: 'jsonb' })
   payload!: Record<string, unknown>;
 
+  /** The delivery's exact text when `payload` had to differ from it (a \u0000, shown as U+FFFD). */
+  @Column({ name: 'raw_body', type: 'text', nullable: true })
+  rawBody!: string | null;
+
   @Column({ type: 'text', default: 'pending' })
   status!: InboxStatus;
 

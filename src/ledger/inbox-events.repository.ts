@@ -6,8 +6,10 @@ import type { InboxStatus } from './inbox-event.entity';
 export interface NewInboxEvent {
   key: string;
   type: string;
-  /** The delivery's exact JSON text: Postgres parses it, no re-serialisation. */
+  /** The delivery's JSON text: Postgres parses it, no re-serialisation. */
   payloadJson: string;
+  /** The exact text when payloadJson had to differ from it (src/intake/inbox-payload.ts storableJson). */
+  rawBody?: string | null;
   contactId: string | null;
 }
 
@@ -42,14 +44,15 @@ export class InboxEventsRepository {
     return this.db.transaction(async (tx) => {
       await tx.query(`SET LOCAL synchronous_commit = on`);
       return tx.query(
-        `INSERT INTO inbox_events (event_key, type, payload, contact_id)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[])
+        `INSERT INTO inbox_events (event_key, type, payload, contact_id, raw_body)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[], $5::text[])
          ON CONFLICT (event_key) DO NOTHING RETURNING id, event_key`,
         [
           rows.map((r) => r.key),
           rows.map((r) => r.type),
           rows.map((r) => r.payloadJson),
           rows.map((r) => r.contactId),
+          rows.map((r) => r.rawBody ?? null),
         ],
       );
     });
