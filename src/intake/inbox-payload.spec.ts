@@ -24,7 +24,7 @@ describe('storableJson', () => {
     expect(storableJson(text)).toEqual({ json, raw });
     // What jsonb will hold parses to what was sent, with U+0000 shown as U+FFFD.
     const nulShown = (_key: string, v: unknown) =>
-      typeof v === 'string' ? v.replace(/\u0000/g, '\ufffd') : v;
+      typeof v === 'string' ? v.split(String.fromCharCode(0)).join('\ufffd') : v;
     expect(JSON.parse(json)).toEqual(JSON.parse(text, nulShown));
   });
 });
