@@ -6,6 +6,7 @@ export type InboxStatus = 'pending' | 'processed' | 'failed';
 @Entity('inbox_events')
 @Index('UQ_inbox_events_event_key', ['eventKey'], { unique: true })
 @Index('IDX_inbox_events_pending', ['receivedAt'], { where: `status = 'pending'` })
+@Index('IDX_inbox_events_processed', ['receivedAt'], { where: `status = 'processed'` })
 export class InboxEventEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

@@ -1,6 +1,7 @@
 // Every statement on `inbox_events`: the intake's group commit, the events processor's claim and
 // mark, the reconciler's scan and the admin replay.
 import type { EntityManager } from 'typeorm';
+import { affectedRows } from '../db/returned-rows';
 import type { InboxStatus } from './inbox-event.entity';
 
 export interface NewInboxEvent {
@@ -56,6 +57,21 @@ export class InboxEventsRepository {
         ],
       );
     });
+  }
+
+  /**
+   * Retention: deletes up to `limit` processed events received before `cutoff` (runs keep their
+   * row, their inbox_event_id becomes NULL). Pending and failed events stay: work or evidence.
+   * A redelivery of a deleted event would be taken as new, so the age must stay far beyond the
+   * CRM's retry horizon (minutes).
+   */
+  async deleteProcessedBefore(cutoff: Date, limit: number): Promise<number> {
+    const result = await this.db.query(
+      `DELETE FROM inbox_events WHERE id IN (
+         SELECT id FROM inbox_events WHERE status = 'processed' AND received_at < $1 LIMIT $2)`,
+      [cutoff, limit],
+    );
+    return affectedRows(result);
   }
 
   idsByKeys(keys: string[]): Promise<{ id: string; event_key: string }[]> {
