@@ -15,6 +15,7 @@ import { IntakeModule } from './intake/intake.module';
 import { loggerOptions } from './ops/logger-options';
 import { MetricsModule } from './ops/ops.module';
 import { HealthModule } from './ops/health.module';
+import { RetentionModule } from './ops/retention/retention.module';
 import { redisConnection } from './queues/redis-connection';
 import { SegmentsModule } from './segments/segments.module';
 
@@ -37,6 +38,7 @@ export class AppModule {
         EventsModule.register(withWorkers, withScheduler),
         ActionsModule.register(withWorkers),
         SegmentsModule.register(withWorkers, withScheduler),
+        RetentionModule.register(withWorkers, withScheduler),
         HealthModule,
         ...(withApi ? [IntakeModule, AdminModule, QueueBoardModule.register(config), ConsoleModule] : []),
       ],

@@ -45,6 +45,8 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
       ...options.sandbox,
     });
     config.crm.baseUrl = sandbox.url;
+    // The sandbox was born with this process: no call was made before, nothing to wait out.
+    config.crm.budgetColdStart = false;
   }
   const app = await NestFactory.create(AppModule.forRoot(config), {
     bodyParser: false,
@@ -69,6 +71,7 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
     ),
   );
   if (config.role === 'all' || config.role === 'api') mountWebhookFastPath(app, config);
+  boundHttpServer(app.getHttpServer() as Server, config);
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://${config.host}:${address.port}`;
@@ -77,6 +80,11 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
   logger.log(
     `engine listening on ${url} (role ${config.role}); CRM at ${config.crm.baseUrl}${sandbox ? ' (embedded sandbox)' : ''}`,
   );
+  if (!sandbox && !config.crm.organizationId)
+    logger.warn(
+      'CRM_ORGANIZATION_ID is not set: the CRM budget is kept per API key, so another key of the same ' +
+        'organization would not share it; set CRM_ORGANIZATION_ID on every engine of the organization',
+    );
 
   if (options.subscribe !== false && config.publicUrl && (config.role === 'all' || config.role === 'api')) {
     const rules = app.get(RuleSetService);
@@ -112,6 +120,17 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
   };
 }
 
+/**
+ * A slow or flooding client must not hold the listener: the whole request (headers and body)
+ * within HTTP_REQUEST_TIMEOUT_MS, at most HTTP_MAX_CONNECTIONS open. Answers (server-sent
+ * events included) are not bounded by these.
+ */
+function boundHttpServer(server: Server, config: AppConfig): void {
+  server.requestTimeout = config.http.requestTimeoutMs;
+  server.headersTimeout = Math.min(config.http.requestTimeoutMs, 60_000);
+  server.maxConnections = config.http.maxConnections;
+}
+
 /** POST /webhooks/crm is answered before Express sees the request (see webhook-handler.ts). */
 function mountWebhookFastPath(app: INestApplication, config: AppConfig): void {
   const server = app.getHttpServer() as Server;
@@ -121,7 +140,11 @@ function mountWebhookFastPath(app: INestApplication, config: AppConfig): void {
     'request',
     webhookFastPath(
       app.get(IntakeService),
-      { limitBytes: config.webhookBodyLimitBytes, signatureHeader: config.crm.signatureHeader },
+      {
+        limitBytes: config.webhookBodyLimitBytes,
+        signatureHeader: config.crm.signatureHeader,
+        timeoutMs: config.http.requestTimeoutMs,
+      },
       framework,
     ),
   );

@@ -1,6 +1,7 @@
 import {
   CanActivate,
   ExecutionContext,
+  ForbiddenException,
   Inject,
   Injectable,
   ServiceUnavailableException,
@@ -8,19 +9,27 @@ import {
 } from '@nestjs/common';
 import type { Request } from 'express';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { presentedToken, tokenMatches } from './admin-token';
+import { checkAdminRequest, type AdminDecision } from './admin-token';
 
+const EXCEPTIONS = {
+  401: UnauthorizedException,
+  403: ForbiddenException,
+  503: ServiceUnavailableException,
+} as const;
+
+/** Throws the HTTP error of a refused decision; kept apart so other guards (a console session) can reuse it. */
+export function enforce(decision: AdminDecision): true {
+  if (decision.ok) return true;
+  throw new EXCEPTIONS[decision.status](decision.message);
+}
+
+/** The admin API's guard: the token as X-Admin-Token (or Bearer on read-only routes); see admin-token.ts. */
 @Injectable()
 export class AdminTokenGuard implements CanActivate {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   canActivate(context: ExecutionContext): boolean {
-    if (!this.config.adminToken)
-      throw new ServiceUnavailableException('admin API disabled: set ADMIN_TOKEN to enable it');
     const req = context.switchToHttp().getRequest<Request>();
-    if (!tokenMatches(this.config.adminToken, presentedToken(req.headers))) {
-      throw new UnauthorizedException('admin token missing or wrong');
-    }
-    return true;
+    return enforce(checkAdminRequest(req, this.config.adminToken, { allowBasic: false }));
   }
 }

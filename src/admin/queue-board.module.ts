@@ -6,20 +6,21 @@ import type { NextFunction, Request, Response } from 'express';
 import type { AppConfig } from '../config/app-config';
 import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../queues/queues';
 import { QueuesModule } from '../queues/queues.module';
-import { presentedToken, tokenMatches } from './admin-token';
+import { checkAdminRequest } from './admin-token';
 
 // bull-board's adapter typings lag BullMQ's minor versions; the runtime contract is the same.
 const Adapter = BullMQAdapter as never;
 
-/** Bull Board at /admin/queues, behind the admin token (basic auth password works in a browser). */
+/** Bull Board at /admin/queues, behind the admin token (basic auth password works in a browser; its
+ * retry/clean calls must come from the board's own pages). */
 @Module({})
 export class QueueBoardModule {
   static register(config: AppConfig): DynamicModule {
     const guard = (req: Request, res: Response, next: NextFunction) => {
-      if (!config.adminToken) return res.status(503).send('admin API disabled: set ADMIN_TOKEN to enable it');
-      if (tokenMatches(config.adminToken, presentedToken(req.headers))) return next();
-      res.setHeader('WWW-Authenticate', 'Basic realm="crm-rules admin"');
-      res.status(401).send('admin token missing or wrong');
+      const decision = checkAdminRequest(req, config.adminToken, { allowBasic: true });
+      if (decision.ok) return next();
+      if (decision.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="crm-rules admin"');
+      res.status(decision.status).send(decision.message);
     };
     return {
       module: QueueBoardModule,

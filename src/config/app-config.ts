@@ -24,10 +24,18 @@ export interface AppConfig {
     /** undefined: run the embedded sandbox and talk to it over HTTP. */
     baseUrl?: string;
     apiKey: string;
+    /** Names the organization whose budget every key of it shares (CRM_ORGANIZATION_ID). */
+    organizationId?: string;
     webhookSecret?: string;
     signatureHeader: string;
     timeoutMs: number;
     maxRetries: number;
+    /** Longest 429 pause honoured (a longer Retry-After is capped, logged and counted). */
+    maxPauseMs: number;
+    /** Longest a call may wait for budget before it fails retryably (its job retries later). */
+    budgetMaxWaitMs: number;
+    /** Close the budget for one window when its Redis state is found missing. */
+    budgetColdStart: boolean;
     budget: {
       limit: number;
       windowMs: number;
@@ -46,5 +54,11 @@ export interface AppConfig {
   webhookBodyLimitBytes: number;
   /** Attempts at processing a stored event before it ends `failed` (listed and replayable by the admin API). */
   eventMaxAttempts: number;
+  /** Bounds of the HTTP listener (intake and admin): time to receive a request, open connections. */
+  http: { requestTimeoutMs: number; maxConnections: number };
+  /** Postgres connections of the intake's own pool, apart from the workers'. */
+  intakeDbPoolSize: number;
+  /** Processed inbox payloads, runs and contact snapshots older than this are pruned. */
+  retentionDays: number;
   logLevel: string;
 }

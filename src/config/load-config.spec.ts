@@ -52,4 +52,34 @@ describe('loadConfig', () => {
   it.each(['1', 'many'])('refuses DATABASE_POOL_MAX=%s', (value) => {
     expect(() => loadConfig({ DATABASE_POOL_MAX: value })).toThrow(/DATABASE_POOL_MAX/);
   });
+
+  it('refuses an ADMIN_TOKEN shorter than 32 characters without echoing it', () => {
+    expect(() => loadConfig({ ADMIN_TOKEN: 'short-secret' })).toThrow(
+      /ADMIN_TOKEN must be at least 32 characters \(got 12\)/,
+    );
+    expect(() => loadConfig({ ADMIN_TOKEN: 'short-secret' })).toThrow(/^(?![\s\S]*short-secret)/);
+    expect(loadConfig({ ADMIN_TOKEN: 'x'.repeat(32) }).adminToken).toBe('x'.repeat(32));
+  });
+
+  it.each([
+    ['CRM_MAX_PAUSE_MS', '500'],
+    ['CRM_BUDGET_MAX_WAIT_MS', 'soon'],
+    ['CRM_BUDGET_COLD_START', 'maybe'],
+    ['CRM_ORGANIZATION_ID', 'org with spaces'],
+    ['RETENTION_DAYS', '0'],
+    ['HTTP_REQUEST_TIMEOUT_MS', '10'],
+    ['HTTP_MAX_CONNECTIONS', '0'],
+    ['INTAKE_DB_POOL_SIZE', '-1'],
+  ])('refuses a bad %s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it('bounds every wait by default: 429 pauses and budget waits at five minutes, cold start on', () => {
+    const { crm, retentionDays, http } = loadConfig({});
+    expect(crm).toMatchObject({ maxPauseMs: 300_000, budgetMaxWaitMs: 300_000, budgetColdStart: true });
+    expect({ retentionDays, http }).toEqual({
+      retentionDays: 30,
+      http: { requestTimeoutMs: 10_000, maxConnections: 1_000 },
+    });
+  });
 });

@@ -81,6 +81,15 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
   const crmBaseUrl = url('CRM_BASE_URL', undefined, ['http:', 'https:']);
   const apiKey = str('CRM_API_KEY');
   if (crmBaseUrl && !apiKey) problems.push('CRM_API_KEY is required when CRM_BASE_URL is set');
+  const organizationId = str('CRM_ORGANIZATION_ID');
+  if (organizationId !== undefined && !/^[A-Za-z0-9._-]{1,100}$/.test(organizationId))
+    problems.push('CRM_ORGANIZATION_ID must be 1-100 letters, digits, ".", "_" or "-"');
+  const adminToken = str('ADMIN_TOKEN');
+  // Never echo the value; a short token can be guessed through the admin API.
+  if (adminToken !== undefined && adminToken.length < 32)
+    problems.push(
+      `ADMIN_TOKEN must be at least 32 characters (got ${adminToken.length}); e.g. openssl rand -hex 24`,
+    );
 
   const config: AppConfig = {
     nodeEnv: str('NODE_ENV', 'development')!,
@@ -101,10 +110,14 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     crm: {
       baseUrl: crmBaseUrl,
       apiKey: apiKey ?? 'sk_demo_full',
+      organizationId,
       webhookSecret: str('CRM_WEBHOOK_SECRET'),
       signatureHeader: str('CRM_SIGNATURE_HEADER', 'X-Service-Signature')!.toLowerCase(),
       timeoutMs: int('CRM_TIMEOUT_MS', 10000, 100, 120000),
       maxRetries: int('CRM_MAX_RETRIES', 4, 0, 20),
+      maxPauseMs: int('CRM_MAX_PAUSE_MS', 300_000, 1_000, 3_600_000),
+      budgetMaxWaitMs: int('CRM_BUDGET_MAX_WAIT_MS', 300_000, 1_000, 3_600_000),
+      budgetColdStart: bool('CRM_BUDGET_COLD_START', true),
       budget: {
         limit: int('CRM_RATE_LIMIT', 300, 1, 100000),
         windowMs: int('CRM_RATE_WINDOW_MS', 60000, 100, 3600000),
@@ -118,9 +131,15 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     },
     rulesDir: str('RULES_DIR', 'rules')!,
     rulesWatch: bool('RULES_WATCH', true),
-    adminToken: str('ADMIN_TOKEN'),
+    adminToken,
     webhookBodyLimitBytes: int('WEBHOOK_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     eventMaxAttempts: int('EVENT_MAX_ATTEMPTS', 5, 1, 100),
+    http: {
+      requestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_MS', 10_000, 1_000, 300_000),
+      maxConnections: int('HTTP_MAX_CONNECTIONS', 1_000, 1, 100_000),
+    },
+    intakeDbPoolSize: int('INTAKE_DB_POOL_SIZE', 5, 1, 100),
+    retentionDays: int('RETENTION_DAYS', 30, 1, 3650),
     logLevel: str('LOG_LEVEL', 'info')!,
   };
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {

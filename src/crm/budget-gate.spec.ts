@@ -1,7 +1,7 @@
 // The local side of the budget against a real Redis (Redis TIME, a window long enough that
 // nothing expires during the test, so no assertion depends on timing).
 import Redis from 'ioredis';
-import { BudgetClosedError, BudgetGate } from './budget-gate';
+import { BudgetClosedError, BudgetGate, BudgetWaitTimeoutError } from './budget-gate';
 import { RateBudget, type BudgetParams } from './rate-budget';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -15,6 +15,7 @@ const params = (limit: number): BudgetParams => ({
   leaseMs: 10_000,
   bulkToleranceMs: 600_000,
   aliveTtlMs: 10_000,
+  coldStart: false,
 });
 
 describe('BudgetGate', () => {
@@ -62,6 +63,34 @@ describe('BudgetGate', () => {
     const state = await budget.state();
     expect(state.scores).toHaveLength(1);
     expect(state.scores[0]).toBeLessThan(leased); // from lease end to the answer's time
+    await gate.close();
+  });
+
+  it('gives up on a waiter whose slot cannot come before its deadline, and frees its place', async () => {
+    const budget = budgetOf(1);
+    const gate = new BudgetGate(budget);
+    const grant = await gate.acquire('bulk');
+    // The window is ten minutes long: the next slot is far beyond a one-minute deadline, which
+    // the gate knows at once (waiting for the deadline would outlast the test's timeout).
+    const err = await gate.acquire('bulk', Date.now() + 60_000).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BudgetWaitTimeoutError);
+    expect(gate.localWaiting()).toEqual({ interactive: 0, bulk: 0 });
+    expect((await budget.state()).waitingBulk).toBe(0);
+    await grant.release();
+    await gate.close();
+  });
+
+  it('reports a cold start once, with how long the budget stays closed', async () => {
+    const budget = new RateBudget(redis, `${runId}:${++n}`, {
+      ...params(5),
+      windowMs: 1_000,
+      coldStart: true,
+    });
+    const colds: number[] = [];
+    const gate = new BudgetGate(budget, { onColdStart: (ms) => colds.push(ms) });
+    await Promise.all([gate.acquire('interactive'), gate.acquire('bulk')]);
+    expect(colds).toHaveLength(1);
+    expect(colds[0]).toBeGreaterThan(900);
     await gate.close();
   });
 });

@@ -1,6 +1,7 @@
 // Local side of the shared budget: callers of this process wait here in FIFO order per
 // priority; only the front of each local queue asks Redis (a batch per round trip),
 // sleeping exactly until the slot Redis says may free next. Redis keeps the global order.
+// Every waiter has a deadline: one whose slot cannot come before it leaves the queue.
 import { randomBytes } from 'node:crypto';
 import type { Priority, RateBudget } from './rate-budget';
 
@@ -14,6 +15,7 @@ export interface BudgetGrant {
 interface Waiter {
   ticket: string;
   startedAt: number;
+  deadline: number;
   registered: Promise<unknown>;
   resolve(grant: BudgetGrant): void;
   reject(err: unknown): void;
@@ -25,6 +27,24 @@ export class BudgetClosedError extends Error {
   }
 }
 
+/** The slot could not come before the caller's deadline; the call was not sent. */
+export class BudgetWaitTimeoutError extends Error {
+  constructor(waitedMs: number, moreMs: number | undefined) {
+    const more = moreMs === undefined ? '' : ` and the next slot is ${moreMs} ms away`;
+    super(`gave up waiting for a CRM budget slot after ${waitedMs} ms${more} (CRM_BUDGET_MAX_WAIT_MS)`);
+    this.name = 'BudgetWaitTimeoutError';
+  }
+}
+
+export interface BudgetGateOptions {
+  /** Upper bound of one sleep: keeps this process's heartbeat fresh during long pauses. */
+  maxPollMs?: number;
+  /** Waiters offered to Redis in one round trip: a burst is granted at once. */
+  batchSize?: number;
+  /** Told when Redis had lost the budget's state and this process started it cold. */
+  onColdStart?(closedForMs: number): void;
+}
+
 export class BudgetGate {
   readonly processId = randomBytes(6).toString('hex');
   private seq = 0;
@@ -33,21 +53,25 @@ export class BudgetGate {
   private readonly sleepers = new Set<() => void>();
   private closed = false;
 
+  private readonly maxPollMs: number;
+  private readonly batchSize: number;
+
   constructor(
     private readonly budget: RateBudget,
-    /** Upper bound of one sleep: keeps this process's heartbeat fresh during long pauses. */
-    private readonly maxPollMs = 1_000,
-    /** Waiters offered to Redis in one round trip: a burst is granted at once. */
-    private readonly batchSize = 50,
-  ) {}
+    private readonly options: BudgetGateOptions = {},
+  ) {
+    this.maxPollMs = options.maxPollMs ?? 1_000;
+    this.batchSize = options.batchSize ?? 50;
+  }
 
-  acquire(priority: Priority): Promise<BudgetGrant> {
+  /** A slot of this priority; rejected with BudgetWaitTimeoutError if none can come before `deadline` (epoch ms). */
+  acquire(priority: Priority, deadline = Infinity): Promise<BudgetGrant> {
     if (this.closed) return Promise.reject(new BudgetClosedError());
     return new Promise<BudgetGrant>((resolve, reject) => {
       const ticket = `${this.processId}|${++this.seq}`;
       const registered = this.budget.enqueue(ticket, priority, this.processId);
       registered.catch(() => undefined); // handled when this waiter reaches the head
-      this.queues[priority].push({ ticket, startedAt: Date.now(), registered, resolve, reject });
+      this.queues[priority].push({ ticket, startedAt: Date.now(), deadline, registered, resolve, reject });
       void this.pump(priority);
     });
   }
@@ -79,12 +103,15 @@ export class BudgetGate {
           await Promise.all(batch.map((w) => w.registered));
           const tickets = batch.map((w) => w.ticket);
           const result = await this.budget.tryAcquire(tickets, priority, this.processId);
+          if (result.coldStart) this.options.onColdStart?.(result.waitMs);
           for (const waiter of queue.splice(0, result.granted)) waiter.resolve(this.grant(waiter, priority));
           if (result.lost) {
             // Our tickets were dropped (this process looked dead): queue again, at the back.
             queue[0].registered = this.budget.enqueue(queue[0].ticket, priority, this.processId);
           } else if (result.granted < batch.length) {
-            await this.sleep(Math.min(result.waitMs, this.maxPollMs));
+            // Those behind the first refused ticket wait at least as long as it does.
+            await this.expire(priority, Date.now() + result.waitMs, result.waitMs);
+            if (queue.length > 0) await this.sleep(Math.min(result.waitMs, this.maxPollMs));
           }
         } catch (err) {
           // Redis failed: fail these callers rather than leave them waiting forever.
@@ -99,6 +126,17 @@ export class BudgetGate {
     } finally {
       this.pumping[priority] = false;
     }
+  }
+
+  /** Rejects, and takes out of the shared queue, every waiter whose deadline comes before `slotAt`. */
+  private async expire(priority: Priority, slotAt: number, waitMs: number): Promise<void> {
+    const queue = this.queues[priority];
+    const late = queue.filter((w) => w.deadline < slotAt);
+    if (late.length === 0) return;
+    for (const w of late) queue.splice(queue.indexOf(w), 1);
+    await Promise.allSettled(late.map((w) => this.budget.cancel(w.ticket, priority)));
+    const now = Date.now();
+    for (const w of late) w.reject(new BudgetWaitTimeoutError(now - w.startedAt, waitMs));
   }
 
   private grant(waiter: Waiter, priority: Priority): BudgetGrant {

@@ -10,6 +10,7 @@ const params: BudgetParams = {
   leaseMs: 500,
   bulkToleranceMs: 10,
   aliveTtlMs: 10_000,
+  coldStart: false,
 };
 const state = (over: Partial<BudgetState> = {}): BudgetState => ({
   now: NOW,

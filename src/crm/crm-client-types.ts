@@ -1,6 +1,6 @@
 // Request shapes of the CRM operations (crm-api.md section 4 and DESIGN.md "Operations beyond
 // crm-api.md section 4"). Response shapes live in crm-types.ts.
-import type { ContactStatus, CustomField, SegmentFilters, Uuid } from './crm-types';
+import type { ContactStatus, SegmentFilters, Uuid } from './crm-types';
 
 export interface PageQuery {
   page?: number;
@@ -92,54 +92,14 @@ export interface CreateSegmentInput {
   filters: SegmentFilters;
 }
 
-export interface CreateStageInput {
-  name: string;
-  color?: string;
-  description?: string;
-  isInProgress?: boolean;
-}
-
-/** assumed: DESIGN.md (PATCH /v1/contact-stages/{id}) */
-export interface UpdateStageInput {
-  name?: string;
-  color?: string;
-  description?: string;
-}
-
 /** assumed: DESIGN.md (GET /v1/tags) */
 export interface TagQuery extends PageQuery {
   search?: string;
 }
 
-/** assumed: docs/SANDBOX.md (POST /v1/tags) */
-export interface CreateTagInput {
-  name: string;
-  color?: string;
-}
-
-/** assumed: DESIGN.md (PATCH /v1/tags/{id}) */
-export interface UpdateTagInput {
-  name?: string;
-  color?: string;
-}
-
 /** assumed: DESIGN.md (GET /v1/custom-fields) */
 export interface CustomFieldQuery extends PageQuery {
   status?: 'ACTIVE' | 'ARCHIVED';
-}
-
-/** assumed: DESIGN.md (POST /v1/custom-fields) */
-export interface CreateCustomFieldInput {
-  name: string;
-  type: CustomField['type'];
-  description?: string;
-  options?: { label: string; color?: string }[];
-}
-
-export interface UpdateCustomFieldInput {
-  name?: string;
-  description?: string;
-  options?: { id?: Uuid; label: string; color?: string }[];
 }
 
 export interface UserQuery extends PageQuery {

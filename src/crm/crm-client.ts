@@ -3,17 +3,14 @@
 // gateway adds those. Nothing else in the engine performs HTTP against the CRM.
 import type * as In from './crm-client-types';
 import type { DataList, MessageTemplate } from './crm-client-types';
-import { CrmHttp, type CrmHttpOptions, type Query } from './crm-http';
+import { crmPath, CrmHttp, type CrmHttpOptions, type Query } from './crm-http';
 import type {
-  Broadcast,
   Channel,
   Contact,
   ContactStage,
   Conversation,
   ConversationPage,
   CustomField,
-  MediaItem,
-  MediaPage,
   Member,
   Message,
   PageWithTotals,
@@ -23,7 +20,6 @@ import type {
   WebhookSubscription,
 } from './crm-types';
 
-const id = (value: string) => encodeURIComponent(value);
 const q = (query: object | undefined) => query as Query | undefined;
 
 export class CrmClient {
@@ -33,57 +29,55 @@ export class CrmClient {
     this.http = new CrmHttp(options);
   }
 
-  setBaseUrl(url: string): void {
-    this.http.setBaseUrl(url);
-  }
-
   // Contacts
   listContacts(query?: In.ContactQuery): Promise<PageWithTotals<Contact>> {
     return this.http.request('listContacts', { method: 'GET', path: '/v1/contacts', query: q(query) });
   }
-  getContact(contactId: Uuid): Promise<Contact> {
-    return this.http.request('getContact', { method: 'GET', path: `/v1/contacts/${id(contactId)}` });
+  async getContact(contactId: Uuid): Promise<Contact> {
+    return this.http.request('getContact', {
+      method: 'GET',
+      path: crmPath('getContact', '/v1/contacts/{contactId}', { contactId }),
+    });
   }
   /** assumed: DESIGN.md */
   createContact(input: In.CreateContactInput): Promise<Contact> {
     return this.http.request('createContact', { method: 'POST', path: '/v1/contacts', body: input });
   }
   /** assumed: DESIGN.md */
-  updateContact(contactId: Uuid, patch: In.UpdateContactInput): Promise<Contact> {
+  async updateContact(contactId: Uuid, patch: In.UpdateContactInput): Promise<Contact> {
     return this.http.request('updateContact', {
       method: 'PATCH',
-      path: `/v1/contacts/${id(contactId)}`,
+      path: crmPath('updateContact', '/v1/contacts/{contactId}', { contactId }),
       body: patch,
     });
   }
-  /** assumed: DESIGN.md */
-  async deleteContact(contactId: Uuid): Promise<void> {
-    await this.http.request('deleteContact', { method: 'DELETE', path: `/v1/contacts/${id(contactId)}` });
-  }
-  addTag(contactId: Uuid, tagId: Uuid): Promise<Contact> {
+  async addTag(contactId: Uuid, tagId: Uuid): Promise<Contact> {
     return this.http.request('addTag', {
       method: 'POST',
-      path: `/v1/contacts/${id(contactId)}/tags/${id(tagId)}`,
+      path: crmPath('addTag', '/v1/contacts/{contactId}/tags/{tagId}', { contactId, tagId }),
     });
   }
-  removeTag(contactId: Uuid, tagId: Uuid): Promise<Contact> {
+  async removeTag(contactId: Uuid, tagId: Uuid): Promise<Contact> {
     return this.http.request('removeTag', {
       method: 'DELETE',
-      path: `/v1/contacts/${id(contactId)}/tags/${id(tagId)}`,
+      path: crmPath('removeTag', '/v1/contacts/{contactId}/tags/{tagId}', { contactId, tagId }),
     });
   }
   /** assumed: DESIGN.md (PUT /v1/contacts/{id}/stage; null clears the stage) */
-  setStage(contactId: Uuid, stageId: Uuid | null): Promise<Contact> {
-    const path = `/v1/contacts/${id(contactId)}/stage`;
+  async setStage(contactId: Uuid, stageId: Uuid | null): Promise<Contact> {
+    const path = crmPath('setStage', '/v1/contacts/{contactId}/stage', { contactId });
     return this.http.request('setStage', { method: 'PUT', path, body: { stageId } });
   }
-  blockContact(contactId: Uuid): Promise<Contact> {
-    return this.http.request('blockContact', { method: 'POST', path: `/v1/contacts/${id(contactId)}/block` });
+  async blockContact(contactId: Uuid): Promise<Contact> {
+    return this.http.request('blockContact', {
+      method: 'POST',
+      path: crmPath('blockContact', '/v1/contacts/{contactId}/block', { contactId }),
+    });
   }
-  unblockContact(contactId: Uuid): Promise<Contact> {
+  async unblockContact(contactId: Uuid): Promise<Contact> {
     return this.http.request('unblockContact', {
       method: 'POST',
-      path: `/v1/contacts/${id(contactId)}/unblock`,
+      path: crmPath('unblockContact', '/v1/contacts/{contactId}/unblock', { contactId }),
     });
   }
 
@@ -95,20 +89,8 @@ export class CrmClient {
       query: q(query),
     });
   }
-  /** assumed: DESIGN.md */
-  countConversations(query?: In.ConversationQuery): Promise<{ count: number }> {
-    return this.http.request('countConversations', {
-      method: 'GET',
-      path: '/v1/conversations/count',
-      query: q(query),
-    });
-  }
   openConversation(input: In.OpenConversationInput): Promise<Conversation> {
     return this.http.request('openConversation', { method: 'POST', path: '/v1/conversations', body: input });
-  }
-  listConversationMedia(conversationId: Uuid, query?: In.PageQuery): Promise<MediaPage<MediaItem>> {
-    const path = `/v1/conversations/${id(conversationId)}/media`;
-    return this.http.request('listConversationMedia', { method: 'GET', path, query: q(query) });
   }
   /** assumed: DESIGN.md */
   listMessages(query: In.MessageQuery): Promise<ConversationPage<Message>> {
@@ -131,44 +113,16 @@ export class CrmClient {
   listTags(query?: In.TagQuery): Promise<PageWithTotals<Tag>> {
     return this.http.request('listTags', { method: 'GET', path: '/v1/tags', query: q(query) });
   }
-  /** assumed: docs/SANDBOX.md (not listed in DESIGN.md) */
-  createTag(input: In.CreateTagInput): Promise<Tag> {
-    return this.http.request('createTag', { method: 'POST', path: '/v1/tags', body: input });
-  }
-  /** assumed: DESIGN.md */
-  updateTag(tagId: Uuid, patch: In.UpdateTagInput): Promise<Tag> {
-    return this.http.request('updateTag', { method: 'PATCH', path: `/v1/tags/${id(tagId)}`, body: patch });
-  }
-  /** assumed: DESIGN.md */
-  async deleteTag(tagId: Uuid): Promise<void> {
-    await this.http.request('deleteTag', { method: 'DELETE', path: `/v1/tags/${id(tagId)}` });
-  }
 
   // Contact stages
   /** assumed: DESIGN.md (not paged) */
   listStages(): Promise<DataList<ContactStage>> {
     return this.http.request('listStages', { method: 'GET', path: '/v1/contact-stages' });
   }
-  createStage(input: In.CreateStageInput): Promise<ContactStage> {
-    return this.http.request('createStage', { method: 'POST', path: '/v1/contact-stages', body: input });
-  }
-  /** assumed: DESIGN.md */
-  updateStage(stageId: Uuid, patch: In.UpdateStageInput): Promise<ContactStage> {
-    const path = `/v1/contact-stages/${id(stageId)}`;
-    return this.http.request('updateStage', { method: 'PATCH', path, body: patch });
-  }
-  async deleteStage(stageId: Uuid, transferToStageId: Uuid): Promise<void> {
-    const path = `/v1/contact-stages/${id(stageId)}`;
-    await this.http.request('deleteStage', { method: 'DELETE', path, body: { transferToStageId } });
-  }
 
   // Segments
   createSegment(input: In.CreateSegmentInput): Promise<Segment> {
     return this.http.request('createSegment', { method: 'POST', path: '/v1/segments', body: input });
-  }
-  /** assumed: DESIGN.md */
-  listSegments(): Promise<DataList<Segment>> {
-    return this.http.request('listSegments', { method: 'GET', path: '/v1/segments' });
   }
 
   // Custom fields
@@ -180,30 +134,6 @@ export class CrmClient {
       query: q(query),
     });
   }
-  /** assumed: DESIGN.md */
-  createCustomField(input: In.CreateCustomFieldInput): Promise<CustomField> {
-    return this.http.request('createCustomField', { method: 'POST', path: '/v1/custom-fields', body: input });
-  }
-  updateCustomField(fieldId: Uuid, patch: In.UpdateCustomFieldInput): Promise<CustomField> {
-    const path = `/v1/custom-fields/${id(fieldId)}`;
-    return this.http.request('updateCustomField', { method: 'PATCH', path, body: patch });
-  }
-  /** assumed: DESIGN.md */
-  archiveCustomField(fieldId: Uuid): Promise<CustomField> {
-    const path = `/v1/custom-fields/${id(fieldId)}/archive`;
-    return this.http.request('archiveCustomField', { method: 'PATCH', path });
-  }
-  /** assumed: DESIGN.md */
-  restoreCustomField(fieldId: Uuid): Promise<CustomField> {
-    const path = `/v1/custom-fields/${id(fieldId)}/restore`;
-    return this.http.request('restoreCustomField', { method: 'PATCH', path });
-  }
-  async deleteCustomField(fieldId: Uuid): Promise<void> {
-    await this.http.request('deleteCustomField', {
-      method: 'DELETE',
-      path: `/v1/custom-fields/${id(fieldId)}`,
-    });
-  }
 
   // Users, channels, broadcasts
   listUsers(query?: In.UserQuery): Promise<PageWithTotals<Member>> {
@@ -212,9 +142,6 @@ export class CrmClient {
   /** assumed: DESIGN.md (response shape: docs/SANDBOX.md) */
   listChannels(query?: In.ChannelQuery): Promise<DataList<Channel>> {
     return this.http.request('listChannels', { method: 'GET', path: '/v1/channels', query: q(query) });
-  }
-  listBroadcasts(query?: In.PageQuery): Promise<PageWithTotals<Broadcast>> {
-    return this.http.request('listBroadcasts', { method: 'GET', path: '/v1/broadcasts', query: q(query) });
   }
 
   // Message templates
@@ -239,13 +166,16 @@ export class CrmClient {
   }
   /** assumed: DESIGN.md (a second DELETE answers 404) */
   async deleteWebhook(webhookId: Uuid): Promise<void> {
-    await this.http.request('deleteWebhook', { method: 'DELETE', path: `/v1/webhooks/${id(webhookId)}` });
+    await this.http.request('deleteWebhook', {
+      method: 'DELETE',
+      path: crmPath('deleteWebhook', '/v1/webhooks/{webhookId}', { webhookId }),
+    });
   }
 }
 
 /** Every operation of the client: what the gateway wraps with budget and retries. */
-export type CrmOperation = Exclude<keyof CrmClient, 'setBaseUrl'>;
+export type CrmOperation = keyof CrmClient;
 
 export const CRM_OPERATIONS: readonly CrmOperation[] = Object.getOwnPropertyNames(CrmClient.prototype).filter(
-  (name): name is CrmOperation => name !== 'constructor' && name !== 'setBaseUrl',
+  (name): name is CrmOperation => name !== 'constructor',
 );

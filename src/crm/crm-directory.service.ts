@@ -17,7 +17,7 @@ import {
   UnknownNameError,
   type DirectoryKind,
 } from './directory-match';
-import { apiKeyHash } from './rate-budget';
+import { crmScope } from './rate-budget';
 
 const TTL_MS = 5 * 60_000;
 /** Channel status feeds a guard: keep it fresher than names. */
@@ -68,7 +68,7 @@ export class CrmDirectory {
     @Inject(CRM_REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.rotationKey = `${config.redis.prefix}:crm-directory:{${apiKeyHash(config.crm.apiKey)}}:round-robin`;
+    this.rotationKey = `${config.redis.prefix}:crm-directory:{${crmScope(config.crm)}}:round-robin`;
   }
 
   resolveTag(nameOrId: string): Promise<Tag> {

@@ -38,9 +38,31 @@ export class CrmApiError extends Error {
   }
 }
 
-export type CrmTransportErrorKind = 'timeout' | 'connection';
+/**
+ * A path id that is not a uuid (crm-api.md section 4 rule 2) is refused before any request: an id
+ * such as `..` from a webhook would otherwise turn DELETE /v1/contacts/{id}/tags/{tagId} into
+ * DELETE /v1/tags/{tagId}. Final, like the CRM's own 400 for a malformed id.
+ */
+export class InvalidCrmIdError extends CrmApiError {
+  constructor(operation: string, param: string, value: unknown) {
+    const shown = JSON.stringify(String(value).slice(0, 40));
+    super({
+      status: 400,
+      type: 'invalid_request_error',
+      code: 'invalid_id',
+      message: `${operation}: ${param} ${shown} is not a uuid; nothing was sent to the CRM`,
+      operation,
+    });
+  }
+}
 
-/** No HTTP answer at all: the call timed out or the connection failed. Always retryable. */
+/**
+ * timeout / connection: no HTTP answer. budget_timeout: the call never left, because its wait for
+ * a budget slot would have passed CRM_BUDGET_MAX_WAIT_MS (the job is retried later instead).
+ */
+export type CrmTransportErrorKind = 'timeout' | 'connection' | 'budget_timeout';
+
+/** No HTTP answer at all: the call timed out, the connection failed or it was never sent. Always retryable. */
 export class CrmTransportError extends Error {
   override readonly name = 'CrmTransportError';
   readonly retryable = true as const;

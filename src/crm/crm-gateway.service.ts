@@ -10,7 +10,7 @@ import { CrmApiError } from './crm-errors';
 import { CRM_REDIS } from './crm-redis';
 import { callWithBudget, type CallDeps } from './gateway-call';
 import { GatewayMetrics, type GatewayCounters } from './gateway-metrics';
-import { budgetKeyPrefix, defaultBudgetParams, RateBudget, type Priority } from './rate-budget';
+import { budgetKeyPrefix, crmScope, defaultBudgetParams, RateBudget, type Priority } from './rate-budget';
 
 export interface CallOptions {
   /** interactive: event-triggered work; bulk: segment sweeps, mirror refresh. */
@@ -44,29 +44,43 @@ export class CrmGateway implements OnApplicationShutdown {
   private readonly client: CrmClient;
   private readonly budget: RateBudget;
   private readonly gate: BudgetGate;
-  private readonly stats = new GatewayMetrics();
+  /** prom-client series of this gateway; /metrics merges them with the engine's. */
+  readonly metrics: GatewayMetrics;
   private readonly deps: CallDeps;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(CRM_REDIS) redis: Redis) {
     const { crm } = config;
+    // engine.ts sets it (the embedded sandbox's address) before the application is built.
+    if (!crm.baseUrl) throw new Error('the CRM base URL is not set');
     this.client = new CrmClient({ baseUrl: crm.baseUrl, apiKey: crm.apiKey, timeoutMs: crm.timeoutMs });
-    const params = defaultBudgetParams(crm.budget, crm.timeoutMs);
-    this.budget = new RateBudget(redis, budgetKeyPrefix(config.redis.prefix, crm.apiKey), params);
-    this.gate = new BudgetGate(this.budget);
+    const params = defaultBudgetParams(crm.budget, crm.timeoutMs, crm.budgetColdStart);
+    this.budget = new RateBudget(redis, budgetKeyPrefix(config.redis.prefix, crmScope(crm)), params);
+    this.metrics = new GatewayMetrics(() => this.budgetSnapshot());
+    this.gate = new BudgetGate(this.budget, {
+      onColdStart: (ms) => {
+        this.metrics.coldStart();
+        this.logger.warn(
+          `the CRM budget's state is missing in Redis (flush, restart or failover): no CRM call for ${ms} ms, ` +
+            `so calls made just before cannot add up to twice the limit`,
+        );
+      },
+    });
     this.deps = {
-      acquire: (priority) => this.gate.acquire(priority),
+      acquire: (priority, deadline) => this.gate.acquire(priority, deadline),
       pause: (ms) => this.budget.pause(ms),
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       random: Math.random,
+      now: Date.now,
       maxRetries: crm.maxRetries,
-      metrics: this.stats,
+      maxPauseMs: crm.maxPauseMs,
+      maxWaitMs: crm.budgetMaxWaitMs,
+      metrics: this.metrics,
       onFinalFailure: (operation, err, opts) => this.logFailure(operation, err, opts),
+      onPauseCapped: (operation, asked, capped) =>
+        this.logger.warn(
+          `${operation}: the CRM asked to pause ${asked} ms (Retry-After); pausing ${capped} ms (CRM_MAX_PAUSE_MS)`,
+        ),
     };
-  }
-
-  /** For the embedded sandbox, whose address is known only once it listens. */
-  setBaseUrl(url: string): void {
-    this.client.setBaseUrl(url);
   }
 
   async budgetSnapshot(): Promise<BudgetSnapshot> {
@@ -87,9 +101,9 @@ export class CrmGateway implements OnApplicationShutdown {
     return estimateWaitMs(await this.budget.state(), this.budget.params, priority);
   }
 
-  /** Counters for metrics: calls by operation and outcome, 429s, retries, budget waits. */
-  counters(): GatewayCounters {
-    return this.stats.snapshot();
+  /** The counters as numbers: calls by operation and outcome, 429s, retries, budget waits. */
+  counters(): Promise<GatewayCounters> {
+    return this.metrics.snapshot();
   }
 
   /** Rejects the calls still waiting for a slot and takes them out of the shared queues. */
@@ -131,7 +145,6 @@ export class CrmGateway implements OnApplicationShutdown {
   readonly getContact = (...a: Args<'getContact'>) => this.run('getContact', a);
   readonly createContact = (...a: Args<'createContact'>) => this.run('createContact', a);
   readonly updateContact = (...a: Args<'updateContact'>) => this.run('updateContact', a);
-  readonly deleteContact = (...a: Args<'deleteContact'>) => this.run('deleteContact', a);
   readonly addTag = (...a: Args<'addTag'>) => this.run('addTag', a);
   readonly removeTag = (...a: Args<'removeTag'>) => this.run('removeTag', a);
   readonly setStage = (...a: Args<'setStage'>) => this.run('setStage', a);
@@ -139,34 +152,18 @@ export class CrmGateway implements OnApplicationShutdown {
   readonly unblockContact = (...a: Args<'unblockContact'>) => this.run('unblockContact', a);
   // Conversations and messages
   readonly listConversations = (...a: Args<'listConversations'>) => this.run('listConversations', a);
-  readonly countConversations = (...a: Args<'countConversations'>) => this.run('countConversations', a);
   readonly openConversation = (...a: Args<'openConversation'>) => this.run('openConversation', a);
-  readonly listConversationMedia = (...a: Args<'listConversationMedia'>) =>
-    this.run('listConversationMedia', a);
   readonly listMessages = (...a: Args<'listMessages'>) => this.run('listMessages', a);
   readonly sendMessage = (...a: Args<'sendMessage'>) => this.run('sendMessage', a);
   readonly reactToMessage = (...a: Args<'reactToMessage'>) => this.run('reactToMessage', a);
   // Tags, stages, segments, custom fields
   readonly listTags = (...a: Args<'listTags'>) => this.run('listTags', a);
-  readonly createTag = (...a: Args<'createTag'>) => this.run('createTag', a);
-  readonly updateTag = (...a: Args<'updateTag'>) => this.run('updateTag', a);
-  readonly deleteTag = (...a: Args<'deleteTag'>) => this.run('deleteTag', a);
   readonly listStages = (...a: Args<'listStages'>) => this.run('listStages', a);
-  readonly createStage = (...a: Args<'createStage'>) => this.run('createStage', a);
-  readonly updateStage = (...a: Args<'updateStage'>) => this.run('updateStage', a);
-  readonly deleteStage = (...a: Args<'deleteStage'>) => this.run('deleteStage', a);
   readonly createSegment = (...a: Args<'createSegment'>) => this.run('createSegment', a);
-  readonly listSegments = (...a: Args<'listSegments'>) => this.run('listSegments', a);
   readonly listCustomFields = (...a: Args<'listCustomFields'>) => this.run('listCustomFields', a);
-  readonly createCustomField = (...a: Args<'createCustomField'>) => this.run('createCustomField', a);
-  readonly updateCustomField = (...a: Args<'updateCustomField'>) => this.run('updateCustomField', a);
-  readonly archiveCustomField = (...a: Args<'archiveCustomField'>) => this.run('archiveCustomField', a);
-  readonly restoreCustomField = (...a: Args<'restoreCustomField'>) => this.run('restoreCustomField', a);
-  readonly deleteCustomField = (...a: Args<'deleteCustomField'>) => this.run('deleteCustomField', a);
   // Users, channels, broadcasts, templates, webhooks
   readonly listUsers = (...a: Args<'listUsers'>) => this.run('listUsers', a);
   readonly listChannels = (...a: Args<'listChannels'>) => this.run('listChannels', a);
-  readonly listBroadcasts = (...a: Args<'listBroadcasts'>) => this.run('listBroadcasts', a);
   readonly listMessageTemplates = (...a: Args<'listMessageTemplates'>) => this.run('listMessageTemplates', a);
   readonly sendMessageTemplate = (...a: Args<'sendMessageTemplate'>) => this.run('sendMessageTemplate', a);
   readonly createWebhook = (...a: Args<'createWebhook'>) => this.run('createWebhook', a);

@@ -1,5 +1,5 @@
 import { CRM_OPERATIONS, CrmClient } from './crm-client';
-import { CrmTransportError } from './crm-errors';
+import { CrmTransportError, InvalidCrmIdError } from './crm-errors';
 import { buildUrl, toApiError } from './crm-http';
 
 const headers = (h: Record<string, string>) => ({ get: (name: string) => h[name.toLowerCase()] ?? null });
@@ -67,8 +67,7 @@ describe('CrmClient', () => {
     expect(CRM_OPERATIONS).toEqual(
       expect.arrayContaining(['getContact', 'addTag', 'createSegment', 'deleteWebhook']),
     );
-    expect(CRM_OPERATIONS).not.toContain('setBaseUrl');
-    expect(CRM_OPERATIONS.length).toBeGreaterThanOrEqual(40);
+    expect(CRM_OPERATIONS).not.toContain('constructor');
   });
 
   it('reports a refused connection as a retryable transport error without the API key', async () => {
@@ -78,14 +77,23 @@ describe('CrmClient', () => {
       apiKey: 'sk_secret_value',
       timeoutMs: 2_000,
     });
-    const err = await client.getContact('c1').catch((e: unknown) => e);
+    const err = await client.getContact('c0000000-0000-4000-8000-000000000001').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CrmTransportError);
     expect(err).toMatchObject({ kind: 'connection', operation: 'getContact', retryable: true });
     expect(String((err as Error).message)).not.toContain('sk_secret_value');
   });
 
-  it('refuses to call before it knows where the CRM is', async () => {
-    const client = new CrmClient({ apiKey: 'k', timeoutMs: 1_000 });
-    await expect(client.listTags()).rejects.toThrow('base URL is not set');
+  it.each([
+    ['..', 'a0000000-0000-4000-8000-000000000001'],
+    ['c0000000-0000-4000-8000-000000000001/../..', 'a0000000-0000-4000-8000-000000000001'],
+    ['c0000000-0000-4000-8000-000000000001', '%2e%2e'],
+    ['', 'a0000000-0000-4000-8000-000000000001'],
+    [undefined, 'a0000000-0000-4000-8000-000000000001'],
+  ])('refuses contact id %j / tag id %j before any request', async (contactId, tagId) => {
+    // Port 9: were a request sent, it would fail with a transport error instead.
+    const client = new CrmClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', timeoutMs: 1_000 });
+    const err = await client.removeTag(contactId as string, tagId).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidCrmIdError);
+    expect(err).toMatchObject({ status: 400, code: 'invalid_id', retryable: false, operation: 'removeTag' });
   });
 });

@@ -1,6 +1,6 @@
 // The one fetch in the engine that talks to the CRM: URL building, the bearer header, a
 // timeout on every call and the mapping of error bodies to typed errors.
-import { CrmApiError, CrmTransportError } from './crm-errors';
+import { CrmApiError, CrmTransportError, InvalidCrmIdError } from './crm-errors';
 import type { CrmErrorDetail } from './crm-types';
 import { parseRetryAfter } from './retry-policy';
 
@@ -8,8 +8,7 @@ export type QueryValue = string | number | boolean | null | undefined | readonly
 export type Query = Record<string, QueryValue>;
 
 export interface CrmHttpOptions {
-  /** May be unknown at construction: the engine sets it once the embedded sandbox listens. */
-  baseUrl?: string;
+  baseUrl: string;
   apiKey: string;
   timeoutMs: number;
 }
@@ -19,6 +18,24 @@ export interface RequestSpec {
   path: string;
   query?: Query;
   body?: unknown;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+/**
+ * Fills `{name}` placeholders of a path template with ids that must be uuids (crm-api.md section 4
+ * rule 2), encoded all the same. Ids come from webhooks and CRM answers: never trusted in a path.
+ */
+export function crmPath(operation: string, template: string, ids: Record<string, unknown>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = ids[name];
+    if (!isUuid(value)) throw new InvalidCrmIdError(operation, name, value);
+    return encodeURIComponent(value);
+  });
 }
 
 /** Arrays are repeated (`tagIds=a&tagIds=b`, crm-api.md 4 rule 3); empty values are left out. */
@@ -66,22 +83,15 @@ export function toApiError(
 }
 
 export class CrmHttp {
-  private baseUrl?: string;
   private readonly authorization: string;
 
   constructor(private readonly options: CrmHttpOptions) {
-    this.baseUrl = options.baseUrl;
     // Kept only as the header value; never logged, never put in an error.
     this.authorization = `Bearer ${options.apiKey}`;
   }
 
-  setBaseUrl(url: string): void {
-    this.baseUrl = url;
-  }
-
   async request<T>(operation: string, spec: RequestSpec): Promise<T> {
-    if (!this.baseUrl) throw new Error(`CRM base URL is not set yet (operation ${operation})`);
-    const url = buildUrl(this.baseUrl, spec.path, spec.query);
+    const url = buildUrl(this.options.baseUrl, spec.path, spec.query);
     const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json' };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;

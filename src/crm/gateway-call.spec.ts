@@ -1,3 +1,4 @@
+import { BudgetWaitTimeoutError } from './budget-gate';
 import { CrmApiError, CrmTransportError } from './crm-errors';
 import { callWithBudget, type CallDeps } from './gateway-call';
 import { GatewayMetrics } from './gateway-metrics';
@@ -15,21 +16,30 @@ const apiError = (status: number, retryAfterMs?: number) =>
   });
 
 /** A scripted CRM: each attempt takes the next outcome; records what the loop did, in order. */
-function harness(outcomes: (Error | string)[], maxRetries = 3) {
+function harness(outcomes: (Error | string)[], maxRetries = 3, grants: ('ok' | 'timeout')[] = []) {
   const log: string[] = [];
   const metrics = new GatewayMetrics();
   const failures: unknown[] = [];
+  const capped: [number, number][] = [];
+  const deadlines: number[] = [];
+  let acquired = 0;
   const deps: CallDeps = {
-    acquire: async (priority) => {
+    acquire: async (priority, deadline) => {
       log.push(`acquire:${priority}`);
+      deadlines.push(deadline);
+      if (grants[acquired++] === 'timeout') throw new BudgetWaitTimeoutError(100, 5_000);
       return { waitedMs: 5, release: async () => void log.push('release') };
     },
     pause: async (ms) => void log.push(`pause:${ms}`),
     sleep: async (ms) => void log.push(`sleep:${ms}`),
     random: () => 0.5,
+    now: () => 0,
     maxRetries,
+    maxPauseMs: 60_000,
+    maxWaitMs: 120_000,
     metrics,
     onFinalFailure: (_op, err) => void failures.push(err),
+    onPauseCapped: (_op, asked, cappedMs) => void capped.push([asked, cappedMs]),
   };
   let i = 0;
   const fn = async () => {
@@ -42,6 +52,8 @@ function harness(outcomes: (Error | string)[], maxRetries = 3) {
     log,
     metrics,
     failures,
+    capped,
+    deadlines,
     deps,
     fn,
     run: () => callWithBudget(deps, 'addTag', { priority: 'bulk' }, fn),
@@ -61,7 +73,10 @@ describe('callWithBudget', () => {
       'call',
       'release',
     ]);
-    expect(h.metrics.snapshot()).toMatchObject({ retries: 1, calls: { addTag: { server_error: 1, ok: 1 } } });
+    expect(await h.metrics.snapshot()).toMatchObject({
+      retries: 1,
+      calls: { addTag: { server_error: 1, ok: 1 } },
+    });
   });
 
   it('never retries a 400 and reports it as a final failure with its requestId', async () => {
@@ -69,7 +84,7 @@ describe('callWithBudget', () => {
     await expect(h.run()).rejects.toMatchObject({ status: 400, requestId: 'req_400' });
     expect(h.log.filter((e) => e === 'call')).toHaveLength(1);
     expect(h.failures).toHaveLength(1);
-    expect(h.metrics.snapshot()).toMatchObject({ retries: 0, failures: { addTag: 1 } });
+    expect(await h.metrics.snapshot()).toMatchObject({ retries: 0, failures: { addTag: 1 } });
   });
 
   it('gives up after maxRetries on repeated timeouts', async () => {
@@ -92,7 +107,7 @@ describe('callWithBudget', () => {
       'call',
       'release',
     ]);
-    expect(h.metrics.snapshot()).toMatchObject({ rateLimited429: 1, retries: 0 });
+    expect(await h.metrics.snapshot()).toMatchObject({ rateLimited429: 1, retries: 0 });
   });
 
   it('pauses one second when a 429 carries no Retry-After', async () => {
@@ -112,6 +127,34 @@ describe('callWithBudget', () => {
     const waits: number[] = [];
     await callWithBudget(h.deps, 'addTag', { priority: 'bulk', onGranted: (ms) => waits.push(ms) }, h.fn);
     expect(waits).toEqual([5, 5]);
-    expect(h.metrics.snapshot()).toMatchObject({ budgetWaits: 2, budgetWaitMsTotal: 10 });
+    expect(await h.metrics.snapshot()).toMatchObject({ budgetWaits: 2, budgetWaitMsTotal: 10 });
+  });
+
+  it.each([
+    ['a Retry-After below the cap', 30_000, 30_000, 0],
+    ['a Retry-After at the cap', 60_000, 60_000, 0],
+    ['an hour-long Retry-After', 3_600_000, 60_000, 1],
+  ])('honours %s up to CRM_MAX_PAUSE_MS, and reports a cap', async (_label, asked, paused, cappedCount) => {
+    const h = harness([apiError(429, asked), 'ok']);
+    await h.run();
+    expect(h.log).toContain(`pause:${paused}`);
+    expect(h.capped).toEqual(cappedCount ? [[asked, paused]] : []);
+    expect((await h.metrics.snapshot()).pausesCapped).toBe(cappedCount);
+  });
+
+  it('gives every attempt of a call the same budget deadline', async () => {
+    const h = harness([apiError(500), apiError(429, 1_000), 'ok']);
+    await h.run();
+    expect(h.deadlines).toEqual([120_000, 120_000, 120_000]);
+  });
+
+  it('fails retryably, unsent and without retrying, when the budget wait would pass its deadline', async () => {
+    const h = harness(['never'], 3, ['timeout']);
+    const err = await h.run().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CrmTransportError);
+    expect(err).toMatchObject({ kind: 'budget_timeout', retryable: true, operation: 'addTag' });
+    expect(h.log).toEqual(['acquire:bulk']);
+    expect(h.failures).toEqual([err]);
+    expect(await h.metrics.snapshot()).toMatchObject({ budgetWaitTimeouts: 1, retries: 0, calls: {} });
   });
 });

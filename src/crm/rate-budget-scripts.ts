@@ -1,7 +1,7 @@
 // The shared budget's Lua: one script per operation, each atomic in Redis, so every process
 // of every role sees one log, one pair of queues and one pause.
 //
-// Keys (one hash tag per API key, so a cluster keeps them in one slot):
+// Keys (one hash tag per CRM organization, so a cluster keeps them in one slot):
 //   KEYS[1] log    zset grantId -> time the call counts from (see release)
 //   KEYS[2] bulk   zset, the bulk subset of log (for the guaranteed share)
 //   KEYS[3] qi     zset ticket -> arrival seq, interactive waiters (global FIFO)
@@ -11,6 +11,9 @@
 //   KEYS[7] pause  epoch ms until which nobody calls (a CRM 429)
 //   KEYS[8] tat    pacing: theoretical arrival time of the next call (GCRA); bulk keeps to it
 //   KEYS[9] lastb  time of the last bulk grant (paces bulk's guaranteed share)
+//   KEYS[10] epoch time before which nobody calls after the state was found missing (no TTL:
+//                  its absence is how a FLUSHALL, a restart without persistence or a failover
+//                  to an empty replica shows; see TRY_ACQUIRE)
 // ARGV[1] is the time in ms: empty means Redis TIME (one clock for all processes); tests pass it.
 
 const CLOCK = `
@@ -34,11 +37,12 @@ return seq
 
 /**
  * ARGV: now, class, processId, aliveTtlMs, keyTtlMs, limit, windowMs, marginMs, bulkShareSlots,
- *       paceIntervalMs, toleranceMs, leaseMs, shareIntervalMs, ticket1, ticket2, ...
+ *       paceIntervalMs, toleranceMs, leaseMs, shareIntervalMs, coldStart (1|0), ticket1, ticket2, ...
  * Grants the given tickets (this process's oldest waiters of one class) in order, as far as
- * the budget allows, so a burst costs one round trip. Returns {granted, waitMs, lost}:
+ * the budget allows, so a burst costs one round trip. Returns {granted, waitMs, lost, cold}:
  * the first `granted` tickets got a slot; if lost is 1 the next ticket was unknown (the
- * caller queues it again), else the next may retry in waitMs.
+ * caller queues it again), else the next may retry in waitMs; cold is 1 when this call found
+ * the state missing and closed the budget for one window.
  */
 export const TRY_ACQUIRE_LUA = `${CLOCK}
 local now = clock(ARGV[1])
@@ -68,15 +72,27 @@ purge(KEYS[3])
 purge(KEYS[4])
 redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now - 1)
 
+-- No epoch: the log is gone (or never was). Calls made just before the loss still count at the
+-- CRM, so the current window is taken as full: nobody calls until one window has passed. Never
+-- 2x the limit, at the price of one closed window after a first start or a flush.
+local epoch = tonumber(redis.call('GET', KEYS[10]) or '-1')
+if epoch < 0 then
+  epoch = now
+  if ARGV[14] == '1' then epoch = now + W + margin end
+  redis.call('SET', KEYS[10], string.format('%d', epoch))
+  if epoch > now then return {0, epoch - now, 0, 1} end
+end
+if epoch > now then return {0, epoch - now, 0, 0} end
+
 local paused = tonumber(redis.call('GET', KEYS[7]) or '0')
-if paused > now then return {0, paused - now, 0} end
+if paused > now then return {0, paused - now, 0, 0} end
 
 local q = class == 'i' and KEYS[3] or KEYS[4]
 local granted = 0
-for i = 14, #ARGV do
+for i = 15, #ARGV do
   local ticket = ARGV[i]
   local rank = redis.call('ZRANK', q, ticket)
-  if not rank then return {granted, 0, 1} end
+  if not rank then return {granted, 0, 1, 0} end
 
   local used = redis.call('ZCARD', KEYS[1])
   local free = limit - used
@@ -112,7 +128,7 @@ for i = 14, #ARGV do
       if shareLeft > 0 then paced = math.min(paced, lastb + shareT - tol - now) end
       wait = math.max(wait, paced)
     end
-    return {granted, math.max(1, math.ceil(wait)), 0}
+    return {granted, math.max(1, math.ceil(wait)), 0, 0}
   end
 
   redis.call('ZREM', q, ticket)
@@ -127,7 +143,7 @@ for i = 14, #ARGV do
   redis.call('SET', KEYS[8], string.format('%.3f', tat + T), 'PX', keyTtl)
   granted = granted + 1
 end
-return {granted, 0, 0}
+return {granted, 0, 0, 0}
 `;
 
 /**
@@ -164,7 +180,8 @@ return untilMs
 
 /**
  * ARGV: now, windowMs, marginMs. Read-only view for ETAs and metrics:
- * {now, bulkUsed, qi, qb, pausedUntil, tat, score1, score2, ...} (live log scores, ascending).
+ * {now, bulkUsed, qi, qb, pausedUntil, tat, epoch, score1, score2, ...} (live log scores, ascending;
+ * epoch -1 when the state is missing).
  */
 export const SNAPSHOT_LUA = `${CLOCK}
 local now = clock(ARGV[1])
@@ -177,6 +194,7 @@ local out = {
   redis.call('ZCARD', KEYS[4]),
   redis.call('GET', KEYS[7]) or '0',
   redis.call('GET', KEYS[8]) or '0',
+  redis.call('GET', KEYS[10]) or '-1',
 }
 for i = 2, #scores, 2 do out[#out + 1] = scores[i] end
 return out

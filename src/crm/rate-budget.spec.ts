@@ -1,6 +1,6 @@
 // The Lua core against a real Redis, with the clock passed in (no sleeping, no Redis TIME).
 import Redis from 'ioredis';
-import { budgetKeyPrefix, RateBudget, type BudgetParams, type Priority } from './rate-budget';
+import { budgetKeyPrefix, crmScope, RateBudget, type BudgetParams, type Priority } from './rate-budget';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const runId = `test-${process.pid}-${Date.now()}`;
@@ -14,6 +14,7 @@ const params = (over: Partial<BudgetParams> = {}): BudgetParams => ({
   leaseMs: 500,
   bulkToleranceMs: 1_000, // effectively no pacing unless a test asks for it
   aliveTtlMs: 10_000,
+  coldStart: false,
   ...over,
 });
 
@@ -28,6 +29,7 @@ describe('RateBudget (Redis Lua)', () => {
   let redis: Redis;
   let now: number;
   let n = 0;
+  let lastPrefix = '';
 
   beforeAll(() => {
     redis = new Redis(REDIS_URL, { lazyConnect: false, maxRetriesPerRequest: 1 });
@@ -40,6 +42,7 @@ describe('RateBudget (Redis Lua)', () => {
 
   function makeBudget(over: Partial<BudgetParams> = {}) {
     const prefix = `${runId}:${++n}`;
+    lastPrefix = prefix;
     now = T0;
     return new RateBudget(redis, `${prefix}:b`, params(over), () => now);
   }
@@ -123,6 +126,7 @@ describe('RateBudget (Redis Lua)', () => {
     expect(await budget.tryAcquire(tickets, 'interactive', 'p1')).toEqual({
       granted: 3,
       lost: false,
+      coldStart: false,
       waitMs: 500 + 1_000 + 10 + 1,
     });
     expect((await budget.state()).waitingInteractive).toBe(2);
@@ -197,10 +201,61 @@ describe('RateBudget (Redis Lua)', () => {
     expect(state.scores).toEqual([T0 + 500, T0 + 500]);
   });
 
-  it('names its keys by a hash of the API key, never the key itself', () => {
-    const prefix = budgetKeyPrefix('crmr', 'sk_demo_full');
-    expect(prefix).not.toContain('sk_demo_full');
-    expect(prefix).toMatch(/^crmr:crm-budget:\{[0-9a-f]{16}\}$/);
-    expect(budgetKeyPrefix('crmr', 'sk_other_full')).not.toBe(prefix);
+  describe('cold start (the state is missing: first start, FLUSHALL, restart, failover)', () => {
+    it('keeps the budget closed for one window (+ margin), then grants the whole limit', async () => {
+      const budget = makeBudget({ coldStart: true, limit: 3 });
+      const first = await take(budget, 'interactive');
+      expect(first.result).toEqual({ status: 'wait', waitMs: 1_000 + 10 });
+      now += 1_009;
+      expect(await tryOne(budget, first.ticket, 'interactive', 'p1')).toEqual({ status: 'wait', waitMs: 1 });
+      now += 1;
+      expect(await tryOne(budget, first.ticket, 'interactive', 'p1')).toEqual({ status: 'granted' });
+      for (let i = 0; i < 2; i++) expect((await take(budget, 'bulk')).result.status).toBe('granted');
+      expect((await take(budget, 'interactive')).result.status).toBe('wait');
+    });
+
+    it('says once that it started cold, and reports the closed window to ETAs', async () => {
+      const budget = makeBudget({ coldStart: true });
+      expect((await budget.state()).pausedUntil).toBe(T0 + 1_010); // would start cold
+      await budget.enqueue('p1|a', 'bulk', 'p1');
+      await budget.enqueue('p1|b', 'bulk', 'p1');
+      const results = [
+        await budget.tryAcquire(['p1|a'], 'bulk', 'p1'),
+        await budget.tryAcquire(['p1|b'], 'bulk', 'p1'),
+      ];
+      expect(results.map((r) => r.coldStart)).toEqual([true, false]);
+      expect((await budget.state()).pausedUntil).toBe(T0 + 1_010);
+    });
+
+    it('starts cold again after the keys are flushed, even while calls were counting', async () => {
+      const budget = makeBudget({ coldStart: true, limit: 2 });
+      const first = await take(budget, 'interactive'); // the first start is cold too
+      now += 1_010;
+      expect(await tryOne(budget, first.ticket, 'interactive', 'p1')).toEqual({ status: 'granted' });
+      expect((await take(budget, 'interactive')).result.status).toBe('granted');
+      const keys = await redis.keys(`${lastPrefix}:b:*`);
+      expect(keys.length).toBeGreaterThan(0);
+      await redis.del(...keys); // what FLUSHALL does to this budget
+      // Without the cold start these two would be granted: 4 calls within one window.
+      now += 100;
+      const after = await take(budget, 'interactive');
+      expect(after.result).toEqual({ status: 'wait', waitMs: 1_010 });
+    });
+
+    it('does not close anything when disabled (an embedded sandbox that just started)', async () => {
+      const budget = makeBudget({ coldStart: false });
+      expect((await take(budget, 'interactive')).result.status).toBe('granted');
+    });
+  });
+
+  it('names its keys by the organization when known, else by a hash of the API key, never the key', () => {
+    const byKey = budgetKeyPrefix('crmr', crmScope({ apiKey: 'sk_demo_full' }));
+    expect(byKey).not.toContain('sk_demo_full');
+    expect(byKey).toMatch(/^crmr:crm-budget:\{key-[0-9a-f]{16}\}$/);
+    expect(budgetKeyPrefix('crmr', crmScope({ apiKey: 'sk_other_full' }))).not.toBe(byKey);
+    const org = '0d000000-0000-4000-8000-000000000001';
+    expect(budgetKeyPrefix('crmr', crmScope({ apiKey: 'sk_demo_full', organizationId: org }))).toBe(
+      budgetKeyPrefix('crmr', crmScope({ apiKey: 'sk_demo_contacts', organizationId: org })),
+    );
   });
 });

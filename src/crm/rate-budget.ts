@@ -1,5 +1,6 @@
-// The shared budget core: a strict sliding-window log in Redis, per API key, with two global
-// FIFO queues (interactive, bulk), a guaranteed bulk share, bulk pacing and a shared 429 pause.
+// The shared budget core: a strict sliding-window log in Redis, per CRM organization, with two
+// global FIFO queues (interactive, bulk), a guaranteed bulk share, bulk pacing, a shared 429
+// pause and a cold start when the state is lost.
 // Each operation is one atomic Lua script (rate-budget-scripts.ts); this class only names the
 // keys and shapes the arguments. Local waiting lives in budget-gate.ts.
 import { createHash } from 'node:crypto';
@@ -28,6 +29,8 @@ export interface BudgetParams {
   bulkToleranceMs: number;
   /** A process that has not touched the budget for this long is presumed dead. */
   aliveTtlMs: number;
+  /** When the state is missing in Redis, keep the budget closed for one window (see TRY_ACQUIRE_LUA). */
+  coldStart: boolean;
 }
 
 export const DEFAULT_MARGIN_MS = 10;
@@ -36,6 +39,7 @@ export const DEFAULT_ALIVE_TTL_MS = 10_000;
 export function defaultBudgetParams(
   budget: { limit: number; windowMs: number; bulkMinShare: number },
   timeoutMs: number,
+  coldStart = true,
 ): BudgetParams {
   return {
     ...budget,
@@ -43,6 +47,7 @@ export function defaultBudgetParams(
     leaseMs: timeoutMs + 1_000,
     bulkToleranceMs: Math.max(1, budget.windowMs * 0.01),
     aliveTtlMs: DEFAULT_ALIVE_TTL_MS,
+    coldStart,
   };
 }
 
@@ -54,6 +59,8 @@ export interface TryAcquireResult {
   granted: number;
   lost: boolean;
   waitMs: number;
+  /** This call found the state missing and closed the budget for `waitMs` (one window). */
+  coldStart: boolean;
 }
 
 /** Raw shared state, as read atomically: the input of the ETA maths in budget-math.ts. */
@@ -64,6 +71,7 @@ export interface BudgetState {
   bulkUsed: number;
   waitingInteractive: number;
   waitingBulk: number;
+  /** Epoch ms until which nobody calls: a CRM 429, or a cold start (whichever ends later). */
   pausedUntil: number;
   bulkTat: number;
 }
@@ -73,12 +81,21 @@ export function apiKeyHash(apiKey: string): string {
   return createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
 }
 
-export function budgetKeyPrefix(redisPrefix: string, apiKey: string): string {
-  return `${redisPrefix}:crm-budget:{${apiKeyHash(apiKey)}}`;
+/**
+ * Whose budget this is. The CRM limits an organization (docs/CRM-API.md (assumptions)), and the
+ * API gives no way to learn a key's organization, so CRM_ORGANIZATION_ID names it; without it
+ * each key is its own scope (two keys of one organization would then not share a budget).
+ */
+export function crmScope(crm: { organizationId?: string; apiKey: string }): string {
+  return crm.organizationId ? `org-${crm.organizationId}` : `key-${apiKeyHash(crm.apiKey)}`;
+}
+
+export function budgetKeyPrefix(redisPrefix: string, scope: string): string {
+  return `${redisPrefix}:crm-budget:{${scope}}`;
 }
 
 const CLASS: Record<Priority, 'i' | 'b'> = { interactive: 'i', bulk: 'b' };
-const KEY_NAMES = ['log', 'bulk', 'qi', 'qb', 'seq', 'alive', 'pause', 'tat', 'lastb'];
+const KEY_NAMES = ['log', 'bulk', 'qi', 'qb', 'seq', 'alive', 'pause', 'tat', 'lastb', 'epoch'];
 
 type Script = (...args: (string | number)[]) => Promise<unknown>;
 
@@ -131,12 +148,18 @@ export class RateBudget {
     const shareSlots = Math.floor(p.bulkMinShare * p.limit);
     const interval = p.windowMs / p.limit;
     const shareInterval = shareSlots > 0 ? p.windowMs / shareSlots : 0;
-    const [granted, waitMs, lost] = (await this.scripts.tryAcquire(
+    const [granted, waitMs, lost, cold] = (await this.scripts.tryAcquire(
       ...[this.now(), CLASS[priority], processId, p.aliveTtlMs, this.keyTtlMs],
       ...[p.limit, p.windowMs, p.marginMs, shareSlots, interval, p.bulkToleranceMs, p.leaseMs, shareInterval],
+      p.coldStart ? 1 : 0,
       ...tickets,
-    )) as [number, number, number];
-    return { granted: Number(granted), waitMs: Number(waitMs), lost: Number(lost) === 1 };
+    )) as [number, number, number, number];
+    return {
+      granted: Number(granted),
+      waitMs: Number(waitMs),
+      lost: Number(lost) === 1,
+      coldStart: Number(cold) === 1,
+    };
   }
 
   async release(ticket: string, priority: Priority): Promise<void> {
@@ -156,14 +179,17 @@ export class RateBudget {
     const raw = (await this.scripts.snapshot(this.now(), this.params.windowMs, this.params.marginMs)) as (
       string | number
     )[];
-    const [now, bulkUsed, qi, qb, pausedUntil, tat, ...scores] = raw.map(Number);
+    const [now, bulkUsed, qi, qb, pausedUntil, tat, epoch, ...scores] = raw.map(Number);
+    // A missing state will be met cold by the next call: one window closed from now.
+    const coldUntil =
+      epoch < 0 && this.params.coldStart ? now + this.params.windowMs + this.params.marginMs : epoch;
     return {
       now,
       scores,
       bulkUsed,
       waitingInteractive: qi,
       waitingBulk: qb,
-      pausedUntil,
+      pausedUntil: Math.max(pausedUntil, coldUntil),
       bulkTat: tat,
     };
   }

@@ -1,6 +1,6 @@
 // Pure retry maths: which failures deserve another attempt, how long to back off, and how
 // to read the CRM's Retry-After header. No I/O, so it is tested without clocks.
-import { CrmApiError, isCrmError } from './crm-errors';
+import { CrmApiError, CrmTransportError, isCrmError } from './crm-errors';
 
 export const BACKOFF_BASE_MS = 250;
 export const BACKOFF_CAP_MS = 10_000;
@@ -15,6 +15,8 @@ export type FailureClass = 'rate-limited' | 'retryable' | 'final';
 export function classifyFailure(err: unknown): FailureClass {
   if (!isCrmError(err)) return 'final';
   if (err instanceof CrmApiError && err.status === 429) return 'rate-limited';
+  // Retryable for the job, not here: the budget deadline already covers every attempt of the call.
+  if (err instanceof CrmTransportError && err.kind === 'budget_timeout') return 'final';
   return err.retryable ? 'retryable' : 'final';
 }
 

@@ -12,3 +12,8 @@ export function returnedRows<T>(result: unknown): T[] {
     return result[0] as T[];
   return result as T[];
 }
+
+/** The row count of an UPDATE or DELETE run through query() (`[rows, rowCount]`). */
+export function affectedRows(result: unknown): number {
+  return Array.isArray(result) && result.length === 2 && typeof result[1] === 'number' ? result[1] : 0;
+}

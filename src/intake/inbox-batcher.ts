@@ -58,7 +58,7 @@ export class InboxBatcher {
         for (const w of batch) w.reject(isDataError(err) ? new UnstorablePayloadError(err) : err);
         return;
       }
-      // One payload Postgres cannot store (e.g. a \u0000 in JSON) must not fail its neighbours.
+      // One payload Postgres cannot store (e.g. a lone surrogate escape) must not fail its neighbours.
       for (const w of batch) await this.write([w]);
     }
   }

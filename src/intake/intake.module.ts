@@ -1,7 +1,9 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { CrmModule } from '../crm/crm.module';
 import { QueuesModule } from '../queues/queues.module';
+import { INTAKE_DB, intakeDbProvider } from './intake-db';
 import { IntakeService } from './intake.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
@@ -9,7 +11,13 @@ import { SubscriptionService } from './subscription.service';
 
 @Module({
   imports: [QueuesModule, CrmModule, TypeOrmModule.forFeature([WebhookSubscriptionEntity])],
-  providers: [IntakeService, WebhookSecretsService, SubscriptionService],
+  providers: [intakeDbProvider, IntakeService, WebhookSecretsService, SubscriptionService],
   exports: [WebhookSecretsService, SubscriptionService, IntakeService],
 })
-export class IntakeModule {}
+export class IntakeModule implements OnApplicationShutdown {
+  constructor(@Inject(INTAKE_DB) private readonly db: DataSource) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.db.isInitialized) await this.db.destroy();
+  }
+}

@@ -1,31 +1,21 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { EngineMetrics } from '../ops/engine-metrics';
 import { EVENTS_QUEUE, EventJobData, eventJobId } from '../queues/queues';
 import { InboxBatcher, Stored, UnstorablePayloadError } from './inbox-batcher';
-import { verifySignature } from './verify-signature';
+import { INTAKE_DB } from './intake-db';
+import { contactIdOf, eventKeyOf, storableJson } from './inbox-payload';
+import { checkSignatureHeader, matchSignature, type SignatureHeader } from './verify-signature';
 import { WebhookSecretsService } from './webhook-secrets.service';
 
 export type IntakeOutcome =
   | { status: 200; body: { received: true; duplicate: boolean; id: string } }
   | { status: 400 | 401 | 503; body: { error: { code: string; message: string } } };
 
-/** Derives the deduplication key: the CRM's event id, or a hash of the exact bytes. */
-export function eventKeyOf(payload: Record<string, unknown>, rawBody: Buffer): string {
-  if (typeof payload.id === 'string' && payload.id.length > 0) return `id:${payload.id}`;
-  return `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
-}
-
-function contactIdOf(payload: Record<string, unknown>): string | null {
-  const data = payload.data as Record<string, unknown> | undefined;
-  if (!data || typeof data !== 'object') return null;
-  if (typeof payload.type === 'string' && payload.type.startsWith('contact.') && typeof data.id === 'string')
-    return data.id;
-  return typeof data.contactId === 'string' ? data.contactId : null;
-}
+export type HeaderOutcome = { ok: true; header: SignatureHeader } | { ok: false; refusal: IntakeOutcome };
 
 @Injectable()
 export class IntakeService {
@@ -33,7 +23,7 @@ export class IntakeService {
   private readonly batcher: InboxBatcher;
 
   constructor(
-    private readonly dataSource: DataSource,
+    @Inject(INTAKE_DB) dataSource: DataSource,
     private readonly secrets: WebhookSecretsService,
     private readonly metrics: EngineMetrics,
     @InjectQueue(EVENTS_QUEUE) private readonly events: Queue<EventJobData>,
@@ -41,24 +31,22 @@ export class IntakeService {
     this.batcher = new InboxBatcher(dataSource, (rows) => this.enqueue(rows));
   }
 
-  async accept(rawBody: Buffer, signature: string | undefined): Promise<IntakeOutcome> {
+  /** Before the body is read: a missing, unreadable or stale signature header is refused at once. */
+  checkHeader(signature: string | undefined): HeaderOutcome {
+    const check = checkSignatureHeader(signature);
+    return check.ok ? check : { ok: false, refusal: this.refused(check.reason) };
+  }
+
+  /** The body of a delivery whose header passed checkHeader: signature, JSON, shape, then storage. */
+  async accept(rawBody: Buffer, header: SignatureHeader): Promise<IntakeOutcome> {
     let secrets: string[];
     try {
       secrets = await this.secrets.secrets();
     } catch {
       return this.unavailable('secrets');
     }
-    const check = verifySignature(signature, rawBody, secrets);
-    if (!check.ok) {
-      this.metrics.events.inc({ outcome: 'refused_signature' });
-      this.logger.warn(`refused webhook delivery: ${check.reason}`);
-      // The reason is safe to return (it reveals nothing about the secret) and helps whoever
-      // configures the subscription; the body is never echoed.
-      return {
-        status: 401,
-        body: { error: { code: 'invalid_signature', message: `signature rejected: ${check.reason}` } },
-      };
-    }
+    const check = matchSignature(header, rawBody, secrets);
+    if (!check.ok) return this.refused(check.reason);
     let payload: Record<string, unknown>;
     try {
       payload = JSON.parse(rawBody.toString('utf8'));
@@ -78,17 +66,40 @@ export class IntakeService {
         body: { error: { code: 'invalid_event', message: 'body must be an object with a string "type"' } },
       };
     }
-    return this.store(payload, rawBody);
+    const contact = contactIdOf(payload);
+    if (!contact.ok) {
+      this.metrics.events.inc({ outcome: 'refused_shape' });
+      this.logger.warn(`refused webhook delivery: ${contact.reason}`);
+      return { status: 400, body: { error: { code: 'invalid_event', message: contact.reason } } };
+    }
+    return this.store(payload, rawBody, contact.contactId);
   }
 
-  private async store(payload: Record<string, unknown>, rawBody: Buffer): Promise<IntakeOutcome> {
+  private refused(reason: string): IntakeOutcome {
+    this.metrics.events.inc({ outcome: 'refused_signature' });
+    this.logger.warn(`refused webhook delivery: ${reason}`);
+    // The reason is safe to return (it reveals nothing about the secret) and helps whoever
+    // configures the subscription; the body is never echoed.
+    return {
+      status: 401,
+      body: { error: { code: 'invalid_signature', message: `signature rejected: ${reason}` } },
+    };
+  }
+
+  private async store(
+    payload: Record<string, unknown>,
+    rawBody: Buffer,
+    contactId: string | null,
+  ): Promise<IntakeOutcome> {
     let stored: Stored;
+    const text = storableJson(rawBody.toString('utf8'));
     try {
       stored = await this.batcher.store({
         key: eventKeyOf(payload, rawBody),
         type: payload.type as string,
-        payloadJson: rawBody.toString('utf8'),
-        contactId: contactIdOf(payload),
+        payloadJson: text.json,
+        rawBody: text.raw,
+        contactId,
       });
     } catch (err) {
       if (err instanceof UnstorablePayloadError) {
@@ -98,7 +109,7 @@ export class IntakeService {
           body: {
             error: {
               code: 'invalid_event',
-              message: 'event payload cannot be stored (invalid JSON text for Postgres)',
+              message: 'event payload cannot be stored (JSON text Postgres refuses, e.g. a lone surrogate)',
             },
           },
         };

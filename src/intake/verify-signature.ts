@@ -32,18 +32,23 @@ export function signatureHeader(
   return `t=${nowSeconds},v1=${signPayload(secret, nowSeconds, rawBody)}`;
 }
 
+/** A header that is present, well formed and fresh: what can be known before reading the body. */
+export interface SignatureHeader {
+  timestamp: number;
+  signature: Buffer;
+}
+
+export type HeaderCheck = { ok: true; header: SignatureHeader } | { ok: false; reason: SignatureFailure };
+
 /**
- * Several secrets may be valid at once (rotation: old and new subscription). The index of the one
- * that matched is returned; secrets themselves never leave this function.
+ * Checks the header alone (present, parseable, fresh), so a delivery that can never pass is
+ * refused before its body is read.
  */
-export function verifySignature(
+export function checkSignatureHeader(
   header: string | undefined,
-  rawBody: Buffer,
-  secrets: readonly string[],
   nowSeconds = Math.floor(Date.now() / 1000),
   toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS,
-): SignatureCheck {
-  if (secrets.length === 0) return { ok: false, reason: 'no_secret_configured' };
+): HeaderCheck {
   if (header === undefined || header.trim() === '') return { ok: false, reason: 'missing_header' };
 
   let timestamp: string | undefined;
@@ -72,11 +77,36 @@ export function verifySignature(
   const t = Number(timestamp);
   if (nowSeconds - t > toleranceSeconds) return { ok: false, reason: 'timestamp_too_old' };
   if (t - nowSeconds > toleranceSeconds) return { ok: false, reason: 'timestamp_in_future' };
+  return { ok: true, header: { timestamp: t, signature: Buffer.from(given.toLowerCase(), 'hex') } };
+}
 
-  const givenBytes = Buffer.from(given.toLowerCase(), 'hex');
+/**
+ * Several secrets may be valid at once (rotation: old and new subscription). The index of the one
+ * that matched is returned; secrets themselves never leave this function.
+ */
+export function matchSignature(
+  header: SignatureHeader,
+  rawBody: Buffer,
+  secrets: readonly string[],
+): SignatureCheck {
+  if (secrets.length === 0) return { ok: false, reason: 'no_secret_configured' };
   for (let i = 0; i < secrets.length; i++) {
-    const expected = Buffer.from(signPayload(secrets[i], t, rawBody), 'hex');
-    if (timingSafeEqual(expected, givenBytes)) return { ok: true, timestamp: t, secretIndex: i };
+    const expected = Buffer.from(signPayload(secrets[i], header.timestamp, rawBody), 'hex');
+    if (timingSafeEqual(expected, header.signature))
+      return { ok: true, timestamp: header.timestamp, secretIndex: i };
   }
   return { ok: false, reason: 'signature_mismatch' };
+}
+
+/** Both checks at once: the header, then the body against the secrets. */
+export function verifySignature(
+  header: string | undefined,
+  rawBody: Buffer,
+  secrets: readonly string[],
+  nowSeconds = Math.floor(Date.now() / 1000),
+  toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS,
+): SignatureCheck {
+  if (secrets.length === 0) return { ok: false, reason: 'no_secret_configured' };
+  const checked = checkSignatureHeader(header, nowSeconds, toleranceSeconds);
+  return checked.ok ? matchSignature(checked.header, rawBody, secrets) : checked;
 }

@@ -14,6 +14,7 @@ export type InboxOutcome = 'contact_gone' | 'mirror_skipped';
 @Index('UQ_inbox_events_event_key', ['eventKey'], { unique: true })
 @Index('IDX_inbox_events_pending', ['receivedAt'], { where: `status = 'pending'` })
 @Index('IDX_inbox_events_failed', ['receivedAt'], { where: `status = 'failed'` })
+@Index('IDX_inbox_events_processed', ['receivedAt'], { where: `status = 'processed'` })
 export class InboxEventEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -27,6 +28,10 @@ export class InboxEventEntity {
 
   @Column({ type: 'jsonb' })
   payload!: Record<string, unknown>;
+
+  /** The delivery's exact text when `payload` had to differ from it (a \u0000, shown as U+FFFD). */
+  @Column({ name: 'raw_body', type: 'text', nullable: true })
+  rawBody!: string | null;
 
   @Column({ type: 'text', default: 'pending' })
   status!: InboxStatus;

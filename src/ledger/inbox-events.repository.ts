@@ -1,14 +1,16 @@
 // Every statement on `inbox_events`: the intake's group commit, the events processor's claim and
 // mark, the reconciler's scan and the admin replay.
 import type { EntityManager } from 'typeorm';
-import { returnedRows } from '../db/returned-rows';
+import { affectedRows, returnedRows } from '../db/returned-rows';
 import type { InboxOutcome, InboxStatus } from './inbox-event.entity';
 
 export interface NewInboxEvent {
   key: string;
   type: string;
-  /** The delivery's exact JSON text: Postgres parses it, no re-serialisation. */
+  /** The delivery's JSON text: Postgres parses it, no re-serialisation. */
   payloadJson: string;
+  /** The exact text when payloadJson had to differ from it (src/intake/inbox-payload.ts storableJson). */
+  rawBody?: string | null;
   contactId: string | null;
 }
 
@@ -47,17 +49,33 @@ export class InboxEventsRepository {
     return this.db.transaction(async (tx) => {
       await tx.query(`SET LOCAL synchronous_commit = on`);
       return tx.query(
-        `INSERT INTO inbox_events (event_key, type, payload, contact_id)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[])
+        `INSERT INTO inbox_events (event_key, type, payload, contact_id, raw_body)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[], $5::text[])
          ON CONFLICT (event_key) DO NOTHING RETURNING id, event_key`,
         [
           rows.map((r) => r.key),
           rows.map((r) => r.type),
           rows.map((r) => r.payloadJson),
           rows.map((r) => r.contactId),
+          rows.map((r) => r.rawBody ?? null),
         ],
       );
     });
+  }
+
+  /**
+   * Retention: deletes up to `limit` processed events received before `cutoff` (runs keep their
+   * row, their inbox_event_id becomes NULL). Pending and failed events stay: work or evidence.
+   * A redelivery of a deleted event would be taken as new, so the age must stay far beyond the
+   * CRM's retry horizon (minutes).
+   */
+  async deleteProcessedBefore(cutoff: Date, limit: number): Promise<number> {
+    const result = await this.db.query(
+      `DELETE FROM inbox_events WHERE id IN (
+         SELECT id FROM inbox_events WHERE status = 'processed' AND received_at < $1 LIMIT $2)`,
+      [cutoff, limit],
+    );
+    return affectedRows(result);
   }
 
   idsByKeys(keys: string[]): Promise<{ id: string; event_key: string }[]> {

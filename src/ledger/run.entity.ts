@@ -29,6 +29,7 @@ export type RunPriority = 'interactive' | 'bulk';
 @Index('IDX_runs_contact_created', ['contactId', 'createdAt'])
 @Index('IDX_runs_rule_created', ['ruleId', 'createdAt'])
 @Index('IDX_runs_unfinished', ['updatedAt'], { where: `status IN ('pending', 'running')` })
+@Index('IDX_runs_created', ['createdAt'])
 export class RunEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

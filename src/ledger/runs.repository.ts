@@ -1,6 +1,6 @@
 // Every statement on `runs`. Idempotency lives in its unique key (trigger, rule, contact).
 import type { Queryable } from '../db/queryable';
-import { returnedRows } from '../db/returned-rows';
+import { affectedRows, returnedRows } from '../db/returned-rows';
 import type { ConditionTrace, RuleAction } from '../rules/rule-types';
 import type { RunPriority, RunStatus } from './run.entity';
 
@@ -137,6 +137,22 @@ export class RunsRepository {
   }
 
   /** Newest first, for the admin list. */
+  /**
+   * Retention: deletes up to `limit` finished runs created before `cutoff` (their action results go
+   * with them, ON DELETE CASCADE), and with them the contact snapshots they hold. Runs an operator
+   * may still act on (pending, running, dead, uncertain) are kept whatever their age.
+   */
+  async deleteFinishedBefore(cutoff: Date, limit: number): Promise<number> {
+    const result = await this.db.query(
+      `DELETE FROM runs WHERE id IN (
+         SELECT id FROM runs
+          WHERE created_at < $1 AND status IN ('succeeded', 'failed', 'not_matched', 'suppressed')
+          LIMIT $2)`,
+      [cutoff, limit],
+    );
+    return affectedRows(result);
+  }
+
   list(f: RunFilter): Promise<Record<string, unknown>[]> {
     const where: string[] = [];
     const params: unknown[] = [];

@@ -1,20 +1,28 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Inject, Req, Res, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  HealthCheck,
   HealthCheckService,
   HealthIndicatorService,
+  type HealthCheckResult,
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
 import { Queue } from 'bullmq';
+import type { Request, Response } from 'express';
+import { checkAdminRequest } from '../admin/admin-token';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { EVENTS_QUEUE } from '../queues/queues';
 import { RuleSetService } from '../rules/rule-set.service';
 
+/**
+ * GET /health: anyone (a load balancer) learns up or down, 200 or 503; what is down and why
+ * (versions, counts, error messages) only with the admin token.
+ */
 @ApiTags('operations')
 @Controller('health')
 export class HealthController {
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly health: HealthCheckService,
     private readonly db: TypeOrmHealthIndicator,
     private readonly indicators: HealthIndicatorService,
@@ -23,9 +31,21 @@ export class HealthController {
   ) {}
 
   @Get()
-  @HealthCheck()
-  @ApiOperation({ summary: 'Postgres, Redis and the loaded rule set' })
-  check() {
+  @ApiOperation({ summary: 'Up or down; with X-Admin-Token also Postgres, Redis and the rule set in detail' })
+  async check(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    let result: HealthCheckResult;
+    try {
+      result = await this.runChecks();
+    } catch (err) {
+      if (!(err instanceof ServiceUnavailableException)) throw err;
+      result = err.getResponse() as HealthCheckResult;
+      res.status(503);
+    }
+    const admin = checkAdminRequest(req, this.config.adminToken, { allowBasic: false }).ok;
+    return admin ? result : { status: result.status };
+  }
+
+  private runChecks(): Promise<HealthCheckResult> {
     return this.health.check([
       () => this.db.pingCheck('postgres', { timeout: 2000 }),
       async () => {

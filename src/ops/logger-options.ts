@@ -21,8 +21,17 @@ export function loggerOptions(config: AppConfig): Params {
       },
       autoLogging: { ignore: (req) => /^\/(health|metrics)/.test(req.url ?? '') },
       customProps: (req) => ({ correlationId: (req as { id?: unknown }).id }),
+      // On a terminal: `12:00:01 INFO [Engine] message`, extra fields on the same line; else JSON.
       transport: pretty
-        ? { target: 'pino-pretty', options: { singleLine: true, ignore: 'pid,hostname,req,res' } }
+        ? {
+            target: 'pino-pretty',
+            options: {
+              singleLine: true,
+              translateTime: 'SYS:HH:MM:ss',
+              messageFormat: '{if context}[{context}] {end}{msg}',
+              ignore: 'pid,hostname,req,res,context',
+            },
+          }
         : undefined,
     },
   };

@@ -2,10 +2,10 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Queue } from 'bullmq';
+import { Registry } from 'prom-client';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../queues/queues';
 import { EngineMetrics } from './engine-metrics';
-import { gatewayMetricsText } from './gateway-metrics-text';
 
 @ApiTags('operations')
 @Controller('metrics')
@@ -27,7 +27,6 @@ export class MetricsController {
       for (const [state, n] of Object.entries(counts))
         this.metrics.queueDepth.set({ queue: queue.name, state }, n);
     }
-    const budget = await this.gateway.budgetSnapshot().catch(() => undefined);
-    return (await this.metrics.registry.metrics()) + gatewayMetricsText(this.gateway.counters(), budget);
+    return Registry.merge([this.metrics.registry, this.gateway.metrics.registry]).metrics();
   }
 }

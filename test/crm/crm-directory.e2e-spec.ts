@@ -1,7 +1,7 @@
 // Names in rules resolved through the sandbox: cached, refreshed on a miss (but not in a
 // loop), and a round-robin rotation shared by every process through Redis.
 import { UnknownNameError } from '../../src/crm/directory-match';
-import { DEMO } from '../support/demo-fixture';
+import { DEMO, KEYS } from '../support/demo-fixture';
 import { recordArrivals, useCrmSuite } from './crm-test-kit';
 
 jest.setTimeout(60_000);
@@ -41,7 +41,13 @@ describe('CrmDirectory against the sandbox', () => {
 
   it('finds a tag created after the cache was filled, by refreshing on the miss', async () => {
     await crm.b.directory.resolveTag('vip'); // fill b's cache
-    await crm.b.gateway.createTag({ name: 'fresh-tag', color: '#123456' }, { priority: 'interactive' });
+    // Someone creates the tag in the CRM (the engine itself never creates tags).
+    const created = await fetch(`${crm.sandbox.url}/v1/tags`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEYS.full}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'fresh-tag', color: '#123456' }),
+    });
+    expect(created.status).toBe(201);
     expect((await crm.b.directory.resolveTag('fresh-tag')).name).toBe('fresh-tag');
   });
 

@@ -13,13 +13,15 @@ import { KEYS } from '../support/demo-fixture';
 import { request } from '../support/http';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-function testConfig(prefix: string, over: Record<string, string> = {}): AppConfig {
+export function testConfig(prefix: string, over: Record<string, string> = {}): AppConfig {
   return loadConfig({
     REDIS_URL,
     REDIS_PREFIX: prefix,
     CRM_API_KEY: KEYS.full,
     CRM_TIMEOUT_MS: '2000',
     CRM_MAX_RETRIES: '3',
+    // Each suite starts its own sandbox: nothing was called before, so nothing to wait out.
+    CRM_BUDGET_COLD_START: 'false',
     ...over,
   });
 }
@@ -50,7 +52,7 @@ export interface GatewayKit {
 }
 
 /** A gateway as one engine process would have it: its own Redis connection, a shared budget. */
-function makeGateway(config: AppConfig): GatewayKit {
+export function makeGateway(config: AppConfig): GatewayKit {
   const redis = createCrmRedis(config.redis.url);
   const gateway = new CrmGateway(config, redis);
   const directory = new CrmDirectory(gateway, redis, config);
@@ -111,11 +113,11 @@ export async function sandboxControl<T = unknown>(
   return res.body;
 }
 
-async function deleteKeys(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
+export async function deleteKeys(prefix: string, url = REDIS_URL): Promise<void> {
+  const redis = new Redis(url);
   const keys = await redis.keys(`${prefix}:*`);
   if (keys.length) await redis.del(...keys);
   await redis.quit();
 }
 
-const uniquePrefix = (name: string) => `test-${name}-${process.pid}-${Date.now()}`;
+export const uniquePrefix = (name: string) => `test-${name}-${process.pid}-${Date.now()}`;

@@ -41,7 +41,9 @@ describe('shared CRM budget (two gateways, one Redis, the sandbox)', () => {
         WINDOW_MS,
       ),
     ).toBeLessThanOrEqual(LIMIT);
-    expect(crm.a.gateway.counters().rateLimited429 + crm.b.gateway.counters().rateLimited429).toBe(0);
+    expect(
+      (await crm.a.gateway.counters()).rateLimited429 + (await crm.b.gateway.counters()).rateLimited429,
+    ).toBe(0);
     // 60 calls at 20 per window cannot finish before the third window opens.
     const span = recorder.arrivals[59].at - recorder.arrivals[0].at;
     expect(span).toBeGreaterThan(2 * WINDOW_MS);

@@ -34,7 +34,7 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
       retryAfterSec: 2,
       route: GET_CONTACT,
     });
-    const before = crm.a.gateway.counters();
+    const before = await crm.a.gateway.counters();
     const first = crm.a.gateway.getContact(DEMO.contacts.maria, { priority: 'interactive' });
     // Wait until the 429 is back and the shared pause is set (a fixed sleep raced a loaded machine).
     while ((await crm.b.gateway.budgetSnapshot()).pausedUntil === undefined) await sleep(5);
@@ -44,18 +44,18 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
     const [limited, ...after] = recorder.arrivals.map((r) => r.at);
     expect(after).toHaveLength(2);
     for (const at of after) expect(at - limited).toBeGreaterThanOrEqual(2_000);
-    expect(crm.a.gateway.counters().rateLimited429 - before.rateLimited429).toBe(1);
-    expect(crm.a.gateway.counters().retries - before.retries).toBe(0); // the pause spent no attempt
+    expect((await crm.a.gateway.counters()).rateLimited429 - before.rateLimited429).toBe(1);
+    expect((await crm.a.gateway.counters()).retries - before.retries).toBe(0); // the pause spent no attempt
   });
 
   it('retries a 500 once and returns the contact', async () => {
     await sandboxControl(crm.sandbox, 'POST', 'faults', { kind: 'error500', count: 1, route: GET_CONTACT });
-    const before = crm.a.gateway.counters();
+    const before = await crm.a.gateway.counters();
     const contact = await crm.a.gateway.getContact(DEMO.contacts.maria, { priority: 'bulk' });
     expect(contact.id).toBe(DEMO.contacts.maria);
     expect((await counters())[GET_CONTACT]).toBe(2);
-    expect(crm.a.gateway.counters().retries - before.retries).toBe(1);
-    expect(crm.a.gateway.counters().calls.getContact?.server_error).toBe(
+    expect((await crm.a.gateway.counters()).retries - before.retries).toBe(1);
+    expect((await crm.a.gateway.counters()).calls.getContact?.server_error).toBe(
       (before.calls.getContact?.server_error ?? 0) + 1,
     );
   });
@@ -67,18 +67,18 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
       latencyMs: 1_500,
       route: GET_CONTACT,
     });
-    const before = crm.a.gateway.counters();
+    const before = await crm.a.gateway.counters();
     await expect(crm.a.gateway.getContact(DEMO.contacts.john, { priority: 'bulk' })).resolves.toMatchObject({
       id: DEMO.contacts.john,
     });
-    expect(crm.a.gateway.counters().calls.getContact?.transport_error).toBe(
+    expect((await crm.a.gateway.counters()).calls.getContact?.transport_error).toBe(
       (before.calls.getContact?.transport_error ?? 0) + 1,
     );
     expect((await counters())[GET_CONTACT]).toBe(2);
   });
 
   it('never retries a 400, and records it with the CRM requestId, code and details', async () => {
-    const before = crm.a.gateway.counters();
+    const before = await crm.a.gateway.counters();
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     const err = await crm.a.gateway
       .createContact(
@@ -98,7 +98,9 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
     expect(apiErr.requestId).toMatch(/^req_/);
     expect(apiErr.details?.length).toBeGreaterThan(0);
     expect(recorder.arrivals).toHaveLength(1);
-    expect(crm.a.gateway.counters().failures.createContact).toBe((before.failures.createContact ?? 0) + 1);
+    expect((await crm.a.gateway.counters()).failures.createContact).toBe(
+      (before.failures.createContact ?? 0) + 1,
+    );
     const logged = warn.mock.calls.map((c) => String(c[0])).find((line) => line.includes(apiErr.requestId!));
     warn.mockRestore();
     expect(logged).toContain('createContact [run-42] failed: HTTP 400 validation_failed');
@@ -111,7 +113,7 @@ describe('gateway against CRM faults (sandbox over HTTP, real Redis)', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CrmApiError);
     expect(JSON.stringify({ ...(err as object), message: (err as Error).message })).not.toContain(KEYS.full);
-    expect(JSON.stringify(crm.a.gateway.counters())).not.toContain(KEYS.full);
+    expect(JSON.stringify(await crm.a.gateway.counters())).not.toContain(KEYS.full);
   });
 });
 

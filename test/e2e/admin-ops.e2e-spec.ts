@@ -36,8 +36,31 @@ describe('admin API, health and metrics as a user would try them', () => {
     expect((await api(h.url, 'GET', '/admin/queues')).status).toBe(401);
   });
 
-  it('reports health of Postgres, Redis and the rule set', async () => {
+  it('takes state-changing calls with X-Admin-Token only, and never from another site', async () => {
+    const basic = `Basic ${Buffer.from(`admin:${ADMIN_TOKEN}`).toString('base64')}`;
+    const reload = (headers: Record<string, string>) =>
+      api(h.url, 'POST', '/admin/rules/reload', {}, headers);
+    expect((await reload({ authorization: `Bearer ${ADMIN_TOKEN}` })).status).toBe(401);
+    expect((await reload({ authorization: basic })).status).toBe(401);
+    expect((await reload({ 'x-admin-token': ADMIN_TOKEN, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await reload({ 'x-admin-token': ADMIN_TOKEN, origin: 'http://evil.test' })).status).toBe(403);
+    expect((await reload({ 'x-admin-token': ADMIN_TOKEN })).status).toBe(201);
+    // Reading takes a Bearer token too; basic auth opens the queue board's pages, not the API.
+    expect(
+      (await api(h.url, 'GET', '/admin/rules', undefined, { authorization: `Bearer ${ADMIN_TOKEN}` })).status,
+    ).toBe(200);
+    expect((await api(h.url, 'GET', '/admin/rules', undefined, { authorization: basic })).status).toBe(401);
+    expect((await api(h.url, 'GET', '/admin/queues', undefined, { authorization: basic })).status).toBe(200);
+  });
+
+  it('tells anyone only up or down on /health', async () => {
     const health = await api(h.url, 'GET', '/health');
+    expect(health).toMatchObject({ status: 200, body: { status: 'ok' } });
+    expect(Object.keys(health.body)).toEqual(['status']);
+  });
+
+  it('reports health of Postgres, Redis and the rule set to the admin', async () => {
+    const health = await admin(h, 'GET', '/health');
     expect(health.status).toBe(200);
     expect(health.body.info).toEqual(
       expect.objectContaining({

@@ -1,4 +1,6 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { DataSource } from 'typeorm';
+import { signatureHeader } from '../../src/intake/verify-signature';
 import { InboxBatcher, UnstorablePayloadError } from '../../src/intake/inbox-batcher';
 import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
@@ -17,7 +19,11 @@ describe('webhook intake', () => {
     h = await startHarness({
       rules: RULES,
       subscribe: false,
-      env: { CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET, WEBHOOK_BODY_LIMIT_BYTES: '4096' },
+      env: {
+        CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+        WEBHOOK_BODY_LIMIT_BYTES: '4096',
+        HTTP_REQUEST_TIMEOUT_MS: '1500',
+      },
     });
     db = h.app.get(DataSource);
     contact = await newContact(h, 'Ivy Intake');
@@ -72,11 +78,65 @@ describe('webhook intake', () => {
   });
 
   it('answers 400 to a payload Postgres cannot store without failing deliveries that arrive with it', async () => {
-    const poison = `{"id":"evt_nul_${Date.now()}","type":"contact.updated","data":{"id":"c1","notes":"\\u0000"}}`;
+    // A lone surrogate escape: valid JSON for JavaScript, refused by Postgres' jsonb.
+    const poison = `{"id":"evt_surrogate_${Date.now()}","type":"contact.updated","data":{"notes":"\\ud800"}}`;
     const good = JSON.stringify(contactEvent('contact.updated', contact));
     const [bad, ok] = await Promise.all([deliver(h.url, poison), deliver(h.url, good)]);
     expect(bad.status).toBe(400);
     expect(ok.status).toBe(200);
+  });
+
+  it('stores a signed payload holding \\u0000 losslessly instead of refusing it', async () => {
+    const body = JSON.stringify(contactEvent('contact.updated', { ...contact, notes: 'before\u0000after' }));
+    expect(body).toContain('\\u0000');
+    const reply = await deliver(h.url, body);
+    expect(reply.status).toBe(200);
+    const [row] = await db.query(`SELECT payload, raw_body FROM inbox_events WHERE id = $1`, [reply.json.id]);
+    expect(row.raw_body).toBe(body); // exactly what the CRM signed
+    expect(JSON.parse(row.raw_body).data.notes).toBe('before\u0000after');
+    expect(row.payload.data.notes).toBe('before\ufffdafter'); // what rules see
+    await eventually(
+      async () =>
+        (await count(`SELECT count(*) AS n FROM runs WHERE inbox_event_id = $1`, [reply.json.id])) === 1,
+    );
+  });
+
+  it.each([
+    ['a contact event whose id is a path segment', { type: 'contact.updated', data: { id: '..' } }],
+    [
+      'a message event whose contact id is a path',
+      { type: 'message.created', data: { contactId: 'x/../y' } },
+    ],
+  ])('refuses %s and stores nothing', async (_name, event) => {
+    const before = await count(`SELECT count(*) AS n FROM inbox_events`);
+    const reply = await deliver(h.url, JSON.stringify({ id: `evt_badid_${Date.now()}`, ...event }));
+    expect(reply.status).toBe(400);
+    expect(reply.json.error.message).toMatch(/must be a uuid/);
+    expect(await count(`SELECT count(*) AS n FROM inbox_events`)).toBe(before);
+  });
+
+  it('refuses a missing or stale signature header before reading the body', async () => {
+    // The body is announced but never sent: only a check of the headers alone can answer.
+    const stale = signatureHeader(TEST_WEBHOOK_SECRET, '{}', Math.floor(Date.now() / 1000) - 3600);
+    for (const header of [undefined, 'garbage', stale]) {
+      const res = await rawDelivery(h.url, { header, contentLength: 1000, send: [] });
+      expect(res.statusCode).toBe(401);
+    }
+  });
+
+  it('answers 413 as soon as a streamed body passes the limit, and closes the connection', async () => {
+    const header = signatureHeader(TEST_WEBHOOK_SECRET, 'unused');
+    // Chunked, so the size is unknown up front; 10 chunks of 1 KiB against a 4 KiB limit, and
+    // the last never comes: the answer cannot wait for the end of the body.
+    const res = await rawDelivery(h.url, { header, send: Array(10).fill('x'.repeat(1024)) });
+    expect(res.statusCode).toBe(413);
+    expect(res.headers.connection).toBe('close');
+  });
+
+  it('answers 408 when the body does not arrive within HTTP_REQUEST_TIMEOUT_MS', async () => {
+    const header = signatureHeader(TEST_WEBHOOK_SECRET, 'unused');
+    const res = await rawDelivery(h.url, { header, contentLength: 100, send: ['{"id":'] });
+    expect(res.statusCode).toBe(408);
   });
 
   it('stores the good rows of a batch that also holds an unstorable one (same batch, guaranteed)', async () => {
@@ -112,3 +172,32 @@ describe('webhook intake', () => {
     expect(await count(`SELECT count(*) AS n FROM runs WHERE inbox_event_id = $1`, [reply.json.id])).toBe(0);
   });
 });
+
+/**
+ * A delivery written by hand: headers, then the given chunks, then nothing more (the body is
+ * never finished): the answer must come without the rest of the body.
+ */
+function rawDelivery(
+  base: string,
+  opts: { header?: string; contentLength?: number; send: string[] },
+): Promise<IncomingMessage> {
+  const url = new URL('/webhooks/crm', base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(opts.header ? { 'x-service-signature': opts.header } : {}),
+        ...(opts.contentLength !== undefined ? { 'content-length': opts.contentLength } : {}),
+      },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res);
+      req.destroy();
+    });
+    req.on('error', reject);
+    req.flushHeaders();
+    for (const chunk of opts.send) req.write(chunk);
+  });
+}

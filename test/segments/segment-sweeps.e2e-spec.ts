@@ -1,5 +1,5 @@
 import type { Contact } from '../../src/crm/crm-types';
-import { eventually } from '../support/engine-harness';
+import { ADMIN_TOKEN, eventually } from '../support/engine-harness';
 import { ContactMirrorService } from '../../src/contacts/contact-mirror.service';
 import { planCommand } from '../../src/segments/plan/plan-command';
 import { SweepSchedulerService } from '../../src/segments/sweeps/sweep-scheduler.service';
@@ -154,7 +154,7 @@ describe('segment sweeps on demand', () => {
   it('prints the plan on the command line (crm-rules plan --rule ID)', async () => {
     const out: string[] = [];
     const err: string[] = [];
-    const env = { ...process.env, ADMIN_TOKEN: 'test-admin-token' };
+    const env = { ...process.env, ADMIN_TOKEN };
     const code = await planCommand(
       { rule: 'qualified-thanks', url: h.url },
       (l = '') => out.push(l),

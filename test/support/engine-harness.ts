@@ -19,7 +19,7 @@ import { testDatabaseUrl } from './test-db';
 // Most e2e files import these from here, with the harness.
 export { eventually, testDatabaseUrl };
 
-export const ADMIN_TOKEN = 'test-admin-token';
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
 export interface Harness extends RunningEngine {
   databaseUrl: string;

@@ -52,9 +52,13 @@ export class BudgetFeed {
   }
 
   async sample(): Promise<BudgetSample> {
-    const [snap, pending] = await Promise.all([this.gateway.budgetSnapshot(), this.pendingActions()]);
+    const [snap, pending, counters] = await Promise.all([
+      this.gateway.budgetSnapshot(),
+      this.pendingActions(),
+      this.gateway.counters(),
+    ]);
     const now = Date.now();
-    const rateLimitedTotal = this.gateway.counters().rateLimited429;
+    const rateLimitedTotal = counters.rateLimited429;
     const previous = this.history[this.history.length - 1];
     const pauseRemainingMs = snap.pausedUntil ? Math.max(0, snap.pausedUntil - now) : 0;
     const backlog = {
