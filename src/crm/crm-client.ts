@@ -1,5 +1,5 @@
-// One method per CRM operation, one place each. Operations of crm-api.md section 4 are plain;
-// those only DESIGN.md lists are marked `assumed: DESIGN.md`. No budget, no retries: the
+// One method per CRM operation, one place each. Operations of docs/CRM-API.md §4 are plain;
+// the assumed ones are marked `assumed: docs/CRM-API.md A<n>`. No budget, no retries: the
 // gateway adds those. Nothing else in the engine performs HTTP against the CRM.
 import type * as In from './crm-client-types';
 import type { DataList, MessageTemplate } from './crm-client-types';
@@ -44,11 +44,11 @@ export class CrmClient {
   getContact(contactId: Uuid): Promise<Contact> {
     return this.http.request('getContact', { method: 'GET', path: `/v1/contacts/${id(contactId)}` });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A2 */
   createContact(input: In.CreateContactInput): Promise<Contact> {
     return this.http.request('createContact', { method: 'POST', path: '/v1/contacts', body: input });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A4 */
   updateContact(contactId: Uuid, patch: In.UpdateContactInput): Promise<Contact> {
     return this.http.request('updateContact', {
       method: 'PATCH',
@@ -56,7 +56,7 @@ export class CrmClient {
       body: patch,
     });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A5 */
   async deleteContact(contactId: Uuid): Promise<void> {
     await this.http.request('deleteContact', { method: 'DELETE', path: `/v1/contacts/${id(contactId)}` });
   }
@@ -72,7 +72,7 @@ export class CrmClient {
       path: `/v1/contacts/${id(contactId)}/tags/${id(tagId)}`,
     });
   }
-  /** assumed: DESIGN.md (PUT /v1/contacts/{id}/stage; null clears the stage) */
+  /** assumed: docs/CRM-API.md A6 (PUT /v1/contacts/{id}/stage; null clears the stage) */
   setStage(contactId: Uuid, stageId: Uuid | null): Promise<Contact> {
     const path = `/v1/contacts/${id(contactId)}/stage`;
     return this.http.request('setStage', { method: 'PUT', path, body: { stageId } });
@@ -95,7 +95,7 @@ export class CrmClient {
       query: q(query),
     });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A7 */
   countConversations(query?: In.ConversationQuery): Promise<{ count: number }> {
     return this.http.request('countConversations', {
       method: 'GET',
@@ -110,11 +110,11 @@ export class CrmClient {
     const path = `/v1/conversations/${id(conversationId)}/media`;
     return this.http.request('listConversationMedia', { method: 'GET', path, query: q(query) });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A8 */
   listMessages(query: In.MessageQuery): Promise<ConversationPage<Message>> {
     return this.http.request('listMessages', { method: 'GET', path: '/v1/messages', query: q(query) });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A9 */
   sendMessage(input: In.SendMessageInput): Promise<Message> {
     return this.http.request('sendMessage', { method: 'POST', path: '/v1/messages', body: input });
   }
@@ -127,32 +127,32 @@ export class CrmClient {
   }
 
   // Tags
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A10 */
   listTags(query?: In.TagQuery): Promise<PageWithTotals<Tag>> {
     return this.http.request('listTags', { method: 'GET', path: '/v1/tags', query: q(query) });
   }
-  /** assumed: docs/SANDBOX.md (not listed in DESIGN.md) */
+  /** assumed: docs/SANDBOX.md (a sandbox addition beyond docs/CRM-API.md A10) */
   createTag(input: In.CreateTagInput): Promise<Tag> {
     return this.http.request('createTag', { method: 'POST', path: '/v1/tags', body: input });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A10 */
   updateTag(tagId: Uuid, patch: In.UpdateTagInput): Promise<Tag> {
     return this.http.request('updateTag', { method: 'PATCH', path: `/v1/tags/${id(tagId)}`, body: patch });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A10 */
   async deleteTag(tagId: Uuid): Promise<void> {
     await this.http.request('deleteTag', { method: 'DELETE', path: `/v1/tags/${id(tagId)}` });
   }
 
   // Contact stages
-  /** assumed: DESIGN.md (not paged) */
+  /** assumed: docs/CRM-API.md A11 (not paged) */
   listStages(): Promise<DataList<ContactStage>> {
     return this.http.request('listStages', { method: 'GET', path: '/v1/contact-stages' });
   }
   createStage(input: In.CreateStageInput): Promise<ContactStage> {
     return this.http.request('createStage', { method: 'POST', path: '/v1/contact-stages', body: input });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A11 */
   updateStage(stageId: Uuid, patch: In.UpdateStageInput): Promise<ContactStage> {
     const path = `/v1/contact-stages/${id(stageId)}`;
     return this.http.request('updateStage', { method: 'PATCH', path, body: patch });
@@ -166,13 +166,13 @@ export class CrmClient {
   createSegment(input: In.CreateSegmentInput): Promise<Segment> {
     return this.http.request('createSegment', { method: 'POST', path: '/v1/segments', body: input });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A12 */
   listSegments(): Promise<DataList<Segment>> {
     return this.http.request('listSegments', { method: 'GET', path: '/v1/segments' });
   }
 
   // Custom fields
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A13 */
   listCustomFields(query?: In.CustomFieldQuery): Promise<DataList<CustomField>> {
     return this.http.request('listCustomFields', {
       method: 'GET',
@@ -180,7 +180,7 @@ export class CrmClient {
       query: q(query),
     });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A13 */
   createCustomField(input: In.CreateCustomFieldInput): Promise<CustomField> {
     return this.http.request('createCustomField', { method: 'POST', path: '/v1/custom-fields', body: input });
   }
@@ -188,12 +188,12 @@ export class CrmClient {
     const path = `/v1/custom-fields/${id(fieldId)}`;
     return this.http.request('updateCustomField', { method: 'PATCH', path, body: patch });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A13 */
   archiveCustomField(fieldId: Uuid): Promise<CustomField> {
     const path = `/v1/custom-fields/${id(fieldId)}/archive`;
     return this.http.request('archiveCustomField', { method: 'PATCH', path });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A13 */
   restoreCustomField(fieldId: Uuid): Promise<CustomField> {
     const path = `/v1/custom-fields/${id(fieldId)}/restore`;
     return this.http.request('restoreCustomField', { method: 'PATCH', path });
@@ -209,7 +209,7 @@ export class CrmClient {
   listUsers(query?: In.UserQuery): Promise<PageWithTotals<Member>> {
     return this.http.request('listUsers', { method: 'GET', path: '/v1/users', query: q(query) });
   }
-  /** assumed: DESIGN.md (response shape: docs/SANDBOX.md) */
+  /** assumed: docs/CRM-API.md A15 (response shape: docs/SANDBOX.md) */
   listChannels(query?: In.ChannelQuery): Promise<DataList<Channel>> {
     return this.http.request('listChannels', { method: 'GET', path: '/v1/channels', query: q(query) });
   }
@@ -218,12 +218,12 @@ export class CrmClient {
   }
 
   // Message templates
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A17 */
   listMessageTemplates(query?: In.MessageTemplateQuery): Promise<PageWithTotals<MessageTemplate>> {
     const path = '/v1/message-templates';
     return this.http.request('listMessageTemplates', { method: 'GET', path, query: q(query) });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A17 */
   sendMessageTemplate(input: In.SendTemplateInput): Promise<Message> {
     const path = '/v1/message-templates/send';
     return this.http.request('sendMessageTemplate', { method: 'POST', path, body: input });
@@ -233,11 +233,11 @@ export class CrmClient {
   createWebhook(input: In.CreateWebhookInput): Promise<WebhookSubscription> {
     return this.http.request('createWebhook', { method: 'POST', path: '/v1/webhooks', body: input });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A16 */
   listWebhooks(): Promise<DataList<WebhookSubscription>> {
     return this.http.request('listWebhooks', { method: 'GET', path: '/v1/webhooks' });
   }
-  /** assumed: DESIGN.md (a second DELETE answers 404) */
+  /** assumed: docs/CRM-API.md A16 (a second DELETE answers 404) */
   async deleteWebhook(webhookId: Uuid): Promise<void> {
     await this.http.request('deleteWebhook', { method: 'DELETE', path: `/v1/webhooks/${id(webhookId)}` });
   }

@@ -2,7 +2,7 @@
 // wire) and never the API key: the key lives only in the Authorization header.
 import type { CrmErrorDetail } from './crm-types';
 
-/** The CRM answered with a non-2xx status (crm-api.md section 7). */
+/** The CRM answered with a non-2xx status (docs/CRM-API.md §7). */
 export class CrmApiError extends Error {
   override readonly name = 'CrmApiError';
   readonly status: number;

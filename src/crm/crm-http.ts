@@ -21,7 +21,7 @@ export interface RequestSpec {
   body?: unknown;
 }
 
-/** Arrays are repeated (`tagIds=a&tagIds=b`, crm-api.md 4 rule 3); empty values are left out. */
+/** Arrays are repeated (`tagIds=a&tagIds=b`, docs/CRM-API.md §4 rule 3); empty values are left out. */
 export function buildUrl(baseUrl: string, path: string, query?: Query): string {
   const url = new URL(baseUrl.replace(/\/+$/, '') + path);
   for (const [name, value] of Object.entries(query ?? {})) {
