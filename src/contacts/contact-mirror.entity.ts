@@ -1,7 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { ContactStatus, Tag } from '../crm/crm-types';
 
-/** The engine's copy of one CRM contact (crm-api.md 2.1), kept for local segment evaluation. */
+/** The engine's copy of one CRM contact (docs/CRM-API.md §2.1), kept for local segment evaluation. */
 @Entity('contact_mirror')
 @Index('IDX_contact_mirror_tag_ids', ['tagIds'])
 @Index('IDX_contact_mirror_created_at', ['createdAt'])

@@ -1,6 +1,6 @@
 // When the mirror needs a full sync, and how fresh it is. Pure.
 
-/** crm-api.md 8: the contacts list pages at most 100. */
+/** docs/CRM-API.md §8: the contacts list pages at most 100. */
 export const MIRROR_PAGE_SIZE = 100;
 
 /**

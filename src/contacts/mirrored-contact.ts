@@ -1,4 +1,4 @@
-// The contact as the mirror keeps it: every Contact field (crm-api.md 2.1) with dates parsed,
+// The contact as the mirror keeps it: every Contact field (docs/CRM-API.md §2.1) with dates parsed,
 // the tag ids flattened for filtering and the country derived from the phone. Pure.
 import type { Contact, Tag } from '../crm/crm-types';
 import { countryOfPhone } from './phone-country';

@@ -1,5 +1,5 @@
-// Request shapes of the CRM operations (crm-api.md section 4 and DESIGN.md "Operations beyond
-// crm-api.md section 4"). Response shapes live in crm-types.ts.
+// Request shapes of the CRM operations (docs/CRM-API.md §4 and its
+// assumptions A1–A17). Response shapes live in crm-types.ts.
 import type { ContactStatus, SegmentFilters, Uuid } from './crm-types';
 
 export interface PageQuery {
@@ -7,25 +7,25 @@ export interface PageQuery {
   limit?: number;
 }
 
-/** GET /v1/contacts. Parameter names beyond tagIds are not shown in crm-api.md: the sandbox's. */
+/** GET /v1/contacts. Parameter names beyond tagIds are not shown in docs/CRM-API.md §4.3: the sandbox's. */
 export interface ContactQuery extends PageQuery {
   sortBy?: 'createdAt' | 'name' | 'lastInteractionAt';
   sortOrder?: 'asc' | 'desc';
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A3 */
   search?: string;
   status?: ContactStatus;
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A3 */
   isBlocked?: boolean;
-  /** assumed: docs/SANDBOX.md (the second boolean filter of crm-api.md 4.3) */
+  /** assumed: docs/SANDBOX.md (the second boolean filter of docs/CRM-API.md §4.3) */
   isAssigned?: boolean;
   tagIds?: Uuid[];
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A3 */
   stageIds?: Uuid[];
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A3 */
   assigneeIds?: Uuid[];
 }
 
-/** assumed: DESIGN.md (POST /v1/contacts) */
+/** assumed: docs/CRM-API.md A2 (POST /v1/contacts) */
 export interface CreateContactInput {
   name?: string;
   phone: string;
@@ -36,7 +36,7 @@ export interface CreateContactInput {
   tagIds?: Uuid[];
 }
 
-/** assumed: DESIGN.md (PATCH /v1/contacts/{id}); `tagIds` replaces the whole set. */
+/** assumed: docs/CRM-API.md A4 (PATCH /v1/contacts/{id}); `tagIds` replaces the whole set. */
 export interface UpdateContactInput {
   name?: string;
   phone?: string;
@@ -49,14 +49,14 @@ export interface UpdateContactInput {
   customFields?: Record<string, unknown>;
 }
 
-/** GET /v1/conversations: the seed's scope and filter enums under DESIGN.md's parameter names. */
+/** GET /v1/conversations: the seed's scope and filter enums under the assumed parameter names (docs/CRM-API.md A7). */
 export interface ConversationQuery extends PageQuery {
   category?: 'all' | 'my' | 'unassigned';
   quickFilter?: 'Unread' | 'NotReplied';
   status?: 'active' | 'archived';
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A7 */
   contactId?: Uuid;
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A7 */
   search?: string;
 }
 
@@ -73,12 +73,12 @@ export interface ReactionInput {
   emoji: string;
 }
 
-/** assumed: DESIGN.md (GET /v1/messages) */
+/** assumed: docs/CRM-API.md A8 (GET /v1/messages) */
 export interface MessageQuery extends PageQuery {
   conversationId: Uuid;
 }
 
-/** assumed: DESIGN.md (POST /v1/messages); `text` or `attachment`. */
+/** assumed: docs/CRM-API.md A9 (POST /v1/messages); `text` or `attachment`. */
 export interface SendMessageInput {
   conversationId: Uuid;
   contactId: Uuid;
@@ -92,12 +92,12 @@ export interface CreateSegmentInput {
   filters: SegmentFilters;
 }
 
-/** assumed: DESIGN.md (GET /v1/tags) */
+/** assumed: docs/CRM-API.md A10 (GET /v1/tags) */
 export interface TagQuery extends PageQuery {
   search?: string;
 }
 
-/** assumed: DESIGN.md (GET /v1/custom-fields) */
+/** assumed: docs/CRM-API.md A13 (GET /v1/custom-fields) */
 export interface CustomFieldQuery extends PageQuery {
   status?: 'ACTIVE' | 'ARCHIVED';
 }
@@ -105,11 +105,11 @@ export interface CustomFieldQuery extends PageQuery {
 export interface UserQuery extends PageQuery {
   sortBy?: 'name' | 'email' | 'createdAt';
   sortOrder?: 'asc' | 'desc';
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A14 */
   search?: string;
 }
 
-/** assumed: DESIGN.md (GET /v1/channels) */
+/** assumed: docs/CRM-API.md A15 (GET /v1/channels) */
 export interface ChannelQuery {
   platformType?: string;
 }
@@ -119,13 +119,13 @@ export interface CreateWebhookInput {
   events: string[];
 }
 
-/** assumed: DESIGN.md (GET /v1/message-templates) */
+/** assumed: docs/CRM-API.md A17 (GET /v1/message-templates) */
 export interface MessageTemplateQuery extends PageQuery {
   search?: string;
   status?: string;
 }
 
-/** assumed: DESIGN.md (POST /v1/message-templates/send) */
+/** assumed: docs/CRM-API.md A17 (POST /v1/message-templates/send) */
 export interface SendTemplateInput {
   conversationId: Uuid;
   contactId: Uuid;
@@ -141,7 +141,7 @@ export interface MessageTemplate {
   [extra: string]: unknown;
 }
 
-/** `{ data }` lists of DESIGN.md (unpaged: stages, segments, channels, webhooks). */
+/** `{ data }` lists (docs/CRM-API.md A1; unpaged: stages, segments, channels, webhooks). */
 export interface DataList<T> {
   data: T[];
 }

@@ -1,5 +1,5 @@
-// One method per CRM operation, one place each. Operations of crm-api.md section 4 are plain;
-// those only DESIGN.md lists are marked `assumed: DESIGN.md`. No budget, no retries: the
+// One method per CRM operation, one place each. Operations of docs/CRM-API.md §4 are plain;
+// the assumed ones are marked `assumed: docs/CRM-API.md A<n>`. No budget, no retries: the
 // gateway adds those. Nothing else in the engine performs HTTP against the CRM.
 import type * as In from './crm-client-types';
 import type { DataList, MessageTemplate } from './crm-client-types';
@@ -39,11 +39,11 @@ export class CrmClient {
       path: crmPath('getContact', '/v1/contacts/{contactId}', { contactId }),
     });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A2 */
   createContact(input: In.CreateContactInput): Promise<Contact> {
     return this.http.request('createContact', { method: 'POST', path: '/v1/contacts', body: input });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A4 */
   async updateContact(contactId: Uuid, patch: In.UpdateContactInput): Promise<Contact> {
     return this.http.request('updateContact', {
       method: 'PATCH',
@@ -63,7 +63,7 @@ export class CrmClient {
       path: crmPath('removeTag', '/v1/contacts/{contactId}/tags/{tagId}', { contactId, tagId }),
     });
   }
-  /** assumed: DESIGN.md (PUT /v1/contacts/{id}/stage; null clears the stage) */
+  /** assumed: docs/CRM-API.md A6 (PUT /v1/contacts/{id}/stage; null clears the stage) */
   async setStage(contactId: Uuid, stageId: Uuid | null): Promise<Contact> {
     const path = crmPath('setStage', '/v1/contacts/{contactId}/stage', { contactId });
     return this.http.request('setStage', { method: 'PUT', path, body: { stageId } });
@@ -92,11 +92,11 @@ export class CrmClient {
   openConversation(input: In.OpenConversationInput): Promise<Conversation> {
     return this.http.request('openConversation', { method: 'POST', path: '/v1/conversations', body: input });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A8 */
   listMessages(query: In.MessageQuery): Promise<ConversationPage<Message>> {
     return this.http.request('listMessages', { method: 'GET', path: '/v1/messages', query: q(query) });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A9 */
   sendMessage(input: In.SendMessageInput): Promise<Message> {
     return this.http.request('sendMessage', { method: 'POST', path: '/v1/messages', body: input });
   }
@@ -109,13 +109,13 @@ export class CrmClient {
   }
 
   // Tags
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A10 */
   listTags(query?: In.TagQuery): Promise<PageWithTotals<Tag>> {
     return this.http.request('listTags', { method: 'GET', path: '/v1/tags', query: q(query) });
   }
 
   // Contact stages
-  /** assumed: DESIGN.md (not paged) */
+  /** assumed: docs/CRM-API.md A11 (not paged) */
   listStages(): Promise<DataList<ContactStage>> {
     return this.http.request('listStages', { method: 'GET', path: '/v1/contact-stages' });
   }
@@ -126,7 +126,7 @@ export class CrmClient {
   }
 
   // Custom fields
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A13 */
   listCustomFields(query?: In.CustomFieldQuery): Promise<DataList<CustomField>> {
     return this.http.request('listCustomFields', {
       method: 'GET',
@@ -139,18 +139,18 @@ export class CrmClient {
   listUsers(query?: In.UserQuery): Promise<PageWithTotals<Member>> {
     return this.http.request('listUsers', { method: 'GET', path: '/v1/users', query: q(query) });
   }
-  /** assumed: DESIGN.md (response shape: docs/SANDBOX.md) */
+  /** assumed: docs/CRM-API.md A15 (response shape: docs/SANDBOX.md) */
   listChannels(query?: In.ChannelQuery): Promise<DataList<Channel>> {
     return this.http.request('listChannels', { method: 'GET', path: '/v1/channels', query: q(query) });
   }
 
   // Message templates
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A17 */
   listMessageTemplates(query?: In.MessageTemplateQuery): Promise<PageWithTotals<MessageTemplate>> {
     const path = '/v1/message-templates';
     return this.http.request('listMessageTemplates', { method: 'GET', path, query: q(query) });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A17 */
   sendMessageTemplate(input: In.SendTemplateInput): Promise<Message> {
     const path = '/v1/message-templates/send';
     return this.http.request('sendMessageTemplate', { method: 'POST', path, body: input });
@@ -160,11 +160,11 @@ export class CrmClient {
   createWebhook(input: In.CreateWebhookInput): Promise<WebhookSubscription> {
     return this.http.request('createWebhook', { method: 'POST', path: '/v1/webhooks', body: input });
   }
-  /** assumed: DESIGN.md */
+  /** assumed: docs/CRM-API.md A16 */
   listWebhooks(): Promise<DataList<WebhookSubscription>> {
     return this.http.request('listWebhooks', { method: 'GET', path: '/v1/webhooks' });
   }
-  /** assumed: DESIGN.md (a second DELETE answers 404) */
+  /** assumed: docs/CRM-API.md A16 (a second DELETE answers 404) */
   async deleteWebhook(webhookId: Uuid): Promise<void> {
     await this.http.request('deleteWebhook', {
       method: 'DELETE',

@@ -2,7 +2,7 @@
 // wire) and never the API key: the key lives only in the Authorization header.
 import type { CrmErrorDetail } from './crm-types';
 
-/** The CRM answered with a non-2xx status (crm-api.md section 7). */
+/** The CRM answered with a non-2xx status (docs/CRM-API.md §7). */
 export class CrmApiError extends Error {
   override readonly name = 'CrmApiError';
   readonly status: number;
@@ -39,7 +39,7 @@ export class CrmApiError extends Error {
 }
 
 /**
- * A path id that is not a uuid (crm-api.md section 4 rule 2) is refused before any request: an id
+ * A path id that is not a uuid (docs/CRM-API.md §4 rule 2) is refused before any request: an id
  * such as `..` from a webhook would otherwise turn DELETE /v1/contacts/{id}/tags/{tagId} into
  * DELETE /v1/tags/{tagId}. Final, like the CRM's own 400 for a malformed id.
  */

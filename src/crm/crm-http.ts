@@ -27,7 +27,7 @@ export function isUuid(value: unknown): value is string {
 }
 
 /**
- * Fills `{name}` placeholders of a path template with ids that must be uuids (crm-api.md section 4
+ * Fills `{name}` placeholders of a path template with ids that must be uuids (docs/CRM-API.md §4
  * rule 2), encoded all the same. Ids come from webhooks and CRM answers: never trusted in a path.
  */
 export function crmPath(operation: string, template: string, ids: Record<string, unknown>): string {
@@ -38,7 +38,7 @@ export function crmPath(operation: string, template: string, ids: Record<string,
   });
 }
 
-/** Arrays are repeated (`tagIds=a&tagIds=b`, crm-api.md 4 rule 3); empty values are left out. */
+/** Arrays are repeated (`tagIds=a&tagIds=b`, docs/CRM-API.md §4 rule 3); empty values are left out. */
 export function buildUrl(baseUrl: string, path: string, query?: Query): string {
   const url = new URL(baseUrl.replace(/\/+$/, '') + path);
   for (const [name, value] of Object.entries(query ?? {})) {

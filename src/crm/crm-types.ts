@@ -1,4 +1,4 @@
-// Shapes of the CRM's public API (crm-api.md sections 2 and 2.10). Shared by the
+// Shapes of the CRM's public API (docs/CRM-API.md §2 and §2.10). Shared by the
 // gateway (which calls the CRM), the sandbox (which emulates it) and the engine.
 // Nothing here imports Nest: these are plain data shapes.
 
@@ -43,7 +43,7 @@ export interface Conversation {
   unreadCount: number;
 }
 
-/** Message shape: not shown in crm-api.md; decided in docs/SANDBOX.md. */
+/** Message shape: not shown in docs/CRM-API.md; decided in docs/SANDBOX.md. */
 export interface Message {
   id: Uuid;
   conversationId: Uuid;
@@ -92,7 +92,7 @@ export const SOURCE_METHODS = [
 ] as const;
 export type SourceMethod = (typeof SOURCE_METHODS)[number];
 
-/** crm-api.md 2.4: every member optional; same shape in request and response. */
+/** docs/CRM-API.md §2.4: every member optional; same shape in request and response. */
 export interface SegmentFilters {
   tagIds?: Uuid[];
   stageIds?: Uuid[];
@@ -205,7 +205,7 @@ export interface WebhookSubscription {
   createdAt?: IsoDateTime;
 }
 
-/** crm-api.md 2.10 */
+/** docs/CRM-API.md §2.10 */
 export interface PageWithTotals<T> {
   data: T[];
   page: number;
@@ -229,7 +229,7 @@ export interface ConversationPage<T> {
   hasNext: boolean;
 }
 
-/** crm-api.md section 7 */
+/** docs/CRM-API.md §7 */
 export interface CrmErrorDetail {
   param: string;
   code: string;
@@ -245,7 +245,7 @@ export interface CrmErrorBody {
   };
 }
 
-/** Webhook delivery payload (DESIGN.md): {id, type, createdAt, data}; extra members tolerated. */
+/** Webhook delivery payload (docs/CRM-API.md A19): {id, type, createdAt, data}; extra members tolerated. */
 export interface CrmEvent<T = unknown> {
   id?: string;
   type: string;

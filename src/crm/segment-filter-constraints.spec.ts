@@ -14,7 +14,7 @@ describe('validateSegmentFilters', () => {
     expect(validateSegmentFilters({})).toEqual([]);
   });
 
-  it('accepts every member of crm-api.md 2.4 with valid values', () => {
+  it('accepts every member of docs/CRM-API.md §2.4 with valid values', () => {
     const filters = {
       tagIds: [UUID],
       stageIds: [UUID],

@@ -1,4 +1,4 @@
-// The single home of crm-api.md 2.4's constraints on segment names and filters.
+// The single home of docs/CRM-API.md §2.4's constraints on segment names and filters.
 // Used by the sandbox (POST /v1/segments) and by the rules validator (segment rules),
 // so both refuse exactly the same inputs. Pure: no Nest, no I/O.
 //
@@ -203,7 +203,7 @@ const customFieldFilterCheck = objectOf(
   ['fieldKey', 'values'],
 );
 
-/** Every member of crm-api.md 2.4 Segment filters, in the document's order. */
+/** Every member of docs/CRM-API.md §2.4 Segment filters, in the document's order. */
 const SEGMENT_FILTER_SHAPE: Readonly<Record<string, Check>> = {
   tagIds: arrayOf(uuidCheck),
   stageIds: arrayOf(uuidCheck),
@@ -234,7 +234,7 @@ export const SEGMENT_FILTER_MEMBERS: readonly string[] = Object.keys(SEGMENT_FIL
 
 const filtersCheck = objectOf(SEGMENT_FILTER_SHAPE);
 
-/** All failing fields of a Segment filters object (crm-api.md 2.4); [] when valid. */
+/** All failing fields of a Segment filters object (docs/CRM-API.md §2.4); [] when valid. */
 export function validateSegmentFilters(
   filters: unknown,
   opts: SegmentFilterValidationOptions = {},

@@ -1,4 +1,4 @@
-// Webhook signature check of crm-api.md section 6: header `t=<unix>,v1=<hex>`, expected value the
+// Webhook signature check of docs/CRM-API.md §6: header `t=<unix>,v1=<hex>`, expected value the
 // hex HMAC-SHA256 keyed with the secret of `t + "." + raw body`, compared timing-safely, `t` at most
 // 5 minutes away from now in either direction. Pure: no Nest, no I/O.
 import { createHmac, timingSafeEqual } from 'node:crypto';

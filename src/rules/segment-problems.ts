@@ -1,5 +1,5 @@
 // Segment names and filters are checked by src/crm/segment-filter-constraints.ts (the single
-// home of crm-api.md 2.4's constraints); this maps its `param` paths back to YAML positions.
+// home of docs/CRM-API.md §2.4's constraints); this maps its `param` paths back to YAML positions.
 import type { CrmErrorDetail } from '../crm/crm-types';
 import {
   SEGMENT_FILTER_MEMBERS,

@@ -1,4 +1,4 @@
-// Segment filter members (crm-api.md 2.4) that the engine cannot evaluate locally: segment
+// Segment filter members (docs/CRM-API.md §2.4) that the engine cannot evaluate locally: segment
 // rules are evaluated against the contact mirror, and the contact resource (2.1) carries
 // none of these. One list, reused by the validator, docs/RULES.md and the segment engine.
 

@@ -58,7 +58,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     abortOnError: false,
   });
   // Order matters: request id first, then our JSON parser and its error handler, so even
-  // a malformed body gets crm-api.md section 7's envelope with a requestId.
+  // a malformed body gets docs/CRM-API.md §7's envelope with a requestId.
   app.use(requestIdMiddleware);
   if (opts.log) app.use(requestLogMiddleware);
   app.use(json({ limit: SANDBOX_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));

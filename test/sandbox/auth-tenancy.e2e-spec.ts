@@ -1,4 +1,4 @@
-// crm-api.md section 5 and 7: bearer keys, the three 401 codes, 403 insufficient_scope
+// docs/CRM-API.md §5 and §7: bearer keys, the three 401 codes, 403 insufficient_scope
 // naming the scope, and tenancy (a key sees only its organization's data).
 import { DEMO, KEYS } from '../support/demo-fixture';
 import { call, client } from '../support/http';

@@ -1,5 +1,5 @@
-// Contacts: crm-api.md 4.3 moves (tag, untag, block, unblock return the full contact and
-// keep the rest) and DESIGN.md's assumed create, update, stage, delete.
+// Contacts: docs/CRM-API.md §4.3 moves (tag, untag, block, unblock return the full contact and
+// keep the rest) and the assumed create, update, stage, delete (docs/CRM-API.md A2, A4, A6, A5).
 import { DEMO, UNKNOWN_ID } from '../support/demo-fixture';
 import { uniquePhone } from '../support/phones';
 import { useDemoSandbox } from './sandbox-test-kit';

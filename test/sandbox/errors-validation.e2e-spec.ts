@@ -1,4 +1,4 @@
-// crm-api.md section 7: the envelope, validation listing every failing field, 404 and
+// docs/CRM-API.md §7: the envelope, validation listing every failing field, 404 and
 // 409 bodies, 500 without the original exception; plus segment constraints of 2.4.
 import { DEMO, UNKNOWN_ID } from '../support/demo-fixture';
 import { call } from '../support/http';

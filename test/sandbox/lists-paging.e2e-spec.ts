@@ -1,4 +1,4 @@
-// crm-api.md 2.10 envelopes and section 8 page sizes; the contacts list: newest first,
+// docs/CRM-API.md §2.10 envelopes and section 8 page sizes; the contacts list: newest first,
 // sort keys and directions, status and boolean filters, repeated tagIds.
 import { DEMO } from '../support/demo-fixture';
 import { useDemoSandbox } from './sandbox-test-kit';

@@ -1,4 +1,4 @@
-// crm-api.md's messaging rules: assignee before messaging, blocked contacts neither send
+// The messaging rules of docs/CRM-API.md §1: assignee before messaging, blocked contacts neither send
 // nor receive, conversations need a connected channel and are reused per pair, an empty
 // emoji removes a reaction.
 import { DEMO, UNKNOWN_ID } from '../support/demo-fixture';

@@ -1,4 +1,4 @@
-// crm-api.md section 6 delivery rules: 6 retries with exponential backoff keeping the
+// docs/CRM-API.md §6 delivery rules: 6 retries with exponential backoff keeping the
 // event id, any 2xx is success, redirects not followed, timeouts, 12 consecutive failures
 // disable the subscription; plus dropped deliveries from the control surface.
 import { DEMO } from '../support/demo-fixture';

@@ -1,4 +1,4 @@
-// crm-api.md section 6 and 4.9: the secret returned once, signed deliveries, and which
+// docs/CRM-API.md §6 and §4.9: the secret returned once, signed deliveries, and which
 // operation emits which event (payload {id, type, createdAt, data}).
 import { DEMO, KEYS } from '../support/demo-fixture';
 import { call, client } from '../support/http';

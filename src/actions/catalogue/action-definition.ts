@@ -46,7 +46,7 @@ export interface RequiredLeaf {
 export interface ActionEffect<A> {
   /** The contact field the write changes (every write also changes updatedAt). */
   writes?(action: A): ContactField | undefined;
-  /** Event kinds the CRM emits after the write (DESIGN.md: every contact write emits contact.updated). */
+  /** Event kinds the CRM emits after the write (docs/SANDBOX.md: every contact write emits contact.updated). */
   emits(action: A): string[];
   /** Writes something new on every run, so a cycle through it never settles on its own. */
   alwaysWrites?(action: A): boolean;
@@ -122,7 +122,7 @@ export function sameName(a: unknown, b: unknown): boolean {
   return typeof a === 'string' && typeof b === 'string' ? a.toLowerCase() === b.toLowerCase() : a === b;
 }
 
-/** crm-api.md §1: a blocked contact can neither send nor receive; a message needs an assignee. */
+/** docs/CRM-API.md §1: a blocked contact can neither send nor receive; a message needs an assignee. */
 export function messagingGuard(contact: Contact): GuardVerdict {
   if (contact.isBlocked) return skip('contact_blocked', `contact ${contact.id} is blocked`);
   if (!contact.assigneeId) return skip('needs_assignee', `contact ${contact.id} has no assignee`);

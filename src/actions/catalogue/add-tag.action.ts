@@ -1,4 +1,4 @@
-// `- add-tag: vip` -> POST /v1/contacts/{id}/tags/{tagId} (crm-api.md §4.3).
+// `- add-tag: vip` -> POST /v1/contacts/{id}/tags/{tagId} (docs/CRM-API.md §4.3).
 import type { Uuid } from '../../crm/crm-types';
 import { PROCEED, quoted, sameName, skip, text, type ActionDefinition } from './action-definition';
 import { hasTag, tagLabel } from './contact-tags';

@@ -1,4 +1,4 @@
-// `- block` -> POST /v1/contacts/{id}/block (crm-api.md §4.3).
+// `- block` -> POST /v1/contacts/{id}/block (docs/CRM-API.md §4.3).
 import { PROCEED, skip, type ActionDefinition, type RequiredLeaf } from './action-definition';
 
 export type BlockAction = { type: 'block' };

@@ -1,6 +1,6 @@
 // The conversation a message goes to: the triggering message's own conversation, else the
 // contact's conversation on the named channel, else on the channel of its last conversation.
-// POST /v1/conversations returns the conversation already open for the pair (crm-api.md §3),
+// POST /v1/conversations returns the conversation already open for the pair (docs/CRM-API.md §3),
 // so opening is also how an open one is reused.
 import type { Channel } from '../../crm/crm-types';
 import type { ExecutionEnv } from './action-definition';

@@ -1,4 +1,4 @@
-// `- create-segment: { name, filters }` -> POST /v1/segments (crm-api.md §4.1); a 409 means it
+// `- create-segment: { name, filters }` -> POST /v1/segments (docs/CRM-API.md §4.1); a 409 means it
 // exists, which the runner records as success (`already_exists`).
 import { CrmApiError } from '../../crm/crm-errors';
 import type { SegmentFilters } from '../../crm/crm-types';
@@ -20,7 +20,7 @@ export const createSegmentAction: ActionDefinition<CreateSegmentAction, Resolved
       name: { description: 'Segment name, 1 to 30 characters, unique in the organization.' },
       filters: {
         $ref: '#/definitions/crmSegmentFilters',
-        description: "The segment's filters (crm-api.md 2.4), sent to the CRM as written.",
+        description: "The segment's filters (docs/CRM-API.md §2.4), sent to the CRM as written.",
       },
     },
   },

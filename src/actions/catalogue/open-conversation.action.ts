@@ -1,4 +1,4 @@
-// `- open-conversation: Main WhatsApp` -> POST /v1/conversations (crm-api.md §4.2). Opening
+// `- open-conversation: Main WhatsApp` -> POST /v1/conversations (docs/CRM-API.md §4.2). Opening
 // again returns the conversation already open for the pair, so a repeat finds it instead of
 // making a second one.
 import type { Channel } from '../../crm/crm-types';

@@ -1,4 +1,4 @@
-// `- react: "👍"` -> POST /v1/messages/reactions on the triggering message (crm-api.md §4.4).
+// `- react: "👍"` -> POST /v1/messages/reactions on the triggering message (docs/CRM-API.md §4.4).
 import { assignFirstLabel, messagingGuard, quoted, text, type ActionDefinition } from './action-definition';
 import { assigneeLeafFalsified } from './assign.action';
 import { messageTriggerOnly, MissingMessageError } from './message-trigger';

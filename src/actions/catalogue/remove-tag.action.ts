@@ -1,4 +1,4 @@
-// `- remove-tag: vip` -> DELETE /v1/contacts/{id}/tags/{tagId} (crm-api.md §4.3).
+// `- remove-tag: vip` -> DELETE /v1/contacts/{id}/tags/{tagId} (docs/CRM-API.md §4.3).
 import type { Uuid } from '../../crm/crm-types';
 import { PROCEED, quoted, sameName, skip, text, type ActionDefinition } from './action-definition';
 import { hasTag } from './contact-tags';

@@ -23,7 +23,7 @@ export type SendMessageAction = {
 };
 export type ResolvedSendMessage = { type: 'send-message'; text: string; channel?: Channel };
 
-/** A named channel must be connected to send on it (crm-api.md §1). */
+/** A named channel must be connected to send on it (docs/CRM-API.md §1). */
 export function channelGuard(channel: Channel | undefined): GuardVerdict {
   return channel && channel.status !== 'connected'
     ? skip('channel_not_connected', `channel ${channel.name} (${channel.id}) is ${channel.status}`)

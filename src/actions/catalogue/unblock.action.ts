@@ -1,4 +1,4 @@
-// `- unblock` -> POST /v1/contacts/{id}/unblock (crm-api.md §4.3).
+// `- unblock` -> POST /v1/contacts/{id}/unblock (docs/CRM-API.md §4.3).
 import { PROCEED, skip, type ActionDefinition } from './action-definition';
 import { blockedLeafFalsified } from './block.action';
 

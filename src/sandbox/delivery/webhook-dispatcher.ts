@@ -1,4 +1,4 @@
-// Signed webhook delivery (crm-api.md section 6). One event, one id, one body: every
+// Signed webhook delivery (docs/CRM-API.md §6). One event, one id, one body: every
 // subscription of the organization that lists the event kind gets it, and every retry
 // re-signs the same body with a fresh timestamp. Any 2xx is success; a redirect, another
 // status, a timeout or a connection error is a failure. A failed attempt is retried up

@@ -1,4 +1,4 @@
-// crm-api.md section 6: X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + rawBody)>.
+// docs/CRM-API.md §6: X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + rawBody)>.
 // Deliberately independent of the engine's src/intake/verify-signature.ts: the sandbox plays the
 // CRM, and two implementations of the wire format check each other (the conformance suite
 // verifies these deliveries with the engine's verifier).

@@ -1,4 +1,4 @@
-// crm-api.md section 5: bearer API keys, scopes named <resource>.<action>, 401 codes of
+// docs/CRM-API.md §5: bearer API keys, scopes named <resource>.<action>, 401 codes of
 // section 7. Messages never echo the key.
 import { SandboxError } from './sandbox-error';
 import type { ApiKeyRecord, SandboxState } from './sandbox-state';

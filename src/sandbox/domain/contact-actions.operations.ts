@@ -1,4 +1,4 @@
-// The contact moves of crm-api.md section 3: add/remove tag, block/unblock, and the
+// The contact moves of docs/CRM-API.md §3: add/remove tag, block/unblock, and the
 // assumed PUT /v1/contacts/{id}/stage. Each returns the full contact and keeps the rest.
 import type { Contact } from '../../crm/crm-types';
 import { uuidCheck } from '../../crm/segment-filter-constraints';

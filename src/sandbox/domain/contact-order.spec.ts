@@ -1,7 +1,7 @@
 import { CONTACT_SORT_KEYS, ContactOrders, type ContactSortKey, type SortDirection } from './contact-order';
 import type { ContactRecord } from './sandbox-state';
 
-// The order as crm-api.md's list defines it, written the slow way: sort everything per request.
+// The order as docs/CRM-API.md §4.3's list defines it, written the slow way: sort everything per request.
 function referenceOrder(
   contacts: Iterable<ContactRecord>,
   key: ContactSortKey,

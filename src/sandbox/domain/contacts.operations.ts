@@ -1,5 +1,5 @@
-// Contacts: create, read, list, update, delete (crm-api.md 4.3 and DESIGN.md's assumed
-// operations). Every change emits contact.updated with the full contact; a request that
+// Contacts: create, read, list, update, delete (docs/CRM-API.md §4.3 and the assumed
+// operations A2–A6). Every change emits contact.updated with the full contact; a request that
 // changes nothing returns the contact unchanged and emits nothing.
 import { randomUUID } from 'node:crypto';
 import { SOURCE_METHODS, type Contact, type PageWithTotals } from '../../crm/crm-types';

@@ -1,4 +1,4 @@
-// Conversations (crm-api.md 4.2 and DESIGN.md): list with the seed's category and quick
+// Conversations (docs/CRM-API.md §4.2 and A7): list with the seed's category and quick
 // filters, count, open (returns the open one for the pair if it exists), media.
 import { randomUUID } from 'node:crypto';
 import type { Conversation, ConversationPage, MediaItem, MediaPage } from '../../crm/crm-types';
@@ -66,7 +66,7 @@ export function countConversations(ctx: OpContext, q: Filters): { count: number 
   return { count: filtered(ctx, q).length };
 }
 
-/** Refuses messaging when the crm-api.md domain rules forbid it. */
+/** Refuses messaging when the domain rules (docs/CRM-API.md §1) forbid it. */
 export function assertCanMessage(
   org: OrgState,
   contact: ContactRecord,

@@ -1,4 +1,4 @@
-// Custom fields (crm-api.md 4.6 and DESIGN.md): list, create, update, archive, restore,
+// Custom fields (docs/CRM-API.md §4.6 and A13): list, create, update, archive, restore,
 // delete. A field holding data on any contact cannot be deleted (409): archive it instead.
 import { randomUUID } from 'node:crypto';
 import type { CrmErrorDetail, CustomField, CustomFieldOption } from '../../crm/crm-types';

@@ -1,4 +1,4 @@
-// Read-only lists: members (crm-api.md 4.7), channels, broadcasts (4.8), message templates.
+// Read-only lists: members (docs/CRM-API.md §4.7), channels, broadcasts (4.8), message templates.
 import type { Broadcast, Channel, Member, PageWithTotals } from '../../crm/crm-types';
 import { SORT_ORDERS } from './contact-queries';
 import { pageWithTotals } from './paging';
@@ -57,7 +57,7 @@ export function listBroadcasts(
   return { ...page, data: page.data.map(broadcastView) };
 }
 
-/** Status APPROVED unless another is asked for (DESIGN.md). */
+/** Status APPROVED unless another is asked for (docs/CRM-API.md A17). */
 export function listTemplates(
   ctx: OpContext,
   q: ParsedQuery<typeof TEMPLATE_LIST_QUERY>,

@@ -70,7 +70,7 @@ export function checkBody<T>(
   return (body ?? {}) as T;
 }
 
-/** Path parameters are uuids (crm-api.md section 4, rule 2). */
+/** Path parameters are uuids (docs/CRM-API.md §4 rule 2). */
 export function checkPathIds(ids: Record<string, string>): void {
   const details: CrmErrorDetail[] = [];
   for (const [param, value] of Object.entries(ids)) {

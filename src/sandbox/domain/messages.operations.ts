@@ -1,4 +1,4 @@
-// Messages: list, send, react (crm-api.md 4.4 and DESIGN.md), inbound messages from the
+// Messages: list, send, react (docs/CRM-API.md §4.4 and A8, A9, A17), inbound messages from the
 // control surface, and message templates. Domain rules: a message or reaction needs an
 // assignee; a blocked contact can neither send nor receive; the channel must be connected.
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 // The one error type of the sandbox: everything a handler refuses becomes a
-// SandboxError, and the exception filter renders it as crm-api.md section 7's envelope.
+// SandboxError, and the exception filter renders it as docs/CRM-API.md §7's envelope.
 import type { CrmErrorDetail } from '../../crm/crm-types';
 
 export class SandboxError extends Error {

@@ -1,4 +1,4 @@
-// Segments (crm-api.md 4.1 and DESIGN.md): create with every constraint of 2.4 checked
+// Segments (docs/CRM-API.md §4.1 and A12): create with every constraint of 2.4 checked
 // by segment-filter-constraints.ts, names unique per organization (409), and list.
 import { randomUUID } from 'node:crypto';
 import type { Segment, SegmentFilters } from '../../crm/crm-types';

@@ -1,4 +1,4 @@
-// crm-api.md section 8: 300 requests per minute per key. The strictest reading is a
+// docs/CRM-API.md §8: 300 requests per minute per key. The strictest reading is a
 // sliding window log: no interval of windowMs ever holds more than `limit` admitted
 // requests, whatever its start. Refused requests are not logged (a 429 costs nothing).
 

@@ -1,4 +1,4 @@
-// Contact stages (crm-api.md 4.5 and DESIGN.md). Deleting a stage needs
+// Contact stages (docs/CRM-API.md §4.5 and A11). Deleting a stage needs
 // transferToStageId: an existing, different stage that receives its contacts, each of
 // which emits contact.updated.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Tags (DESIGN.md: list, update, delete; create is a sandbox addition). Deleting a tag
+// Tags (docs/CRM-API.md A10: list, update, delete; create is a sandbox addition). Deleting a tag
 // takes it off every contact, each of which emits contact.updated.
 import { randomUUID } from 'node:crypto';
 import type { PageWithTotals, Tag } from '../../crm/crm-types';

@@ -1,4 +1,4 @@
-// Webhook subscriptions (crm-api.md 4.9 and DESIGN.md): the secret is returned by the
+// Webhook subscriptions (docs/CRM-API.md §4.9 and A16): the secret is returned by the
 // create call only; lists never show it; a second DELETE is a 404.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EVENT_KINDS } from '../../crm/crm-types';

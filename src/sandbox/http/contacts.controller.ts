@@ -1,4 +1,4 @@
-// /v1/contacts: crm-api.md 4.3 plus DESIGN.md's assumed contact operations.
+// /v1/contacts: docs/CRM-API.md §4.3 plus the assumed contact operations (A2–A6).
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { addTag, removeTag, setBlocked, setStage } from '../domain/contact-actions.operations';
 import { CONTACT_LIST_QUERY } from '../domain/contact-queries';

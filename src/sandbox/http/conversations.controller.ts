@@ -1,4 +1,4 @@
-// /v1/conversations: crm-api.md 4.2 plus the assumed count.
+// /v1/conversations: docs/CRM-API.md §4.2 plus the assumed count (A7).
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import {

@@ -1,4 +1,4 @@
-// /v1/custom-fields: crm-api.md 4.6 plus the assumed list, create, archive and restore.
+// /v1/custom-fields: docs/CRM-API.md §4.6 plus the assumed list, create, archive and restore (A13).
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   createCustomField,

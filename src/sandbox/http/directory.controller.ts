@@ -1,4 +1,4 @@
-// /v1/users (crm-api.md 4.7), /v1/channels and /v1/broadcasts (4.8): read-only lists.
+// /v1/users (docs/CRM-API.md §4.7), /v1/channels and /v1/broadcasts (4.8): read-only lists.
 import { Controller, Get, Query } from '@nestjs/common';
 import {
   BROADCAST_LIST_QUERY,

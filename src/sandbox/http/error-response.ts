@@ -1,4 +1,4 @@
-// Rendering of crm-api.md section 7's envelope, shared by the exception filter and the
+// Rendering of docs/CRM-API.md §7's envelope, shared by the exception filter and the
 // Express-level handlers that run before Nest (body parsing). Every response carries
 // X-Request-Id: req_<id>, and error bodies quote the same id.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// /v1/messages (crm-api.md 4.4 plus the assumed list and send) and /v1/message-templates.
+// /v1/messages (docs/CRM-API.md §4.4 plus the assumed list and send, A8 and A9) and /v1/message-templates.
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { listTemplates, TEMPLATE_LIST_QUERY } from '../domain/directory.operations';
 import {

@@ -1,4 +1,4 @@
-// Renders every failure of a Nest route as crm-api.md section 7's envelope. A 500 never
+// Renders every failure of a Nest route as docs/CRM-API.md §7's envelope. A 500 never
 // carries the original exception; it is logged only when the sandbox logs.
 import { ArgumentsHost, Catch, ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';

@@ -1,4 +1,4 @@
-// /v1/webhooks: crm-api.md 4.9 plus the assumed list and delete.
+// /v1/webhooks: docs/CRM-API.md §4.9 plus the assumed list and delete (A16).
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { checkBody, checkPathIds } from '../domain/input-checks';
 import { parseQuery } from '../domain/query-checks';

@@ -97,7 +97,7 @@ describe('resolveFilterNames', () => {
 });
 
 describe('toCrmFilters', () => {
-  it('gives back the crm-api.md 2.4 shape with absolute dates', () => {
+  it('gives back the docs/CRM-API.md §2.4 shape with absolute dates', () => {
     const resolved = resolveRelativeDates(
       {
         lastInteractionBefore: 'now-1d',

@@ -117,7 +117,7 @@ function checkMembers(filters: RuleSegmentFilters): void {
     if (HANDLED.has(member)) continue;
     const reason = unsupportedSegmentMemberReason(member);
     if (reason === undefined)
-      throw new SegmentFilterError(`${member}: not a segment filter member (crm-api.md 2.4)`);
+      throw new SegmentFilterError(`${member}: not a segment filter member (docs/CRM-API.md §2.4)`);
     if (!isEmpty(value))
       throw new SegmentFilterError(`${member}: cannot be evaluated by the engine: ${reason}`);
   }

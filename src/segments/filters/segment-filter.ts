@@ -1,4 +1,4 @@
-// Exact semantics of segment filters (crm-api.md 2.4) over a mirrored contact. Pure.
+// Exact semantics of segment filters (docs/CRM-API.md §2.4) over a mirrored contact. Pure.
 // segment-sql.ts builds the same predicate in SQL; a property test keeps the two equal.
 // The meaning of every member is documented in docs/SEGMENTS.md; in short:
 //   - members combine with AND; omitted members and empty arrays constrain nothing;
