@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rules/rules.module';
+import { ExportsAdminController } from './exports-admin.controller';
 import { RulesAdminController } from './rules-admin.controller';
 import { RunsAdminController } from './runs-admin.controller';
 
 @Module({
   imports: [QueuesModule, LedgerModule, RulesModule],
-  controllers: [RunsAdminController, RulesAdminController],
+  controllers: [RunsAdminController, RulesAdminController, ExportsAdminController],
 })
 export class AdminModule {}

@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { processIo, type CliIo, type CliState } from './cli-io';
 import { addExplain } from './explain.command';
 import { addPlan } from './plan.command';
+import { addSnapshot } from './snapshot.command';
 import { addTest } from './test.command';
 import { addValidate } from './validate.command';
 
@@ -29,9 +30,10 @@ function buildProgram(io: CliIo, state: CliState): Command {
     .configureOutput({ writeOut: io.out, writeErr: io.err });
   const println = (line = '') => io.out(`${line}\n`);
   const eprintln = (line = '') => io.err(`${line}\n`);
-  addValidate(program, println, state);
-  addTest(program, println, state);
+  addValidate(program, println, eprintln, state);
+  addTest(program, println, eprintln, state);
   addExplain(program, println, eprintln, state);
   addPlan(program, println, eprintln, state);
+  addSnapshot(program, println, eprintln, state);
   return program;
 }
