@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rules/rules.module';
@@ -7,7 +8,7 @@ import { RulesAdminController } from './rules-admin.controller';
 import { RunsAdminController } from './runs-admin.controller';
 
 @Module({
-  imports: [QueuesModule, LedgerModule, RulesModule],
+  imports: [QueuesModule, LedgerModule, RulesModule, ContactMirrorModule],
   controllers: [RunsAdminController, RulesAdminController, ExportsAdminController],
 })
 export class AdminModule {}

@@ -49,7 +49,10 @@ export async function homeDirOf(inputs: readonly string[]): Promise<string> {
   if (isDynamicPattern(first)) {
     // The folder before the first wildcard: `rules/**/*.yaml` lives in rules.
     const parts = first.split('/');
-    const fixed = parts.slice(0, parts.findIndex((p) => isDynamicPattern(p)));
+    const fixed = parts.slice(
+      0,
+      parts.findIndex((p) => isDynamicPattern(p)),
+    );
     return fixed.length > 0 ? fixed.join('/') : '.';
   }
   return (await stat(first).then(

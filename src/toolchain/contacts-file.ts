@@ -3,7 +3,7 @@
 // reader never parses phones again. Pure apart from readContactsFile.
 import { readFile } from 'node:fs/promises';
 import type { Contact } from '../crm/crm-types';
-import { toMirroredContact, type MirroredContact } from '../segments/mirrored-contact';
+import { toMirroredContact, type MirroredContact } from '../contacts/mirrored-contact';
 import { ndjsonLine, parseNdjson } from './ndjson';
 
 export const CONTACTS_FORMAT = 'crm-rules/contacts@1';

@@ -2,9 +2,9 @@
 // contacts file: members now, who enters, actions after guards, CRM calls, and how long those
 // take at the budget bulk work gets next to the event rules' load. Pure: data in, numbers out.
 import type { Contact } from '../crm/crm-types';
-import { resolveFilterNames, resolveRelativeDates } from '../segments/resolved-filters';
-import { matchesSegment } from '../segments/segment-filter';
-import type { MirroredContact } from '../segments/mirrored-contact';
+import { resolveFilterNames, resolveRelativeDates } from '../segments/filters/resolved-filters';
+import { matchesSegment } from '../segments/filters/segment-filter';
+import type { MirroredContact } from '../contacts/mirrored-contact';
 import { describeAction } from '../rules/check-action-effects';
 import type { RuleDefinition, ScheduleTrigger } from '../rules/rule-types';
 import { asContact } from './contacts-file';

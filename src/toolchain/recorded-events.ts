@@ -65,3 +65,22 @@ export function contactIdOf(e: RecordedEvent): string {
   const id = e.type.startsWith('contact.') ? d.id : d.contactId;
   return typeof id === 'string' ? id : '(unknown contact)';
 }
+
+/** An inbox row as the export reads it (InboxEventsRepository.pageForExport) → a recorded event. */
+export function recordedFromInbox(r: {
+  id: string;
+  type: string;
+  payload: { id?: string; createdAt?: string; data?: Record<string, unknown> };
+  contact_id: string | null;
+  received_at: Date;
+  contact: Record<string, unknown> | null;
+}): RecordedEvent {
+  return {
+    id: r.payload.id ?? r.id,
+    type: r.type,
+    createdAt: r.payload.createdAt ?? new Date(r.received_at).toISOString(),
+    data: r.payload.data ?? {},
+    contactId: r.contact_id,
+    ...(r.contact && !r.type.startsWith('contact.') ? { contact: r.contact } : {}),
+  };
+}
