@@ -5,7 +5,7 @@ import type { Contact } from '../crm/crm-types';
 import { resolveFilterNames, resolveRelativeDates } from '../segments/filters/resolved-filters';
 import { matchesSegment } from '../segments/filters/segment-filter';
 import type { MirroredContact } from '../contacts/mirrored-contact';
-import { describeAction } from '../rules/check-action-effects';
+import { actionLabel } from '../actions/catalogue/catalogue';
 import type { RuleDefinition, ScheduleTrigger } from '../rules/rule-types';
 import { asContact } from './contacts-file';
 import { prepareActions, simulateActions } from './simulate-actions';
@@ -101,7 +101,7 @@ async function forecastRule(
     return { ...base, ...empty, error: (err as Error).message };
   }
   const actions: ActionForecast[] = rule.actions.map((a) => ({
-    action: describeAction(a),
+    action: actionLabel(a),
     sent: 0,
     skipped: {},
   }));

@@ -2,7 +2,7 @@
 // tree), reporting per rule which contacts would gain or lose which actions. Only rules whose
 // definition differs are evaluated: the others act identically on both sides (offline, a rule's
 // outcome depends on the event, the recorded contact and its own once/cooldown only). Pure.
-import { actionText } from '../matching/format-explain';
+import { actionLabel } from '../actions/catalogue/catalogue';
 import { CompiledRuleSet } from '../matching/compiled-rule-set';
 import type { RuleDefinition } from '../rules/rule-types';
 import { contactIdOf, factsOfRecorded, type RecordedEvent } from './recorded-events';
@@ -64,7 +64,7 @@ async function replay(
     for (const ev of await set.evaluateEvent(facts)) {
       if (!ev.matched || ev.mode !== 'live' || ev.actions.length === 0) continue;
       if (!admission.admit(set.rule(ev.ruleId)!, contactId, facts.now.getTime()).admitted) continue;
-      byRule.get(ev.ruleId)!.set(i, ev.actions.map(actionText));
+      byRule.get(ev.ruleId)!.set(i, ev.actions.map(actionLabel));
     }
   }
   return byRule;

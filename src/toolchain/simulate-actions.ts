@@ -1,9 +1,10 @@
 // What the action runner would do with a run's actions for one contact, without calling anyone:
-// assign-first, the guards of action-guards.ts, and one CRM call per action that proceeds (the
-// executor's mapping). Pure over actions resolved once per rule.
-import { applyActionLocally, guardAction, type ResolvedAction } from '../actions/action-guards';
-import type { Channel, Contact } from '../crm/crm-types';
-import { resolveAction, resolveMemberId } from '../actions/resolve-action';
+// assign-first, the catalogue's guards, and one CRM call per action that proceeds. Pure over actions resolved once per rule.
+import { applyActionLocally, guardAction } from '../actions/action-guards';
+import { resolveMemberId } from '../actions/catalogue/assign.action';
+import type { ResolvedAction } from '../actions/catalogue/catalogue';
+import type { Contact } from '../crm/crm-types';
+import { resolveAction } from '../actions/resolve-action';
 import type { RuleAction } from '../rules/rule-types';
 import type { SnapshotDirectory } from './snapshot-directory';
 
@@ -12,7 +13,6 @@ export interface PreparedAction {
   resolved: ResolvedAction;
   /** The member assign-first would assign, resolved. */
   assignFirstId?: string;
-  channel?: Channel;
 }
 
 export type ActionOutcome = { status: 'sent' } | { status: 'skipped'; reason: string };
@@ -32,7 +32,7 @@ export function simulateActions(prepared: readonly PreparedAction[], start: Cont
       calls++;
       contact = { ...contact, assigneeId: p.assignFirstId };
     }
-    const verdict = guardAction(p.resolved, contact, { channel: p.channel });
+    const verdict = guardAction(p.resolved, contact);
     if (!verdict.proceed) {
       outcomes.push({ status: 'skipped', reason: verdict.reason });
       continue;
@@ -52,15 +52,13 @@ export async function prepareActions(
   const dir = directory.asDirectory();
   const out: PreparedAction[] = [];
   for (const action of actions) {
-    const resolved = await resolveAction(dir, action);
+    // A dry run: a round-robin member is drawn from the snapshot's rotation, not the engine's.
+    const resolved = await resolveAction(dir, action, {}, { dryRun: true });
     const assignFirst = 'assignFirst' in action ? action.assignFirst : undefined;
     out.push({
       action,
       resolved,
       ...(assignFirst ? { assignFirstId: await resolveMemberId(dir, assignFirst) } : {}),
-      ...(resolved.type === 'open-conversation'
-        ? { channel: await directory.resolveChannel(resolved.channelId) }
-        : {}),
     });
   }
   return out;

@@ -4,7 +4,8 @@ import { loadRulesFromFiles } from '../../src/rules/load-rules';
 import { parseContactsFile } from '../../src/toolchain/contacts-file';
 import { parseEventsFile } from '../../src/toolchain/recorded-events';
 import { diffRuleSets } from '../../src/toolchain/rule-diff';
-import { ADMIN_TOKEN, api, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { ADMIN_TOKEN, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { api } from '../support/http';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
 const RULE = [
