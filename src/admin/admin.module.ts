@@ -1,13 +1,17 @@
 import { Module } from '@nestjs/common';
+import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rules/rules.module';
 import { EventsAdminController } from './events-admin.controller';
+import { ExportsAdminController } from './exports-admin.controller';
 import { RulesAdminController } from './rules-admin.controller';
 import { RunsAdminController } from './runs-admin.controller';
 
 @Module({
   imports: [QueuesModule, LedgerModule, RulesModule],
   controllers: [RunsAdminController, EventsAdminController, RulesAdminController],
+  imports: [QueuesModule, LedgerModule, RulesModule, ContactMirrorModule],
+  controllers: [RunsAdminController, RulesAdminController, ExportsAdminController],
 })
 export class AdminModule {}

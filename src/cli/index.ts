@@ -1,10 +1,16 @@
-// `crm-rules`: validate, test and explain rules with no Postgres, Redis or network.
+// `crm-rules`: validate, test, explain, forecast and diff rules with no Postgres, Redis or engine
+// (only `snapshot` and `plan` reach out: to the CRM and to the engine).
 // `run(argv)` is the whole CLI, so tests call it in-process; bin/crm-rules.js only wires it
 // to the process. Each command lives in its own file; a new command is one more add… call here.
 import { Command, CommanderError } from 'commander';
 import { processIo, type CliIo, type CliState } from './cli-io';
+import { addDiff } from './diff.command';
 import { addExplain } from './explain.command';
+import { addForecast } from './forecast.command';
+import { addInit } from './init.command';
 import { addPlan } from './plan.command';
+import { addSchema } from './schema.command';
+import { addSnapshot } from './snapshot.command';
 import { addTest } from './test.command';
 import { addValidate } from './validate.command';
 
@@ -29,9 +35,14 @@ function buildProgram(io: CliIo, state: CliState): Command {
     .configureOutput({ writeOut: io.out, writeErr: io.err });
   const println = (line = '') => io.out(`${line}\n`);
   const eprintln = (line = '') => io.err(`${line}\n`);
-  addValidate(program, println, state);
-  addTest(program, println, state);
+  addValidate(program, println, eprintln, state);
+  addTest(program, println, eprintln, state);
   addExplain(program, println, eprintln, state);
   addPlan(program, println, eprintln, state);
+  addSnapshot(program, println, eprintln, state);
+  addForecast(program, println, eprintln, state);
+  addDiff(program, println, eprintln, state);
+  addSchema(program, println, state);
+  addInit(program, println, eprintln, state);
   return program;
 }

@@ -1,19 +1,25 @@
 // `crm-rules validate`: YAML, schema and semantics of every rule file.
 import { Option, type Command } from 'commander';
 import { formatProblems, type ProblemFormat } from '../rules/format-problems';
-import { loadRulesFromDir, type LoadResult } from '../rules/load-rules';
+import type { LoadResult } from '../rules/load-rules';
 import type { CliState, Print } from './cli-io';
+import { loadInputs } from './load-inputs';
 
-export function addValidate(program: Command, println: Print, state: CliState): void {
+export function addValidate(program: Command, println: Print, eprintln: Print, state: CliState): void {
   program
     .command('validate')
-    .description('check every rule file: YAML, schema and semantics; exit 1 on any error')
-    .argument('[dir]', 'rules directory', 'rules')
+    .description(
+      'check rule files: YAML, schema, semantics, and names against the CRM snapshot; exit 1 on any error',
+    )
+    .argument('[inputs...]', 'rule files, directories or globs (default: rules)')
+    .option('--snapshot <file>', 'CRM snapshot (default: .crm-snapshot.json beside the rules)')
     .addOption(
       new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'),
     )
-    .action(async (dir: string, opts: { format: ProblemFormat }) => {
-      const result = await loadRulesFromDir(dir);
+    .action(async (inputs: string[], opts: { format: ProblemFormat; snapshot?: string }) => {
+      const dir = inputs.length > 0 ? inputs.join(' ') : 'rules';
+      const { result, namesNote } = await loadInputs(inputs, opts.snapshot);
+      eprintln(namesNote);
       state.code = result.ruleSet ? 0 : 1;
       if (opts.format === 'json') return println(JSON.stringify(summary(result), null, 2));
       if (result.problems.length > 0) println(formatProblems(result.problems, opts.format));

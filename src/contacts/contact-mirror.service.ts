@@ -12,8 +12,14 @@ import {
   MIRROR_PAGE_SIZE,
   toFreshness,
 } from './mirror-policy';
-import { mirrorProblem } from './mirrored-contact';
-import { mirrorRecords, UPSERT_CONTACTS_SQL } from './mirror-sql';
+import {
+  fromMirrorRow,
+  mirrorColumns,
+  mirrorRecords,
+  UPSERT_CONTACTS_SQL,
+  type MirrorRow,
+} from './mirror-sql';
+import { mirrorProblem, type MirroredContact } from './mirrored-contact';
 import type { Queryable } from '../db/queryable';
 import { returnedRows } from '../db/returned-rows';
 
@@ -223,6 +229,15 @@ export class ContactMirrorService {
   private async upsert(tx: EntityManager, contacts: readonly Contact[], generation: number): Promise<void> {
     if (contacts.length)
       await tx.query(UPSERT_CONTACTS_SQL, [JSON.stringify(mirrorRecords(contacts)), generation]);
+  }
+
+  /** Mirrored contacts with an id after `afterId`, by id: a page of the toolchain's export. */
+  async exportPage(afterId: string, limit: number): Promise<MirroredContact[]> {
+    const rows: MirrorRow[] = await this.dataSource.query(
+      `SELECT ${mirrorColumns('m')} FROM contact_mirror m WHERE m.id > $1 ORDER BY m.id LIMIT $2`,
+      [afterId, limit],
+    );
+    return rows.map(fromMirrorRow);
   }
 
   private async loadState(): Promise<StateRow> {

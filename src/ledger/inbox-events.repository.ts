@@ -180,4 +180,44 @@ export class InboxEventsRepository {
     );
     return copy?.id;
   }
+
+  /**
+   * Events received in [since, until) after the cursor, oldest first, for the toolchain's export;
+   * each with the contact state one of its runs recorded (message events are evaluated against a
+   * contact read at the time, which the payload does not carry).
+   */
+  pageForExport(
+    range: { since: Date; until: Date },
+    after: InboxExportCursor | undefined,
+    limit: number,
+  ): Promise<InboxExportRow[]> {
+    return this.db.query(
+      // received_at travels as text too: a JS Date drops the microseconds the cursor compares.
+      `SELECT e.id, e.type, e.payload, e.contact_id, e.received_at, e.received_at::text AS cursor_at,
+              (SELECT r.contact_snapshot FROM runs r
+                WHERE r.inbox_event_id = e.id AND r.contact_snapshot IS NOT NULL LIMIT 1) AS contact
+         FROM inbox_events e
+        WHERE e.received_at >= $1 AND e.received_at < $2
+          AND ($3::timestamptz IS NULL OR (e.received_at, e.id) > ($3::timestamptz, $4::uuid))
+        ORDER BY e.received_at, e.id
+        LIMIT $5`,
+      [range.since, range.until, after?.receivedAt ?? null, after?.id ?? null, limit],
+    );
+  }
+}
+
+export interface InboxExportCursor {
+  /** received_at as Postgres prints it (microseconds kept). */
+  receivedAt: string;
+  id: string;
+}
+
+export interface InboxExportRow {
+  id: string;
+  type: string;
+  payload: { id?: string; createdAt?: string; data?: Record<string, unknown> };
+  contact_id: string | null;
+  received_at: Date;
+  cursor_at: string;
+  contact: Record<string, unknown> | null;
 }

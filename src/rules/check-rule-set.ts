@@ -3,11 +3,25 @@
 import { checkConflicts } from './check-conflicts';
 import { checkDuplicateIds } from './check-duplicates';
 import { checkLoops } from './check-loops';
+import { checkNames } from './check-names';
+import type { CrmSnapshot } from '../toolchain/crm-snapshot';
 import type { LoadedRule } from './loaded-rule';
 import type { RuleProblem } from './rule-types';
 import type { Locator } from './yaml-source';
 
-/** Every set-level problem; `ids` holds every rule id seen, also of rules that did not normalize. */
-export function checkRuleSet(ids: { id: string; at: Locator }[], rules: LoadedRule[]): RuleProblem[] {
-  return [...checkDuplicateIds(ids), ...checkConflicts(rules), ...checkLoops(rules)];
+/**
+ * Every set-level problem; `ids` holds every rule id seen, also of rules that did not normalize.
+ * Names are checked only against a snapshot of the CRM (without one the engine finds them at run time).
+ */
+export function checkRuleSet(
+  ids: { id: string; at: Locator }[],
+  rules: LoadedRule[],
+  snapshot?: CrmSnapshot,
+): RuleProblem[] {
+  return [
+    ...checkDuplicateIds(ids),
+    ...checkConflicts(rules),
+    ...checkLoops(rules),
+    ...(snapshot ? checkNames(rules, snapshot) : []),
+  ];
 }

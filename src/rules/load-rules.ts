@@ -3,6 +3,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CompiledRuleSet } from '../matching/compiled-rule-set';
+import type { CrmSnapshot } from '../toolchain/crm-snapshot';
 import { checkRuleSet } from './check-rule-set';
 import type { LoadedRule } from './loaded-rule';
 import { normalizeRule } from './normalize-rule';
@@ -75,8 +76,13 @@ export function cannotReadRules(dir: string, reason: string): LoadResult {
   };
 }
 
+export interface LoadOptions {
+  /** The CRM's directory: names in rules are checked against it. */
+  snapshot?: CrmSnapshot;
+}
+
 /** Pure: no I/O. Files that are not rule files (e.g. *.test.yaml) are ignored. */
-export function loadRulesFromFiles(files: RuleFile[]): LoadResult {
+export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): LoadResult {
   const problems: RuleProblem[] = [];
   const loaded: LoadedRule[] = [];
   const ids: { id: string; at: Locator }[] = [];
@@ -95,7 +101,7 @@ export function loadRulesFromFiles(files: RuleFile[]): LoadResult {
       }
     }
   }
-  problems.push(...checkRuleSet(ids, loaded));
+  problems.push(...checkRuleSet(ids, loaded, opts.snapshot));
   const sorted = sortProblems(problems);
   if (sorted.some((p) => p.severity === 'error')) return { problems: sorted };
   return { ruleSet: new CompiledRuleSet(loaded.map((l) => l.def)), problems: sorted };

@@ -20,6 +20,8 @@ export interface RuleTestResult {
   passed: boolean;
   /** Diff and explain lines of a failure. */
   details: string[];
+  /** Rules the case exercised: the rule it names, or the rules that matched. */
+  rules: string[];
 }
 
 export interface RuleTestReport {
@@ -50,11 +52,16 @@ async function runCase(ruleSet: CompiledRuleSet, c: RuleTestCase): Promise<RuleT
     if (rule?.trigger.kind === 'schedule') {
       const outcome = evaluateSegmentRule(rule.trigger, rule.id, rule.actions, c.facts, c.wasInSegment);
       const details = compare(c.expected, outcome);
-      return { ...result, passed: details.length === 0, details };
+      return { ...result, passed: details.length === 0, details, rules: [rule.id] };
     }
     return { ...result, ...(await runTimeline(ruleSet, c)) };
   } catch (err) {
-    return { ...result, passed: false, details: [`error: ${(err as Error).message}`] };
+    return {
+      ...result,
+      passed: false,
+      details: [`error: ${(err as Error).message}`],
+      rules: c.rule ? [c.rule] : [],
+    };
   }
 }
 
@@ -65,7 +72,7 @@ async function runCase(ruleSet: CompiledRuleSet, c: RuleTestCase): Promise<RuleT
 async function runTimeline(
   ruleSet: CompiledRuleSet,
   c: RuleTestCase,
-): Promise<Pick<RuleTestResult, 'passed' | 'details'>> {
+): Promise<Pick<RuleTestResult, 'passed' | 'details' | 'rules'>> {
   const timeline = new RunTimeline(ruleSet, c.rule);
   await timeline.event(c.facts);
   const steps = [
@@ -85,7 +92,8 @@ async function runTimeline(
     if (lines.length > 0) details.push(...(step.label ? [`${step.label}:`] : []), ...lines);
   }
   if (details.length > 0) details.push('explain:', ...timeline.log);
-  return { passed: details.length === 0, details };
+  const acted = steps.flatMap((step) => step.done.map((d) => d.rule));
+  return { passed: details.length === 0, details, rules: c.rule ? [c.rule] : [...new Set(acted)] };
 }
 
 /** Diff and explain lines when the actions differ; none when they are the same, in order. */

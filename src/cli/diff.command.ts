@@ -1,0 +1,62 @@
+// `crm-rules diff --base REF`: recorded events replayed through the rules at REF and in the
+// working tree; per rule, which contacts gain or lose which actions. --fail-on-change gates a PR.
+import { Option, type Command } from 'commander';
+import { formatProblems } from '../rules/format-problems';
+import { loadRulesFromFiles } from '../rules/load-rules';
+import { formatDiff, hasChanges } from '../toolchain/diff-format';
+import type { ReportFormat } from '../toolchain/forecast-format';
+import { ruleFilesAtRef } from '../toolchain/git-rules';
+import { readEventsFile } from '../toolchain/recorded-events';
+import { diffRuleSets } from '../toolchain/rule-diff';
+import type { CliState, Print } from './cli-io';
+import { loadInputs } from './load-inputs';
+
+interface DiffOptions {
+  base: string;
+  events: string;
+  examples: string;
+  failOnChange?: boolean;
+  format: ReportFormat;
+}
+
+export function addDiff(program: Command, println: Print, eprintln: Print, state: CliState): void {
+  program
+    .command('diff')
+    .description(
+      'replay recorded events through the rules at a git ref and in the working tree; report per rule who gains or loses which actions (offline)',
+    )
+    .argument('[dir]', 'rules directory', 'rules')
+    .requiredOption('--base <ref>', 'git ref of the rules to compare with (e.g. origin/main)')
+    .requiredOption('--events <file>', 'recorded events (GET /admin/events/export)')
+    .option('--examples <n>', 'example contacts listed per rule and side', '5')
+    .option('--fail-on-change', 'exit 1 when any contact gains or loses an action')
+    .addOption(
+      new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text'),
+    )
+    .action(async (dir: string, opts: DiffOptions) => {
+      state.code = await diffCommand(dir, opts, println, eprintln);
+    });
+}
+
+async function diffCommand(dir: string, opts: DiffOptions, println: Print, eprintln: Print): Promise<number> {
+  const head = (await loadInputs([dir])).result;
+  const base = loadRulesFromFiles(await ruleFilesAtRef(opts.base, dir));
+  for (const [side, result] of [
+    ['working tree', head],
+    [opts.base, base],
+  ] as const) {
+    if (result.ruleSet) continue;
+    eprintln(formatProblems(result.problems, 'text'));
+    eprintln(`diff: the rules at ${side} do not validate`);
+    return 2;
+  }
+  const events = await readEventsFile(opts.events);
+  const diff = await diffRuleSets(
+    base.ruleSet!.rules,
+    head.ruleSet!.rules,
+    events,
+    Number(opts.examples) || 5,
+  );
+  println(formatDiff(diff, opts.format, opts.base));
+  return opts.failOnChange && hasChanges(diff) ? 1 : 0;
+}

@@ -1,0 +1,75 @@
+// The CRM's directory as a file committed beside the rules (rules/.crm-snapshot.json), so names in
+// rules are checked offline. Only what a name check or a forecast needs is kept: no secrets, no
+// contacts. Pure apart from readSnapshot/writeSnapshot.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export const SNAPSHOT_FILE = '.crm-snapshot.json';
+export const SNAPSHOT_FORMAT = 'crm-rules/snapshot@1';
+
+export interface CrmSnapshot {
+  format: typeof SNAPSHOT_FORMAT;
+  takenAt: string;
+  /** The CRM's address; never the key. */
+  source: string;
+  tags: { id: string; name: string }[];
+  stages: { id: string; name: string }[];
+  channels: { id: string; name: string; status: string }[];
+  members: { id: string; name: string; email: string; status: string }[];
+  customFields: {
+    id: string;
+    fieldKey: string;
+    name: string;
+    type: string;
+    status: string;
+    options: { id: string; label: string }[];
+  }[];
+  templates: { id: string; name: string; status: string }[];
+}
+
+export function snapshotPath(rulesDir: string): string {
+  return join(rulesDir, SNAPSHOT_FILE);
+}
+
+/** The snapshot, undefined when there is none, or an Error saying why the file is unusable. */
+export async function readSnapshot(path: string): Promise<CrmSnapshot | undefined | Error> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return err as Error;
+  }
+  try {
+    const value = JSON.parse(text) as Partial<CrmSnapshot>;
+    if (value.format !== SNAPSHOT_FORMAT)
+      return new Error(`${path}: not a crm-rules snapshot (format ${JSON.stringify(value.format)})`);
+    return value as CrmSnapshot;
+  } catch (err) {
+    return new Error(`${path}: ${(err as Error).message}`);
+  }
+}
+
+export async function writeSnapshot(path: string, snapshot: CrmSnapshot): Promise<void> {
+  await writeFile(path, `${JSON.stringify(snapshot, null, 2)}\n`);
+}
+
+/** An empty snapshot: what `init` commits until the first `snapshot` run. */
+export function emptySnapshot(source = 'not pulled yet'): CrmSnapshot {
+  return {
+    format: SNAPSHOT_FORMAT,
+    takenAt: new Date(0).toISOString(),
+    source,
+    tags: [],
+    stages: [],
+    channels: [],
+    members: [],
+    customFields: [],
+    templates: [],
+  };
+}
+
+/** A snapshot that was never pulled checks nothing. */
+export function isPlaceholder(s: CrmSnapshot): boolean {
+  return s.takenAt === new Date(0).toISOString();
+}

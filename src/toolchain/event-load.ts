@@ -1,0 +1,48 @@
+// The load event rules put on the budget, estimated from recorded events: each event replayed
+// through the rules (once/cooldown and guards applied), one contact read per message event a rule
+// listens to (the engine reads the contact's state), one call per action that proceeds. Pure.
+import type { Contact } from '../crm/crm-types';
+import type { CompiledRuleSet } from '../matching/compiled-rule-set';
+import { contactIdOf, factsOfRecorded, type RecordedEvent } from './recorded-events';
+import { ReplayAdmission } from './replay-admission';
+import { prepareActions, simulateActions, type PreparedAction } from './simulate-actions';
+import type { SnapshotDirectory } from './snapshot-directory';
+
+export interface EventLoad {
+  events: number;
+  calls: number;
+  spanMinutes: number;
+  callsPerMinute: number;
+}
+
+export async function eventLoad(
+  set: CompiledRuleSet,
+  events: readonly RecordedEvent[],
+  directory: SnapshotDirectory,
+): Promise<EventLoad> {
+  const prepared = new Map<string, PreparedAction[] | undefined>();
+  const admission = new ReplayAdmission();
+  let calls = 0;
+  let first = Infinity;
+  let last = -Infinity;
+  for (const e of events) {
+    const facts = factsOfRecorded(e);
+    const t = facts.now.getTime();
+    first = Math.min(first, t);
+    last = Math.max(last, t);
+    if (set.rulesForEvent(e.type).length === 0) continue;
+    if (e.type.startsWith('message.')) calls++;
+    for (const ev of await set.evaluateEvent(facts)) {
+      if (!ev.matched || ev.mode !== 'live') continue;
+      if (!admission.admit(set.rule(ev.ruleId)!, contactIdOf(e), t).admitted) continue;
+      if (!prepared.has(ev.ruleId))
+        prepared.set(ev.ruleId, await prepareActions(ev.actions, directory).catch(() => undefined));
+      const actions = prepared.get(ev.ruleId);
+      // An unresolvable name fails the action at run time: the resolve calls are all it costs.
+      if (!actions || !facts.contact) calls += ev.actions.length;
+      else calls += simulateActions(actions, facts.contact as unknown as Contact).calls;
+    }
+  }
+  const spanMinutes = events.length > 1 ? Math.max(1, (last - first) / 60_000) : 1;
+  return { events: events.length, calls, spanMinutes, callsPerMinute: calls / spanMinutes };
+}

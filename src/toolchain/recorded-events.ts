@@ -1,0 +1,86 @@
+// Recorded events (the engine's GET /admin/events/export): NDJSON of webhook events as the inbox
+// received them, with the contact the engine evaluated them against when it had one. `diff` and
+// `forecast` replay them offline. Pure apart from readEventsFile.
+import { readFile } from 'node:fs/promises';
+import { factsOf } from '../rules/rule-test-cases';
+import type { EvaluationFacts } from '../rules/rule-types';
+import { ndjsonLine, parseNdjson } from './ndjson';
+
+export const EVENTS_FORMAT = 'crm-rules/events@1';
+
+export interface RecordedEvent {
+  id: string;
+  type: string;
+  createdAt: string;
+  data: Record<string, unknown>;
+  contactId: string | null;
+  /** For message.* events: the contact state the engine read when it evaluated the event. */
+  contact?: Record<string, unknown>;
+}
+
+export function eventsHeader(
+  source: string,
+  takenAt: Date,
+  range: { since?: string; until?: string },
+): string {
+  return ndjsonLine({ format: EVENTS_FORMAT, takenAt: takenAt.toISOString(), source, ...range });
+}
+
+export function eventLine(e: RecordedEvent): string {
+  return ndjsonLine(e);
+}
+
+export function parseEventsFile(text: string, file: string): RecordedEvent[] {
+  const { records } = parseNdjson(text, EVENTS_FORMAT, file);
+  return records.map((r, i) => {
+    if (typeof r.type !== 'string' || typeof r.createdAt !== 'string')
+      throw new Error(`${file}: record ${i + 1} is not an event (type and createdAt are required)`);
+    return {
+      id: String(r.id ?? `line-${i + 2}`),
+      type: r.type,
+      createdAt: r.createdAt,
+      data: (r.data ?? {}) as Record<string, unknown>,
+      contactId: typeof r.contactId === 'string' ? r.contactId : null,
+      ...(r.contact && typeof r.contact === 'object'
+        ? { contact: r.contact as Record<string, unknown> }
+        : {}),
+    };
+  });
+}
+
+export async function readEventsFile(path: string): Promise<RecordedEvent[]> {
+  return parseEventsFile(await readFile(path, 'utf8'), path);
+}
+
+/** The facts the engine built for the event, at the time it was received. */
+export function factsOfRecorded(e: RecordedEvent): EvaluationFacts {
+  const event = { id: e.id, type: e.type, createdAt: e.createdAt, data: e.data };
+  return factsOf(event, e.contact, undefined, new Date(e.createdAt));
+}
+
+/** The contact an event concerns: the recorded contact id, else the id inside the payload. */
+export function contactIdOf(e: RecordedEvent): string {
+  if (e.contactId) return e.contactId;
+  const d = e.data;
+  const id = e.type.startsWith('contact.') ? d.id : d.contactId;
+  return typeof id === 'string' ? id : '(unknown contact)';
+}
+
+/** An inbox row as the export reads it (InboxEventsRepository.pageForExport) → a recorded event. */
+export function recordedFromInbox(r: {
+  id: string;
+  type: string;
+  payload: { id?: string; createdAt?: string; data?: Record<string, unknown> };
+  contact_id: string | null;
+  received_at: Date;
+  contact: Record<string, unknown> | null;
+}): RecordedEvent {
+  return {
+    id: r.payload.id ?? r.id,
+    type: r.type,
+    createdAt: r.payload.createdAt ?? new Date(r.received_at).toISOString(),
+    data: r.payload.data ?? {},
+    contactId: r.contact_id,
+    ...(r.contact && !r.type.startsWith('contact.') ? { contact: r.contact } : {}),
+  };
+}

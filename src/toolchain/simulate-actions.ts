@@ -1,0 +1,65 @@
+// What the action runner would do with a run's actions for one contact, without calling anyone:
+// assign-first, the catalogue's guards, and one CRM call per action that proceeds. Pure over actions resolved once per rule.
+import { applyActionLocally, guardAction } from '../actions/action-guards';
+import { resolveMemberId } from '../actions/catalogue/assign.action';
+import type { ResolvedAction } from '../actions/catalogue/catalogue';
+import type { Contact } from '../crm/crm-types';
+import { resolveAction } from '../actions/resolve-action';
+import type { RuleAction } from '../rules/rule-types';
+import type { SnapshotDirectory } from './snapshot-directory';
+
+export interface PreparedAction {
+  action: RuleAction;
+  resolved: ResolvedAction;
+  /** The member assign-first would assign, resolved. */
+  assignFirstId?: string;
+}
+
+export type ActionOutcome = { status: 'sent' } | { status: 'skipped'; reason: string };
+
+export interface SimulatedRun {
+  outcomes: ActionOutcome[];
+  calls: number;
+  contact: Contact;
+}
+
+export function simulateActions(prepared: readonly PreparedAction[], start: Contact): SimulatedRun {
+  let contact = start;
+  let calls = 0;
+  const outcomes: ActionOutcome[] = [];
+  for (const p of prepared) {
+    if (p.assignFirstId && !contact.assigneeId && !contact.isBlocked) {
+      calls++;
+      contact = { ...contact, assigneeId: p.assignFirstId };
+    }
+    const verdict = guardAction(p.resolved, contact);
+    if (!verdict.proceed) {
+      outcomes.push({ status: 'skipped', reason: verdict.reason });
+      continue;
+    }
+    calls++;
+    contact = applyActionLocally(p.resolved, contact);
+    outcomes.push({ status: 'sent' });
+  }
+  return { outcomes, calls, contact };
+}
+
+/** Names resolved once for a rule's actions, as the runner resolves them for each run. */
+export async function prepareActions(
+  actions: readonly RuleAction[],
+  directory: SnapshotDirectory,
+): Promise<PreparedAction[]> {
+  const dir = directory.asDirectory();
+  const out: PreparedAction[] = [];
+  for (const action of actions) {
+    // A dry run: a round-robin member is drawn from the snapshot's rotation, not the engine's.
+    const resolved = await resolveAction(dir, action, {}, { dryRun: true });
+    const assignFirst = 'assignFirst' in action ? action.assignFirst : undefined;
+    out.push({
+      action,
+      resolved,
+      ...(assignFirst ? { assignFirstId: await resolveMemberId(dir, assignFirst) } : {}),
+    });
+  }
+  return out;
+}

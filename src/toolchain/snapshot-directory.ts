@@ -1,0 +1,63 @@
+// The engine's name directory, answered from a CRM snapshot instead of the CRM: offline
+// forecasts and replays resolve names exactly as the engine would (directory-match.ts).
+import type { CrmDirectory } from '../crm/crm-directory.service';
+import type { Channel, ContactStage, Member, Tag } from '../crm/crm-types';
+import { assignableMembers, findByNameOrId, memberLabels, UnknownNameError } from '../crm/directory-match';
+import type { CrmSnapshot } from './crm-snapshot';
+
+export class SnapshotDirectory {
+  private rotation = 0;
+
+  constructor(private readonly snapshot: CrmSnapshot) {}
+
+  async resolveTag(nameOrId: string): Promise<Tag> {
+    const t = findByNameOrId(this.snapshot.tags, nameOrId, (x) => [x.name]);
+    if (!t)
+      throw new UnknownNameError(
+        'tag',
+        nameOrId,
+        this.snapshot.tags.map((x) => x.name),
+      );
+    return { ...t, color: '' };
+  }
+
+  async resolveStage(nameOrId: string): Promise<ContactStage> {
+    const s = findByNameOrId(this.snapshot.stages, nameOrId, (x) => [x.name]);
+    if (!s)
+      throw new UnknownNameError(
+        'stage',
+        nameOrId,
+        this.snapshot.stages.map((x) => x.name),
+      );
+    return s as unknown as ContactStage;
+  }
+
+  async resolveMember(nameOrId: string): Promise<Member> {
+    const members = this.snapshot.members as unknown as Member[];
+    const m = findByNameOrId(members, nameOrId, memberLabels);
+    if (!m) throw new UnknownNameError('member', nameOrId, members.flatMap(memberLabels));
+    return m;
+  }
+
+  async resolveChannel(nameOrId: string): Promise<Channel> {
+    const c = findByNameOrId(this.snapshot.channels, nameOrId, (x) => [x.name]);
+    if (!c)
+      throw new UnknownNameError(
+        'channel',
+        nameOrId,
+        this.snapshot.channels.map((x) => x.name),
+      );
+    return c as unknown as Channel;
+  }
+
+  async nextRoundRobinMember(): Promise<Member> {
+    const active = assignableMembers(this.snapshot.members as unknown as Member[]);
+    if (active.length === 0) throw new UnknownNameError('member', 'round-robin');
+    return active[this.rotation++ % active.length];
+  }
+
+  /** resolveAction and resolveMemberId take the engine's directory; this answers the same calls. */
+  asDirectory(): CrmDirectory {
+    return this as unknown as CrmDirectory;
+  }
+}
