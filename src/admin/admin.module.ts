@@ -9,9 +9,7 @@ import { RulesAdminController } from './rules-admin.controller';
 import { RunsAdminController } from './runs-admin.controller';
 
 @Module({
-  imports: [QueuesModule, LedgerModule, RulesModule],
-  controllers: [RunsAdminController, EventsAdminController, RulesAdminController],
   imports: [QueuesModule, LedgerModule, RulesModule, ContactMirrorModule],
-  controllers: [RunsAdminController, RulesAdminController, ExportsAdminController],
+  controllers: [RunsAdminController, EventsAdminController, RulesAdminController, ExportsAdminController],
 })
 export class AdminModule {}

@@ -20,7 +20,10 @@ export function cliCrm(config: AppConfig['crm'], baseUrl: string): CliCrm {
     pause: (ms) => budget.pause(ms),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
+    now: Date.now,
     maxRetries: config.maxRetries,
+    maxPauseMs: config.maxPauseMs,
+    maxWaitMs: config.budgetMaxWaitMs,
     metrics: new GatewayMetrics(),
   };
   return {
