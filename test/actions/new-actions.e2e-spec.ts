@@ -1,8 +1,7 @@
 // The actions of the catalogue's second round against the sandbox, end to end: a signed event,
 // the rule, the gateway, the CRM's state read back. Nothing mocked.
 import { DataSource } from 'typeorm';
-import { crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
-import { api } from '../support/http';
+import { api, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 
 jest.setTimeout(90_000);
 
