@@ -1,7 +1,8 @@
 // The actions of the catalogue's second round against the sandbox, end to end: a signed event,
 // the rule, the gateway, the CRM's state read back. Nothing mocked.
 import { DataSource } from 'typeorm';
-import { api, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { api } from '../support/http';
 
 jest.setTimeout(90_000);
 
