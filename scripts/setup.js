@@ -5,7 +5,9 @@
 //  3. finds Postgres and Redis via DATABASE_URL / REDIS_URL (defaults: localhost); when none answers
 //     it starts local ones from installed binaries under .data/, or stops with the exact command to run;
 //  4. creates the database when missing and runs pending migrations.
-// Flags: --no-services (steps 1-2 only), --no-migrate (skip step 4).
+//  5. with --browser (npm test): makes sure Chromium is there for the console's browser tests,
+//     installing Debian's package when it can (root + apt-get), else printing the command.
+// Flags: --no-services (steps 1-2 only), --no-migrate (skip step 4), --browser (step 5).
 'use strict';
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -193,7 +195,23 @@ async function migrate(databaseUrl) {
   if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
 }
 
+/** The console's browser tests drive the system Chromium (playwright-core cannot download one here). */
+function ensureChromium() {
+  const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (fs.existsSync(chromium)) return;
+  const command = 'apt-get update && apt-get install -y chromium';
+  const canInstall = process.getuid && process.getuid() === 0 && findBinary('apt-get', []);
+  if (!canInstall) {
+    log(`no Chromium at ${chromium}: the console's browser tests need it. Install it:  sudo sh -c '${command}'`);
+    return;
+  }
+  log(`no Chromium at ${chromium}; installing Debian's package for the console's browser tests`);
+  const result = spawnSync('sh', ['-c', command], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  if (result.status !== 0) log(`Chromium was not installed; run:  ${command}`);
+}
+
 (async () => {
+  if (args.has('--browser')) ensureChromium();
   installDependencies();
   build();
   if (!args.has('--no-services')) {

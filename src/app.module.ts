@@ -8,6 +8,7 @@ import { AdminModule } from './admin/admin.module';
 import { QueueBoardModule } from './admin/queue-board.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
+import { ConsoleModule } from './console/console.module';
 import { dataSourceOptions } from './db/data-source';
 import { EventsModule } from './events/events.module';
 import { IntakeModule } from './intake/intake.module';
@@ -37,7 +38,7 @@ export class AppModule {
         ActionsModule.register(withWorkers),
         SegmentsModule.register(withWorkers, withScheduler),
         HealthModule,
-        ...(withApi ? [IntakeModule, AdminModule, QueueBoardModule.register(config)] : []),
+        ...(withApi ? [IntakeModule, AdminModule, QueueBoardModule.register(config), ConsoleModule] : []),
       ],
     };
   }

@@ -24,6 +24,8 @@ export interface CallOptions {
 export interface BudgetSnapshot {
   /** Calls counting against the limit right now, across all processes. */
   usedInWindow: number;
+  /** Of those, calls made for bulk work (the rest were interactive). */
+  bulkInWindow: number;
   limit: number;
   windowMs: number;
   /** Epoch ms until which every process holds its calls (a CRM 429). */
@@ -72,6 +74,7 @@ export class CrmGateway implements OnApplicationShutdown {
     const { limit, windowMs } = this.budget.params;
     return {
       usedInWindow: state.scores.length,
+      bulkInWindow: state.bulkUsed,
       limit,
       windowMs,
       pausedUntil: state.pausedUntil > state.now ? state.pausedUntil : undefined,

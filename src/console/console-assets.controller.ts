@@ -1,0 +1,32 @@
+// The console's static files, served by the engine itself (offline: no CDN). uPlot comes
+// straight from its installed package, so it is exactly the version package-lock.json pins.
+import { Controller, Get, NotFoundException, Param, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const OWN = join(__dirname, 'assets');
+const ASSETS: Record<string, { path: string; type: string }> = {
+  'console.css': { path: join(OWN, 'console.css'), type: 'text/css' },
+  'live.js': { path: join(OWN, 'live.js'), type: 'text/javascript' },
+  'budget.js': { path: join(OWN, 'budget.js'), type: 'text/javascript' },
+  'uPlot.iife.min.js': { path: require.resolve('uplot/dist/uPlot.iife.min.js'), type: 'text/javascript' },
+  'uPlot.min.css': { path: require.resolve('uplot/dist/uPlot.min.css'), type: 'text/css' },
+};
+
+@ApiExcludeController()
+@Controller('console/assets')
+export class ConsoleAssetsController {
+  private readonly cache = new Map<string, Buffer>();
+
+  @Get(':name')
+  asset(@Param('name') name: string, @Res() res: Response) {
+    const asset = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+    if (!asset) throw new NotFoundException();
+    let body = this.cache.get(name);
+    if (!body) this.cache.set(name, (body = readFileSync(asset.path)));
+    res.type(asset.type).setHeader('Cache-Control', 'public, max-age=300');
+    res.send(body);
+  }
+}

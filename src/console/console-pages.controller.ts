@@ -1,0 +1,150 @@
+// Read-only pages: overview, budget, runs, one run, contact timeline.
+import { Controller, Get, Inject, NotFoundException, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { RuleSetService } from '../rules/rule-set.service';
+import { ConsoleResponder } from './console-responder';
+import { ContactJournalRepository } from './journal/contact-journal.repository';
+import { BudgetFeed } from './live/budget-feed.service';
+import { formatDuration } from './live/backlog-eta';
+import { ACTION_STATUSES, OverviewFeed, RUN_STATUSES } from './live/overview-feed.service';
+import {
+  contactHref,
+  fromInputTime,
+  statusText,
+  statusTone,
+  toInputTime,
+  triggerText,
+  when,
+} from './pages/format';
+import { runPage } from './pages/run-page';
+import { buildTimeline } from './pages/timeline';
+import { findActionResults, findRun, findRuns } from './queries/runs-queries';
+import { actionsOf, deliveriesOf, runsOf, TIMELINE_LIMIT } from './queries/timeline-queries';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+@ApiExcludeController()
+@Controller('console')
+export class ConsolePagesController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly db: DataSource,
+    private readonly rules: RuleSetService,
+    private readonly pages: ConsoleResponder,
+    private readonly overview: OverviewFeed,
+    private readonly budget: BudgetFeed,
+    private readonly journal: ContactJournalRepository,
+  ) {}
+
+  @Get()
+  async home(@Req() req: Request, @Res() res: Response) {
+    const s = await this.overview.snapshot();
+    const list = (names: string[], counts: Record<string, number>) =>
+      names.map((name) => ({ name, count: counts[name] ?? 0 }));
+    const view = {
+      ...s,
+      period: 'hour',
+      runs: list(RUN_STATUSES, s.runs),
+      actions: list(ACTION_STATUSES, s.actions),
+      queues: Object.entries(s.queues).map(([name, c]) => ({ name, ...c })),
+    };
+    this.pages.send(req, res, 'overview', view, { title: 'Overview', scripts: ['live.js'] });
+  }
+
+  @Get('budget')
+  async budgetPage(@Req() req: Request, @Res() res: Response) {
+    const s = await this.budget.sample();
+    const view = {
+      ...s,
+      windowSeconds: Math.round(this.config.crm.budget.windowMs / 1000),
+      bulkSharePercent: Math.round(this.config.crm.budget.bulkMinShare * 100),
+      pause: s.pauseRemainingMs ? formatDuration(s.pauseRemainingMs) : 'none',
+      eta: { interactive: formatDuration(s.eta.interactiveMs), bulk: formatDuration(s.eta.bulkMs) },
+    };
+    this.pages.send(req, res, 'budget', view, {
+      title: 'Budget',
+      uplot: true,
+      scripts: ['uPlot.iife.min.js', 'live.js', 'budget.js'],
+    });
+  }
+
+  @Get('runs')
+  async runs(@Req() req: Request, @Res() res: Response, @Query() q: Record<string, string>) {
+    const since = fromInputTime(q.since);
+    const until = fromInputTime(q.until);
+    const bad = since === 'invalid' || until === 'invalid';
+    const filter = {
+      rule: q.rule || undefined,
+      contact: q.contact || undefined,
+      status: q.status || undefined,
+      since: since === 'invalid' ? undefined : since,
+      until: until === 'invalid' ? undefined : until,
+    };
+    const rows = bad ? [] : await findRuns(this.db, { ...filter, limit: 200 });
+    const view = {
+      filter: { ...filter, since: toInputTime(filter.since), until: toInputTime(filter.until) },
+      error: bad ? 'Since / until must be date-times (UTC).' : undefined,
+      statuses: RUN_STATUSES.map((value) => ({ value, selected: value === filter.status })),
+      runs: rows.map((r) => ({
+        ...r,
+        createdAt: when(r.createdAt),
+        contactHref: contactHref(r.contactId),
+        trigger: triggerText(r.triggerKey),
+        tone: statusTone(r.status, r.reason),
+        statusText: statusText(r.status, r.reason),
+      })),
+    };
+    this.pages.send(req, res, 'runs', view, { title: 'Runs' }, bad ? 400 : 200);
+  }
+
+  @Get('runs/:id')
+  async run(@Req() req: Request, @Res() res: Response, @Param('id') id: string) {
+    const run = UUID.test(id) ? await findRun(this.db, id) : undefined;
+    if (!run) throw new NotFoundException(`no run ${id}`);
+    const [actions, journal] = await Promise.all([
+      findActionResults(this.db, id),
+      this.journal.forContact(run.contactId, TIMELINE_LIMIT),
+    ]);
+    const waits = new Map<number, number>();
+    for (const j of journal) {
+      const d = j.detail as { runId?: string; index?: number; waitedMs?: number };
+      if (j.kind === 'crm.call' && d.runId === id && typeof d.index === 'number')
+        waits.set(d.index, (waits.get(d.index) ?? 0) + (d.waitedMs ?? 0));
+    }
+    const view = runPage(run, actions, this.rules.current()?.rule(run.ruleId), waits);
+    this.pages.send(req, res, 'run', view, { title: `Run ${run.ruleId}`, section: 'runs' });
+  }
+
+  @Get('contacts')
+  async contactSearch(@Req() req: Request, @Res() res: Response, @Query('id') id?: string) {
+    if (id) return res.redirect(303, contactHref(id.trim()));
+    const recent = await findRuns(this.db, { limit: 20 });
+    const ids = [...new Set(recent.map((r) => r.contactId))].map((c) => ({ id: c, href: contactHref(c) }));
+    this.pages.send(req, res, 'contact-search', { recent: ids }, { title: 'Contacts', section: 'contacts' });
+  }
+
+  @Get('contacts/:id')
+  async timeline(@Req() req: Request, @Res() res: Response, @Param('id') contactId: string) {
+    const [deliveries, runs, journal] = await Promise.all([
+      deliveriesOf(this.db, contactId),
+      runsOf(this.db, contactId),
+      this.journal.forContact(contactId, TIMELINE_LIMIT),
+    ]);
+    const actions = runs.length
+      ? await actionsOf(
+          this.db,
+          runs.map((r) => r.id),
+        )
+      : [];
+    const steps = buildTimeline({ deliveries, runs, actions, journal });
+    const view = {
+      contactId,
+      summary: `${deliveries.length} deliveries, ${runs.length} rule evaluations, ${actions.length} actions, ${journal.length} other steps (newest ${TIMELINE_LIMIT} of each kind)`,
+      steps: steps.map((s) => ({ ...s, at: when(s.at) })),
+    };
+    this.pages.send(req, res, 'timeline', view, { title: `Contact ${contactId}`, section: 'contacts' });
+  }
+}

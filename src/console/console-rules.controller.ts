@@ -1,0 +1,112 @@
+// The rules page and the operators' switches (pause/resume, shadow on/off).
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Get,
+  NotFoundException,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { DataSource } from 'typeorm';
+import { RuleSetService } from '../rules/rule-set.service';
+import type { RuleDefinition } from '../rules/rule-types';
+import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
+import { ConsoleResponder } from './console-responder';
+import { statusTone, when } from './pages/format';
+import { parsePeriod, PERIODS, periodStart } from './queries/period';
+import { countRunsByRule, lastRunsByRule } from './queries/runs-queries';
+import type { RuleControlChange } from './rule-controls/rule-control-audit.entity';
+import { RuleControlsRepository } from './rule-controls/rule-controls.repository';
+import { RuleControlsService } from './rule-controls/rule-controls.service';
+
+const CHANGES: RuleControlChange[] = ['pause', 'resume', 'shadow-on', 'shadow-off'];
+const LAST_RUNS = 5;
+
+function triggerOf(rule: RuleDefinition): string {
+  const t = rule.trigger;
+  return t.kind === 'event'
+    ? `on ${t.events.join(', ')}`
+    : `cron ${t.cron}${t.timezone ? ` (${t.timezone})` : ''}`;
+}
+
+@ApiExcludeController()
+@Controller('console/rules')
+export class ConsoleRulesController {
+  constructor(
+    private readonly db: DataSource,
+    private readonly rules: RuleSetService,
+    private readonly controls: RuleControlsService,
+    private readonly audit: RuleControlsRepository,
+    private readonly pages: ConsoleResponder,
+    private readonly auth: ConsoleAuth,
+  ) {}
+
+  @Get()
+  async list(@Req() req: ConsoleRequest, @Res() res: Response, @Query('period') rawPeriod?: string) {
+    const period = parsePeriod(rawPeriod, '24h');
+    const since = periodStart(period);
+    const [counts, last, audit] = await Promise.all([
+      countRunsByRule(this.db, since),
+      lastRunsByRule(this.db, since, LAST_RUNS),
+      this.audit.audit(50),
+    ]);
+    const set = this.rules.current();
+    const byRule = new Map(counts.map((c) => [c.ruleId, c]));
+    const zero = { matched: 0, notMatched: 0, suppressed: 0, paused: 0, failed: 0 };
+    const view = {
+      ruleSetVersion: set?.version ?? 'none loaded',
+      periods: Object.keys(PERIODS).map((value) => ({ value, selected: value === period })),
+      rules: (set?.rules ?? []).map((rule) => {
+        const control = this.controls.all().get(rule.id);
+        const mode = this.controls.modeOf(rule);
+        return {
+          id: rule.id,
+          version: rule.version.slice(0, 12),
+          file: `${rule.source.file}:${rule.source.line}`,
+          trigger: triggerOf(rule),
+          enabled: rule.enabled,
+          paused: control?.paused ?? false,
+          forcedShadow: control?.shadow ?? false,
+          mode: control?.shadow && rule.mode === 'live' ? 'shadow (forced)' : mode,
+          modeTone: mode === 'shadow' ? 'warn' : 'ok',
+          counts: byRule.get(rule.id) ?? zero,
+          lastRuns: last
+            .filter((r) => r.ruleId === rule.id)
+            .map((r) => ({
+              id: r.id,
+              status: r.reason === 'paused' ? 'paused' : r.status,
+              tone: statusTone(r.status, r.reason),
+              at: when(r.createdAt),
+            })),
+        };
+      }),
+      audit: audit.map((a) => ({ ...a, at: when(a.at) })),
+    };
+    this.pages.send(req, res, 'rules', view, {
+      title: 'Rules',
+      flash: typeof req.query.done === 'string' ? req.query.done : undefined,
+    });
+  }
+
+  @Post(':id/control')
+  async control(
+    @Req() req: ConsoleRequest,
+    @Res() res: Response,
+    @Param('id') id: string,
+    @Body() body: { change?: string; note?: string },
+  ) {
+    const change = body?.change as RuleControlChange;
+    if (!CHANGES.includes(change))
+      throw new BadRequestException(`change must be one of ${CHANGES.join(', ')}`);
+    if (!this.rules.current()?.rule(id)) throw new NotFoundException(`no rule ${id} in the running set`);
+    const note = typeof body.note === 'string' && body.note.trim() ? body.note.trim().slice(0, 200) : null;
+    await this.controls.change(id, change, this.auth.actor(req), note);
+    res.redirect(303, `/console/rules?done=${encodeURIComponent(`${id}: ${change}`)}`);
+  }
+}

@@ -1,0 +1,48 @@
+// The operator console at /console (ROLE all or api): server-rendered pages, small scripts,
+// live numbers over server-sent events. Behind the admin token (a session cookie after login).
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import cookieParser from 'cookie-parser';
+import { urlencoded } from 'express';
+import { CrmModule } from '../crm/crm.module';
+import { QueuesModule } from '../queues/queues.module';
+import { RulesModule } from '../rules/rules.module';
+import { ConsoleAuth } from './auth/console-auth';
+import { ConsoleAssetsController } from './console-assets.controller';
+import { ConsoleAuthController } from './console-auth.controller';
+import { ConsoleFailuresController } from './console-failures.controller';
+import { ConsolePagesController } from './console-pages.controller';
+import { ConsoleResponder } from './console-responder';
+import { ConsoleRulesController } from './console-rules.controller';
+import { ConsoleStreamController } from './console-stream.controller';
+import { ContactJournalModule } from './journal/contact-journal.module';
+import { BudgetFeed } from './live/budget-feed.service';
+import { OverviewFeed } from './live/overview-feed.service';
+import { RuleControlsModule } from './rule-controls/rule-controls.module';
+
+const CONTROLLERS = [
+  ConsoleAssetsController,
+  ConsoleAuthController,
+  ConsolePagesController,
+  ConsoleRulesController,
+  ConsoleFailuresController,
+  ConsoleStreamController,
+];
+
+@Module({
+  imports: [QueuesModule, CrmModule, RulesModule, RuleControlsModule, ContactJournalModule],
+  controllers: CONTROLLERS,
+  providers: [ConsoleAuth, ConsoleResponder, OverviewFeed, BudgetFeed],
+})
+export class ConsoleModule implements NestModule {
+  constructor(private readonly auth: ConsoleAuth) {}
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(
+        cookieParser(),
+        urlencoded({ extended: false, limit: '16kb' }),
+        (req: never, res: never, next: () => void) => this.auth.use(req, res, next),
+      )
+      .forRoutes(...CONTROLLERS);
+  }
+}

@@ -1,0 +1,26 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+/**
+ * What the engine saw or did for a contact that no other table keeps: duplicate deliveries,
+ * mirror updates, CRM calls with their budget waits and answers, segment leaves without a run.
+ * The contact timeline merges it with inbox_events, runs and action_results.
+ */
+@Entity('contact_journal')
+@Index('IDX_contact_journal_contact_at', ['contactId', 'at'])
+export class ContactJournalEntity {
+  @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'PK_contact_journal' })
+  id!: string;
+
+  @Column({ name: 'contact_id', type: 'text' })
+  contactId!: string;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  at!: Date;
+
+  /** delivery.duplicate, mirror.updated, mirror.deleted, crm.call, segment.left */
+  @Column({ type: 'text' })
+  kind!: string;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  detail!: Record<string, unknown>;
+}

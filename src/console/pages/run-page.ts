@@ -1,0 +1,68 @@
+// A run as people read it: the condition tree with ✔/✘ and the values seen (the same text as
+// `crm-rules explain`, from format-explain.ts), then its actions. Pure.
+import { actionText, formatTraceList, formatTree } from '../../matching/format-explain';
+import type { RuleDefinition } from '../../rules/rule-types';
+import type { ActionResultRow, RunDetail } from '../queries/runs-queries';
+import { contactHref, statusText, statusTone, triggerText, when } from './format';
+
+export interface TraceLine {
+  text: string;
+  tone: 'ok' | 'bad' | 'muted';
+  depth: number;
+}
+
+/** Lines of formatTree / formatTraceList, split into depth and tone for the page. */
+export function traceLines(
+  run: Pick<RunDetail, 'trace' | 'ruleVersion'>,
+  rule?: RuleDefinition,
+): TraceLine[] {
+  const sameRule = rule && rule.version === run.ruleVersion;
+  let lines: string[];
+  if (sameRule && !rule.conditions) lines = ['✔ no conditions: always matches'];
+  else if (sameRule) lines = formatTree(rule.conditions!, run.trace ?? [], '');
+  else lines = formatTraceList(run.trace ?? [], '');
+  if (lines.length === 0) lines = ['✔ no conditions: always matches'];
+  return lines.map((line) => {
+    const text = line.trimStart();
+    const depth = Math.min(6, (line.length - text.length) / 2);
+    const tone = text.startsWith('✔') ? 'ok' : text.startsWith('✘') ? 'bad' : 'muted';
+    return { text, tone, depth };
+  });
+}
+
+export function runPage(
+  run: RunDetail,
+  actions: ActionResultRow[],
+  rule: RuleDefinition | undefined,
+  budgetWaits: Map<number, number>,
+) {
+  return {
+    run,
+    contactHref: contactHref(run.contactId),
+    tone: statusTone(run.status, run.reason),
+    statusText: statusText(run.status, run.reason),
+    trigger: triggerText(run.triggerKey, run.eventType),
+    staleRule: !!rule && rule.version !== run.ruleVersion,
+    createdAt: when(run.createdAt),
+    finishedAt: when(run.finishedAt),
+    trace: traceLines(run, rule),
+    actions: actions.map((a) => ({
+      index: a.index,
+      text: actionText(a.action),
+      status: a.status,
+      tone: statusTone(a.status),
+      reason: [a.reason, a.errorMessage && a.errorMessage !== a.reason ? a.errorMessage : null]
+        .filter(Boolean)
+        .join(': '),
+      answer: a.httpStatus
+        ? `HTTP ${a.httpStatus}${a.errorCode ? ` ${a.errorCode}` : ''}`
+        : a.status === 'succeeded'
+          ? '2xx'
+          : '',
+      requestId: a.requestId ?? '',
+      attempts: a.attempts,
+      duration: a.durationMs !== null ? `${a.durationMs} ms` : '',
+      budgetWait: budgetWaits.has(a.index) ? `${budgetWaits.get(a.index)} ms` : '',
+    })),
+  };
+}

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { RuleControlsRepository } from './rule-controls.repository';
+import { RuleControlsService } from './rule-controls.service';
+
+/** Imported wherever rules are matched (every worker) and by the console (where they change). */
+@Module({
+  providers: [RuleControlsRepository, RuleControlsService],
+  exports: [RuleControlsService, RuleControlsRepository],
+})
+export class RuleControlsModule {}
