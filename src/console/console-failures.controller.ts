@@ -2,11 +2,12 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { DataSource } from 'typeorm';
 import { actionText } from '../matching/format-explain';
 import { ConsoleResponder } from './console-responder';
 import { contactHref, when } from './pages/format';
-import { FAILED_ACTION_STATUSES, findFailedActions, findFailedEvents } from './queries/failures-queries';
+import { ActionResultsRepository } from '../ledger/action-results.repository';
+import { InboxEventsRepository } from '../ledger/inbox-events.repository';
+import { ATTENTION_STATUSES } from './live/overview-feed.service';
 
 const LIMIT = 200;
 
@@ -14,7 +15,8 @@ const LIMIT = 200;
 @Controller('console/failures')
 export class ConsoleFailuresController {
   constructor(
-    private readonly db: DataSource,
+    private readonly actionResults: ActionResultsRepository,
+    private readonly inbox: InboxEventsRepository,
     private readonly pages: ConsoleResponder,
   ) {}
 
@@ -22,21 +24,25 @@ export class ConsoleFailuresController {
   async list(@Req() req: Request, @Res() res: Response, @Query() q: Record<string, string>) {
     const filter = {
       rule: q.rule || undefined,
-      status: (FAILED_ACTION_STATUSES as readonly string[]).includes(q.status) ? q.status : undefined,
+      status: (ATTENTION_STATUSES as readonly string[]).includes(q.status) ? q.status : undefined,
     };
     const [actions, events] = await Promise.all([
-      findFailedActions(this.db, { ...filter, limit: LIMIT }),
-      findFailedEvents(this.db, undefined, LIMIT),
+      this.actionResults.needingAttention({
+        statuses: filter.status ? [filter.status] : ATTENTION_STATUSES,
+        rule: filter.rule,
+        limit: LIMIT,
+      }),
+      this.inbox.failed(LIMIT),
     ]);
     const view = {
       filter,
-      statuses: FAILED_ACTION_STATUSES.map((value) => ({ value, selected: value === filter.status })),
+      statuses: ATTENTION_STATUSES.map((value) => ({ value, selected: value === filter.status })),
       operations: [],
       actions: actions.map((a) => ({
         ...a,
         at: when(a.finishedAt),
         contactHref: contactHref(a.contactId),
-        text: actionText(a.action),
+        text: actionText(a.action as unknown as Parameters<typeof actionText>[0]),
         error: [a.errorCode, a.errorMessage].filter(Boolean).join(': '),
         requestId: a.requestId ?? '',
         ops: [],

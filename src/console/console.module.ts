@@ -4,6 +4,7 @@ import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common
 import cookieParser from 'cookie-parser';
 import { urlencoded } from 'express';
 import { CrmModule } from '../crm/crm.module';
+import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rules/rules.module';
 import { ConsoleAuth } from './auth/console-auth';
@@ -29,7 +30,7 @@ const CONTROLLERS = [
 ];
 
 @Module({
-  imports: [QueuesModule, CrmModule, RulesModule, RuleControlsModule, ContactJournalModule],
+  imports: [QueuesModule, LedgerModule, CrmModule, RulesModule, RuleControlsModule, ContactJournalModule],
   controllers: CONTROLLERS,
   providers: [ConsoleAuth, ConsoleResponder, OverviewFeed, BudgetFeed],
 })

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CrmGateway } from '../../src/crm/crm-gateway.service';
-import { api, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { api, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 import { launchBrowser, logIn, screenshot } from './browser';
 
@@ -96,6 +96,36 @@ describe('operator console in a real browser', () => {
     expect(action).toContain('add-tag "vip"');
     expect(action).toContain('succeeded');
     await screenshot(page, 'run');
+  });
+
+  it('pauses a rule from the rules page, and the next event records paused', async () => {
+    await page.goto(`${h.url}/console/rules`);
+    const row = page.locator('tr[data-rule="vip-on-update"]');
+    await row.locator('input[name=note]').fill('<b>investigating</b>');
+    await row.getByRole('button', { name: 'Pause' }).click();
+    await page.waitForURL(/\/console\/rules\?done=/);
+    await row.locator('.badge', { hasText: 'paused' }).waitFor();
+    const audit = await page.locator('table.audit tbody tr').first().innerText();
+    expect(audit).toContain('vip-on-update');
+    expect(audit).toContain('pause');
+    expect(audit).toContain('<b>investigating</b>'); // shown as text, not markup
+    await screenshot(page, 'rules');
+
+    const contact = await newContact(h, 'Paula Paused');
+    await deliver(h.url, JSON.stringify(contactEvent('contact.updated', contact)));
+    await page.goto(`${h.url}/console/runs?contact=${contact.id}`);
+    await eventually(async () => {
+      await page.reload();
+      return (await page.locator('table.runs tbody .badge').allInnerTexts()).includes('paused');
+    });
+    const tags = (await crm(h, 'GET', `/v1/contacts/${contact.id}`)).body.tags;
+    expect(tags.map((t: { name: string }) => t.name)).not.toContain('vip');
+    await screenshot(page, 'runs');
+
+    await page.goto(`${h.url}/console/rules`);
+    await row.getByRole('button', { name: 'Resume' }).click();
+    await page.waitForURL(/\/console\/rules\?done=/);
+    await row.getByRole('button', { name: 'Pause' }).waitFor();
   });
 
   it('shows the overview with live numbers', async () => {

@@ -10,6 +10,7 @@ import type { RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
 import { RuleSetService } from '../../rules/rule-set.service';
 import { sweepLockKey, withAdvisoryLock } from '../../db/advisory-lock';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
+import { RuleControlsService } from '../../console/rule-controls/rule-controls.service';
 import { MembershipDiff, type DiffContext } from './membership-diff';
 import { resolveFilterNames, resolveRelativeDates } from '../filters/resolved-filters';
 import { returnedRows } from '../../db/returned-rows';
@@ -46,6 +47,7 @@ export class SweepService {
     private readonly metrics: EngineMetrics,
     private readonly actions: ActionsQueue,
     private readonly actionResults: ActionResultsRepository,
+    private readonly controls: RuleControlsService,
   ) {}
 
   async run(job: SweepJobData): Promise<SweepSummary> {
@@ -104,7 +106,8 @@ export class SweepService {
       );
       await this.segmentSync.ensureSynced(rule, trigger, filters);
       await progress.enterPhase('evaluate');
-      const ctx: DiffContext = { sweepId, rule, trigger, ruleSetVersion, tick, filters };
+      const control = { paused: this.controls.isPaused(rule.id), mode: this.controls.modeOf(rule) };
+      const ctx: DiffContext = { sweepId, rule, trigger, ruleSetVersion, tick, filters, control };
       const diff = new MembershipDiff(
         this.dataSource,
         this.metrics,
