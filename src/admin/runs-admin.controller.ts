@@ -10,14 +10,10 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { ActionResultsRepository } from '../ledger/action-results.repository';
-import { InboxEventsRepository } from '../ledger/inbox-events.repository';
 import { RunsRepository } from '../ledger/runs.repository';
-import { ActionsQueue } from '../queues/actions-queue.service';
-import { EventsQueue } from '../queues/events-queue.service';
 import { AdminTokenGuard } from './admin-token.guard';
+import { FailureOperationsService } from './failure-operations.service';
 
 const RUN_STATUSES = ['not_matched', 'suppressed', 'pending', 'running', 'succeeded', 'failed', 'dead'];
 
@@ -27,12 +23,9 @@ const RUN_STATUSES = ['not_matched', 'suppressed', 'pending', 'running', 'succee
 @Controller('admin')
 export class RunsAdminController {
   constructor(
-    private readonly db: DataSource,
-    private readonly inbox: InboxEventsRepository,
     private readonly runs: RunsRepository,
     private readonly actionResults: ActionResultsRepository,
-    private readonly events: EventsQueue,
-    private readonly actions: ActionsQueue,
+    private readonly operations: FailureOperationsService,
   ) {}
 
   @Get('runs')
@@ -76,9 +69,8 @@ export class RunsAdminController {
     summary: 'Evaluate a stored event again as a new trigger (new runs; once/cooldown still apply)',
   })
   async replay(@Param('id', ParseUUIDPipe) id: string) {
-    const copy = await this.inbox.insertReplayCopy(id, randomUUID());
+    const copy = await this.operations.replayEvent(id);
     if (!copy) throw new NotFoundException(`event ${id} not found`);
-    await this.events.add(copy);
     return { replayedAs: copy };
   }
 
@@ -87,17 +79,6 @@ export class RunsAdminController {
     summary: 'Put dead (and, with includeFailed, failed) actions back to pending and run them again',
   })
   async retryDead(@Body() body: { runId?: string; includeFailed?: boolean } = {}) {
-    const statuses = body.includeFailed ? ['dead', 'failed'] : ['dead'];
-    const runs = await this.db.transaction(async (tx) => {
-      const reopened = await this.runs.in(tx).reopen(statuses, body.runId ?? null);
-      await this.actionResults.in(tx).reopen(
-        reopened.map((r) => r.id),
-        statuses,
-      );
-      return reopened;
-    });
-    // ensure, not add: a finished job of the same id would make the add a no-op.
-    for (const run of runs) await this.actions.ensure(run);
-    return { retried: runs.length };
+    return { retried: await this.operations.retryDead(body) };
   }
 }

@@ -3,6 +3,7 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import cookieParser from 'cookie-parser';
 import { urlencoded } from 'express';
+import { AdminModule } from '../admin/admin.module';
 import { CrmModule } from '../crm/crm.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
@@ -30,7 +31,15 @@ const CONTROLLERS = [
 ];
 
 @Module({
-  imports: [QueuesModule, LedgerModule, CrmModule, RulesModule, RuleControlsModule, ContactJournalModule],
+  imports: [
+    AdminModule,
+    QueuesModule,
+    LedgerModule,
+    CrmModule,
+    RulesModule,
+    RuleControlsModule,
+    ContactJournalModule,
+  ],
   controllers: CONTROLLERS,
   providers: [ConsoleAuth, ConsoleResponder, OverviewFeed, BudgetFeed],
 })

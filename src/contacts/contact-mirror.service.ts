@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ContactJournalRepository } from '../console/journal/contact-journal.repository';
 import { DataSource, EntityManager } from 'typeorm';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact, PageWithTotals } from '../crm/crm-types';
@@ -39,6 +40,7 @@ export class ContactMirrorService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly gateway: CrmGateway,
+    private readonly journal: ContactJournalRepository,
   ) {}
 
   /** contact.created / contact.updated upsert the contact; contact.deleted removes it. */
@@ -54,6 +56,12 @@ export class ContactMirrorService {
     } else {
       await this.upsert(this.dataSource.manager, [contact as Contact], 0);
     }
+    // For the contact timeline (the mirror keeps only the latest state). Syncs are not noted: bulk.
+    this.journal.note({
+      contactId: contact.id,
+      kind: type === 'contact.deleted' ? 'mirror.deleted' : 'mirror.updated',
+      detail: { source: type, updatedAt: contact.updatedAt },
+    });
     await this.noteEvent();
   }
 

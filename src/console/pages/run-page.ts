@@ -1,8 +1,8 @@
 // A run as people read it: the condition tree with ✔/✘ and the values seen (the same text as
 // `crm-rules explain`, from format-explain.ts), then its actions. Pure.
-import { actionText, formatTraceList, formatTree } from '../../matching/format-explain';
+import { formatTraceList, formatTree } from '../../matching/format-explain';
 import type { ConditionTrace, RuleDefinition } from '../../rules/rule-types';
-import { contactHref, statusText, statusTone, triggerText, when } from './format';
+import { actionShown, contactHref, statusText, statusTone, triggerText, when } from './format';
 
 /** A run as RunsRepository.show() gives it, plus its event's type. */
 export interface RunDetail {
@@ -79,7 +79,7 @@ export function runPage(
     trace: traceLines(run, rule),
     actions: actions.map((a) => ({
       index: a.index,
-      text: actionText(a.action),
+      text: actionShown(a.action),
       status: a.status,
       tone: statusTone(a.status),
       reason: [a.reason, a.errorMessage && a.errorMessage !== a.reason ? a.errorMessage : null]
