@@ -43,6 +43,8 @@ export interface AppConfig {
   rulesDir: string;
   rulesWatch: boolean;
   adminToken?: string;
+  /** Slack-compatible webhook for operator alerts (console). */
+  alertWebhookUrl?: string;
   webhookBodyLimitBytes: number;
   logLevel: string;
 }

@@ -17,6 +17,7 @@ import { ConsoleResponder } from './console-responder';
 import { ConsoleRulesController } from './console-rules.controller';
 import { ConsoleStreamController } from './console-stream.controller';
 import { ContactJournalModule } from './journal/contact-journal.module';
+import { AlertsService } from './alerts/alerts.service';
 import { BudgetFeed } from './live/budget-feed.service';
 import { OverviewFeed } from './live/overview-feed.service';
 import { RuleControlsModule } from './rule-controls/rule-controls.module';
@@ -41,7 +42,7 @@ const CONTROLLERS = [
     ContactJournalModule,
   ],
   controllers: CONTROLLERS,
-  providers: [ConsoleAuth, ConsoleResponder, OverviewFeed, BudgetFeed],
+  providers: [ConsoleAuth, ConsoleResponder, OverviewFeed, BudgetFeed, AlertsService],
 })
 export class ConsoleModule implements NestModule {
   constructor(private readonly auth: ConsoleAuth) {}
