@@ -5,6 +5,7 @@ import { UnknownNameError } from '../crm/directory-match';
 import { CrmApiError } from '../crm/crm-errors';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';
+import { ContactJournalRepository } from '../console/journal/contact-journal.repository';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import { contactLockKey, withAdvisoryLock } from '../db/advisory-lock';
 import type { Queryable } from '../db/queryable';
@@ -56,6 +57,7 @@ export class ActionRunnerService {
     private readonly directory: CrmDirectory,
     private readonly metrics: EngineMetrics,
     private readonly mirror: ContactMirrorService,
+    private readonly journal: ContactJournalRepository,
   ) {}
 
   /** Runs every unfinished run of the contact up to and including `runId`. */
@@ -116,8 +118,28 @@ export class ActionRunnerService {
     finalAttempt: boolean,
   ): Promise<'next' | 'failed' | 'dead'> {
     const action = row.action as RuleAction;
-    const opts = { priority: run.priority, correlationId: run.correlation_id ?? undefined };
+    // Budget waits and calls of this action, for the contact timeline (contact_journal).
+    const calls = { count: 0, waitedMs: 0 };
+    const onGranted = (ms: number) => void (calls.count++, (calls.waitedMs += ms));
+    const opts = { priority: run.priority, correlationId: run.correlation_id ?? undefined, onGranted };
     const started = Date.now();
+    const noteCalls = (outcome: string, requestId?: string | null) =>
+      calls.count > 0 &&
+      this.journal.note({
+        contactId: run.contact_id,
+        kind: 'crm.call',
+        detail: {
+          runId: run.id,
+          index: row.action_index,
+          operation: action.type,
+          priority: run.priority,
+          calls: calls.count,
+          waitedMs: calls.waitedMs,
+          durationMs: Date.now() - started,
+          outcome,
+          requestId,
+        },
+      });
     try {
       const def = actionDefinition(action.type);
       const facts = {
@@ -149,12 +171,14 @@ export class ActionRunnerService {
       // The CRM's answer is the freshest state there is: later runs' guards start from it.
       if (after) await this.mirror.applyEvent('contact.updated', after);
       await ledger.actions.succeed(row.id, Date.now() - started, null);
+      noteCalls('ok');
       this.metrics.actions.inc({ type: action.type, status: 'succeeded', reason: '' });
       this.logger.log(
         `rule ${run.rule_id}: ${action.type} on contact ${ctx.contact.id} succeeded [${run.correlation_id ?? '-'}]`,
       );
       return 'next';
     } catch (err) {
+      noteCalls(describe(err).code, describe(err).requestId);
       return this.onError(ledger, run, row, err, Date.now() - started, finalAttempt);
     }
   }

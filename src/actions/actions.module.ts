@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ContactJournalModule } from '../console/journal/contact-journal.module';
 import { CrmModule } from '../crm/crm.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
@@ -12,7 +13,7 @@ export class ActionsModule {
   static register(withWorkers: boolean) {
     return {
       module: ActionsModule,
-      imports: [QueuesModule, LedgerModule, CrmModule, ContactMirrorModule],
+      imports: [QueuesModule, LedgerModule, CrmModule, ContactMirrorModule, ContactJournalModule],
       providers: [ActionRunnerService, ...(withWorkers ? [ActionsProcessor] : [])],
       exports: [ActionRunnerService],
     };

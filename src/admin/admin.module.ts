@@ -5,11 +5,14 @@ import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rules/rules.module';
 import { EventsAdminController } from './events-admin.controller';
 import { ExportsAdminController } from './exports-admin.controller';
+import { FailureOperationsService } from './failure-operations.service';
 import { RulesAdminController } from './rules-admin.controller';
 import { RunsAdminController } from './runs-admin.controller';
 
 @Module({
   imports: [QueuesModule, LedgerModule, RulesModule, ContactMirrorModule],
   controllers: [RunsAdminController, EventsAdminController, RulesAdminController, ExportsAdminController],
+  providers: [FailureOperationsService],
+  exports: [FailureOperationsService],
 })
 export class AdminModule {}

@@ -9,10 +9,9 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { randomUUID } from 'node:crypto';
 import { InboxEventsRepository } from '../ledger/inbox-events.repository';
-import { EventsQueue } from '../queues/events-queue.service';
 import { AdminTokenGuard } from './admin-token.guard';
+import { FailureOperationsService } from './failure-operations.service';
 
 const EVENT_STATUSES = ['pending', 'processed', 'failed'];
 
@@ -23,7 +22,7 @@ const EVENT_STATUSES = ['pending', 'processed', 'failed'];
 export class EventsAdminController {
   constructor(
     private readonly inbox: InboxEventsRepository,
-    private readonly events: EventsQueue,
+    private readonly operations: FailureOperationsService,
   ) {}
 
   @Get()
@@ -54,14 +53,8 @@ export class EventsAdminController {
       'A failed event: back to pending with its attempts reset, processed again. Any other: evaluated again as a new trigger (new runs; once/cooldown still apply)',
   })
   async replay(@Param('id', ParseUUIDPipe) id: string) {
-    if (await this.inbox.resetFailed(id)) {
-      // ensure, not add: the job that ended it failed may still be kept under the same id.
-      await this.events.ensure(id);
-      return { replayedAs: id, reset: true };
-    }
-    const copy = await this.inbox.insertReplayCopy(id, randomUUID());
-    if (!copy) throw new NotFoundException(`event ${id} not found`);
-    await this.events.add(copy);
-    return { replayedAs: copy, reset: false };
+    const replayed = await this.operations.replayEvent(id);
+    if (!replayed) throw new NotFoundException(`event ${id} not found`);
+    return replayed;
   }
 }

@@ -10,11 +10,10 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
 import { ActionResultsRepository } from '../ledger/action-results.repository';
 import { RunsRepository } from '../ledger/runs.repository';
-import { ActionsQueue } from '../queues/actions-queue.service';
 import { AdminTokenGuard } from './admin-token.guard';
+import { FailureOperationsService } from './failure-operations.service';
 
 const RUN_STATUSES = ['not_matched', 'suppressed', 'pending', 'running', 'succeeded', 'failed', 'dead'];
 
@@ -24,10 +23,9 @@ const RUN_STATUSES = ['not_matched', 'suppressed', 'pending', 'running', 'succee
 @Controller('admin')
 export class RunsAdminController {
   constructor(
-    private readonly db: DataSource,
     private readonly runs: RunsRepository,
     private readonly actionResults: ActionResultsRepository,
-    private readonly actions: ActionsQueue,
+    private readonly operations: FailureOperationsService,
   ) {}
 
   @Get('runs')
@@ -71,17 +69,6 @@ export class RunsAdminController {
     summary: 'Put dead (and, with includeFailed, failed) actions back to pending and run them again',
   })
   async retryDead(@Body() body: { runId?: string; includeFailed?: boolean } = {}) {
-    const statuses = body.includeFailed ? ['dead', 'failed'] : ['dead'];
-    const runs = await this.db.transaction(async (tx) => {
-      const reopened = await this.runs.in(tx).reopen(statuses, body.runId ?? null);
-      await this.actionResults.in(tx).reopen(
-        reopened.map((r) => r.id),
-        statuses,
-      );
-      return reopened;
-    });
-    // ensure, not add: a finished job of the same id would make the add a no-op.
-    for (const run of runs) await this.actions.ensure(run);
-    return { retried: runs.length };
+    return { retried: await this.operations.retryDead(body) };
   }
 }

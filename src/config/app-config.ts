@@ -51,6 +51,8 @@ export interface AppConfig {
   rulesDir: string;
   rulesWatch: boolean;
   adminToken?: string;
+  /** Slack-compatible webhook for operator alerts (console). */
+  alertWebhookUrl?: string;
   webhookBodyLimitBytes: number;
   /** Attempts at processing a stored event before it ends `failed` (listed and replayable by the admin API). */
   eventMaxAttempts: number;

@@ -97,6 +97,7 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     port: int('PORT', 3000, 0, 65535),
     host: str('HOST', '127.0.0.1')!,
     publicUrl: url('PUBLIC_URL', undefined, ['http:', 'https:']),
+    alertWebhookUrl: url('ALERT_WEBHOOK_URL', undefined, ['http:', 'https:']),
     databaseUrl: url('DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/crm_rules', [
       'postgres:',
       'postgresql:',

@@ -2,7 +2,6 @@
 import { Controller, Get, Inject, NotFoundException, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { RuleSetService } from '../rules/rule-set.service';
 import { ConsoleResponder } from './console-responder';
@@ -19,10 +18,14 @@ import {
   triggerText,
   when,
 } from './pages/format';
-import { runPage } from './pages/run-page';
+import { ActionResultRow, RunDetail, runPage } from './pages/run-page';
 import { buildTimeline } from './pages/timeline';
-import { findActionResults, findRun, findRuns } from './queries/runs-queries';
-import { actionsOf, deliveriesOf, runsOf, TIMELINE_LIMIT } from './queries/timeline-queries';
+import { ActionResultsRepository } from '../ledger/action-results.repository';
+import { InboxEventsRepository } from '../ledger/inbox-events.repository';
+import { RunListRow, RunsRepository } from '../ledger/runs.repository';
+
+/** Per source of the contact timeline: enough for a page; the newest are kept. */
+const TIMELINE_LIMIT = 500;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -31,7 +34,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class ConsolePagesController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly db: DataSource,
+    private readonly runs: RunsRepository,
+    private readonly actionResults: ActionResultsRepository,
+    private readonly inbox: InboxEventsRepository,
     private readonly rules: RuleSetService,
     private readonly pages: ConsoleResponder,
     private readonly overview: OverviewFeed,
@@ -72,7 +77,7 @@ export class ConsolePagesController {
   }
 
   @Get('runs')
-  async runs(@Req() req: Request, @Res() res: Response, @Query() q: Record<string, string>) {
+  async runList(@Req() req: Request, @Res() res: Response, @Query() q: Record<string, string>) {
     const since = fromInputTime(q.since);
     const until = fromInputTime(q.until);
     const bad = since === 'invalid' || until === 'invalid';
@@ -83,7 +88,7 @@ export class ConsolePagesController {
       since: since === 'invalid' ? undefined : since,
       until: until === 'invalid' ? undefined : until,
     };
-    const rows = bad ? [] : await findRuns(this.db, { ...filter, limit: 200 });
+    const rows = bad ? [] : ((await this.runs.list({ ...filter, limit: 200 })) as unknown as RunListRow[]);
     const view = {
       filter: { ...filter, since: toInputTime(filter.since), until: toInputTime(filter.until) },
       error: bad ? 'Since / until must be date-times (UTC).' : undefined,
@@ -102,10 +107,12 @@ export class ConsolePagesController {
 
   @Get('runs/:id')
   async run(@Req() req: Request, @Res() res: Response, @Param('id') id: string) {
-    const run = UUID.test(id) ? await findRun(this.db, id) : undefined;
+    const run = UUID.test(id) ? ((await this.runs.show(id)) as RunDetail | undefined) : undefined;
     if (!run) throw new NotFoundException(`no run ${id}`);
+    const inboxEventId = (run as unknown as { inboxEventId: string | null }).inboxEventId;
+    run.eventType = inboxEventId ? (await this.inbox.find(inboxEventId))?.type : null;
     const [actions, journal] = await Promise.all([
-      findActionResults(this.db, id),
+      this.actionResults.forRunView(id) as unknown as Promise<ActionResultRow[]>,
       this.journal.forContact(run.contactId, TIMELINE_LIMIT),
     ]);
     const waits = new Map<number, number>();
@@ -121,7 +128,7 @@ export class ConsolePagesController {
   @Get('contacts')
   async contactSearch(@Req() req: Request, @Res() res: Response, @Query('id') id?: string) {
     if (id) return res.redirect(303, contactHref(id.trim()));
-    const recent = await findRuns(this.db, { limit: 20 });
+    const recent = (await this.runs.list({ limit: 20 })) as unknown as RunListRow[];
     const ids = [...new Set(recent.map((r) => r.contactId))].map((c) => ({ id: c, href: contactHref(c) }));
     this.pages.send(req, res, 'contact-search', { recent: ids }, { title: 'Contacts', section: 'contacts' });
   }
@@ -129,16 +136,11 @@ export class ConsolePagesController {
   @Get('contacts/:id')
   async timeline(@Req() req: Request, @Res() res: Response, @Param('id') contactId: string) {
     const [deliveries, runs, journal] = await Promise.all([
-      deliveriesOf(this.db, contactId),
-      runsOf(this.db, contactId),
+      this.inbox.ofContact(contactId, TIMELINE_LIMIT),
+      this.runs.ofContact(contactId, TIMELINE_LIMIT),
       this.journal.forContact(contactId, TIMELINE_LIMIT),
     ]);
-    const actions = runs.length
-      ? await actionsOf(
-          this.db,
-          runs.map((r) => r.id),
-        )
-      : [];
+    const actions = runs.length ? await this.actionResults.ofRuns(runs.map((r) => r.id)) : [];
     const steps = buildTimeline({ deliveries, runs, actions, journal });
     const view = {
       contactId,

@@ -13,14 +13,13 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { DataSource } from 'typeorm';
 import { RuleSetService } from '../rules/rule-set.service';
 import type { RuleDefinition } from '../rules/rule-types';
 import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
 import { ConsoleResponder } from './console-responder';
 import { statusTone, when } from './pages/format';
 import { parsePeriod, PERIODS, periodStart } from './queries/period';
-import { countRunsByRule, lastRunsByRule } from './queries/runs-queries';
+import { RunsRepository } from '../ledger/runs.repository';
 import type { RuleControlChange } from './rule-controls/rule-control-audit.entity';
 import { RuleControlsRepository } from './rule-controls/rule-controls.repository';
 import { RuleControlsService } from './rule-controls/rule-controls.service';
@@ -39,7 +38,7 @@ function triggerOf(rule: RuleDefinition): string {
 @Controller('console/rules')
 export class ConsoleRulesController {
   constructor(
-    private readonly db: DataSource,
+    private readonly runs: RunsRepository,
     private readonly rules: RuleSetService,
     private readonly controls: RuleControlsService,
     private readonly audit: RuleControlsRepository,
@@ -52,8 +51,8 @@ export class ConsoleRulesController {
     const period = parsePeriod(rawPeriod, '24h');
     const since = periodStart(period);
     const [counts, last, audit] = await Promise.all([
-      countRunsByRule(this.db, since),
-      lastRunsByRule(this.db, since, LAST_RUNS),
+      this.runs.countsByRule(since),
+      this.runs.latestPerRule(since, LAST_RUNS),
       this.audit.audit(50),
     ]);
     const set = this.rules.current();

@@ -3,7 +3,9 @@
 import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import cookieParser from 'cookie-parser';
 import { urlencoded } from 'express';
+import { AdminModule } from '../admin/admin.module';
 import { CrmModule } from '../crm/crm.module';
+import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rules/rules.module';
 import { ConsoleAuth } from './auth/console-auth';
@@ -15,6 +17,7 @@ import { ConsoleResponder } from './console-responder';
 import { ConsoleRulesController } from './console-rules.controller';
 import { ConsoleStreamController } from './console-stream.controller';
 import { ContactJournalModule } from './journal/contact-journal.module';
+import { AlertsService } from './alerts/alerts.service';
 import { BudgetFeed } from './live/budget-feed.service';
 import { OverviewFeed } from './live/overview-feed.service';
 import { RuleControlsModule } from './rule-controls/rule-controls.module';
@@ -29,9 +32,17 @@ const CONTROLLERS = [
 ];
 
 @Module({
-  imports: [QueuesModule, CrmModule, RulesModule, RuleControlsModule, ContactJournalModule],
+  imports: [
+    AdminModule,
+    QueuesModule,
+    LedgerModule,
+    CrmModule,
+    RulesModule,
+    RuleControlsModule,
+    ContactJournalModule,
+  ],
   controllers: CONTROLLERS,
-  providers: [ConsoleAuth, ConsoleResponder, OverviewFeed, BudgetFeed],
+  providers: [ConsoleAuth, ConsoleResponder, OverviewFeed, BudgetFeed, AlertsService],
 })
 export class ConsoleModule implements NestModule {
   constructor(private readonly auth: ConsoleAuth) {}

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ContactJournalRepository } from '../console/journal/contact-journal.repository';
 import { DataSource, EntityManager } from 'typeorm';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact, PageWithTotals } from '../crm/crm-types';
@@ -46,6 +47,7 @@ export class ContactMirrorService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly gateway: CrmGateway,
+    private readonly journal: ContactJournalRepository,
   ) {}
 
   /**
@@ -72,6 +74,12 @@ export class ContactMirrorService {
         return `contact ${contact.id}: Postgres refused the payload (${(err as Error).message})`;
       }
     }
+    // For the contact timeline (the mirror keeps only the latest state). Syncs are not noted: bulk.
+    this.journal.note({
+      contactId: contact.id,
+      kind: type === 'contact.deleted' ? 'mirror.deleted' : 'mirror.updated',
+      detail: { source: type, updatedAt: contact.updatedAt },
+    });
     await this.noteEvent();
     return null;
   }

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { RuleControlsService } from '../console/rule-controls/rule-controls.service';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';
@@ -31,6 +32,7 @@ export class EventMatchingService {
     private readonly mirror: ContactMirrorService,
     private readonly inbox: InboxEventsRepository,
     private readonly actions: ActionsQueue,
+    private readonly controls: RuleControlsService,
   ) {}
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
@@ -106,7 +108,9 @@ export class EventMatchingService {
         rule,
         ruleSetVersion: ruleSet.version,
         contactId: row.contact_id!,
-        evaluation,
+        // Operators' switches (console): paused records `paused`; forced shadow acts like shadow.
+        evaluation: { ...evaluation, mode: this.controls.modeOf(rule) },
+        paused: this.controls.isPaused(rule.id),
         contactSnapshot: facts.contact ?? null,
         correlationId,
       });

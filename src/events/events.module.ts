@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RuleControlsModule } from '../console/rule-controls/rule-controls.module';
 import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { CrmModule } from '../crm/crm.module';
 import { LedgerModule } from '../ledger/ledger.module';
@@ -14,7 +15,7 @@ export class EventsModule {
   static register(withWorkers: boolean, withScheduler: boolean) {
     return {
       module: EventsModule,
-      imports: [QueuesModule, LedgerModule, CrmModule, RulesModule, ContactMirrorModule],
+      imports: [QueuesModule, LedgerModule, CrmModule, RulesModule, ContactMirrorModule, RuleControlsModule],
       providers: [
         EventMatchingService,
         ...(withWorkers ? [EventsProcessor, EventFailuresService] : []),

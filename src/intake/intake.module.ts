@@ -1,6 +1,7 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ContactJournalModule } from '../console/journal/contact-journal.module';
 import { CrmModule } from '../crm/crm.module';
 import { QueuesModule } from '../queues/queues.module';
 import { INTAKE_DB, intakeDbProvider } from './intake-db';
@@ -10,7 +11,12 @@ import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
 import { SubscriptionService } from './subscription.service';
 
 @Module({
-  imports: [QueuesModule, CrmModule, TypeOrmModule.forFeature([WebhookSubscriptionEntity])],
+  imports: [
+    QueuesModule,
+    CrmModule,
+    ContactJournalModule,
+    TypeOrmModule.forFeature([WebhookSubscriptionEntity]),
+  ],
   providers: [intakeDbProvider, IntakeService, WebhookSecretsService, SubscriptionService],
   exports: [WebhookSecretsService, SubscriptionService, IntakeService],
 })

@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { ContactJournalRepository } from '../console/journal/contact-journal.repository';
 import { EngineMetrics } from '../ops/engine-metrics';
 import { EVENTS_QUEUE, EventJobData, eventJobId } from '../queues/queues';
 import { InboxBatcher, Stored, UnstorablePayloadError } from './inbox-batcher';
@@ -27,6 +28,7 @@ export class IntakeService {
     private readonly secrets: WebhookSecretsService,
     private readonly metrics: EngineMetrics,
     @InjectQueue(EVENTS_QUEUE) private readonly events: Queue<EventJobData>,
+    private readonly journal: ContactJournalRepository,
   ) {
     this.batcher = new InboxBatcher(dataSource, (rows) => this.enqueue(rows));
   }
@@ -117,6 +119,13 @@ export class IntakeService {
       return this.unavailable('postgres', err);
     }
     this.metrics.events.inc({ outcome: stored.duplicate ? 'duplicate' : 'accepted' });
+    // The inbox keeps one row per event: a redelivery is seen only here, so the timeline notes it.
+    if (stored.duplicate && contactId)
+      this.journal.note({
+        contactId,
+        kind: 'delivery.duplicate',
+        detail: { type: payload.type, eventKey: eventKeyOf(payload, rawBody) },
+      });
     return { status: 200, body: { received: true, duplicate: stored.duplicate, id: stored.id } };
   }
 

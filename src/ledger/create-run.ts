@@ -23,6 +23,8 @@ export interface NewRun {
   ruleSetVersion: string;
   contactId: string;
   evaluation: RuleEvaluation;
+  /** An operator paused the rule (console): a match is recorded as suppressed `paused`, nothing acts. */
+  paused?: boolean;
   contactSnapshot: Record<string, unknown> | null;
   correlationId: string | null;
 }
@@ -36,9 +38,11 @@ export interface PendingRun {
 
 export async function createRun(tx: EntityManager, input: NewRun): Promise<PendingRun> {
   const id = randomUUID();
-  const { status, reason } = input.evaluation.matched
-    ? await admission(tx, input, id)
-    : { status: 'not_matched' as RunStatus, reason: null };
+  const { status, reason } = !input.evaluation.matched
+    ? { status: 'not_matched' as RunStatus, reason: null }
+    : input.paused
+      ? { status: 'suppressed' as RunStatus, reason: 'paused' }
+      : await admission(tx, input, id);
   const shadow = input.evaluation.mode === 'shadow';
   const finalStatus: RunStatus = status === 'pending' && shadow ? 'succeeded' : status;
   const inserted = await new RunsRepository(tx).insert({

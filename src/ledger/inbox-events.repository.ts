@@ -33,11 +33,58 @@ const VIEW = `id, event_key AS "eventKey", type, status, outcome, attempts, last
 /** Needs `transaction` besides `query`: the pool (DataSource) or an EntityManager. */
 type Db = Pick<EntityManager, 'query' | 'transaction'>;
 
+export interface ContactDeliveryRow {
+  id: string;
+  type: string;
+  eventKey: string;
+  status: InboxStatus;
+  error: string | null;
+  receivedAt: Date;
+  processedAt: Date | null;
+}
+
+export interface FailedEventRow {
+  id: string;
+  type: string;
+  contactId: string | null;
+  error: string | null;
+  receivedAt: Date;
+}
+
 export class InboxEventsRepository {
   constructor(private readonly db: Db) {}
 
   in(db: Db): InboxEventsRepository {
     return new InboxEventsRepository(db);
+  }
+
+  // Read-only views for the operator console.
+
+  /** A contact's deliveries, the newest `limit`, in time order (contact timeline). */
+  ofContact(contactId: string, limit: number): Promise<ContactDeliveryRow[]> {
+    return this.db.query(
+      `SELECT * FROM (SELECT id, type, event_key AS "eventKey", status, error, received_at AS "receivedAt",
+                             processed_at AS "processedAt"
+                        FROM inbox_events WHERE contact_id = $1 ORDER BY received_at DESC LIMIT $2) d
+        ORDER BY "receivedAt"`,
+      [contactId, limit],
+    );
+  }
+
+  /** Events whose processing failed for good, newest first. */
+  failed(limit: number): Promise<FailedEventRow[]> {
+    return this.db.query(
+      `SELECT id, type, contact_id AS "contactId", error, received_at AS "receivedAt" FROM inbox_events
+        WHERE status = 'failed' ORDER BY received_at DESC LIMIT $1`,
+      [limit],
+    );
+  }
+
+  async countFailed(): Promise<number> {
+    const [{ n }] = await this.db.query(
+      `SELECT count(*)::int AS n FROM inbox_events WHERE status = 'failed'`,
+    );
+    return n;
   }
 
   /**

@@ -53,12 +53,99 @@ export interface RunFilter {
 
 const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlationId", priority`;
 
+export interface RunListRow {
+  id: string;
+  triggerKey: string;
+  ruleId: string;
+  ruleVersion: string;
+  contactId: string;
+  status: RunStatus;
+  reason: string | null;
+  mode: string;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+export interface RuleRunCounts {
+  ruleId: string;
+  matched: number;
+  notMatched: number;
+  suppressed: number;
+  paused: number;
+  failed: number;
+  lastRunAt: Date | null;
+}
+
+export interface ContactRunRow {
+  id: string;
+  triggerKey: string;
+  ruleId: string;
+  ruleVersion: string;
+  status: RunStatus;
+  reason: string | null;
+  mode: string;
+  trace: ConditionTrace[];
+  createdAt: Date;
+}
+
+const LIST_COLUMNS = `id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion",
+  contact_id AS "contactId", status, reason, mode, created_at AS "createdAt", finished_at AS "finishedAt"`;
+
 export class RunsRepository {
   constructor(private readonly db: Queryable) {}
 
   /** The same repository over a transaction or a dedicated connection. */
   in(db: Queryable): RunsRepository {
     return new RunsRepository(db);
+  }
+
+  // Read-only views for the operator console.
+
+  /** Per rule over a period: matched (acted or tried), not matched, suppressed, paused, failed. */
+  countsByRule(since: Date): Promise<RuleRunCounts[]> {
+    return this.db.query(
+      `SELECT rule_id AS "ruleId",
+              count(*) FILTER (WHERE status IN ('pending','running','succeeded','failed','dead'))::int AS matched,
+              count(*) FILTER (WHERE status = 'not_matched')::int AS "notMatched",
+              count(*) FILTER (WHERE status = 'suppressed' AND reason IS DISTINCT FROM 'paused')::int AS suppressed,
+              count(*) FILTER (WHERE status = 'suppressed' AND reason = 'paused')::int AS paused,
+              count(*) FILTER (WHERE status IN ('failed','dead'))::int AS failed,
+              max(created_at) AS "lastRunAt"
+         FROM runs WHERE created_at >= $1 GROUP BY rule_id`,
+      [since],
+    );
+  }
+
+  /** The latest runs of every rule (at most `perRule` each), newest first. */
+  latestPerRule(since: Date, perRule: number): Promise<RunListRow[]> {
+    return this.db.query(
+      `SELECT ${LIST_COLUMNS} FROM (
+         SELECT *, row_number() OVER (PARTITION BY rule_id ORDER BY created_at DESC) AS n FROM runs WHERE created_at >= $1
+       ) ranked WHERE n <= $2 ORDER BY created_at DESC`,
+      [since, perRule],
+    );
+  }
+
+  /** Runs created since, by status; a paused rule's runs count as `paused`. */
+  async countsByStatusSince(since: Date): Promise<Record<string, number>> {
+    const rows: { status: string; n: number }[] = await this.db.query(
+      `SELECT CASE WHEN status = 'suppressed' AND reason = 'paused' THEN 'paused' ELSE status END AS status,
+              count(*)::int AS n
+         FROM runs WHERE created_at >= $1 GROUP BY 1`,
+      [since],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  /** A contact's runs with their traces, the newest `limit`, in time order (contact timeline). */
+  ofContact(contactId: string, limit: number): Promise<ContactRunRow[]> {
+    return this.db.query(
+      `SELECT * FROM (SELECT id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion",
+                             status, reason, mode, trace, created_at AS "createdAt"
+                        FROM runs WHERE contact_id = $1 ORDER BY created_at DESC LIMIT $2) r
+        ORDER BY "createdAt"`,
+      [contactId, limit],
+    );
   }
 
   /** False when the (trigger, rule, contact) was seen before: nothing was written. */
@@ -162,7 +249,9 @@ export class RunsRepository {
     };
     if (f.rule) add('rule_id = ?', f.rule);
     if (f.contact) add('contact_id = ?', f.contact);
-    if (f.status) add('status = ?', f.status);
+    // A paused rule's runs are suppressed with reason `paused`; the console filters them by that name.
+    if (f.status === 'paused') add(`status = 'suppressed' AND reason = ?`, 'paused');
+    else if (f.status) add('status = ?', f.status);
     if (f.since) add('created_at >= ?', f.since);
     if (f.until) add('created_at < ?', f.until);
     params.push(f.limit);

@@ -1,3 +1,4 @@
+import { RuleControlsModule } from '../console/rule-controls/rule-controls.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CrmModule } from '../crm/crm.module';
@@ -32,6 +33,7 @@ export class SegmentsModule {
         CrmModule,
         RulesModule,
         ContactMirrorModule,
+        RuleControlsModule,
         TypeOrmModule.forFeature([SegmentRuleStateEntity, SegmentMembershipEntity, SegmentSweepEntity]),
       ],
       controllers: [SegmentsAdminController],

@@ -1,11 +1,25 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CrmGateway } from '../../src/crm/crm-gateway.service';
-import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { ADMIN_TOKEN, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { DEMO } from '../support/demo-fixture';
 import { api } from '../support/http';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 import { launchBrowser, logIn, screenshot } from './browser';
 
+const admin = (h: Harness, method: string, path: string) =>
+  api(h.url, method, path, undefined, { 'x-admin-token': ADMIN_TOKEN });
+
 const RULES = {
+  'vip-sweep.yaml': [
+    'rule: vip-sweep',
+    'on:',
+    '  schedule: "0 0 1 1 *"', // swept on demand below
+    '  segment:',
+    `    filters: { tagIds: ["${DEMO.tags.vip}"] }`,
+    'do:',
+    '  - add-tag: thanked',
+    '',
+  ].join('\n'),
   'vip.yaml': [
     'rule: vip-on-update',
     'on: contact.updated',
@@ -65,29 +79,54 @@ describe('operator console in a real browser', () => {
     expect(forged).toBe(403);
   });
 
-  it("finds a contact's timeline after a rule acted, and reads the run's trace", async () => {
+  it("finds a contact's timeline after a rule and a sweep acted, and reads the run's trace", async () => {
     const contact = await newContact(h, 'Tina Timeline');
     const event = JSON.stringify(contactEvent('contact.updated', contact));
     await deliver(h.url, event);
+    await deliver(h.url, event); // a redelivery: listed as a duplicate
     await eventually(async () => {
-      const runs = await api(h.url, 'GET', `/admin/runs?contact=${contact.id}&status=succeeded`, undefined, {
-        'x-admin-token': 'test-admin-token',
-      });
+      const runs = await admin(h, 'GET', `/admin/runs?contact=${contact.id}&status=succeeded`);
       return runs.body.data.length === 1;
     });
+    // The CRM tells the engine about its own write (the webhook a subscription would bring).
+    const tagged = (await crm(h, 'GET', `/v1/contacts/${contact.id}`)).body;
+    await deliver(h.url, JSON.stringify(contactEvent('contact.updated', tagged)));
+    await eventually(async () => {
+      const runs = await admin(h, 'GET', `/admin/runs?contact=${contact.id}&status=suppressed`);
+      return runs.body.data.length === 1;
+    });
+    expect((await admin(h, 'POST', '/admin/rules/vip-sweep/sweep')).status).toBe(202);
+    await eventually(async () => {
+      const runs = await admin(h, 'GET', `/admin/runs?contact=${contact.id}&rule=vip-sweep&status=succeeded`);
+      return runs.body.data.length === 1;
+    }, 30_000);
     await page.goto(`${h.url}/console/contacts`);
     await page.fill('input[name=id]', contact.id);
     await page.click('form.filters button');
     await page.waitForURL(/\/console\/contacts\/.+/);
     const steps = page.locator('ol.timeline li.step');
-    expect(await steps.count()).toBeGreaterThanOrEqual(3);
     const text = await page.locator('ol.timeline').innerText();
-    expect(text).toContain('received contact.updated');
+    const order = [
+      'received contact.updated',
+      'mirror updated (contact.updated)',
+      'vip-on-update matched',
+      'CRM add-tag',
+      'vip-on-update: add-tag "vip" done',
+      'duplicate delivery of contact.updated',
+      'held back: own_write_loop',
+      'sweep of vip-sweep included the contact',
+      'vip-sweep: add-tag "thanked" done',
+    ];
+    for (const step of order) expect(text).toContain(step);
+    // Every step carries its time, and the list is in time order.
+    const times = await steps.locator('time').allInnerTexts();
+    expect(times.length).toBe(await steps.count());
+    expect([...times].sort()).toEqual(times);
     expect(text).toContain('vip-on-update matched');
     expect(text).toMatch(/vip-on-update: add-tag "vip" done/);
     await screenshot(page, 'timeline');
 
-    await page.getByRole('link', { name: 'vip-on-update matched' }).click();
+    await page.getByRole('link', { name: 'vip-on-update matched' }).first().click();
     await page.waitForURL(/\/console\/runs\/[0-9a-f-]{36}$/);
     const trace = await page.locator('ul.trace').innerText();
     expect(trace).toContain('✔ all');
@@ -98,6 +137,64 @@ describe('operator console in a real browser', () => {
     expect(action).toContain('succeeded');
     await screenshot(page, 'run');
   });
+
+  it('pauses a rule from the rules page, and the next event records paused', async () => {
+    await page.goto(`${h.url}/console/rules`);
+    const row = page.locator('tr[data-rule="vip-on-update"]');
+    await row.locator('input[name=note]').fill('<b>investigating</b>');
+    await row.getByRole('button', { name: 'Pause' }).click();
+    await page.waitForURL(/\/console\/rules\?done=/);
+    await row.locator('.badge', { hasText: 'paused' }).waitFor();
+    const audit = await page.locator('table.audit tbody tr').first().innerText();
+    expect(audit).toContain('vip-on-update');
+    expect(audit).toContain('pause');
+    expect(audit).toContain('<b>investigating</b>'); // shown as text, not markup
+    await screenshot(page, 'rules');
+
+    const contact = await newContact(h, 'Paula Paused');
+    await deliver(h.url, JSON.stringify(contactEvent('contact.updated', contact)));
+    await page.goto(`${h.url}/console/runs?contact=${contact.id}`);
+    await eventually(async () => {
+      await page.reload();
+      return (await page.locator('table.runs tbody .badge').allInnerTexts()).includes('paused');
+    });
+    const tags = (await crm(h, 'GET', `/v1/contacts/${contact.id}`)).body.tags;
+    expect(tags.map((t: { name: string }) => t.name)).not.toContain('vip');
+    await screenshot(page, 'runs');
+
+    await page.goto(`${h.url}/console/rules`);
+    await row.getByRole('button', { name: 'Resume' }).click();
+    await page.waitForURL(/\/console\/rules\?done=/);
+    await row.getByRole('button', { name: 'Pause' }).waitFor();
+  });
+
+  it('retries a dead action from the failures page, after a confirmation', async () => {
+    await api(h.sandboxUrl, 'POST', '/_sandbox/faults', {
+      kind: 'error500',
+      count: 1000,
+      route: 'POST /v1/contacts/:contactId/tags/:tagId',
+    });
+    const contact = await newContact(h, 'Dora Dead');
+    await deliver(h.url, JSON.stringify(contactEvent('contact.updated', contact)));
+    const dead = await eventually(
+      async () => (await admin(h, 'GET', `/admin/runs?contact=${contact.id}&status=dead`)).body.data[0],
+      45_000,
+      250,
+    );
+    await api(h.sandboxUrl, 'DELETE', '/_sandbox/faults');
+    await page.goto(`${h.url}/console/failures?status=dead`);
+    const row = page.locator(`tr[data-run="${dead.id}"]`);
+    expect(await row.innerText()).toContain('internal_error');
+    await screenshot(page, 'failures');
+    await row.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('heading', { name: /Confirm: Retry 1 action/ }).waitFor();
+    await page.getByRole('button', { name: /Retry 1 action/ }).click();
+    await page.getByRole('status').filter({ hasText: '1 run(s) queued again' }).waitFor();
+    await eventually(
+      async () => (await admin(h, 'GET', `/admin/runs/${dead.id}`)).body.status === 'succeeded',
+      30_000,
+    );
+  }, 90_000);
 
   it('shows the overview with live numbers', async () => {
     await page.goto(`${h.url}/console`);

@@ -19,7 +19,7 @@
     cols[2].push(s.used);
     cols[3].push(s.interactive);
     cols[4].push(s.bulk);
-    cols[5].push(s.rateLimited);
+    cols[5].push(s.rateLimited || null);
     cols[6].push(s.paused ? s.limit : null);
     if (cols[0].length > KEEP)
       cols.forEach(function (c) {

@@ -14,6 +14,12 @@ export interface JournalEntry {
   at?: Date;
 }
 
+export interface JournalRow {
+  kind: string;
+  at: Date;
+  detail: Record<string, unknown>;
+}
+
 const MAX_BATCH = 500;
 
 @Injectable()
@@ -43,10 +49,8 @@ export class ContactJournalRepository implements OnModuleDestroy {
     await this.flush();
   }
 
-  forContact(
-    contactId: string,
-    limit: number,
-  ): Promise<{ kind: string; at: Date; detail: Record<string, unknown> }[]> {
+  /** The newest `limit` entries of a contact, in time order. */
+  forContact(contactId: string, limit: number): Promise<JournalRow[]> {
     return this.db.query(
       `SELECT * FROM (SELECT kind, at, detail FROM contact_journal WHERE contact_id = $1 ORDER BY at DESC, id DESC LIMIT $2) j
         ORDER BY at`,

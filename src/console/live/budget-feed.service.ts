@@ -3,10 +3,9 @@
 // gateway (Redis is the truth for every process); backlog from the ledger every 5 s.
 import { Inject, Injectable } from '@nestjs/common';
 import { from, interval, Observable, share, switchMap } from 'rxjs';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { CrmGateway } from '../../crm/crm-gateway.service';
-import { countPendingActionsByPriority } from '../queries/overview-queries';
+import { ActionResultsRepository } from '../../ledger/action-results.repository';
 import { backlogEta } from './backlog-eta';
 
 const HISTORY = 300;
@@ -38,7 +37,7 @@ export class BudgetFeed {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly db: DataSource,
+    private readonly actionResults: ActionResultsRepository,
     private readonly gateway: CrmGateway,
   ) {
     this.stream = interval(1000).pipe(
@@ -52,13 +51,9 @@ export class BudgetFeed {
   }
 
   async sample(): Promise<BudgetSample> {
-    const [snap, pending, counters] = await Promise.all([
-      this.gateway.budgetSnapshot(),
-      this.pendingActions(),
-      this.gateway.counters(),
-    ]);
+    const [snap, pending] = await Promise.all([this.gateway.budgetSnapshot(), this.pendingActions()]);
     const now = Date.now();
-    const rateLimitedTotal = counters.rateLimited429;
+    const rateLimitedTotal = (await this.gateway.counters()).rateLimited429;
     const previous = this.history[this.history.length - 1];
     const pauseRemainingMs = snap.pausedUntil ? Math.max(0, snap.pausedUntil - now) : 0;
     const backlog = {
@@ -95,7 +90,7 @@ export class BudgetFeed {
 
   private async pendingActions() {
     if (!this.backlog || Date.now() - this.backlog.at > BACKLOG_EVERY_MS)
-      this.backlog = { at: Date.now(), ...(await countPendingActionsByPriority(this.db)) };
+      this.backlog = { at: Date.now(), ...(await this.actionResults.unfinishedByPriority()) };
     return this.backlog;
   }
 }

@@ -4,12 +4,12 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { from, interval, Observable, share, startWith, switchMap } from 'rxjs';
-import { DataSource } from 'typeorm';
 import { CrmGateway } from '../../crm/crm-gateway.service';
 import { EngineMetrics } from '../../ops/engine-metrics';
 import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../../queues/queues';
-import { countFailures, FailureCounts } from '../queries/failures-queries';
-import { countActionsByStatus, countRunsByStatus, CountsByStatus } from '../queries/overview-queries';
+import { ActionResultsRepository } from '../../ledger/action-results.repository';
+import { InboxEventsRepository } from '../../ledger/inbox-events.repository';
+import { RunsRepository } from '../../ledger/runs.repository';
 import { periodStart } from '../queries/period';
 
 export const RUN_STATUSES = [
@@ -26,6 +26,16 @@ export const ACTION_STATUSES = ['pending', 'running', 'succeeded', 'skipped', 'f
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 const COUNTS_EVERY_MS = 5_000;
 const RATE_WINDOW_MS = 10_000;
+
+type CountsByStatus = Record<string, number>;
+export const ATTENTION_STATUSES = ['dead', 'uncertain', 'failed'] as const;
+
+export interface FailureCounts {
+  deadActions: number;
+  uncertainActions: number;
+  failedActions: number;
+  failedEvents: number;
+}
 
 export interface OverviewSnapshot {
   eventsPerSecond: number;
@@ -48,7 +58,9 @@ export class OverviewFeed {
   readonly stream: Observable<OverviewSnapshot>;
 
   constructor(
-    private readonly db: DataSource,
+    private readonly runs: RunsRepository,
+    private readonly actionResults: ActionResultsRepository,
+    private readonly inbox: InboxEventsRepository,
     private readonly gateway: CrmGateway,
     private readonly metrics: EngineMetrics,
     @InjectQueue(EVENTS_QUEUE) private readonly events: Queue,
@@ -103,11 +115,18 @@ export class OverviewFeed {
   private async slowCounts() {
     if (this.counts && Date.now() - this.counts.at < COUNTS_EVERY_MS) return this.counts;
     const since = periodStart('1h');
-    const [runs, actions, failures] = await Promise.all([
-      countRunsByStatus(this.db, since),
-      countActionsByStatus(this.db, since),
-      countFailures(this.db),
+    const [runs, actions, attention, failedEvents] = await Promise.all([
+      this.runs.countsByStatusSince(since),
+      this.actionResults.countsByStatusSince(since),
+      this.actionResults.countsNeedingAttention(ATTENTION_STATUSES),
+      this.inbox.countFailed(),
     ]);
+    const failures: FailureCounts = {
+      deadActions: attention.dead ?? 0,
+      uncertainActions: attention.uncertain ?? 0,
+      failedActions: attention.failed ?? 0,
+      failedEvents,
+    };
     const total =
       failures.deadActions + failures.uncertainActions + failures.failedActions + failures.failedEvents;
     this.counts = { at: Date.now(), runs, actions, failures: { ...failures, total } };

@@ -1,4 +1,6 @@
 // Small display helpers shared by the page builders. Pure.
+import { actionLabel } from '../../actions/catalogue/catalogue';
+import type { RuleAction } from '../../rules/rule-types';
 import type { Tone } from './timeline';
 
 export function when(d: Date | string | null | undefined): string {
@@ -40,4 +42,13 @@ export function fromInputTime(raw: unknown): Date | undefined | 'invalid' {
   if (typeof raw !== 'string' || raw === '') return undefined;
   const d = new Date(/Z|[+-]\d\d:\d\d$/.test(raw) ? raw : `${raw}Z`);
   return Number.isNaN(d.getTime()) ? 'invalid' : d;
+}
+
+/** The catalogue's label; a stored action whose type left the catalogue still shows. */
+export function actionShown(action: unknown): string {
+  try {
+    return actionLabel(action as RuleAction);
+  } catch {
+    return `${(action as { type?: string })?.type ?? 'unknown'} (not in the catalogue)`;
+  }
 }

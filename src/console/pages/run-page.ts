@@ -1,11 +1,40 @@
 // A run as people read it: the condition tree with ✔/✘ and the values seen (the same text as
 // `crm-rules explain`, from format-explain.ts), then its actions. Pure.
-import type { RuleAction } from '../../rules/rule-types';
-import { actionLabel } from '../../actions/catalogue/catalogue';
 import { formatTraceList, formatTree } from '../../matching/format-explain';
-import type { RuleDefinition } from '../../rules/rule-types';
-import type { ActionResultRow, RunDetail } from '../queries/runs-queries';
-import { contactHref, statusText, statusTone, triggerText, when } from './format';
+import type { ConditionTrace, RuleDefinition } from '../../rules/rule-types';
+import { actionShown, contactHref, statusText, statusTone, triggerText, when } from './format';
+
+/** A run as RunsRepository.show() gives it, plus its event's type. */
+export interface RunDetail {
+  id: string;
+  triggerKey: string;
+  ruleId: string;
+  ruleVersion: string;
+  ruleSetVersion: string;
+  contactId: string;
+  status: string;
+  reason: string | null;
+  mode: string;
+  trace: ConditionTrace[];
+  correlationId: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+  eventType?: string | null;
+}
+
+/** An action as ActionResultsRepository.forRunView() gives it. */
+export interface ActionResultRow {
+  index: number;
+  action: Record<string, unknown> & { type: string };
+  status: string;
+  reason: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  httpStatus: number | null;
+  requestId: string | null;
+  attempts: number;
+  durationMs: number | null;
+}
 
 export interface TraceLine {
   text: string;
@@ -50,7 +79,7 @@ export function runPage(
     trace: traceLines(run, rule),
     actions: actions.map((a) => ({
       index: a.index,
-      text: actionLabel(a.action as RuleAction),
+      text: actionShown(a.action),
       status: a.status,
       tone: statusTone(a.status),
       reason: [a.reason, a.errorMessage && a.errorMessage !== a.reason ? a.errorMessage : null]

@@ -1,8 +1,10 @@
 // The contact timeline: every source's rows turned into one list of steps in time order. Pure.
-import type { RuleAction } from '../../rules/rule-types';
-import { actionLabel } from '../../actions/catalogue/catalogue';
 import { describeLeaf, showValue } from '../../matching/format-explain';
-import type { DeliveryRow, JournalRow, TimelineActionRow, TimelineRunRow } from '../queries/timeline-queries';
+import type { ContactActionRow as TimelineActionRow } from '../../ledger/action-results.repository';
+import type { ContactDeliveryRow as DeliveryRow } from '../../ledger/inbox-events.repository';
+import type { ContactRunRow as TimelineRunRow } from '../../ledger/runs.repository';
+import type { JournalRow } from '../journal/contact-journal.repository';
+import { actionShown } from './format';
 
 export type Tone = 'ok' | 'bad' | 'warn' | 'muted' | 'info';
 
@@ -101,7 +103,7 @@ function leaves(r: TimelineRunRow, matched: boolean): string {
 }
 
 function actionStep(a: TimelineActionRow): TimelineStep {
-  const what = `${a.ruleId}: ${actionLabel(a.action as RuleAction)}`;
+  const what = `${a.ruleId}: ${actionShown(a.action)}`;
   const at = new Date(a.finishedAt ?? a.startedAt ?? 0);
   const href = `/console/runs/${a.runId}`;
   const request = a.requestId ? ` (request ${a.requestId})` : '';

@@ -61,7 +61,11 @@ export class RuleControlsService implements OnModuleInit, OnModuleDestroy {
 
   private async reload(): Promise<void> {
     const rows = await this.repository.all();
+    const before = describe(this.controls);
     this.controls = new Map(rows.map((r) => [r.ruleId, r]));
+    const after = describe(this.controls);
+    // Every process says it in its log: an operator can check a pause reached all of them.
+    if (after !== before) this.logger.log(`rule controls now: ${after}`);
     for (const listener of this.listeners) listener(this.controls);
   }
 
@@ -99,4 +103,14 @@ export class RuleControlsService implements OnModuleInit, OnModuleDestroy {
   private warn(what: string, err: unknown): void {
     this.logger.warn(`rule controls ${what}: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+function describe(controls: ReadonlyMap<string, RuleControl>): string {
+  const list = (pick: (c: RuleControl) => boolean) =>
+    [...controls.values()]
+      .filter(pick)
+      .map((c) => c.ruleId)
+      .sort()
+      .join(', ') || 'none';
+  return `paused ${list((c) => c.paused)}; forced shadow ${list((c) => c.shadow)}`;
 }

@@ -91,6 +91,8 @@ export interface DiffContext {
   ruleSetVersion: string;
   tick: Date;
   filters: ResolvedFilters;
+  /** Operators' switches at the start of the sweep (console): paused records `paused`, nothing acts. */
+  control: { paused: boolean; mode: 'live' | 'shadow' };
 }
 
 export class MembershipDiff {
@@ -200,8 +202,9 @@ export class MembershipDiff {
           matched: true,
           trace,
           actions,
-          mode: ctx.rule.mode,
+          mode: ctx.control.mode,
         },
+        paused: ctx.control.paused,
         contactSnapshot: toContact(contact) as unknown as Record<string, unknown>,
         correlationId: `sweep-${ctx.sweepId}`,
       });

@@ -10,6 +10,7 @@ import type { RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
 import { RuleSetService } from '../../rules/rule-set.service';
 import { sweepLockKey, withAdvisoryLock } from '../../db/advisory-lock';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
+import { RuleControlsService } from '../../console/rule-controls/rule-controls.service';
 import { MembershipDiff, type DiffContext } from './membership-diff';
 import { resolveFilterNames, resolveRelativeDates } from '../filters/resolved-filters';
 import { SegmentFilterError } from '../filters/segment-filter-error';
@@ -47,6 +48,7 @@ export class SweepService {
     private readonly actions: ActionsQueue,
     private readonly actionResults: ActionResultsRepository,
     private readonly sweepRows: SegmentSweepsRepository,
+    private readonly controls: RuleControlsService,
   ) {}
 
   async run(job: SweepJobData): Promise<SweepSummary> {
@@ -101,7 +103,8 @@ export class SweepService {
       );
       await this.segmentSync.ensureSynced(rule, trigger, filters);
       await progress.enterPhase('evaluate');
-      const ctx: DiffContext = { sweepId, rule, trigger, ruleSetVersion, tick, filters };
+      const control = { paused: this.controls.isPaused(rule.id), mode: this.controls.modeOf(rule) };
+      const ctx: DiffContext = { sweepId, rule, trigger, ruleSetVersion, tick, filters, control };
       const diff = new MembershipDiff(
         this.dataSource,
         this.metrics,
