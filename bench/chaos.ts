@@ -1,0 +1,337 @@
+// npm run chaos (CHAOS_SHORT=1 for a short run): the built engine, in separate processes (one
+// api, one scheduler, two workers), against the CRM sandbox in its own process, on a private
+// Redis and a private Postgres, through kill -9, Redis restart and FLUSHALL, a Postgres restart,
+// CRM 5xx / timeout / 429 storms, duplicate deliveries and poison events. Per scenario it prints
+// what was accepted, expected, written, lost, repeated, refused for exceeding the limit, and the
+// time to the first CRM write after the fault ended. Not part of npm test.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { signatureHeader } from '../src/intake/verify-signature';
+import { printTable } from './bench-support';
+import {
+  EngineProcess,
+  freePort,
+  PrivatePostgres,
+  PrivateRedis,
+  SandboxProcess,
+  sleep,
+  until,
+  type CrmRequest,
+} from './chaos-services';
+
+const SHORT = process.env.CHAOS_SHORT === '1';
+const EVENTS = Number(process.env.CHAOS_EVENTS ?? (SHORT ? 60 : 240));
+const LIMIT = 60;
+const WINDOW_MS = 6_000;
+const SECRET = 'whsec_chaos';
+const ORG = '0d000000-0000-4000-8000-000000000001';
+const VIP = '7a000000-0000-4000-8000-000000000002';
+const SETTLE_MS = SHORT ? 120_000 : 240_000;
+
+interface Ctx {
+  redis: PrivateRedis;
+  pg: PrivatePostgres;
+  sandbox: SandboxProcess;
+  api: EngineProcess;
+  workers: EngineProcess[];
+  apiUrl: string;
+}
+
+interface Scenario {
+  name: string;
+  duplicateShare?: number;
+  poison?: number;
+  /** Sandbox faults armed before the deliveries (how many 429s are injected, to tell them apart). */
+  faults?: { kind: string; count: number; latencyMs?: number; retryAfterSec?: number; route?: string }[];
+  /** Breaks something while the work drains; returns when the fault ended. */
+  fault?(ctx: Ctx): Promise<number>;
+}
+
+const TAG_ROUTE = 'POST /v1/contacts/:contactId/tags/:tagId';
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'kill -9 of workers during a drain (x3)',
+    fault: async (ctx) => {
+      for (let i = 0; i < 3; i++) {
+        await sleep(1_500);
+        const victim = ctx.workers[i % ctx.workers.length];
+        await victim.kill9();
+        await sleep(500);
+        victim.start();
+      }
+      return Date.now();
+    },
+  },
+  {
+    name: 'Redis restart (state lost)',
+    fault: async (ctx) => {
+      await sleep(1_500);
+      await ctx.redis.stop();
+      await sleep(2_000);
+      await ctx.redis.start();
+      return Date.now();
+    },
+  },
+  {
+    name: 'Redis FLUSHALL',
+    fault: async (ctx) => {
+      await sleep(1_500);
+      ctx.redis.flushall();
+      return Date.now();
+    },
+  },
+  {
+    name: 'Postgres restart',
+    fault: async (ctx) => {
+      await sleep(1_000);
+      ctx.pg.stop();
+      await sleep(3_000);
+      ctx.pg.start();
+      return Date.now();
+    },
+  },
+  { name: 'CRM 5xx storm', faults: [{ kind: 'error500', count: 40, route: TAG_ROUTE }] },
+  {
+    name: 'CRM timeout storm',
+    faults: [{ kind: 'latency', count: 15, latencyMs: 4_000, route: TAG_ROUTE }],
+  },
+  {
+    name: '429 storm, Retry-After 600 s',
+    faults: [{ kind: 'rate429', count: 5, retryAfterSec: 600 }],
+  },
+  { name: '20% duplicate deliveries', duplicateShare: 0.2 },
+  { name: 'poison events (unknown contacts)', poison: Math.max(5, Math.round(EVENTS / 10)) },
+];
+
+async function main(): Promise<void> {
+  const logDir = mkdtempSync(join(tmpdir(), 'crmr-chaos-logs-'));
+  const redis = new PrivateRedis(await freePort());
+  const pg = new PrivatePostgres(await freePort());
+  await redis.start();
+  pg.init();
+  pg.start();
+  const sandbox = new SandboxProcess({
+    SANDBOX_RATE_LIMIT: String(LIMIT),
+    SANDBOX_RATE_WINDOW_MS: String(WINDOW_MS),
+  });
+  await sandbox.start();
+  const rulesDir = mkdtempSync(join(tmpdir(), 'crmr-chaos-rules-'));
+  writeFileSync(join(rulesDir, 'vip.yaml'), 'rule: tag-vip\non: contact.updated\ndo:\n  - add-tag: vip\n');
+  const apiPort = await freePort();
+  const env: Record<string, string> = {
+    DATABASE_URL: pg.url,
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: 'chaos',
+    CRM_BASE_URL: sandbox.url,
+    CRM_API_KEY: 'sk_demo_full',
+    CRM_ORGANIZATION_ID: ORG,
+    CRM_WEBHOOK_SECRET: SECRET,
+    CRM_RATE_LIMIT: String(LIMIT),
+    CRM_RATE_WINDOW_MS: String(WINDOW_MS),
+    CRM_TIMEOUT_MS: '2000',
+    CRM_MAX_PAUSE_MS: '5000',
+    RULES_DIR: rulesDir,
+    RULES_WATCH: 'false',
+    LOG_LEVEL: 'warn',
+    PORT: '0',
+    PUBLIC_URL: '',
+  };
+  await migrateDatabase(env);
+  const api = new EngineProcess('api', { ...env, ROLE: 'api', PORT: String(apiPort) }, logDir);
+  const scheduler = new EngineProcess('scheduler', { ...env, ROLE: 'scheduler' }, logDir);
+  const workers = [1, 2].map((i) => new EngineProcess(`worker-${i}`, { ...env, ROLE: 'worker' }, logDir));
+  for (const p of [api, scheduler, ...workers]) p.start();
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  if (!(await until(async () => (await fetch(`${apiUrl}/health`)).ok, 60_000, 500)))
+    throw new Error(`engine did not come up; logs in ${logDir}`);
+  const ctx: Ctx = { redis, pg, sandbox, api, workers, apiUrl };
+  console.log(
+    `chaos: ${EVENTS} events per scenario, CRM limit ${LIMIT} per ${WINDOW_MS} ms; logs in ${logDir}`,
+  );
+  console.log('(a shared 2-core machine: times are noisy)\n');
+  const rows: Record<string, string | number>[] = [];
+  try {
+    for (const scenario of SCENARIOS) {
+      const row = await runScenario(ctx, scenario);
+      rows.push(row);
+      console.log(JSON.stringify(row));
+    }
+  } finally {
+    for (const p of [api, scheduler, ...workers]) await p.stop();
+    await sandbox.stop();
+    await redis.stop();
+    pg.stop();
+  }
+  console.log('');
+  printTable(rows);
+}
+
+async function migrateDatabase(env: Record<string, string>): Promise<void> {
+  const { ensureDatabase, runMigrations } = await import('../src/db/migrate');
+  await ensureDatabase(env.DATABASE_URL);
+  await runMigrations(env.DATABASE_URL);
+}
+
+async function runScenario(ctx: Ctx, s: Scenario): Promise<Record<string, string | number>> {
+  const contacts = await createContacts(ctx.sandbox.url, EVENTS);
+  const poisonIds = Array.from({ length: s.poison ?? 0 }, () => randomUUID());
+  for (const f of s.faults ?? []) await control(ctx.sandbox.url, 'POST', 'faults', f);
+  const started = Date.now();
+  const faultEnded = s.fault ? s.fault(ctx) : Promise.resolve(started);
+  const deliveries = [
+    ...contacts.map((c) => ({ contact: c, copies: Math.random() < (s.duplicateShare ?? 0) ? 2 : 1 })),
+    ...poisonIds.map((id) => ({ contact: { id, name: 'Nobody', phone: '0' }, copies: 1 })),
+  ];
+  const accepted = await deliverAll(ctx.apiUrl, deliveries);
+  const faultEnd = await faultEnded;
+  const ids = new Set(contacts.map((c) => c.id as string));
+  const done = new Set<string>();
+  const settled = await until(
+    async () => {
+      for (const id of ids) if (!done.has(id) && (await hasVip(ctx.sandbox.url, id))) done.add(id);
+      return done.size === ids.size;
+    },
+    SETTLE_MS,
+    1_000,
+  );
+  const finished = Date.now();
+  await control(ctx.sandbox.url, 'DELETE', 'faults');
+  const poisonEnded = await poisonTerminal(ctx.pg.url, poisonIds);
+  const mine = ctx.sandbox.requests.filter((r) => r.at >= started && r.at <= finished + 2_000);
+  const writes = mine.filter((r) => isTagWrite(r) && r.status < 300 && ids.has(contactOf(r)));
+  const perContact = new Map<string, number>();
+  for (const w of writes) perContact.set(contactOf(w), (perContact.get(contactOf(w)) ?? 0) + 1);
+  const repeated = [...perContact.values()].reduce((sum, n) => sum + Math.max(0, n - 1), 0);
+  const injected429 = (s.faults ?? []).filter((f) => f.kind === 'rate429').reduce((n, f) => n + f.count, 0);
+  const engineCalls = mine.filter((r) => !(r.method === 'POST' && r.path === '/v1/contacts'));
+  const refused429 = engineCalls.filter((r) => r.status === 429).length;
+  const firstWriteAfter = writes.find((w) => w.at >= faultEnd);
+  return {
+    scenario: s.name,
+    'events accepted': accepted,
+    'actions expected': ids.size,
+    'CRM writes': writes.length,
+    lost: ids.size - done.size,
+    repeated,
+    'above limit (429)': Math.max(0, refused429 - injected429),
+    'poison ended': `${poisonEnded}/${poisonIds.length}`,
+    'recovery s': firstWriteAfter ? ((firstWriteAfter.at - faultEnd) / 1000).toFixed(1) : '-',
+    'drain s': ((finished - started) / 1000).toFixed(1) + (settled ? '' : ' (deadline)'),
+  };
+}
+
+const isTagWrite = (r: CrmRequest) => r.method === 'POST' && /^\/v1\/contacts\/[^/]+\/tags\//.test(r.path);
+const contactOf = (r: CrmRequest) => r.path.split('/')[3];
+
+let phoneSeq = 0;
+async function createContacts(sandboxUrl: string, n: number): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  // Another key of the organization: the sandbox limits each key apart, so this does not eat the engine's.
+  for (let i = 0; i < n; i++) {
+    const phone = `4915${String(process.pid % 1000).padStart(3, '0')}${String(++phoneSeq).padStart(6, '0')}`;
+    for (;;) {
+      const res = await fetch(`${sandboxUrl}/v1/contacts`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sk_demo_contacts', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Chaos ${phoneSeq}`, phone }),
+      });
+      if (res.status === 201) {
+        out.push((await res.json()) as Record<string, unknown>);
+        break;
+      }
+      if (res.status !== 429) throw new Error(`contact not created: ${res.status} ${await res.text()}`);
+      await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
+    }
+  }
+  return out;
+}
+
+/** Delivers like the CRM does: signed, retried with backoff on anything but 2xx (7 attempts). */
+async function deliverAll(apiUrl: string, items: { contact: Record<string, unknown>; copies: number }[]) {
+  let accepted = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      const body = JSON.stringify({
+        id: `evt_${randomUUID()}`,
+        type: 'contact.updated',
+        createdAt: new Date().toISOString(),
+        data: item.contact,
+      });
+      const results = await Promise.all(Array.from({ length: item.copies }, () => deliver(apiUrl, body)));
+      if (results.some(Boolean)) accepted++;
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return accepted;
+}
+
+async function deliver(apiUrl: string, body: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 7; attempt++) {
+    try {
+      const res = await fetch(`${apiUrl}/webhooks/crm`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-signature': signatureHeader(SECRET, body) },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+      await res.text();
+      if (res.ok) return true;
+    } catch {
+      // connection refused / timeout: retried like any failure
+    }
+    await sleep(250 * 2 ** attempt);
+  }
+  return false;
+}
+
+async function hasVip(sandboxUrl: string, id: string): Promise<boolean> {
+  const res = await fetch(`${sandboxUrl}/_sandbox/state/contacts/${id}`);
+  if (!res.ok) return false;
+  const contact = (await res.json()) as { tags: { id: string }[] };
+  return contact.tags.some((t) => t.id === VIP);
+}
+
+/** Poison runs must end (failed or dead), never loop: counted from the ledger. */
+async function poisonTerminal(databaseUrl: string, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    let n = 0;
+    await until(
+      async () => {
+        const { rows } = await client.query(
+          `SELECT count(DISTINCT contact_id)::int AS n FROM runs WHERE contact_id = ANY($1) AND status IN ('failed', 'dead', 'succeeded')`,
+          [ids],
+        );
+        n = rows[0].n;
+        return n === ids.length;
+      },
+      60_000,
+      1_000,
+    );
+    return n;
+  } finally {
+    await client.end();
+  }
+}
+
+async function control(sandboxUrl: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${sandboxUrl}/_sandbox/${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${await res.text()}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
