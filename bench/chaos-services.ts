@@ -125,7 +125,8 @@ export class SandboxProcess {
   async start(): Promise<void> {
     const child = spawn(process.execPath, [join(__dirname, '..', 'src', 'sandbox', 'main.js')], {
       env: { ...process.env, ...this.env, SANDBOX_PORT: '0', SANDBOX_LOG: 'true' },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      // Its stack traces of injected faults are expected: not on the console.
+      stdio: ['ignore', 'pipe', 'ignore'],
     });
     this.child = child;
     const lines = createInterface({ input: child.stdout! });
