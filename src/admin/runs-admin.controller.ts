@@ -6,6 +6,7 @@ import {
   Param,
   ParseUUIDPipe,
   Post,
+  BadRequestException,
   Query,
   UseGuards,
 } from '@nestjs/common';
@@ -19,7 +20,17 @@ import { ActionsQueue } from '../queues/actions-queue.service';
 import { EventsQueue } from '../queues/events-queue.service';
 import { AdminTokenGuard } from './admin-token.guard';
 
-const RUN_STATUSES = ['not_matched', 'suppressed', 'pending', 'running', 'succeeded', 'failed', 'dead'];
+const RUN_STATUSES = [
+  'not_matched',
+  'suppressed',
+  'pending',
+  'running',
+  'succeeded',
+  'failed',
+  'dead',
+  'uncertain',
+];
+const RESOLUTIONS = ['sent', 'send-again', 'discard'] as const;
 
 @ApiTags('admin')
 @ApiSecurity('admin')
@@ -99,5 +110,31 @@ export class RunsAdminController {
     // ensure, not add: a finished job of the same id would make the add a no-op.
     for (const run of runs) await this.actions.ensure(run);
     return { retried: runs.length };
+  }
+
+  @Post('actions/:id/resolve')
+  @ApiOperation({
+    summary:
+      'Decide an uncertain message (outcome unknown, never sent twice by the engine): `sent` records it as sent, `send-again` sends it once more, `discard` drops it; sent and send-again continue the run',
+  })
+  async resolveUncertain(
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @Body() body: { resolution?: string } = {},
+  ) {
+    const resolution = RESOLUTIONS.find((r) => r === body.resolution);
+    if (!resolution) throw new BadRequestException(`resolution must be one of ${RESOLUTIONS.join(', ')}`);
+    const run = await this.db.transaction(async (tx) => {
+      const decided = await this.actionResults.in(tx).resolveUncertain(id, resolution);
+      if (!decided) return undefined;
+      if (resolution === 'discard') {
+        await this.runs.in(tx).finish(decided.runId, 'failed');
+        return { id: decided.runId, queued: false };
+      }
+      const reopened = await this.runs.in(tx).reopenOne(decided.runId);
+      return reopened ? { ...reopened, queued: true } : undefined;
+    });
+    if (!run) throw new NotFoundException(`no uncertain action ${id}`);
+    if ('contactId' in run) await this.actions.ensure(run);
+    return { resolution, runId: run.id, continued: run.queued };
   }
 }

@@ -1,6 +1,6 @@
 // Pure retry maths: which failures deserve another attempt, how long to back off, and how
 // to read the CRM's Retry-After header. No I/O, so it is tested without clocks.
-import { CrmApiError, isCrmError } from './crm-errors';
+import { CrmApiError, CrmTransportError, isCrmError } from './crm-errors';
 
 export const BACKOFF_BASE_MS = 250;
 export const BACKOFF_CAP_MS = 10_000;
@@ -16,6 +16,26 @@ export function classifyFailure(err: unknown): FailureClass {
   if (!isCrmError(err)) return 'final';
   if (err instanceof CrmApiError && err.status === 429) return 'rate-limited';
   return err.retryable ? 'retryable' : 'final';
+}
+
+/** Connection failures that happen before a request reaches the CRM. */
+const UNSENT_CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/**
+ * Whether the failure proves the CRM did not apply the call: a 429 (refused before handling) or a
+ * connection that was never established. A timeout, a 5xx or a reset mid-answer prove nothing.
+ */
+export function provablyUnsent(err: unknown): boolean {
+  if (err instanceof CrmApiError) return err.status === 429;
+  if (!(err instanceof CrmTransportError) || err.kind !== 'connection') return false;
+  const code = (err.cause as { cause?: { code?: string }; code?: string } | undefined)?.cause?.code;
+  return code !== undefined && UNSENT_CONNECTION_CODES.has(code);
 }
 
 /**
