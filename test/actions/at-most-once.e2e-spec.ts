@@ -3,15 +3,8 @@
 // before handling (500). Each case ends with the customer holding at most one message and the
 // action succeeded or uncertain; uncertain ones wait for an operator and retry-dead leaves them.
 import { DataSource } from 'typeorm';
-import {
-  ADMIN_TOKEN,
-  api,
-  crm,
-  eventually,
-  Harness,
-  newContact,
-  startHarness,
-} from '../support/engine-harness';
+import { ADMIN_TOKEN, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { api } from '../support/http';
 
 jest.setTimeout(120_000);
 
