@@ -2,7 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CrmDirectory } from '../crm/crm-directory.service';
 import { UnknownNameError } from '../crm/directory-match';
-import { CrmApiError } from '../crm/crm-errors';
+import { CrmApiError, isCrmError } from '../crm/crm-errors';
+import { provablyUnsent } from '../crm/retry-policy';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';
 import { ContactJournalRepository } from '../console/journal/contact-journal.repository';
@@ -10,15 +11,15 @@ import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import { contactLockKey, withAdvisoryLock } from '../db/advisory-lock';
 import type { Queryable } from '../db/queryable';
 import { ActionResultsRepository, type ActionRow } from '../ledger/action-results.repository';
-import type { ActionStatus } from '../ledger/action-result.entity';
+import type { ActionStatus, ActionTarget } from '../ledger/action-result.entity';
 import { RunsRepository, type RunRow } from '../ledger/runs.repository';
 import { EngineMetrics } from '../ops/engine-metrics';
 import type { RuleAction } from '../rules/rule-types';
 import { applyActionLocally, guardAction } from './action-guards';
 import { executeAction } from './action-executor';
-import type { TriggerMessage } from './catalogue/action-definition';
-import { resolveMemberId } from './catalogue/assign.action';
-import { actionDefinition } from './catalogue/catalogue';
+import type { ExecutionEnv, TriggerMessage } from './catalogue/action-definition';
+import { isRoundRobin, resolveMemberId } from './catalogue/assign.action';
+import { actionDefinition, type ResolvedAction } from './catalogue/catalogue';
 import { NoConversationError } from './catalogue/conversation-for';
 import { MissingMessageError } from './catalogue/message-trigger';
 import { resolveAction } from './resolve-action';
@@ -35,6 +36,13 @@ interface Ledger {
   conn: Queryable;
   runs: RunsRepository;
   actions: ActionResultsRepository;
+}
+
+type Outcome = 'next' | 'failed' | 'dead' | 'uncertain';
+
+/** A failure after which the CRM may or may not have applied the call (timeout, 5xx, reset). */
+function unclearOutcome(err: unknown): boolean {
+  return isCrmError(err) && err.retryable && !provablyUnsent(err);
 }
 
 export class ContactBusyError extends Error {}
@@ -99,10 +107,11 @@ export class ActionRunnerService {
       if (step === 'skip') continue;
       const outcome =
         step === 'stop'
-          ? (row.status as Extract<ActionStatus, 'failed' | 'dead'>)
-          : await this.executeOne(ledger, run, row, ctx, finalAttempt);
+          ? (row.status as Extract<ActionStatus, 'failed' | 'dead' | 'uncertain'>)
+          : await this.executeOne(ledger, run, row, ctx, finalAttempt, step === 'reread');
       if (outcome !== 'next') {
-        await ledger.actions.skipRemaining(run.id, row.action_index, 'previous_action_failed');
+        const reason = outcome === 'uncertain' ? 'previous_action_uncertain' : 'previous_action_failed';
+        await ledger.actions.skipRemaining(run.id, row.action_index, reason);
         await ledger.runs.finish(run.id, outcome);
         return;
       }
@@ -110,19 +119,26 @@ export class ActionRunnerService {
     await ledger.runs.finish(run.id, 'succeeded');
   }
 
+  /** `interrupted`: the row was left `running` by a crash mid-call, so the write may have happened. */
   private async executeOne(
     ledger: Ledger,
     run: RunRow,
     row: ActionRow,
     ctx: ExecutionContext,
     finalAttempt: boolean,
-  ): Promise<'next' | 'failed' | 'dead'> {
+    interrupted: boolean,
+  ): Promise<Outcome> {
     const action = row.action as RuleAction;
     // Budget waits and calls of this action, for the contact timeline (contact_journal).
     const calls = { count: 0, waitedMs: 0 };
     const onGranted = (ms: number) => void (calls.count++, (calls.waitedMs += ms));
-    const opts = { priority: run.priority, correlationId: run.correlation_id ?? undefined, onGranted };
+    const def = actionDefinition(action.type);
+    const base = { priority: run.priority, correlationId: run.correlation_id ?? undefined, onGranted };
+    // The gateway must not repeat a customer-facing write on an outcome that may have applied it.
+    const opts = def.repeat === 'at-most-once' ? { ...base, retryUnclear: false } : base;
+    const target: ActionTarget = { ...(row.target ?? {}) };
     const started = Date.now();
+    let since = row.started_at ? new Date(row.started_at) : new Date();
     const noteCalls = (outcome: string, requestId?: string | null) =>
       calls.count > 0 &&
       this.journal.note({
@@ -141,13 +157,16 @@ export class ActionRunnerService {
         },
       });
     try {
-      const def = actionDefinition(action.type);
       const facts = {
         contact: ctx.contact,
         event: run.event_payload ?? undefined,
         message: ctx.message && run.event_payload?.data,
       };
-      const resolved = await resolveAction(this.directory, action, facts);
+      const member = (name: string) => this.pickMember(ledger, row.id, target, name);
+      const resolved = await resolveAction(this.directory, action, facts, { member });
+      const env: ExecutionEnv = { gateway: this.gateway, opts, ...ctx, target };
+      if (interrupted && def.repeat === 'at-most-once')
+        return await this.settleUnclear(ledger, run, row, resolved, env, since, finalAttempt, undefined);
       if (
         def.messaging &&
         'assignFirst' in action &&
@@ -155,9 +174,10 @@ export class ActionRunnerService {
         !ctx.contact.assigneeId &&
         !ctx.contact.isBlocked
       ) {
-        const memberId = await resolveMemberId(this.directory, action.assignFirst);
+        const memberId = await member(action.assignFirst);
         ctx.contact =
-          (await this.gateway.updateContact(ctx.contact.id, { assigneeId: memberId }, opts)) ?? ctx.contact;
+          (await this.gateway.updateContact(ctx.contact.id, { assigneeId: memberId }, base)) ?? ctx.contact;
+        env.contact = ctx.contact;
       }
       const guard = guardAction(resolved, ctx.contact);
       if (!guard.proceed) {
@@ -165,13 +185,30 @@ export class ActionRunnerService {
         this.metrics.actions.inc({ type: action.type, status: 'skipped', reason: guard.reason });
         return 'next';
       }
-      await ledger.actions.markRunning(row.id);
-      const after = await executeAction(resolved, { gateway: this.gateway, opts, ...ctx });
-      ctx.contact = after ?? applyActionLocally(resolved, ctx.contact);
-      // The CRM's answer is the freshest state there is: later runs' guards start from it.
-      if (after) await this.mirror.applyEvent('contact.updated', after);
+      if (def.aim && !target.conversationId) {
+        Object.assign(target, await def.aim(resolved, env));
+        await ledger.actions.setTarget(row.id, target);
+      }
+      since = await ledger.actions.markRunning(row.id);
+      let after: Contact | undefined;
+      try {
+        after = await executeAction(resolved, env);
+      } catch (err) {
+        if (def.repeat === 'at-most-once' && unclearOutcome(err))
+          return await this.settleUnclear(ledger, run, row, resolved, env, since, finalAttempt, err);
+        throw err;
+      }
+      // Success is recorded first and durably: nothing after it may turn the write into a retry.
       await ledger.actions.succeed(row.id, Date.now() - started, null);
       noteCalls('ok');
+      ctx.contact = after ?? applyActionLocally(resolved, ctx.contact);
+      // The CRM's answer is the freshest state there is: later runs' guards start from it (best effort).
+      if (after)
+        await this.mirror
+          .applyEvent('contact.updated', after)
+          .catch((err: unknown) =>
+            this.logger.warn(`mirror update after ${action.type} failed: ${String(err)}`),
+          );
       this.metrics.actions.inc({ type: action.type, status: 'succeeded', reason: '' });
       this.logger.log(
         `rule ${run.rule_id}: ${action.type} on contact ${ctx.contact.id} succeeded [${run.correlation_id ?? '-'}]`,
@@ -179,8 +216,72 @@ export class ActionRunnerService {
       return 'next';
     } catch (err) {
       noteCalls(describe(err).code, describe(err).requestId);
+      if (err instanceof TransientActionError) throw err;
       return this.onError(ledger, run, row, err, Date.now() - started, finalAttempt);
     }
+  }
+
+  /**
+   * An at-most-once write whose outcome is unknown: look it up; found → succeeded, otherwise
+   * `uncertain` for an operator (admin: resolve as sent, send again, discard). Never sent again here.
+   * If the lookup itself fails the row stays `running`, so the next attempt looks again.
+   */
+  private async settleUnclear(
+    ledger: Ledger,
+    run: RunRow,
+    row: ActionRow,
+    resolved: ResolvedAction,
+    env: ExecutionEnv,
+    since: Date,
+    finalAttempt: boolean,
+    cause: unknown,
+  ): Promise<Outcome> {
+    const def = actionDefinition(resolved.type);
+    const started = Date.now();
+    let found = false;
+    try {
+      found = (await def.lookup?.(resolved, { ...env, target: env.target ?? {}, since })) ?? false;
+    } catch (err) {
+      if (!finalAttempt)
+        throw new TransientActionError(`${resolved.type}: looking the write up failed: ${String(err)}`);
+    }
+    if (found) {
+      await ledger.actions.succeed(row.id, Date.now() - started, null, 'found_after_unclear_outcome');
+      this.metrics.actions.inc({
+        type: resolved.type,
+        status: 'succeeded',
+        reason: 'found_after_unclear_outcome',
+      });
+      return 'next';
+    }
+    const failure = cause
+      ? describe(cause)
+      : {
+          code: 'interrupted',
+          message: 'the worker stopped while the call was in flight',
+          status: null,
+          requestId: null,
+        };
+    await ledger.actions.fail(row.id, 'uncertain', failure, Date.now() - started);
+    this.metrics.actions.inc({ type: resolved.type, status: 'uncertain', reason: failure.code });
+    this.logger.warn(
+      `rule ${run.rule_id}: ${resolved.type} on contact ${run.contact_id} uncertain (${failure.code}): not found, not sent again; an operator decides`,
+    );
+    return 'uncertain';
+  }
+
+  /** A member for assign / assign-first: a round-robin draw is recorded before the call and reused on a retry. */
+  private async pickMember(
+    ledger: Ledger,
+    rowId: string,
+    target: ActionTarget,
+    name: string,
+  ): Promise<string> {
+    if (!isRoundRobin(name)) return resolveMemberId(this.directory, name);
+    if (target.memberId) return target.memberId;
+    target.memberId = await resolveMemberId(this.directory, name);
+    await ledger.actions.setTarget(rowId, target);
+    return target.memberId;
   }
 
   private async onError(
@@ -190,13 +291,13 @@ export class ActionRunnerService {
     err: unknown,
     durationMs: number,
     finalAttempt: boolean,
-  ) {
+  ): Promise<Outcome> {
     const type = (row.action as RuleAction).type;
     const done = actionDefinition(type).alreadyDone?.(err);
     if (done) {
       const requestId = err instanceof CrmApiError ? (err.requestId ?? null) : null;
       await ledger.actions.succeed(row.id, durationMs, requestId, done);
-      return 'next' as const;
+      return 'next';
     }
     const permanent =
       (err instanceof CrmApiError && !err.retryable) ||
@@ -213,6 +314,8 @@ export class ActionRunnerService {
       );
       return status;
     }
+    // At-most-once writes reach here only when nothing was applied (429, refused connection):
+    // unclear outcomes were settled above. State-checked writes are guarded again on the retry.
     await ledger.actions.fail(row.id, 'pending', failure, durationMs);
     throw new TransientActionError(`${type} on contact ${run.contact_id}: ${failure.code}`);
   }

@@ -3,6 +3,7 @@
 // templated values.
 import type { CrmDirectory } from '../crm/crm-directory.service';
 import type { RuleAction } from '../rules/rule-types';
+import { isRoundRobin, resolveMemberId, ROUND_ROBIN } from './catalogue/assign.action';
 import { actionDefinition, type ResolvedAction } from './catalogue/catalogue';
 import { renderTemplate, type TemplateView } from './catalogue/template-values';
 
@@ -10,11 +11,16 @@ export function resolveAction(
   directory: CrmDirectory,
   action: RuleAction,
   facts: TemplateView = {},
-  options: { dryRun?: boolean } = {},
+  /** dryRun: no round-robin draw (plans); member: how the runner picks members (recorded draws). */
+  options: { dryRun?: boolean; member?: (name: string) => Promise<string> } = {},
 ): Promise<ResolvedAction> {
+  const member =
+    options.member ??
+    ((name: string) =>
+      options.dryRun && isRoundRobin(name) ? Promise.resolve(ROUND_ROBIN) : resolveMemberId(directory, name));
   return actionDefinition(action.type).resolve(action, {
     directory,
     render: (text) => renderTemplate(text, facts),
-    dryRun: options.dryRun ?? false,
+    member,
   });
 }

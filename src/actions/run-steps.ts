@@ -8,7 +8,7 @@ import type { ActionStatus } from '../ledger/action-result.entity';
  * - reread: left `running` by a crash mid-call: the write may have happened, so the run starts from
  *   a fresh CRM read of the contact (its guards then see the write, `no_change`) before executing.
  * - skip: finished (succeeded or skipped), never repeated.
- * - stop: failed or dead (a crash came between recording it and finishing the run): the run ends
+ * - stop: failed, dead or uncertain (a crash came between recording it and finishing the run): the run ends
  *   with that status, the actions after it are skipped, nothing is called again.
  */
 export type ActionStep = 'execute' | 'reread' | 'skip' | 'stop';
@@ -20,6 +20,7 @@ const STEPS: Record<ActionStatus, ActionStep> = {
   skipped: 'skip',
   failed: 'stop',
   dead: 'stop',
+  uncertain: 'stop',
 };
 
 export function nextStep(status: ActionStatus): ActionStep {

@@ -51,4 +51,31 @@ export class FailureOperationsService {
     for (const run of runs) await this.actions.ensure(run);
     return runs.length;
   }
+
+  /**
+   * An operator's decision on an uncertain message (never sent twice by the engine itself):
+   * `sent` records it as sent and `send-again` sends it once more, both continuing the run;
+   * `discard` drops it and ends the run failed. Undefined when the action is not uncertain.
+   */
+  async resolveUncertain(
+    id: string,
+    resolution: UncertainResolution,
+  ): Promise<{ runId: string; continued: boolean } | undefined> {
+    const run = await this.db.transaction(async (tx) => {
+      const decided = await this.actionResults.in(tx).resolveUncertain(id, resolution);
+      if (!decided) return undefined;
+      if (resolution === 'discard') {
+        await this.runs.in(tx).finish(decided.runId, 'failed');
+        return { id: decided.runId, queued: false };
+      }
+      const reopened = await this.runs.in(tx).reopenOne(decided.runId);
+      return reopened ? { ...reopened, queued: true } : undefined;
+    });
+    if (!run) return undefined;
+    if ('contactId' in run) await this.actions.ensure(run);
+    return { runId: run.id, continued: run.queued };
+  }
 }
+
+export const RESOLUTIONS = ['sent', 'send-again', 'discard'] as const;
+export type UncertainResolution = (typeof RESOLUTIONS)[number];

@@ -6,6 +6,7 @@ import {
   Param,
   ParseUUIDPipe,
   Post,
+  BadRequestException,
   Query,
   UseGuards,
 } from '@nestjs/common';
@@ -13,9 +14,18 @@ import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ActionResultsRepository } from '../ledger/action-results.repository';
 import { RunsRepository } from '../ledger/runs.repository';
 import { AdminTokenGuard } from './admin-token.guard';
-import { FailureOperationsService } from './failure-operations.service';
+import { FailureOperationsService, RESOLUTIONS } from './failure-operations.service';
 
-const RUN_STATUSES = ['not_matched', 'suppressed', 'pending', 'running', 'succeeded', 'failed', 'dead'];
+const RUN_STATUSES = [
+  'not_matched',
+  'suppressed',
+  'pending',
+  'running',
+  'succeeded',
+  'failed',
+  'dead',
+  'uncertain',
+];
 
 @ApiTags('admin')
 @ApiSecurity('admin')
@@ -70,5 +80,21 @@ export class RunsAdminController {
   })
   async retryDead(@Body() body: { runId?: string; includeFailed?: boolean } = {}) {
     return { retried: await this.operations.retryDead(body) };
+  }
+
+  @Post('actions/:id/resolve')
+  @ApiOperation({
+    summary:
+      'Decide an uncertain message (outcome unknown, never sent twice by the engine): `sent` records it as sent, `send-again` sends it once more, `discard` drops it; sent and send-again continue the run',
+  })
+  async resolveUncertain(
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @Body() body: { resolution?: string } = {},
+  ) {
+    const resolution = RESOLUTIONS.find((r) => r === body.resolution);
+    if (!resolution) throw new BadRequestException(`resolution must be one of ${RESOLUTIONS.join(', ')}`);
+    const decided = await this.operations.resolveUncertain(id, resolution);
+    if (!decided) throw new NotFoundException(`no uncertain action ${id}`);
+    return { resolution, ...decided };
   }
 }

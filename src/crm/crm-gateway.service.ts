@@ -17,6 +17,12 @@ export interface CallOptions {
   priority: Priority;
   /** Carried into the log line of a final failure (run id, event id...). */
   correlationId?: string;
+  /**
+   * false: retry only failures that prove the CRM did not apply the call (429, connection
+   * refused); a timeout, a 5xx or a reset may have applied it. For writes that must happen at
+   * most once (messages): the caller looks the outcome up instead. Default true.
+   */
+  retryUnclear?: boolean;
   /** Told how long each attempt waited for its budget slot, just before it goes on the wire. */
   onGranted?(waitedMs: number): void;
 }

@@ -158,3 +158,35 @@ describe('callWithBudget', () => {
     expect(await h.metrics.snapshot()).toMatchObject({ budgetWaitTimeouts: 1, retries: 0, calls: {} });
   });
 });
+
+describe('callWithBudget with retryUnclear: false (writes that must happen at most once)', () => {
+  const refused = () =>
+    new CrmTransportError('sendMessage', 'connection', 'refused', {
+      cause: Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }),
+    });
+  const reset = () =>
+    new CrmTransportError('sendMessage', 'connection', 'reset', {
+      cause: Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } }),
+    });
+
+  it.each<[string, Error, number]>([
+    ['a 500 (the CRM may have applied it)', apiError(500), 1],
+    ['a 502', apiError(502), 1],
+    ['a timeout', new CrmTransportError('sendMessage', 'timeout', 'no answer'), 1],
+    ['a connection reset after sending', reset(), 1],
+    ['a refused connection (nothing sent)', refused(), 2],
+  ])('on %s makes %i call(s)', async (_name, failure, calls) => {
+    const h = harness([failure, 'ok']);
+    const run = callWithBudget(h.deps, 'sendMessage', { priority: 'interactive', retryUnclear: false }, h.fn);
+    if (calls === 1) await expect(run).rejects.toBe(failure);
+    else await expect(run).resolves.toBe('ok');
+    expect(h.log.filter((l) => l === 'call')).toHaveLength(calls);
+  });
+
+  it('still waits out a 429 and tries again: the CRM refused before handling', async () => {
+    const h = harness([apiError(429, 1000), 'ok']);
+    const run = callWithBudget(h.deps, 'sendMessage', { priority: 'interactive', retryUnclear: false }, h.fn);
+    await expect(run).resolves.toBe('ok');
+    expect(h.log).toContain('pause:1000');
+  });
+});

@@ -12,6 +12,7 @@ import {
   classifyFailure,
   DEFAULT_RATE_LIMIT_PAUSE_MS,
   MAX_RATE_LIMIT_PAUSES,
+  provablyUnsent,
 } from './retry-policy';
 
 export interface CallDeps {
@@ -60,7 +61,11 @@ export async function callWithBudget<T>(
       await deps.pause(pauseMs);
       continue; // the pause is the CRM's doing, not a failed attempt: no retry is spent
     }
-    if (kind === 'retryable' && retries < deps.maxRetries) {
+    if (
+      kind === 'retryable' &&
+      retries < deps.maxRetries &&
+      (opts.retryUnclear !== false || provablyUnsent(err))
+    ) {
       retries++;
       deps.metrics.retry();
       await deps.sleep(backoffDelayMs(retries, deps.random));

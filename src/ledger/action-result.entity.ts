@@ -2,7 +2,14 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } 
 import { RunEntity } from './run.entity';
 import type { RuleAction } from '../rules/rule-types';
 
-export type ActionStatus = 'pending' | 'running' | 'succeeded' | 'skipped' | 'failed' | 'dead';
+/** `uncertain`: an at-most-once write (a message) whose outcome could not be established: an operator decides. */
+export type ActionStatus = 'pending' | 'running' | 'succeeded' | 'skipped' | 'failed' | 'dead' | 'uncertain';
+
+/** What an attempt aimed at, recorded before the call: where to look the write up, whom a round-robin drew. */
+export interface ActionTarget {
+  conversationId?: string;
+  memberId?: string;
+}
 
 /** One action of one run. (run, index) is unique: a retried job resumes after the last finished one. */
 @Entity('action_results')
@@ -52,6 +59,9 @@ export class ActionResultEntity {
 
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt!: Date | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  target!: ActionTarget | null;
 
   @Column({ name: 'duration_ms', type: 'int', nullable: true })
   durationMs!: number | null;

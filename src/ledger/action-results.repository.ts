@@ -1,14 +1,18 @@
 // Every statement on `action_results`. (run, index) is unique: a retried job resumes after the
 // last finished action instead of repeating it.
 import type { Queryable } from '../db/queryable';
+import { returnedRows } from '../db/returned-rows';
 import type { RuleAction } from '../rules/rule-types';
-import type { ActionStatus } from './action-result.entity';
+import type { ActionStatus, ActionTarget } from './action-result.entity';
 
 export interface ActionRow {
   id: string;
   action_index: number;
   action: unknown;
   status: ActionStatus;
+  target: ActionTarget | null;
+  /** When the last attempt began (committed before the call). */
+  started_at: Date | null;
 }
 
 export interface Failure {
@@ -129,16 +133,60 @@ export class ActionResultsRepository {
 
   ofRun(runId: string): Promise<ActionRow[]> {
     return this.db.query(
-      `SELECT id, action_index, action, status FROM action_results WHERE run_id = $1 ORDER BY action_index`,
+      `SELECT id, action_index, action, status, target, started_at FROM action_results WHERE run_id = $1 ORDER BY action_index`,
       [runId],
     );
   }
 
-  async markRunning(id: string): Promise<void> {
-    await this.db.query(
-      `UPDATE action_results SET status = 'running', attempts = attempts + 1, started_at = now() WHERE id = $1`,
+  /**
+   * Synchronous commit, like success: after a crash the `running` mark is what says a call may
+   * have reached the CRM, and when it began (at-most-once writes are looked up from then on).
+   * Returns the start time. Needs a dedicated connection, as succeed does.
+   */
+  async markRunning(id: string): Promise<Date> {
+    await this.db.query(`BEGIN`);
+    await this.db.query(`SET LOCAL synchronous_commit = on`);
+    const rows: { started_at: Date }[] = await this.db.query(
+      `UPDATE action_results SET status = 'running', attempts = attempts + 1, started_at = now() WHERE id = $1
+       RETURNING started_at`,
       [id],
     );
+    await this.db.query(`COMMIT`);
+    return returnedRows<{ started_at: Date }>(rows)[0].started_at;
+  }
+
+  /** What the attempt aims at, durably, before the call (see ActionTarget). */
+  async setTarget(id: string, target: ActionTarget): Promise<void> {
+    await this.db.query(`BEGIN`);
+    await this.db.query(`SET LOCAL synchronous_commit = on`);
+    await this.db.query(`UPDATE action_results SET target = $2 WHERE id = $1`, [id, JSON.stringify(target)]);
+    await this.db.query(`COMMIT`);
+  }
+
+  /** An operator's decision on an uncertain action; the run it belongs to, or undefined when it is not uncertain. */
+  async resolveUncertain(
+    id: string,
+    resolution: 'sent' | 'send-again' | 'discard',
+  ): Promise<{ runId: string } | undefined> {
+    const [status, reason] =
+      resolution === 'sent'
+        ? ['succeeded', 'resolved_as_sent']
+        : resolution === 'send-again'
+          ? ['pending', null]
+          : ['skipped', 'discarded'];
+    const rows = await this.db.query(
+      `UPDATE action_results SET status = $2, reason = $3, finished_at = CASE WHEN $2 = 'pending' THEN NULL ELSE now() END
+        WHERE id = $1 AND status = 'uncertain' RETURNING run_id AS "runId"`,
+      [id, status, reason],
+    );
+    const [row] = returnedRows<{ runId: string }>(rows);
+    if (row && resolution !== 'discard')
+      await this.db.query(
+        `UPDATE action_results SET status = 'pending', reason = NULL, finished_at = NULL
+          WHERE run_id = $1 AND status = 'skipped' AND reason = 'previous_action_uncertain'`,
+        [row.runId],
+      );
+    return row;
   }
 
   async skip(id: string, reason: string, detail: string): Promise<void> {

@@ -18,7 +18,8 @@ export type RunStatus =
   | 'running'
   | 'succeeded'
   | 'failed'
-  | 'dead';
+  | 'dead'
+  | 'uncertain'; // an at-most-once write whose outcome is unknown: waits for an operator
 
 /** The gateway priority of a run's CRM calls: interactive (events) or bulk (segment sweeps). */
 export type RunPriority = 'interactive' | 'bulk';
@@ -85,6 +86,16 @@ export class RunEntity {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
+
+  /** Insertion order: runs of one event share created_at and are inserted in rule priority order. */
+  @Column({
+    type: 'bigint',
+    generated: 'identity',
+    generatedIdentity: 'ALWAYS',
+    insert: false,
+    update: false,
+  })
+  seq!: string;
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;

@@ -177,7 +177,7 @@ export class RunsRepository {
     return inserted.length > 0;
   }
 
-  /** Unfinished runs of a contact, oldest first, up to the given run (trigger order). */
+  /** Unfinished runs of a contact up to the given run: trigger order, then rule priority (insertion) order. */
   unfinishedUpTo(contactId: string, runId: string): Promise<RunRow[]> {
     return this.db.query(
       `SELECT r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.contact_snapshot, r.priority,
@@ -185,7 +185,7 @@ export class RunsRepository {
          FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
         WHERE r.contact_id = $1 AND r.status IN ('pending', 'running')
           AND r.created_at <= (SELECT created_at FROM runs WHERE id = $2)
-        ORDER BY r.created_at, r.id`,
+        ORDER BY r.created_at, r.seq`,
       [contactId, runId],
     );
   }
@@ -209,6 +209,15 @@ export class RunsRepository {
         ORDER BY created_at LIMIT $2`,
       [staleAfterMs, limit],
     );
+  }
+
+  /** An uncertain run an operator resolved (sent or send again) back to pending; its job is ensured by the caller. */
+  async reopenOne(runId: string): Promise<QueueableRun | undefined> {
+    const rows = await this.db.query(
+      `UPDATE runs SET status = 'pending', finished_at = NULL, updated_at = now() WHERE id = $1 RETURNING ${QUEUEABLE}`,
+      [runId],
+    );
+    return returnedRows<QueueableRun>(rows)[0];
   }
 
   /** Finished runs of the given statuses (or the one given) back to pending, for retry-dead. */

@@ -264,7 +264,13 @@ describe('loadRulesFromDir', () => {
         .filter((r) => r.enabled)
         .map((r) => r.id)
         .sort(),
-    ).toEqual(['dormant-contacts', 'tag-ad-leads', 'tag-new-contacts', 'thank-for-order']);
+    ).toEqual([
+      'dormant-contacts',
+      'tag-ad-leads',
+      'tag-new-contacts',
+      'thank-for-order',
+      'welcome-new-leads',
+    ]);
     // rules/examples/ holds the recipes of docs/RECIPES.md, disabled until copied into rules/
     expect(ruleSet!.rules.filter((r) => !r.enabled).length).toBe(11);
   });

@@ -1,7 +1,8 @@
 // The sandbox's own Nest module: never imported by the engine's AppModule. startSandbox
 // builds it around a SandboxRuntime it owns.
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { LostAnswerInterceptor } from './http/lost-answer.interceptor';
 import { CustomFieldsController } from './http/custom-fields.controller';
 import { SegmentsController, StagesController, TagsController } from './http/catalogue.controller';
 import { ContactsController } from './http/contacts.controller';
@@ -35,6 +36,7 @@ export class SandboxModule {
       providers: [
         { provide: SANDBOX_RUNTIME, useValue: runtime },
         { provide: APP_GUARD, useClass: SandboxGateGuard },
+        { provide: APP_INTERCEPTOR, useClass: LostAnswerInterceptor },
         { provide: APP_FILTER, useValue: new SandboxExceptionFilter(runtime.options.log) },
       ],
     };

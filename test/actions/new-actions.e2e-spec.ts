@@ -7,6 +7,20 @@ import { api } from '../support/http';
 jest.setTimeout(90_000);
 
 const RULES = {
+  // File order says "later" first; priority says "first" first.
+  'order-a.yaml': `
+rule: later
+on: contact.created
+if: { fact: contact.name, operator: matches, value: "^Order" }
+do: [{ add-tag: customer }]
+`,
+  'order-b.yaml': `
+rule: first
+on: contact.created
+if: { fact: contact.name, operator: matches, value: "^Order" }
+priority: 10
+do: [{ add-tag: vip }]
+`,
   'welcome.yaml': `
 rule: welcome-template
 on: contact.created
@@ -122,5 +136,17 @@ describe('new actions against the sandbox', () => {
       expect.objectContaining({ status: 'failed', error_code: 'no_conversation', run_status: 'failed' }),
     ]);
     expect(await messagesOf(silent.id)).toEqual([]);
+  });
+
+  it('runs the rules of one event in priority order, not file or random order', async () => {
+    const contact = await newContact(h, 'Order Olga');
+    await actionsOf(contact.id, 'later');
+    await actionsOf(contact.id, 'first');
+    const order = await db.query(
+      `SELECT r.rule_id FROM runs r JOIN action_results a ON a.run_id = r.id
+        WHERE r.contact_id = $1 ORDER BY a.started_at`,
+      [contact.id],
+    );
+    expect(order.map((r: { rule_id: string }) => r.rule_id)).toEqual(['first', 'later']);
   });
 });

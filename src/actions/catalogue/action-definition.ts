@@ -6,6 +6,7 @@
 import type { CrmDirectory } from '../../crm/crm-directory.service';
 import type { CallOptions, CrmGateway } from '../../crm/crm-gateway.service';
 import type { Contact } from '../../crm/crm-types';
+import type { ActionTarget } from '../../ledger/action-result.entity';
 import type { RuleContext } from '../../rules/rule-context';
 import type { YamlPath } from '../../rules/yaml-source';
 
@@ -74,8 +75,11 @@ export interface ResolveEnv {
   directory: CrmDirectory;
   /** Renders a templated value (`Hi {{contact.name}}`) against the run's facts. */
   render(text: string): string;
-  /** Plans resolve without side effects: a round-robin member is not drawn (drawing moves the rotation). */
-  dryRun: boolean;
+  /**
+   * A member id for a name, email, uuid or `round-robin`. The runner draws a round-robin member
+   * once and records it, so a retry assigns the same one; plans do not draw at all.
+   */
+  member(nameOrRoundRobin: string): Promise<string>;
 }
 
 /** What a call may use: the gateway with the run's options, the contact, the trigger's message. */
@@ -84,6 +88,8 @@ export interface ExecutionEnv {
   opts: CallOptions;
   contact: Contact;
   message?: TriggerMessage;
+  /** What the attempt aims at, recorded before the call (see `aim`). */
+  target?: ActionTarget;
 }
 
 export interface ActionDefinition<A extends { type: string }, R extends { type: string }> {
@@ -113,6 +119,14 @@ export interface ActionDefinition<A extends { type: string }, R extends { type: 
   apply(resolved: R, contact: Contact): Contact;
   /** The one gateway call; the contact after the write when the CRM answers with it. */
   execute(resolved: R, env: ExecutionEnv): Promise<Contact | undefined>;
+  /** Where the write will land (e.g. the conversation of a message), recorded before the call. */
+  aim?(resolved: R, env: ExecutionEnv): Promise<ActionTarget>;
+  /**
+   * at-most-once writes: whether the write is there, made since `since` (the attempt's start), after
+   * an outcome that does not prove it was not (timeout, 5xx, crash mid-call). Absent: it cannot be
+   * looked up, and such an outcome leaves the action `uncertain`.
+   */
+  lookup?(resolved: R, env: ExecutionEnv & { target: ActionTarget; since: Date }): Promise<boolean>;
   /** A failure that means the write is already there (a reason to record), e.g. a 409 for a segment. */
   alreadyDone?(err: unknown): string | undefined;
 }

@@ -49,11 +49,7 @@ export const assignAction: ActionDefinition<AssignAction, ResolvedAssign> = {
         ? { what: 'assignee', conflict: false }
         : undefined,
   },
-  resolve: async (a, env) => ({
-    type: 'assign',
-    memberId:
-      env.dryRun && isRoundRobin(a.member) ? ROUND_ROBIN : await resolveMemberId(env.directory, a.member),
-  }),
+  resolve: async (a, env) => ({ type: 'assign', memberId: await env.member(a.member) }),
   guard: (r, contact) =>
     contact.assigneeId === r.memberId
       ? skip('no_change', `contact is already assigned to ${r.memberId}`)

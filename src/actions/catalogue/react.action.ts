@@ -29,6 +29,7 @@ export const reactAction: ActionDefinition<ReactAction, ResolvedReact> = {
   resolve: async (a) => ({ type: 'react', emoji: a.emoji }),
   guard: (_r, contact) => messagingGuard(contact),
   apply: (_r, contact) => contact,
+  aim: async (_r, env) => (env.message ? { conversationId: env.message.conversationId } : {}),
   execute: async (r, env) => {
     if (!env.message) throw new MissingMessageError('react');
     const { conversationId, messagePlatformId } = env.message;

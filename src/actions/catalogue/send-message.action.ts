@@ -14,6 +14,7 @@ import {
 } from './action-definition';
 import { assigneeLeafFalsified } from './assign.action';
 import { conversationFor } from './conversation-for';
+import { sentSince } from './message-lookup';
 
 export type SendMessageAction = {
   type: 'send-message';
@@ -88,9 +89,11 @@ export const sendMessageAction: ActionDefinition<SendMessageAction, ResolvedSend
     return verdict.proceed ? channelGuard(r.channel) : verdict;
   },
   apply: (_r, contact) => contact,
+  aim: async (r, env) => ({ conversationId: await conversationFor(env, r.channel) }),
   execute: async (r, env) => {
-    const conversationId = await conversationFor(env, r.channel);
+    const conversationId = env.target?.conversationId ?? (await conversationFor(env, r.channel));
     await env.gateway.sendMessage({ conversationId, contactId: env.contact.id, text: r.text }, env.opts);
     return undefined;
   },
+  lookup: (r, env) => sentSince(env, (m) => m.text === r.text),
 };

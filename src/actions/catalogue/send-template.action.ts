@@ -5,6 +5,7 @@ import type { Channel, Uuid } from '../../crm/crm-types';
 import { isPlainObject } from '../../rules/rule-context';
 import { assignFirstLabel, messagingGuard, quoted, text, type ActionDefinition } from './action-definition';
 import { conversationFor } from './conversation-for';
+import { sentSince } from './message-lookup';
 import { channelGuard, CHANNEL_SCHEMA, messageEffect } from './send-message.action';
 
 export type SendTemplateAction = {
@@ -85,8 +86,9 @@ export const sendTemplateAction: ActionDefinition<SendTemplateAction, ResolvedSe
     return verdict.proceed ? channelGuard(r.channel) : verdict;
   },
   apply: (_r, contact) => contact,
+  aim: async (r, env) => ({ conversationId: await conversationFor(env, r.channel) }),
   execute: async (r, env) => {
-    const conversationId = await conversationFor(env, r.channel);
+    const conversationId = env.target?.conversationId ?? (await conversationFor(env, r.channel));
     const input = {
       conversationId,
       contactId: env.contact.id,
@@ -96,4 +98,6 @@ export const sendTemplateAction: ActionDefinition<SendTemplateAction, ResolvedSe
     await env.gateway.sendMessageTemplate(input, env.opts);
     return undefined;
   },
+  // The CRM renders the template: any template message since the attempt began is this one.
+  lookup: (_r, env) => sentSince(env, (m) => m.type === 'template'),
 };

@@ -3,6 +3,7 @@ import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestj
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { Scope } from '../domain/api-key-auth';
+import type { ArmedFault } from '../domain/fault-injector';
 import type { SandboxError } from '../domain/sandbox-error';
 import type { OpContext } from '../domain/sandbox-state';
 
@@ -12,6 +13,8 @@ export interface SandboxRequest extends Request {
   opContext?: OpContext;
   /** A body that failed to parse; refused by the gate guard after auth and rate limiting. */
   bodyError?: SandboxError;
+  /** An armed lost-answer fault: the request is carried out, then its answer is lost. */
+  lostAnswer?: ArmedFault;
 }
 
 /** The scope an API route needs; every /v1 handler must declare one. */
