@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';
-import { createRun, PendingRun } from '../ledger/create-run';
+import { createRun, createUnmatchedRuns, type NewRun, type PendingRun } from '../ledger/create-run';
 import { InboxEventRow, InboxEventsRepository, REPLAY_KEY_PREFIX } from '../ledger/inbox-events.repository';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { EngineMetrics } from '../ops/engine-metrics';
@@ -75,13 +75,12 @@ export class EventMatchingService {
     facts: EvaluationFacts,
     correlationId: string,
   ): Promise<PendingRun[]> {
-    const inbox = this.inbox.in(tx);
-    if (!(await inbox.lockPending(row.id))) return [];
-    const pending: PendingRun[] = [];
-    for (const evaluation of evaluations) {
+    // Claim first (lock + processed mark in one statement); the not-matched runs go in one more.
+    if (!(await this.inbox.in(tx).claimPending(row.id))) return [];
+    const runs = evaluations.flatMap((evaluation) => {
       const rule = ruleSet.rule(evaluation.ruleId);
-      if (!rule) continue;
-      const run = await createRun(tx, {
+      if (!rule) return [];
+      const run: NewRun = {
         triggerKey: `event:${row.id}`,
         inboxEventId: row.id,
         eventType: row.type,
@@ -94,12 +93,17 @@ export class EventMatchingService {
         evaluation,
         contactSnapshot: facts.contact ?? null,
         correlationId,
-      });
-      this.metrics.runs.inc({ status: run.status, rule: rule.id });
-      if (run.status === 'pending') pending.push(run);
-    }
-    await inbox.markProcessed(row.id);
-    return pending;
+      };
+      return [run];
+    });
+    const unmatched = runs.filter((r) => !r.evaluation.matched);
+    const matched = runs.filter((r) => r.evaluation.matched);
+    const created = await createUnmatchedRuns(tx, unmatched);
+    for (const run of matched) created.push(await createRun(tx, run));
+    [...unmatched, ...matched].forEach((run, i) =>
+      this.metrics.runs.inc({ status: created[i].status, rule: run.rule.id }),
+    );
+    return created.filter((run) => run.status === 'pending');
   }
 }
 
