@@ -4,7 +4,7 @@ import { RuleControlsService } from '../console/rule-controls/rule-controls.serv
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';
-import { createRun, PendingRun } from '../ledger/create-run';
+import { createRun, createUnmatchedRuns, type NewRun, type PendingRun } from '../ledger/create-run';
 import type { InboxOutcome } from '../ledger/inbox-event.entity';
 import { InboxEventRow, InboxEventsRepository, REPLAY_KEY_PREFIX } from '../ledger/inbox-events.repository';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
@@ -92,13 +92,12 @@ export class EventMatchingService {
     correlationId: string,
     end: { outcome: InboxOutcome | null; note: string | null },
   ): Promise<PendingRun[]> {
-    const inbox = this.inbox.in(tx);
-    if (!(await inbox.lockPending(row.id))) return [];
-    const pending: PendingRun[] = [];
-    for (const evaluation of evaluations) {
+    // Claim first (lock + processed mark in one statement); the not-matched runs go in one more.
+    if (!(await this.inbox.in(tx).claimPending(row.id))) return [];
+    const runs = evaluations.flatMap((evaluation) => {
       const rule = ruleSet.rule(evaluation.ruleId);
-      if (!rule) continue;
-      const run = await createRun(tx, {
+      if (!rule) return [];
+      const run: NewRun = {
         triggerKey: `event:${row.id}`,
         inboxEventId: row.id,
         eventType: row.type,
@@ -113,12 +112,19 @@ export class EventMatchingService {
         paused: this.controls.isPaused(rule.id),
         contactSnapshot: facts.contact ?? null,
         correlationId,
-      });
-      this.metrics.runs.inc({ status: run.status, rule: rule.id });
-      if (run.status === 'pending') pending.push(run);
-    }
-    await inbox.markProcessed(row.id, end.outcome, end.note);
-    return pending;
+      };
+      return [run];
+    });
+    const unmatched = runs.filter((r) => !r.evaluation.matched);
+    const matched = runs.filter((r) => r.evaluation.matched);
+    const created = await createUnmatchedRuns(tx, unmatched);
+    for (const run of matched) created.push(await createRun(tx, run));
+    [...unmatched, ...matched].forEach((run, i) =>
+      this.metrics.runs.inc({ status: created[i].status, rule: run.rule.id }),
+    );
+    // The claim marked it processed; an outcome or a note (mirror skipped) is one more statement, rarely.
+    if (end.outcome || end.note) await this.inbox.in(tx).markProcessed(row.id, end.outcome, end.note);
+    return created.filter((run) => run.status === 'pending');
   }
 }
 

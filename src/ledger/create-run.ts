@@ -7,7 +7,7 @@ import type { RuleDefinition, RuleEvaluation } from '../rules/rule-types';
 import { ActionResultsRepository } from './action-results.repository';
 import { EnrollmentsRepository } from './enrollments.repository';
 import type { RunPriority, RunStatus } from './run.entity';
-import { RunsRepository } from './runs.repository';
+import { RunsRepository, type RunInsert } from './runs.repository';
 
 /** Events the engine's own writes cause do not re-trigger the same rule within this window. */
 export const OWN_WRITE_LOOP_WINDOW_MS = 120_000;
@@ -45,7 +45,35 @@ export async function createRun(tx: EntityManager, input: NewRun): Promise<Pendi
       : await admission(tx, input, id);
   const shadow = input.evaluation.mode === 'shadow';
   const finalStatus: RunStatus = status === 'pending' && shadow ? 'succeeded' : status;
-  const inserted = await new RunsRepository(tx).insert({
+  const inserted = await new RunsRepository(tx).insert(runInsert(input, id, finalStatus, reason));
+  const run = { id, contactId: input.contactId, priority: input.priority };
+  if (!inserted) return { ...run, status: 'suppressed' }; // same trigger seen before
+  if (status === 'pending') {
+    await new ActionResultsRepository(tx).insertForRun(id, input.evaluation.actions, shadow);
+  }
+  return { ...run, status: finalStatus };
+}
+
+/**
+ * The runs of evaluations that did not match, in one statement: nothing to admit, nothing to act
+ * on, so no per-run step is needed. A (trigger, rule, contact) seen before comes back suppressed.
+ */
+export async function createUnmatchedRuns(
+  tx: EntityManager,
+  inputs: readonly NewRun[],
+): Promise<PendingRun[]> {
+  const rows = inputs.map((input) => runInsert(input, randomUUID(), 'not_matched', null));
+  const inserted = await new RunsRepository(tx).insertMany(rows);
+  return rows.map((r) => ({
+    id: r.id,
+    contactId: r.contactId,
+    priority: r.priority,
+    status: inserted.has(r.id) ? 'not_matched' : 'suppressed',
+  }));
+}
+
+function runInsert(input: NewRun, id: string, status: RunStatus, reason: string | null): RunInsert {
+  return {
     id,
     triggerKey: input.triggerKey,
     inboxEventId: input.inboxEventId,
@@ -53,7 +81,7 @@ export async function createRun(tx: EntityManager, input: NewRun): Promise<Pendi
     ruleVersion: input.rule.version,
     ruleSetVersion: input.ruleSetVersion,
     contactId: input.contactId,
-    status: finalStatus,
+    status,
     reason,
     mode: input.evaluation.mode,
     priority: input.priority,
@@ -61,13 +89,7 @@ export async function createRun(tx: EntityManager, input: NewRun): Promise<Pendi
     actions: input.evaluation.actions,
     contactSnapshot: input.contactSnapshot,
     correlationId: input.correlationId,
-  });
-  const run = { id, contactId: input.contactId, priority: input.priority };
-  if (!inserted) return { ...run, status: 'suppressed' }; // same trigger seen before
-  if (status === 'pending') {
-    await new ActionResultsRepository(tx).insertForRun(id, input.evaluation.actions, shadow);
-  }
-  return { ...run, status: finalStatus };
+  };
 }
 
 /** Whether a matched rule may act now: loop protection, then once / cooldown. */

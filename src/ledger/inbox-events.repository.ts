@@ -138,12 +138,19 @@ export class InboxEventsRepository {
   }
 
   /**
-   * Locks the row for the rest of the transaction; true while it is still pending. A second copy
-   * of the event's job (reconciler) waits here, then sees it processed.
+   * Marks a pending event processed and keeps its row locked for the rest of the transaction:
+   * lockPending and markProcessed in one statement. False when it was no longer pending (a second
+   * copy of the event's job waits on the lock, then finds it processed and writes nothing).
    */
-  async lockPending(id: string): Promise<boolean> {
-    const [locked] = await this.db.query(`SELECT status FROM inbox_events WHERE id = $1 FOR UPDATE`, [id]);
-    return locked?.status === 'pending';
+  async claimPending(id: string): Promise<boolean> {
+    const rows = returnedRows(
+      await this.db.query(
+        `UPDATE inbox_events SET status = 'processed', processed_at = now()
+          WHERE id = $1 AND status = 'pending' RETURNING id`,
+        [id],
+      ),
+    );
+    return rows.length > 0;
   }
 
   /** `note` (why the mirror skipped the payload) replaces last_error; without one it is kept. */

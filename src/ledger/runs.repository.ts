@@ -177,6 +177,28 @@ export class RunsRepository {
     return inserted.length > 0;
   }
 
+  /**
+   * Several runs in one statement (the not-matched runs of one event: one round trip however many
+   * rules listen). Returns the ids written; a (trigger, rule, contact) seen before writes nothing.
+   */
+  async insertMany(runs: readonly RunInsert[]): Promise<Set<string>> {
+    if (runs.length === 0) return new Set();
+    const inserted: { id: string }[] = await this.db.query(
+      `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version, rule_set_version, contact_id,
+                         status, reason, mode, priority, trace, actions, contact_snapshot, correlation_id, finished_at)
+       SELECT x."id", x."triggerKey", x."inboxEventId", x."ruleId", x."ruleVersion", x."ruleSetVersion",
+              x."contactId", x."status", x."reason", x."mode", x."priority", x."trace", x."actions",
+              x."contactSnapshot", x."correlationId",
+              CASE WHEN x."status" IN ('pending','running') THEN NULL ELSE now() END
+         FROM jsonb_to_recordset($1::jsonb) AS x("id" uuid, "triggerKey" text, "inboxEventId" uuid, "ruleId" text,
+              "ruleVersion" text, "ruleSetVersion" text, "contactId" text, "status" text, "reason" text, "mode" text,
+              "priority" text, "trace" jsonb, "actions" jsonb, "contactSnapshot" jsonb, "correlationId" text)
+       ON CONFLICT (trigger_key, rule_id, contact_id) DO NOTHING RETURNING id`,
+      [JSON.stringify(runs)],
+    );
+    return new Set(inserted.map((r) => r.id));
+  }
+
   /** Unfinished runs of a contact up to the given run: trigger order, then rule priority (insertion) order. */
   unfinishedUpTo(contactId: string, runId: string): Promise<RunRow[]> {
     return this.db.query(

@@ -1,0 +1,84 @@
+// The two statements that record an event's runs (docs/BENCHMARKS.md: the run transaction folded):
+// the inbox claim (lock + processed mark) and the multi-row insert of not-matched runs.
+import { randomUUID } from 'node:crypto';
+import { createUnmatchedRuns, type NewRun } from '../../src/ledger/create-run';
+import { InboxEventsRepository } from '../../src/ledger/inbox-events.repository';
+import type { RuleDefinition } from '../../src/rules/rule-types';
+import { createTestDb, type TestDb } from '../support/test-db';
+
+jest.setTimeout(60_000);
+
+let db: TestDb;
+beforeAll(async () => {
+  db = await createTestDb();
+});
+afterAll(() => db.drop());
+
+async function storedEvent(): Promise<string> {
+  const [row] = await db.dataSource.query(
+    `INSERT INTO inbox_events (event_key, type, payload, contact_id) VALUES ($1, 'contact.updated', '{}', 'c1') RETURNING id`,
+    [randomUUID()],
+  );
+  return row.id;
+}
+
+function unmatched(inboxEventId: string, ruleId: string): NewRun {
+  const rule = { id: ruleId, version: 'v1', actions: [] } as unknown as RuleDefinition;
+  return {
+    triggerKey: `event:${inboxEventId}`,
+    inboxEventId,
+    eventType: 'contact.updated',
+    priority: 'interactive',
+    rule,
+    ruleSetVersion: 'set1',
+    contactId: 'c1',
+    evaluation: { ruleId, ruleVersion: 'v1', matched: false, trace: [], actions: [], mode: 'live' },
+    contactSnapshot: { id: 'c1', name: 'Ana "the" Öster' },
+    correlationId: 'corr',
+  };
+}
+
+describe('recording an event', () => {
+  it('claims a pending event once: the second claim finds it processed', async () => {
+    const id = await storedEvent();
+    const inbox = new InboxEventsRepository(db.dataSource.manager);
+    expect(await inbox.claimPending(id)).toBe(true);
+    expect(await inbox.claimPending(id)).toBe(false);
+    const [row] = await db.dataSource.query(`SELECT status, processed_at FROM inbox_events WHERE id = $1`, [
+      id,
+    ]);
+    expect(row.status).toBe('processed');
+    expect(row.processed_at).toBeInstanceOf(Date);
+  });
+
+  it('undoes the claim with the transaction that made it', async () => {
+    const id = await storedEvent();
+    await expect(
+      db.dataSource.transaction(async (tx) => {
+        expect(await new InboxEventsRepository(tx).claimPending(id)).toBe(true);
+        throw new Error('crash before commit');
+      }),
+    ).rejects.toThrow('crash before commit');
+    const [row] = await db.dataSource.query(`SELECT status FROM inbox_events WHERE id = $1`, [id]);
+    expect(row.status).toBe('pending');
+  });
+
+  it('writes every not-matched run in one statement, finished, and suppresses a repeat', async () => {
+    const id = await storedEvent();
+    const runs = [unmatched(id, 'rule-a'), unmatched(id, 'rule-b')];
+    const first = await db.dataSource.transaction((tx) => createUnmatchedRuns(tx, runs));
+    expect(first.map((r) => r.status)).toEqual(['not_matched', 'not_matched']);
+    const stored = await db.dataSource.query(
+      `SELECT rule_id, status, finished_at, contact_snapshot, priority FROM runs WHERE inbox_event_id = $1 ORDER BY rule_id`,
+      [id],
+    );
+    expect(stored).toEqual([
+      expect.objectContaining({ rule_id: 'rule-a', status: 'not_matched', priority: 'interactive' }),
+      expect.objectContaining({ rule_id: 'rule-b', status: 'not_matched' }),
+    ]);
+    expect(stored[0].finished_at).toBeInstanceOf(Date);
+    expect(stored[0].contact_snapshot).toEqual({ id: 'c1', name: 'Ana "the" Öster' });
+    const again = await db.dataSource.transaction((tx) => createUnmatchedRuns(tx, runs));
+    expect(again.map((r) => r.status)).toEqual(['suppressed', 'suppressed']);
+  });
+});
