@@ -3,7 +3,11 @@
 import { BadRequestException, Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { FailureOperationsService } from '../admin/failure-operations.service';
+import {
+  FailureOperationsService,
+  RESOLUTIONS,
+  type UncertainResolution,
+} from '../admin/failure-operations.service';
 import { ActionResultsRepository, type ActionNeedingAttention } from '../ledger/action-results.repository';
 import { InboxEventsRepository } from '../ledger/inbox-events.repository';
 import { ConsoleResponder } from './console-responder';
@@ -13,6 +17,21 @@ import { actionShown, contactHref, when } from './pages/format';
 const LIMIT = 200;
 /** What FailureOperationsService can run again (uncertain actions need a human's judgement first). */
 const RETRYABLE = ['dead', 'failed'];
+/** An uncertain message: the operator says what happened, the engine never decides alone. */
+const RESOLVE_OPS: { op: UncertainResolution; label: string; question: string }[] = [
+  {
+    op: 'sent',
+    label: 'Mark sent',
+    question: 'Record this message as sent (the customer has it) and continue the run?',
+  },
+  {
+    op: 'send-again',
+    label: 'Send again',
+    question:
+      'Send this message once more and continue the run? Only if you know the customer did not get it.',
+  },
+  { op: 'discard', label: 'Discard', question: 'Drop this message and end its run as failed?' },
+];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface ActionForm {
@@ -52,6 +71,7 @@ export class ConsoleFailuresController {
         error: [a.errorCode, a.errorMessage].filter(Boolean).join(': '),
         requestId: a.requestId ?? '',
         ops: RETRYABLE.includes(a.status) ? [{ op: 'retry', label: 'Retry' }] : [],
+        resolveOps: a.status === 'uncertain' ? RESOLVE_OPS.map(({ op, label }) => ({ op, label })) : [],
       })),
       events: events.map((e) => ({
         ...e,
@@ -80,6 +100,36 @@ export class ConsoleFailuresController {
     let retried = 0;
     for (const runId of runIds) retried += await this.operations.retryDead({ runId, includeFailed: true });
     res.redirect(303, `/console/failures?done=${encodeURIComponent(`${retried} run(s) queued again`)}`);
+  }
+
+  @Post('uncertain')
+  async resolveUncertain(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Body() body: { actionId?: string; op?: string; confirmed?: string },
+  ) {
+    const id = typeof body?.actionId === 'string' && UUID.test(body.actionId) ? body.actionId : undefined;
+    const resolution = RESOLUTIONS.find((r) => r === body?.op);
+    if (!id || !resolution)
+      throw new BadRequestException(`actionId must be a uuid, op one of ${RESOLUTIONS.join(', ')}`);
+    const choice = RESOLVE_OPS.find((o) => o.op === resolution)!;
+    if (body.confirmed !== 'yes') {
+      const view = {
+        label: choice.label,
+        question: choice.question,
+        items: [id],
+        action: '/console/failures/uncertain',
+        fields: [
+          { name: 'actionId', value: id },
+          { name: 'op', value: resolution },
+        ],
+        back: '/console/failures',
+      };
+      return this.pages.send(req, res, 'confirm', view, { title: 'Confirm', section: 'failures' });
+    }
+    const decided = await this.operations.resolveUncertain(id, resolution);
+    const done = decided ? `action ${id}: ${resolution}` : `action ${id} is not uncertain (already decided?)`;
+    res.redirect(303, `/console/failures?done=${encodeURIComponent(done)}`);
   }
 
   @Post('events')

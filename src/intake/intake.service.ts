@@ -1,11 +1,8 @@
-import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Queue } from 'bullmq';
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ContactJournalRepository } from '../console/journal/contact-journal.repository';
 import { EngineMetrics } from '../ops/engine-metrics';
-import { EVENTS_QUEUE, EventJobData, eventJobId } from '../queues/queues';
+import { EventsQueue } from '../queues/events-queue.service';
 import { InboxBatcher, Stored, UnstorablePayloadError } from './inbox-batcher';
 import { INTAKE_DB } from './intake-db';
 import { contactIdOf, eventKeyOf, storableJson } from './inbox-payload';
@@ -27,7 +24,7 @@ export class IntakeService {
     @Inject(INTAKE_DB) dataSource: DataSource,
     private readonly secrets: WebhookSecretsService,
     private readonly metrics: EngineMetrics,
-    @InjectQueue(EVENTS_QUEUE) private readonly events: Queue<EventJobData>,
+    private readonly events: EventsQueue,
     private readonly journal: ContactJournalRepository,
   ) {
     this.batcher = new InboxBatcher(dataSource, (rows) => this.enqueue(rows));
@@ -132,13 +129,7 @@ export class IntakeService {
   /** Committed first, enqueued second: if Redis is down the reconciler enqueues them later. */
   private enqueue(rows: { id: string }[]): void {
     this.events
-      .addBulk(
-        rows.map(({ id }) => ({
-          name: 'event',
-          data: { inboxEventId: id, correlationId: randomUUID() },
-          opts: { jobId: eventJobId(id) },
-        })),
-      )
+      .addMany(rows.map(({ id }) => id))
       .catch((err) =>
         this.logger.warn(
           `${rows.length} event(s) stored but not enqueued (reconciler will retry): ${err.message}`,

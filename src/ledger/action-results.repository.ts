@@ -29,6 +29,7 @@ export interface AttentionFilter {
 }
 
 export interface ActionNeedingAttention {
+  id: string;
   runId: string;
   index: number;
   ruleId: string;
@@ -91,7 +92,7 @@ export class ActionResultsRepository {
   /** Actions that need an operator (dead, uncertain, failed), newest first. */
   needingAttention(f: AttentionFilter): Promise<ActionNeedingAttention[]> {
     return this.db.query(
-      `SELECT a.run_id AS "runId", a.action_index AS "index", r.rule_id AS "ruleId", r.contact_id AS "contactId",
+      `SELECT a.id, a.run_id AS "runId", a.action_index AS "index", r.rule_id AS "ruleId", r.contact_id AS "contactId",
               a.action, a.status, a.error_code AS "errorCode", a.error_message AS "errorMessage",
               a.request_id AS "requestId", a.attempts, a.finished_at AS "finishedAt"
          FROM action_results a JOIN runs r ON r.id = a.run_id

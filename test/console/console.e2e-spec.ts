@@ -20,6 +20,14 @@ const RULES = {
     '  - add-tag: thanked',
     '',
   ].join('\n'),
+  'follow-up.yaml': [
+    'rule: console-follow-up',
+    'on: contact.updated',
+    'if: { fact: contact.notes, operator: equal, value: send }',
+    'do:',
+    '  - send-message: { text: "Hello {{contact.name}}", channel: Main WhatsApp }',
+    '',
+  ].join('\n'),
   'vip.yaml': [
     'rule: vip-on-update',
     'on: contact.updated',
@@ -194,6 +202,43 @@ describe('operator console in a real browser', () => {
       async () => (await admin(h, 'GET', `/admin/runs/${dead.id}`)).body.status === 'succeeded',
       30_000,
     );
+  }, 90_000);
+
+  it('resolves an uncertain message from the failures page: sent again once, after a confirmation', async () => {
+    // A 500 on the send proves nothing either way: the engine looks for the message, does not find
+    // it and leaves the action uncertain for an operator instead of sending it again by itself.
+    await api(h.sandboxUrl, 'POST', '/_sandbox/faults', {
+      kind: 'error500',
+      count: 1,
+      route: 'POST /v1/messages',
+    });
+    const member = (await crm(h, 'GET', '/v1/users')).body.data[0].id;
+    const contact = await newContact(h, 'Una Unsure', { assigneeId: member });
+    await deliver(h.url, JSON.stringify(contactEvent('contact.updated', { ...contact, notes: 'send' })));
+    const uncertain = await eventually(
+      async () => (await admin(h, 'GET', `/admin/runs?contact=${contact.id}&status=uncertain`)).body.data[0],
+      45_000,
+      250,
+    );
+    await page.goto(`${h.url}/console/failures?status=uncertain`);
+    const row = page.locator(`tr[data-run="${uncertain.id}"]`);
+    await row.getByRole('button', { name: 'Send again' }).click();
+    await page.getByRole('heading', { name: /Confirm: Send again/ }).waitFor();
+    await page.getByRole('button', { name: 'Send again' }).click();
+    await page.getByRole('status').filter({ hasText: 'send-again' }).waitFor();
+    await eventually(
+      async () => (await admin(h, 'GET', `/admin/runs/${uncertain.id}`)).body.status === 'succeeded',
+      30_000,
+    );
+    const conversations = (await crm(h, 'GET', `/v1/conversations?contactId=${contact.id}`)).body.data;
+    const texts: string[] = [];
+    for (const c of conversations)
+      texts.push(
+        ...(await crm(h, 'GET', `/v1/messages?conversationId=${c.id}`)).body.data.map(
+          (m: { text: string }) => m.text,
+        ),
+      );
+    expect(texts).toEqual(['Hello Una Unsure']);
   }, 90_000);
 
   it('shows the overview with live numbers', async () => {

@@ -162,25 +162,14 @@ describe('event lifecycle', () => {
     expect((await admin(h, 'GET', '/admin/events?status=failed')).body.data).toEqual([]);
   }, 60000);
 
-  it('fails at once, without retries, on an error that would come back every time', async () => {
+  it('refuses at the door an event whose contact id could never work: no row, no attempt, no CRM call', async () => {
+    // Round 1 stored it and let the CRM answer 400 on every attempt; now the intake checks the id
+    // (a uuid) before anything is stored or put into a CRM path.
     const before = await readCalls(h);
-    // Not a uuid: the CRM answers 400, and would on every attempt.
     const reply = await deliver(h.url, JSON.stringify(messageEvent('not-a-contact-id')));
-    const event = await eventually(async () => {
-      const row = await stored(reply.json.id);
-      return row?.status === 'failed' ? row : undefined;
-    });
-    expect(event).toEqual(
-      expect.objectContaining({ attempts: 1, last_error: expect.stringMatching(/answered 400/) }),
-    );
-    expect(await readCalls(h)).toBe(before + 1);
-    const shown = await admin(h, 'GET', `/admin/events/${reply.json.id}`);
-    expect(shown.body).toEqual(
-      expect.objectContaining({
-        status: 'failed',
-        attempts: 1,
-        payload: expect.objectContaining({ type: 'message.created' }),
-      }),
-    );
+    expect(reply.status).toBe(400);
+    expect(reply.json.id).toBeUndefined();
+    expect(await readCalls(h)).toBe(before);
+    expect((await admin(h, 'GET', '/admin/events?status=failed')).body.data).toEqual([]);
   });
 });
