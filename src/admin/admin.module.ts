@@ -11,7 +11,8 @@ import { RunsAdminController } from './runs-admin.controller';
 
 @Module({
   imports: [QueuesModule, LedgerModule, RulesModule, ContactMirrorModule],
-  controllers: [RunsAdminController, EventsAdminController, RulesAdminController, ExportsAdminController],
+  // Exports first: its static /admin/events/export must win over /admin/events/:id.
+  controllers: [ExportsAdminController, RunsAdminController, EventsAdminController, RulesAdminController],
   providers: [FailureOperationsService],
   exports: [FailureOperationsService],
 })
