@@ -63,7 +63,7 @@ export class InboxEventsRepository {
   /** A contact's deliveries, the newest `limit`, in time order (contact timeline). */
   ofContact(contactId: string, limit: number): Promise<ContactDeliveryRow[]> {
     return this.db.query(
-      `SELECT * FROM (SELECT id, type, event_key AS "eventKey", status, error, received_at AS "receivedAt",
+      `SELECT * FROM (SELECT id, type, event_key AS "eventKey", status, last_error AS error, received_at AS "receivedAt",
                              processed_at AS "processedAt"
                         FROM inbox_events WHERE contact_id = $1 ORDER BY received_at DESC LIMIT $2) d
         ORDER BY "receivedAt"`,
@@ -74,7 +74,7 @@ export class InboxEventsRepository {
   /** Events whose processing failed for good, newest first. */
   failed(limit: number): Promise<FailedEventRow[]> {
     return this.db.query(
-      `SELECT id, type, contact_id AS "contactId", error, received_at AS "receivedAt" FROM inbox_events
+      `SELECT id, type, contact_id AS "contactId", last_error AS error, received_at AS "receivedAt" FROM inbox_events
         WHERE status = 'failed' ORDER BY received_at DESC LIMIT $1`,
       [limit],
     );
