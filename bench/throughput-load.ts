@@ -17,6 +17,7 @@ function payload(): string {
   const guarded = mode === 'guarded';
   const data: Contact = {
     ...contact,
+    status: 'active', // tp-archived never matches: only tp-upgrade decides between the modes
     customFields: { ...contact.customFields, plan: guarded ? 'enterprise' : 'free' },
     tags: guarded
       ? [...contact.tags.filter((t) => t.id !== vipTagId), { id: vipTagId, name: 'vip', color: '#000' }]

@@ -109,3 +109,20 @@ export async function counter(url: string, name: string, filter = ''): Promise<n
   }
   return sum;
 }
+
+/** A counter's samples summed per value of one label, over several processes. */
+export async function counterBy(
+  urls: string[],
+  name: string,
+  label: string,
+): Promise<Record<string, number>> {
+  const sums: Record<string, number> = {};
+  const re = new RegExp(`^${name}\\{[^}]*${label}="([^"]*)"[^}]*\\} (\\S+)$`);
+  for (const url of urls) {
+    for (const line of (await (await fetch(`${url}/metrics`)).text()).split('\n')) {
+      const m = re.exec(line);
+      if (m) sums[m[1]] = (sums[m[1]] ?? 0) + Number(m[2]);
+    }
+  }
+  return sums;
+}
