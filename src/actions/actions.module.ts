@@ -5,6 +5,7 @@ import { QueuesModule } from '../queues/queues.module';
 import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { ActionRunnerService } from './action-runner.service';
 import { ActionsProcessor } from './actions.processor';
+import { TimingModule } from '../timing/timing.module';
 
 @Module({})
 export class ActionsModule {
@@ -12,7 +13,7 @@ export class ActionsModule {
   static register(withWorkers: boolean) {
     return {
       module: ActionsModule,
-      imports: [QueuesModule, LedgerModule, CrmModule, ContactMirrorModule],
+      imports: [QueuesModule, LedgerModule, CrmModule, ContactMirrorModule, TimingModule],
       providers: [ActionRunnerService, ...(withWorkers ? [ActionsProcessor] : [])],
       exports: [ActionRunnerService],
     };

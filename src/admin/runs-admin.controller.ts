@@ -19,7 +19,17 @@ import { ActionsQueue } from '../queues/actions-queue.service';
 import { EventsQueue } from '../queues/events-queue.service';
 import { AdminTokenGuard } from './admin-token.guard';
 
-const RUN_STATUSES = ['not_matched', 'suppressed', 'pending', 'running', 'succeeded', 'failed', 'dead'];
+const RUN_STATUSES = [
+  'not_matched',
+  'suppressed',
+  'pending',
+  'running',
+  'waiting',
+  'cancelled',
+  'succeeded',
+  'failed',
+  'dead',
+];
 
 @ApiTags('admin')
 @ApiSecurity('admin')

@@ -10,6 +10,7 @@ import { EngineMetrics } from '../ops/engine-metrics';
 import { ActionsQueue } from '../queues/actions-queue.service';
 import type { EvaluationFacts, RuleEvaluation } from '../rules/rule-types';
 import { RuleSetService } from '../rules/rule-set.service';
+import { WaitCancellationService } from '../timing/wait-cancellation.service';
 import { eventFacts, planEvent, type StoredEvent } from './event-plan';
 
 /**
@@ -29,6 +30,7 @@ export class EventMatchingService {
     private readonly mirror: ContactMirrorService,
     private readonly inbox: InboxEventsRepository,
     private readonly actions: ActionsQueue,
+    private readonly waits: WaitCancellationService,
   ) {}
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
@@ -40,6 +42,8 @@ export class EventMatchingService {
     if (plan.updateMirror) {
       await this.mirror.applyEvent(row.type, row.payload.data as unknown as Contact);
     }
+    // Whatever rules listen to it, the event may end waiting runs (`until`, a deleted contact).
+    if (row.contact_id && !event.replay) await this.waits.onEvent(row.contact_id, eventFacts(event, new Date()));
     if (!ruleSet || !plan.match) {
       await this.inbox.markProcessed(row.id);
       return;

@@ -4,6 +4,7 @@ import { CrmModule } from '../crm/crm.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rules/rules.module';
+import { TimingModule } from '../timing/timing.module';
 import { EventMatchingService } from './event-matching.service';
 import { EventsProcessor } from './events.processor';
 import { ReconcilerService } from './reconciler.service';
@@ -13,7 +14,7 @@ export class EventsModule {
   static register(withWorkers: boolean, withScheduler: boolean) {
     return {
       module: EventsModule,
-      imports: [QueuesModule, LedgerModule, CrmModule, RulesModule, ContactMirrorModule],
+      imports: [QueuesModule, LedgerModule, CrmModule, RulesModule, ContactMirrorModule, TimingModule],
       providers: [
         EventMatchingService,
         ...(withWorkers ? [EventsProcessor] : []),
