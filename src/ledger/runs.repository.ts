@@ -194,10 +194,10 @@ export class RunsRepository {
 
   /** Records a step of the run's timeline. */
   async record(runId: string, entry: TimelineEntry): Promise<void> {
-    await this.db.query(`UPDATE runs SET timeline = timeline || $2::jsonb, updated_at = now() WHERE id = $1`, [
-      runId,
-      JSON.stringify([entry]),
-    ]);
+    await this.db.query(
+      `UPDATE runs SET timeline = timeline || $2::jsonb, updated_at = now() WHERE id = $1`,
+      [runId, JSON.stringify([entry])],
+    );
   }
 
   /** The run sleeps until `until`; its delayed job wakes it. */

@@ -43,7 +43,10 @@ export class RunTimingService {
     if (!run) return;
     const waiting = timelineProgress(run.timeline ?? []).waiting;
     const now = new Date();
-    const base = { at: now.toISOString(), ...(waiting?.action !== undefined ? { action: waiting.action } : {}) };
+    const base = {
+      at: now.toISOString(),
+      ...(waiting?.action !== undefined ? { action: waiting.action } : {}),
+    };
     const wait = waiting?.for === 'wait' ? run.timing?.waits?.[waiting.wait ?? -1] : undefined;
     if (wait?.unless) {
       const contact = await this.freshContact(run);
@@ -66,7 +69,11 @@ export class RunTimingService {
   }
 
   /** Before the pending action `action` of a run: sleep, skip, cancel or go. */
-  async gate(ledger: TimingLedger, run: RunRow, row: { id: string; action_index: number }): Promise<GateOutcome> {
+  async gate(
+    ledger: TimingLedger,
+    run: RunRow,
+    row: { id: string; action_index: number },
+  ): Promise<GateOutcome> {
     const plan = run.timing;
     if (!plan) return 'go';
     const now = new Date();
@@ -79,7 +86,13 @@ export class RunTimingService {
         const detail = `${plan.limit.max} run(s) per period already started`;
         if (plan.limit.over === 'skip')
           return this.cancel(ledger, run, { at, step: 'cancelled', reason: 'rate_limited', detail }, false);
-        return this.sleep(run, ledger, slot.nextPeriod, { at, step: 'waiting', for: 'limit', action, detail });
+        return this.sleep(run, ledger, slot.nextPeriod, {
+          at,
+          step: 'waiting',
+          for: 'limit',
+          action,
+          detail,
+        });
       }
       await this.record(ledger, run, { at, step: 'limit', action });
     }
@@ -113,12 +126,23 @@ export class RunTimingService {
         );
       case 'skip-action':
         await ledger.actions.skip(row.id, 'outside_window', gate.why);
-        await this.record(ledger, run, { at, step: 'skipped', action, reason: 'outside_window', detail: gate.why });
+        await this.record(ledger, run, {
+          at,
+          step: 'skipped',
+          action,
+          reason: 'outside_window',
+          detail: gate.why,
+        });
         return 'skip';
     }
   }
 
-  private async sleep(run: RunRow, ledger: TimingLedger, until: Date, entry: TimelineEntry): Promise<GateOutcome> {
+  private async sleep(
+    run: RunRow,
+    ledger: TimingLedger,
+    until: Date,
+    entry: TimelineEntry,
+  ): Promise<GateOutcome> {
     const waiting = { ...entry, until: until.toISOString() };
     await ledger.runs.startWaiting(run.id, until, waiting);
     run.timeline = [...(run.timeline ?? []), waiting];
@@ -164,6 +188,7 @@ export class RunTimingService {
 export function factsOf(run: RunRow, contact: Record<string, unknown>, now: Date): EvaluationFacts {
   const payload = (run.event_payload ?? { type: 'sweep', data: {} }) as EvaluationFacts['event'];
   const facts: EvaluationFacts = { event: payload, contact, now };
-  if (String(payload.type ?? '').startsWith('message.')) facts.message = payload.data as Record<string, unknown>;
+  if (String(payload.type ?? '').startsWith('message.'))
+    facts.message = payload.data as Record<string, unknown>;
   return facts;
 }

@@ -46,7 +46,11 @@ async function cancelWaiting(db: Queryable, runId: string, entry: TimelineEntry)
 }
 
 /** Contacts that left the segment of a scheduled rule (in the sweep's transaction): their waiting runs of it end. */
-export async function cancelWaitsOfLeavers(db: Queryable, ruleId: string, contactIds: string[]): Promise<number> {
+export async function cancelWaitsOfLeavers(
+  db: Queryable,
+  ruleId: string,
+  contactIds: string[],
+): Promise<number> {
   if (contactIds.length === 0) return 0;
   const entry: TimelineEntry = {
     at: new Date().toISOString(),
