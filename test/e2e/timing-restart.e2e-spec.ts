@@ -52,6 +52,7 @@ describe('an engine restart during a wait', () => {
       },
       env: { ROLE: 'api' },
     });
+    expect((await crm(h, 'POST', '/v1/tags', { name: 'welcomed' })).status).toBe(201);
   });
   afterAll(async () => {
     for (const w of workers) w.kill('SIGKILL');
