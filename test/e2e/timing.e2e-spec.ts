@@ -24,6 +24,7 @@ interface RunView {
   reason: string | null;
   timeline: { step: string; [k: string]: unknown }[];
 }
+const TEMPLATE_ROUTE = 'POST /v1/message-templates/send';
 const inbound = `{ fact: message.isOutgoing, operator: equal, value: false }`;
 
 const RULES = `
@@ -34,7 +35,8 @@ once: per-contact
 do:
   - wait: 4s
     unless: { fact: contact.lastInteractionAt, operator: exists, value: true }
-  - add-tag: welcomed
+  - send-template: { name: welcome, parameters: ['{{contact.name}}'], channel: Main WhatsApp }
+    assign-first: round-robin
 ---
 rule: sla-escalation
 on: message.created
@@ -154,20 +156,23 @@ describe('waits, windows and limits at run time', () => {
   }, 120_000);
 
   it('welcomes a contact after the wait, unless someone wrote to it meanwhile', async () => {
+    const sent = async () => (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body[TEMPLATE_ROUTE] ?? 0;
+    const before = await sent();
     const quiet = await newContact(h, 'Welcome Quiet');
     const talked = await newContact(h, 'Welcome Talked');
     await runOf('welcome-new-contact', talked.id, ['waiting']);
     await receive(talked.id, 'hello?');
 
     const [done] = await runOf('welcome-new-contact', quiet.id, ['succeeded']);
-    expect(await tags(quiet.id)).toContain('welcomed');
     const view = (await admin(`/admin/runs/${done.id}`)).body;
     expect(view.timeline.map((e: { step: string }) => e.step)).toEqual(['waiting', 'resumed']);
     expect(view.timeline[0]).toEqual(expect.objectContaining({ for: 'wait', action: 0 }));
+    expect(view.actionResults).toEqual([expect.objectContaining({ status: 'succeeded' })]);
 
     const [cancelled] = await runOf('welcome-new-contact', talked.id, ['cancelled']);
     expect(cancelled.reason).toBe('unless');
-    expect(await tags(talked.id)).not.toContain('welcomed');
+    // One template sent: to the contact nobody wrote to.
+    expect((await sent()) - before).toBe(1);
     const actions = (await admin(`/admin/runs/${cancelled.id}`)).body.actionResults;
     expect(actions).toEqual([expect.objectContaining({ status: 'skipped', reason: 'unless' })]);
   }, 90_000);
