@@ -177,6 +177,17 @@ describe('waits, windows and limits at run time', () => {
     expect(actions).toEqual([expect.objectContaining({ status: 'skipped', reason: 'unless' })]);
   }, 90_000);
 
+  it('cancels a waiting run when its contact is deleted', async () => {
+    const gone = await newContact(h, 'Sla Gone');
+    await receive(gone.id, 'hello?');
+    await runOf('sla-escalation', gone.id, ['waiting']);
+    expect((await crm(h, 'DELETE', `/v1/contacts/${gone.id}`)).status).toBeLessThan(300);
+    const [cancelled] = await runOf('sla-escalation', gone.id, ['cancelled']);
+    expect(cancelled.reason).toBe('contact_deleted');
+    // Cancelled by the contact.deleted event, not found missing when the wait ended.
+    expect(cancelled.timeline.at(-1)).toEqual(expect.objectContaining({ detail: 'the contact was deleted' }));
+  });
+
   it('escalates an inbound message nobody answered in its conversation, not one that got a reply', async () => {
     const ignored = await newContact(h, 'Sla Ignored');
     const answered = await newContact(h, 'Sla Answered', { assigneeId: DEMO.members.ana });
