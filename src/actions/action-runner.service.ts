@@ -14,6 +14,7 @@ import { ActionResultsRepository, type ActionRow } from '../ledger/action-result
 import type { ActionStatus, ActionTarget } from '../ledger/action-result.entity';
 import { RunsRepository, type RunRow } from '../ledger/runs.repository';
 import { EngineMetrics } from '../ops/engine-metrics';
+import { RunTimingService } from '../timing/run-timing.service';
 import type { RuleAction } from '../rules/rule-types';
 import { applyActionLocally, guardAction } from './action-guards';
 import { executeAction } from './action-executor';
@@ -66,6 +67,7 @@ export class ActionRunnerService {
     private readonly metrics: EngineMetrics,
     private readonly mirror: ContactMirrorService,
     private readonly journal: ContactJournalRepository,
+    private readonly timing: RunTimingService,
   ) {}
 
   /** Runs every unfinished run of the contact up to and including `runId`. */
@@ -77,6 +79,8 @@ export class ActionRunnerService {
       async (conn) => {
         // The ledger writes go over the connection that holds the lock: one connection per busy contact.
         const ledger = this.ledgerOver(conn);
+        // A job that wakes a waiting run: resume it (or cancel it) before working the contact's runs.
+        await this.timing.wake(ledger, runId);
         for (const run of await ledger.runs.unfinishedUpTo(contactId, runId)) {
           await this.executeRun(ledger, run, finalAttempt && run.id === runId);
         }
@@ -105,6 +109,10 @@ export class ActionRunnerService {
     for (const row of actions) {
       const step = nextStep(row.status);
       if (step === 'skip') continue;
+      // Waits, windows and limits come before an action is first attempted (src/timing).
+      const gate = step === 'execute' ? await this.timing.gate(ledger, run, row) : 'go';
+      if (gate === 'stop') return;
+      if (gate === 'skip') continue;
       const outcome =
         step === 'stop'
           ? (row.status as Extract<ActionStatus, 'failed' | 'dead' | 'uncertain'>)

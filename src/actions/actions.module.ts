@@ -6,6 +6,7 @@ import { QueuesModule } from '../queues/queues.module';
 import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { ActionRunnerService } from './action-runner.service';
 import { ActionsProcessor } from './actions.processor';
+import { TimingModule } from '../timing/timing.module';
 
 @Module({})
 export class ActionsModule {
@@ -13,7 +14,7 @@ export class ActionsModule {
   static register(withWorkers: boolean) {
     return {
       module: ActionsModule,
-      imports: [QueuesModule, LedgerModule, CrmModule, ContactMirrorModule, ContactJournalModule],
+      imports: [QueuesModule, LedgerModule, CrmModule, ContactMirrorModule, ContactJournalModule, TimingModule],
       providers: [ActionRunnerService, ...(withWorkers ? [ActionsProcessor] : [])],
       exports: [ActionRunnerService],
     };

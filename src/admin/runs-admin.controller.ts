@@ -21,6 +21,8 @@ const RUN_STATUSES = [
   'suppressed',
   'pending',
   'running',
+  'waiting',
+  'cancelled',
   'succeeded',
   'failed',
   'dead',

@@ -13,6 +13,7 @@ import { ActionsQueue } from '../queues/actions-queue.service';
 import type { EvaluationFacts, RuleEvaluation } from '../rules/rule-types';
 import { RuleSetService } from '../rules/rule-set.service';
 import { isContactGone } from './event-failure';
+import { WaitCancellationService } from '../timing/wait-cancellation.service';
 import { eventFacts, planEvent, type StoredEvent } from './event-plan';
 
 /**
@@ -33,6 +34,7 @@ export class EventMatchingService {
     private readonly inbox: InboxEventsRepository,
     private readonly actions: ActionsQueue,
     private readonly controls: RuleControlsService,
+    private readonly waits: WaitCancellationService,
   ) {}
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
@@ -47,6 +49,8 @@ export class EventMatchingService {
       : null;
     const note = mirrorSkipped && `contact mirror not updated: ${mirrorSkipped}`;
     const outcome = note ? 'mirror_skipped' : null;
+    // Whatever rules listen to it, the event may end waiting runs (`until`, a deleted contact).
+    if (row.contact_id && !event.replay) await this.waits.onEvent(row.contact_id, eventFacts(event, new Date()));
     if (!ruleSet || !plan.match) {
       await this.inbox.markProcessed(row.id, outcome, note);
       return;

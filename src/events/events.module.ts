@@ -6,6 +6,7 @@ import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rules/rules.module';
 import { EventFailuresService } from './event-failures.service';
+import { TimingModule } from '../timing/timing.module';
 import { EventMatchingService } from './event-matching.service';
 import { EventsProcessor } from './events.processor';
 import { ReconcilerService } from './reconciler.service';
@@ -15,7 +16,7 @@ export class EventsModule {
   static register(withWorkers: boolean, withScheduler: boolean) {
     return {
       module: EventsModule,
-      imports: [QueuesModule, LedgerModule, CrmModule, RulesModule, ContactMirrorModule, RuleControlsModule],
+      imports: [QueuesModule, LedgerModule, CrmModule, RulesModule, ContactMirrorModule, RuleControlsModule, TimingModule],
       providers: [
         EventMatchingService,
         ...(withWorkers ? [EventsProcessor, EventFailuresService] : []),

@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
+import { waitEventKinds } from '../timing/wait-event-kinds';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
 
@@ -15,6 +16,7 @@ export function subscriptionKinds(ruleSet: CompiledRuleSet | undefined): string[
   if (!ruleSet) return [];
   const kinds = new Set(ruleSet.eventKinds());
   if (ruleSet.scheduledRules().some((r) => r.enabled)) for (const k of MIRROR_EVENTS) kinds.add(k);
+  for (const k of waitEventKinds(ruleSet.rules)) kinds.add(k);
   return [...kinds].sort();
 }
 

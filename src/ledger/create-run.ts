@@ -3,6 +3,7 @@
 // Only the events pipeline and segment sweeps create runs.
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import { timingPlanOf } from '../rules/run-gates';
 import type { RuleDefinition, RuleEvaluation } from '../rules/rule-types';
 import { ActionResultsRepository } from './action-results.repository';
 import { EnrollmentsRepository } from './enrollments.repository';
@@ -89,6 +90,8 @@ function runInsert(input: NewRun, id: string, status: RunStatus, reason: string 
     actions: input.evaluation.actions,
     contactSnapshot: input.contactSnapshot,
     correlationId: input.correlationId,
+    // The rule's own actions carry its waits and windows (a segment's on-leave actions do not).
+    timing: input.evaluation.actions === input.rule.actions ? timingPlanOf(input.rule) : undefined,
   };
 }
 
@@ -110,7 +113,13 @@ async function admission(
     return { status: 'suppressed', reason: 'own_write_loop' };
   }
   const enrollments = new EnrollmentsRepository(tx);
-  const { once, cooldownMs } = input.rule;
+  const { once, cooldownMs, atMost } = input.rule;
+  if (atMost !== undefined && once !== 'per-contact') {
+    const claim = await enrollments.claimUpTo(input.rule.id, input.contactId, runId, atMost, cooldownMs);
+    return claim === true
+      ? { status: 'pending', reason: null }
+      : { status: 'suppressed', reason: claim === 'at_most' ? 'at_most_per_contact' : 'cooldown' };
+  }
   if (once === 'per-contact') {
     return (await enrollments.claimOnce(input.rule.id, input.contactId, runId))
       ? { status: 'pending', reason: null }

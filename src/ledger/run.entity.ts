@@ -10,12 +10,16 @@ import {
 } from 'typeorm';
 import { InboxEventEntity } from './inbox-event.entity';
 import type { ConditionTrace, RuleAction } from '../rules/rule-types';
+import type { TimingPlan } from '../rules/run-gates';
+import type { TimelineEntry } from './run-timeline-entry';
 
 export type RunStatus =
   | 'not_matched' // evaluated, conditions false: kept for "why did it not fire"
   | 'suppressed' // matched but once/cooldown/loop protection held it back (see `reason`)
   | 'pending'
   | 'running'
+  | 'waiting' // a wait step, a closed window or a full limit period: a delayed job wakes it at waiting_until
+  | 'cancelled' // ended before its actions: a wait's unless / until, a deleted contact, a window or limit skip (see `reason`)
   | 'succeeded'
   | 'failed'
   | 'dead'
@@ -31,6 +35,7 @@ export type RunPriority = 'interactive' | 'bulk';
 @Index('IDX_runs_rule_created', ['ruleId', 'createdAt'])
 @Index('IDX_runs_unfinished', ['updatedAt'], { where: `status IN ('pending', 'running')` })
 @Index('IDX_runs_created', ['createdAt'])
+@Index('IDX_runs_waiting', ['contactId', 'waitingUntil'], { where: `status = 'waiting'` })
 export class RunEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
@@ -83,6 +88,17 @@ export class RunEntity {
 
   @Column({ name: 'correlation_id', type: 'text', nullable: true })
   correlationId!: string | null;
+
+  /** The rule's waits, windows and limit as they were when the run started (null: none). */
+  @Column({ type: 'jsonb', nullable: true })
+  timing!: TimingPlan | null;
+
+  @Column({ name: 'waiting_until', type: 'timestamptz', nullable: true })
+  waitingUntil!: Date | null;
+
+  /** What happened to the run over time: waiting until T, resumed, cancelled (why), limit slot taken. */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  timeline!: TimelineEntry[];
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -1,8 +1,10 @@
 // Every statement on `runs`. Idempotency lives in its unique key (trigger, rule, contact).
 import type { Queryable } from '../db/queryable';
 import { affectedRows, returnedRows } from '../db/returned-rows';
+import type { TimingPlan } from '../rules/run-gates';
 import type { ConditionTrace, RuleAction } from '../rules/rule-types';
 import type { RunPriority, RunStatus } from './run.entity';
+import type { TimelineEntry } from './run-timeline-entry';
 
 /** A run as the action runner works it: with its trigger's payload (message runs need the message). */
 export interface RunRow {
@@ -14,6 +16,9 @@ export interface RunRow {
   contact_snapshot: Record<string, unknown> | null;
   event_payload: { type?: string; data?: unknown } | null;
   priority: RunPriority;
+  /** Waits, windows, limit (null for most rules) and what happened so far. */
+  timing?: TimingPlan | null;
+  timeline?: TimelineEntry[];
 }
 
 /** What the action queue needs to (re-)enqueue a run. */
@@ -22,6 +27,8 @@ export interface QueueableRun {
   contactId: string;
   correlationId: string | null;
   priority: RunPriority;
+  /** Set for a waiting run: its delayed job is due at this time. */
+  waitingUntil?: Date | null;
 }
 
 export interface RunInsert {
@@ -40,6 +47,7 @@ export interface RunInsert {
   actions: RuleAction[];
   contactSnapshot: Record<string, unknown> | null;
   correlationId: string | null;
+  timing?: TimingPlan | null;
 }
 
 export interface RunFilter {
@@ -51,7 +59,13 @@ export interface RunFilter {
   limit: number;
 }
 
-const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlationId", priority`;
+const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlationId", priority,
+                   waiting_until AS "waitingUntil"`;
+const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.contact_snapshot, r.priority,
+                 r.timing, r.timeline, e.payload AS event_payload`;
+
+/** A waiting run has its delayed job; a job a little early on the database's clock still wakes it. */
+const WAKE_TOLERANCE_MS = 1000;
 
 export interface RunListRow {
   id: string;
@@ -152,8 +166,8 @@ export class RunsRepository {
   async insert(run: RunInsert): Promise<boolean> {
     const inserted: unknown[] = await this.db.query(
       `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version, rule_set_version, contact_id,
-                         status, reason, mode, priority, trace, actions, contact_snapshot, correlation_id, finished_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,
+                         status, reason, mode, priority, trace, actions, contact_snapshot, correlation_id, timing, finished_at)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,
                CASE WHEN $8 IN ('pending','running') THEN NULL ELSE now() END)
        ON CONFLICT (trigger_key, rule_id, contact_id) DO NOTHING RETURNING id`,
       [
@@ -172,6 +186,7 @@ export class RunsRepository {
         JSON.stringify(run.actions),
         run.contactSnapshot ? JSON.stringify(run.contactSnapshot) : null,
         run.correlationId,
+        run.timing ? JSON.stringify(run.timing) : null,
       ],
     );
     return inserted.length > 0;
@@ -202,8 +217,7 @@ export class RunsRepository {
   /** Unfinished runs of a contact up to the given run: trigger order, then rule priority (insertion) order. */
   unfinishedUpTo(contactId: string, runId: string): Promise<RunRow[]> {
     return this.db.query(
-      `SELECT r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.contact_snapshot, r.priority,
-              e.payload AS event_payload
+      `SELECT ${RUN_ROW}
          FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
         WHERE r.contact_id = $1 AND r.status IN ('pending', 'running')
           AND r.created_at <= (SELECT created_at FROM runs WHERE id = $2)
@@ -223,11 +237,15 @@ export class RunsRepository {
     );
   }
 
-  /** Unfinished runs with no progress for `staleAfterMs`: their job may be gone (reconciler). */
+  /**
+   * Unfinished runs with no progress for `staleAfterMs`, and waiting runs that long overdue: their
+   * job may be gone (reconciler).
+   */
   stale(staleAfterMs: number, limit: number): Promise<QueueableRun[]> {
     return this.db.query(
       `SELECT ${QUEUEABLE} FROM runs
-        WHERE status IN ('pending', 'running') AND updated_at < now() - ($1::int * interval '1 millisecond')
+        WHERE (status IN ('pending', 'running') AND updated_at < now() - ($1::int * interval '1 millisecond'))
+           OR (status = 'waiting' AND waiting_until < now() - ($1::int * interval '1 millisecond'))
         ORDER BY created_at LIMIT $2`,
       [staleAfterMs, limit],
     );
@@ -300,10 +318,89 @@ export class RunsRepository {
     const [run] = await this.db.query(
       `SELECT id, trigger_key AS "triggerKey", inbox_event_id AS "inboxEventId", rule_id AS "ruleId", rule_version AS "ruleVersion",
               rule_set_version AS "ruleSetVersion", contact_id AS "contactId", status, reason, mode, priority, trace, actions,
-              correlation_id AS "correlationId", created_at AS "createdAt", finished_at AS "finishedAt"
+              correlation_id AS "correlationId", waiting_until AS "waitingUntil", timeline,
+              created_at AS "createdAt", finished_at AS "finishedAt"
          FROM runs WHERE id = $1`,
       [id],
     );
     return run;
+  }
+
+  // --- waits, windows and limits (src/timing) ---
+
+  /** Records a step of the run's timeline. */
+  async record(runId: string, entry: TimelineEntry): Promise<void> {
+    await this.db.query(
+      `UPDATE runs SET timeline = timeline || $2::jsonb, updated_at = now() WHERE id = $1`,
+      [runId, JSON.stringify([entry])],
+    );
+  }
+
+  /** The run sleeps until `until`; its delayed job wakes it. */
+  async startWaiting(runId: string, until: Date, entry: TimelineEntry): Promise<void> {
+    await this.db.query(
+      `UPDATE runs SET status = 'waiting', waiting_until = $2, timeline = timeline || $3::jsonb, updated_at = now()
+        WHERE id = $1`,
+      [runId, until, JSON.stringify([entry])],
+    );
+  }
+
+  /** The run if it waits and its time has come (its job may fire a moment early on this clock). */
+  async dueWaiting(runId: string): Promise<RunRow | undefined> {
+    const [row] = await this.db.query(
+      `SELECT ${RUN_ROW} FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
+        WHERE r.id = $1 AND r.status = 'waiting' AND r.waiting_until <= now() + ($2::int * interval '1 millisecond')`,
+      [runId, WAKE_TOLERANCE_MS],
+    );
+    return row;
+  }
+
+  /** Waiting -> pending, unless something cancelled it meanwhile; false then. */
+  async resume(runId: string, entry: TimelineEntry): Promise<boolean> {
+    return (
+      returnedRows(
+        await this.db.query(
+          `UPDATE runs SET status = 'pending', waiting_until = NULL, timeline = timeline || $2::jsonb, updated_at = now()
+            WHERE id = $1 AND status = 'waiting' RETURNING id`,
+          [runId, JSON.stringify([entry])],
+        ),
+      ).length > 0
+    );
+  }
+
+  /**
+   * Ends a run before its remaining actions (`onlyWaiting`: only if it still waits, so a wake and a
+   * cancelling event cannot both win). False when it was not in that state.
+   */
+  async cancel(runId: string, entry: TimelineEntry, onlyWaiting: boolean): Promise<boolean> {
+    return (
+      returnedRows(
+        await this.db.query(
+          `UPDATE runs SET status = 'cancelled', reason = $2, waiting_until = NULL, timeline = timeline || $3::jsonb,
+                  updated_at = now(), finished_at = now()
+            WHERE id = $1 AND status IN (${onlyWaiting ? `'waiting'` : `'waiting', 'pending', 'running'`})
+            RETURNING id`,
+          [runId, entry.reason ?? null, JSON.stringify([entry])],
+        ),
+      ).length > 0
+    );
+  }
+
+  /** The waiting runs of a contact, with their trigger's payload (until / deleted contacts). */
+  waitingOf(contactId: string): Promise<RunRow[]> {
+    return this.db.query(
+      `SELECT ${RUN_ROW} FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
+        WHERE r.contact_id = $1 AND r.status = 'waiting' ORDER BY r.created_at`,
+      [contactId],
+    );
+  }
+
+  /** Waiting runs of one rule for these contacts (they left its segment). */
+  async waitingOfRule(ruleId: string, contactIds: string[]): Promise<string[]> {
+    const rows: { id: string }[] = await this.db.query(
+      `SELECT id FROM runs WHERE rule_id = $1 AND contact_id = ANY($2::text[]) AND status = 'waiting'`,
+      [ruleId, contactIds],
+    );
+    return rows.map((r) => r.id);
   }
 }

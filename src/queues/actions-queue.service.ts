@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { isAlive } from './job-state';
-import { ACTIONS_QUEUE, ActionJobData, actionJobId, actionJobOptions } from './queues';
+import { ACTIONS_QUEUE, ActionJobData, actionJobId, actionJobOptions, wakeJobId } from './queues';
 
 /** A run to execute: what the action job carries. */
 export interface RunToQueue {
@@ -10,6 +10,8 @@ export interface RunToQueue {
   contactId: string;
   correlationId?: string | null;
   priority: ActionJobData['priority'];
+  /** A waiting run: its job wakes it at this time (a BullMQ delayed job, durable in Redis). */
+  waitingUntil?: Date | null;
 }
 
 /** The one place that adds jobs to the actions queue: job ids, attempts and backoff are decided here. */
@@ -18,7 +20,17 @@ export class ActionsQueue {
   constructor(@InjectQueue(ACTIONS_QUEUE) private readonly queue: Queue<ActionJobData>) {}
 
   async add(run: RunToQueue): Promise<void> {
+    if (run.waitingUntil) return this.wakeAt(run, run.waitingUntil);
     await this.queue.add('run', jobData(run), actionJobOptions(run.id));
+  }
+
+  /** Wakes a waiting run at `at`: a delayed job, so a restart or another worker still fires it. */
+  async wakeAt(run: RunToQueue, at: Date): Promise<void> {
+    await this.queue.add('run', jobData(run), {
+      ...actionJobOptions(run.id),
+      jobId: wakeJobId(run.id, at),
+      delay: Math.max(0, at.getTime() - Date.now()),
+    });
   }
 
   async addMany(runs: readonly RunToQueue[]): Promise<void> {
@@ -28,7 +40,8 @@ export class ActionsQueue {
 
   /** Adds the run's job unless one is alive; true when it was added (reconciler). */
   async ensure(run: RunToQueue): Promise<boolean> {
-    if (await isAlive(this.queue, actionJobId(run.id))) return false;
+    const jobId = run.waitingUntil ? wakeJobId(run.id, run.waitingUntil) : actionJobId(run.id);
+    if (await isAlive(this.queue, jobId)) return false;
     await this.add(run);
     return true;
   }

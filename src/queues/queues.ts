@@ -19,6 +19,8 @@ export interface ActionJobData {
 // BullMQ job ids may not contain ':'.
 export const eventJobId = (inboxEventId: string) => `evt-${inboxEventId}`;
 export const actionJobId = (runId: string) => `run-${runId}`;
+/** The job that wakes a waiting run: one per wake-up time, so it never collides with the run's first job. */
+export const wakeJobId = (runId: string, at: Date) => `run-${runId}-at-${at.getTime()}`;
 
 /** Retries of an action job: the gateway already retried transient errors inside one attempt. */
 export const ACTION_JOB_ATTEMPTS = 4;

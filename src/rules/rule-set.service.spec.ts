@@ -89,14 +89,12 @@ describe('RuleSetService', () => {
     expect(service.current()!.rule('a')!.actions).toEqual([{ type: 'add-tag', tag: 'b' }]);
   });
 
-  it('refuses live rules with waits, windows or limits, which the runner does not execute yet; shadow ones run', async () => {
+  it('runs live rules with waits, windows and limits: the runner executes them', async () => {
     write('rule: a\non: contact.created\nlimit: { max: 5, per: 1h }\ndo:\n  - wait: 10m\n  - add-tag: a\n');
-    await expect(service.onModuleInit()).rejects.toThrow(
-      `${join(dir, 'a.yaml')}:1:1: error: rule "a" uses waits, limit, which this engine version validates and tests but does not execute yet`,
-    );
-    write(
-      'rule: a\non: contact.created\nmode: shadow\nlimit: { max: 5, per: 1h }\ndo:\n  - wait: 10m\n  - add-tag: a\n',
-    );
-    expect((await service.reload('test')).ok).toBe(true);
+    await service.onModuleInit();
+    const rule = service.current()!.rule('a')!;
+    expect(rule.mode).toBe('live');
+    expect(rule.limit).toEqual({ max: 5, perMs: 3_600_000, over: 'queue' });
+    expect(rule.waits).toEqual([{ beforeAction: 0, ms: 600_000 }]);
   });
 });

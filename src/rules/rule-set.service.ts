@@ -3,7 +3,6 @@ import { watch, type FSWatcher } from 'node:fs';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { formatProblem, formatProblems } from './format-problems';
-import { refuseUnexecutedTiming } from './engine-support';
 import { cannotReadRules, isRuleTestFile, loadRulesFromDir } from './load-rules';
 import type { RuleProblem } from './rule-types';
 
@@ -102,9 +101,7 @@ export class RuleSetService implements OnModuleInit, OnModuleDestroy {
     const dir = this.config.rulesDir;
     // loadRulesFromDir reports I/O problems itself; this catch keeps a bug in a check from
     // becoming an unhandled rejection of a watcher- or signal-triggered reload.
-    const result = await loadRulesFromDir(dir)
-      .then(refuseUnexecutedTiming)
-      .catch((err: Error) => cannotReadRules(dir, err.message));
+    const result = await loadRulesFromDir(dir).catch((err: Error) => cannotReadRules(dir, err.message));
     const fresh = result.ruleSet;
     this.last = { at: new Date().toISOString(), ok: fresh !== undefined, reason, problems: result.problems };
     for (const p of result.problems.filter((x) => x.severity === 'warning'))

@@ -2,12 +2,11 @@
 // moves on. Runs wait (waits, closed windows, a full limit period), wake up, are cancelled by a
 // later event, an `unless`, a deleted contact; limits and once / at-most / cooldown count runs.
 // Pure and offline: the engine's runner makes the same decisions with delayed jobs.
-import { compileConditions, type ConditionEvaluator } from '../matching/compile-conditions';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { formatEvaluation } from '../matching/format-explain';
 import { durationText } from '../matching/format-timing';
 import type { EvaluationFacts, RuleAction, RuleDefinition, WaitStep } from './rule-types';
-import { describeWindow, isOpen, nextOpening } from './time-window';
+import { gateBefore, limitPeriod, unlessHolds, untilMatches } from './run-gates';
 
 export interface TimelineAction {
   action: RuleAction;
@@ -24,21 +23,6 @@ interface PendingRun {
   started: boolean; // counted against the limit
   /** The triggering event's facts: a woken run reads them with the contact's fresh state. */
   trigger: EvaluationFacts;
-}
-
-const compiled = new WeakMap<object, ConditionEvaluator>();
-
-function conditionsPass(
-  node: Record<string, unknown>,
-  rule: RuleDefinition,
-  facts: EvaluationFacts,
-): boolean {
-  let evaluate = compiled.get(node);
-  if (!evaluate) {
-    evaluate = compileConditions(node, rule.timezone).evaluate;
-    compiled.set(node, evaluate);
-  }
-  return evaluate(facts, []);
 }
 
 export class RunTimeline {
@@ -122,10 +106,7 @@ export class RunTimeline {
     const type = facts.event.type;
     if (type === 'contact.deleted') return this.cancel(run, facts.now, 'the contact was deleted');
     const until = run.waiting?.until;
-    if (!until || !until.events.includes(type)) return;
-    if (until.sameConversation && facts.message?.conversationId !== run.trigger.message?.conversationId)
-      return;
-    if (until.where && !conditionsPass(until.where, run.rule, facts)) return;
+    if (!until || !untilMatches(until, run.rule.timezone, facts, run.trigger.message?.conversationId)) return;
     this.cancel(run, facts.now, `${type} arrived during the wait`);
   }
 
@@ -136,26 +117,25 @@ export class RunTimeline {
       const wait = run.waiting;
       run.waiting = undefined;
       run.passed.add(wait);
-      if (wait.unless && conditionsPass(wait.unless, rule, facts))
+      if (unlessHolds(wait, rule.timezone, facts))
         return this.cancel(run, now, 'unless passed when the wait ended');
       this.note(now, rule, 'resumed');
     }
     if (!run.started && rule.limit && !this.takeLimit(run, now)) return;
     for (; run.next < rule.actions.length; run.next++) {
-      const wait = rule.waits?.find((w) => w.beforeAction === run.next && !run.passed.has(w));
-      if (wait) return this.sleep(run, now.getTime() + wait.ms, `waiting ${durationText(wait.ms)}`, wait);
-      if (rule.window && !isOpen(rule.window, now)) {
-        if (rule.window.outside === 'skip')
-          return this.cancel(run, now, `skipped: outside the window ${describeWindow(rule.window)}`);
-        return this.sleep(run, nextOpening(rule.window, now).getTime(), 'outside the window');
-      }
-      const own = rule.actionWindows?.find((w) => w.action === run.next)?.window;
-      if (own && !isOpen(own, now)) {
-        if (own.outside === 'skip') {
-          this.note(now, rule, `action ${run.next + 1} skipped: outside the window ${describeWindow(own)}`);
-          continue;
-        }
-        return this.sleep(run, nextOpening(own, now).getTime(), `action ${run.next + 1} outside its window`);
+      const gate = gateBefore(rule, run.next, (w) => run.passed.has(w), now);
+      if (gate.kind === 'wait')
+        return this.sleep(run, gate.until.getTime(), `waiting ${durationText(gate.wait.ms)}`, gate.wait);
+      if (gate.kind === 'skip-run') return this.cancel(run, now, `skipped: ${gate.why}`);
+      if (gate.kind === 'closed')
+        return this.sleep(
+          run,
+          gate.until.getTime(),
+          gate.scope === 'rule' ? 'outside the window' : `action ${run.next + 1} outside its window`,
+        );
+      if (gate.kind === 'skip-action') {
+        this.note(now, rule, `action ${run.next + 1} skipped: ${gate.why}`);
+        continue;
       }
       this.done.push({ action: rule.actions[run.next], rule: rule.id, at: now });
     }
@@ -165,7 +145,7 @@ export class RunTimeline {
   /** Fixed periods of `per`: the first `max` runs of a period go, the rest queue or skip. */
   private takeLimit(run: PendingRun, now: Date): boolean {
     const { max, perMs, over } = run.rule.limit!;
-    const period = Math.floor(now.getTime() / perMs);
+    const { period, nextStart } = limitPeriod(run.rule.limit!, now);
     const key = `${run.rule.id}|${period}`;
     const used = this.runsPerPeriod.get(key) ?? 0;
     if (used < max) {
@@ -174,7 +154,7 @@ export class RunTimeline {
       return true;
     }
     if (over === 'skip') this.cancel(run, now, `skipped: rate limited (${max} per ${durationText(perMs)})`);
-    else this.sleep(run, (period + 1) * perMs, `rate limited (${max} per ${durationText(perMs)})`);
+    else this.sleep(run, nextStart.getTime(), `rate limited (${max} per ${durationText(perMs)})`);
     return false;
   }
 

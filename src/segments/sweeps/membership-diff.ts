@@ -1,6 +1,7 @@
 // The membership diff of one sweep, batch by batch: memberships and runs of a batch commit in
 // one transaction (so a crash neither loses an "entered" nor repeats it: the run's unique key
 // and the membership row both say it happened), then the batch's runs go to the action queue.
+import { cancelWaitsOfLeavers } from '../../timing/wait-cancellation.service';
 import type { DataSource, EntityManager } from 'typeorm';
 import { createRun, type PendingRun } from '../../ledger/create-run';
 import type { ActionResultsRepository } from '../../ledger/action-results.repository';
@@ -131,6 +132,7 @@ export class MembershipDiff {
           rows.map((r) => r.contact_id),
         );
         await tx.query(remove.sql, remove.params);
+        await cancelWaitsOfLeavers(tx, ctx.rule.id, rows.map((r) => r.contact_id));
         if (ctx.trigger.onLeave.length === 0) return [];
         return this.createRuns(
           tx,

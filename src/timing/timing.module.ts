@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { CrmModule } from '../crm/crm.module';
+import { LedgerModule } from '../ledger/ledger.module';
+import { QueuesModule } from '../queues/queues.module';
+import { RuleLimitService } from './rule-limit.service';
+import { RunTimingService } from './run-timing.service';
+import { WaitCancellationService } from './wait-cancellation.service';
+
+/** Waits, windows and limits at run time: used by the action runner, the events and the segment sweeps. */
+@Module({
+  imports: [QueuesModule, LedgerModule, CrmModule],
+  providers: [RuleLimitService, RunTimingService, WaitCancellationService],
+  exports: [RunTimingService, WaitCancellationService],
+})
+export class TimingModule {}

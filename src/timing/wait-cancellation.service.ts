@@ -1,0 +1,85 @@
+// Waiting runs ended from outside: a later event the wait says it waits for (`until`, the
+// "no reply within" pattern), the contact's deletion, the contact leaving the segment of the rule
+// (called by the segment sweep).
+// Each cancel is one conditional UPDATE (only while the run still waits), so a wake-up that
+// happens at the same moment and a cancel cannot both win.
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Queryable } from '../db/queryable';
+import { ActionResultsRepository } from '../ledger/action-results.repository';
+import { timelineProgress, type TimelineEntry } from '../ledger/run-timeline-entry';
+import { RunsRepository, type RunRow } from '../ledger/runs.repository';
+import { untilMatches } from '../rules/run-gates';
+import type { EvaluationFacts } from '../rules/rule-types';
+
+@Injectable()
+export class WaitCancellationService {
+  private readonly logger = new Logger(WaitCancellationService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runs: RunsRepository,
+  ) {}
+
+  /** An event about the contact (not a replay): cancels the waits it ends. */
+  async onEvent(contactId: string, facts: EvaluationFacts): Promise<number> {
+    const waiting = await this.runs.waitingOf(contactId);
+    let cancelled = 0;
+    for (const run of waiting) {
+      const entry = cancellationBy(run, facts);
+      if (entry && (await this.cancel(run.id, run.rule_id, entry))) cancelled++;
+    }
+    return cancelled;
+  }
+
+  private async cancel(runId: string, ruleId: string, entry: TimelineEntry) {
+    if (!(await cancelWaiting(this.dataSource, runId, entry))) return false;
+    this.logger.log(`rule ${ruleId}: waiting run ${runId} cancelled: ${entry.reason}`);
+    return true;
+  }
+}
+
+async function cancelWaiting(db: Queryable, runId: string, entry: TimelineEntry): Promise<boolean> {
+  if (!(await new RunsRepository(db).cancel(runId, entry, true))) return false;
+  await new ActionResultsRepository(db).skipRemaining(runId, -1, entry.reason ?? 'cancelled');
+  return true;
+}
+
+/** Contacts that left the segment of a scheduled rule (in the sweep's transaction): their waiting runs of it end. */
+export async function cancelWaitsOfLeavers(
+  db: Queryable,
+  ruleId: string,
+  contactIds: string[],
+): Promise<number> {
+  if (contactIds.length === 0) return 0;
+  const entry: TimelineEntry = {
+    at: new Date().toISOString(),
+    step: 'cancelled',
+    reason: 'left_segment',
+    detail: 'the contact left the segment of the rule',
+  };
+  let cancelled = 0;
+  for (const id of await new RunsRepository(db).waitingOfRule(ruleId, contactIds))
+    if (await cancelWaiting(db, id, entry)) cancelled++;
+  return cancelled;
+}
+
+/** Whether (and why) an event ends a waiting run. Pure. */
+export function cancellationBy(run: RunRow, facts: EvaluationFacts): TimelineEntry | undefined {
+  const at = facts.now.toISOString();
+  const type = facts.event.type;
+  if (type === 'contact.deleted')
+    return { at, step: 'cancelled', reason: 'contact_deleted', detail: 'the contact was deleted' };
+  const waiting = timelineProgress(run.timeline ?? []).waiting;
+  if (waiting?.for !== 'wait' || waiting.wait === undefined) return undefined;
+  const until = run.timing?.waits?.[waiting.wait]?.until;
+  const trigger = run.event_payload?.data as Record<string, unknown> | undefined;
+  if (!until || !untilMatches(until, run.timing?.timezone, facts, trigger?.conversationId)) return undefined;
+  return {
+    at,
+    step: 'cancelled',
+    action: waiting.action,
+    reason: 'until_event',
+    detail: `${type}${facts.event.id ? ` ${facts.event.id}` : ''} arrived during the wait`,
+  };
+}

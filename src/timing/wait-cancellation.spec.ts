@@ -1,0 +1,91 @@
+import type { RunRow } from '../ledger/runs.repository';
+import type { EvaluationFacts } from '../rules/rule-types';
+import { cancellationBy } from './wait-cancellation.service';
+
+const now = new Date('2024-05-06T10:00:00Z');
+const at = now.toISOString();
+
+const slaRun = (waitingOnWait = true): RunRow => ({
+  id: 'run-1',
+  rule_id: 'sla',
+  contact_id: 'c',
+  status: 'waiting',
+  correlation_id: null,
+  contact_snapshot: null,
+  priority: 'interactive',
+  event_payload: { type: 'message.created', data: { id: 'm1', conversationId: 'conv-1', isOutgoing: false } },
+  timing: {
+    waits: [
+      {
+        beforeAction: 0,
+        ms: 7_200_000,
+        until: {
+          events: ['message.created'],
+          where: { all: [{ fact: 'message', path: '$.isOutgoing', operator: 'equal', value: true }] },
+          sameConversation: true,
+        },
+      },
+    ],
+  },
+  timeline: waitingOnWait
+    ? [{ at, step: 'waiting', for: 'wait', wait: 0, action: 0 }]
+    : [{ at, step: 'waiting', for: 'window' }],
+});
+
+const event = (type: string, data: Record<string, unknown>): EvaluationFacts => ({
+  event: { id: 'evt-9', type, data },
+  ...(type.startsWith('message.') ? { message: data } : { contact: data }),
+  now,
+});
+
+describe('cancellationBy', () => {
+  it.each<[string, RunRow, EvaluationFacts, string | undefined]>([
+    [
+      'a reply in the same conversation',
+      slaRun(),
+      event('message.created', { conversationId: 'conv-1', isOutgoing: true }),
+      'until_event',
+    ],
+    [
+      'another inbound message',
+      slaRun(),
+      event('message.created', { conversationId: 'conv-1', isOutgoing: false }),
+      undefined,
+    ],
+    [
+      'a reply elsewhere',
+      slaRun(),
+      event('message.created', { conversationId: 'conv-2', isOutgoing: true }),
+      undefined,
+    ],
+    ['the contact deleted', slaRun(), event('contact.deleted', { id: 'c' }), 'contact_deleted'],
+    [
+      'a reply while the run waits for a window',
+      slaRun(false),
+      event('message.created', { conversationId: 'conv-1', isOutgoing: true }),
+      undefined,
+    ],
+    [
+      'the contact deleted while it waits for a window',
+      slaRun(false),
+      event('contact.deleted', { id: 'c' }),
+      'contact_deleted',
+    ],
+  ])('%s -> %s', (_name, run, facts, reason) => {
+    expect(cancellationBy(run, facts)?.reason).toBe(reason);
+  });
+
+  it('names the event that ended the wait', () => {
+    const entry = cancellationBy(
+      slaRun(),
+      event('message.created', { conversationId: 'conv-1', isOutgoing: true }),
+    );
+    expect(entry).toEqual({
+      at,
+      step: 'cancelled',
+      action: 0,
+      reason: 'until_event',
+      detail: 'message.created evt-9 arrived during the wait',
+    });
+  });
+});

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import IORedis from 'ioredis';
+import { loadConfig } from '../../src/config/load-config';
+import { RuleLimitService } from '../../src/timing/rule-limit.service';
+
+// The per-rule limit against a real Redis: concurrent takers (as from several engine processes)
+// never get more than `max` slots of one period.
+describe('rule limit counter', () => {
+  const base = loadConfig();
+  const prefix = `crmr-test-limit-${randomUUID().slice(0, 8)}`;
+  const config = { ...base, redis: { ...base.redis, prefix } };
+  // Two services: two Redis connections, like two processes.
+  const services = [new RuleLimitService(config), new RuleLimitService(config)];
+
+  afterAll(async () => {
+    const redis = new IORedis(base.redis.url);
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+    for (const s of services) await s.onApplicationShutdown();
+  });
+
+  it('gives exactly max slots to many concurrent takers, and the others the next period start', async () => {
+    const limit = { max: 5, perMs: 7 * 86_400_000, over: 'queue' as const };
+    const now = new Date('2031-01-07T10:00:00Z');
+    const outcomes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => services[i % 2].take('burst', limit, now)),
+    );
+    expect(outcomes.filter((o) => o.taken)).toHaveLength(5);
+    const refused = outcomes.filter((o) => !o.taken);
+    expect(refused).toHaveLength(35);
+    expect(new Set(refused.map((o) => (o.taken ? '' : o.nextPeriod.toISOString())))).toEqual(
+      new Set(['2031-01-09T00:00:00.000Z']),
+    );
+  });
+
+  it('counts each rule and each period apart', async () => {
+    const limit = { max: 1, perMs: 3_600_000, over: 'skip' as const };
+    const t = new Date('2031-01-07T10:30:00Z');
+    expect((await services[0].take('a', limit, t)).taken).toBe(true);
+    expect((await services[1].take('a', limit, t)).taken).toBe(false);
+    expect((await services[1].take('b', limit, t)).taken).toBe(true);
+    expect((await services[0].take('a', limit, new Date('2031-01-07T11:00:00Z'))).taken).toBe(true);
+  });
+});

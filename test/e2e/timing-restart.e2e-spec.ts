@@ -1,0 +1,101 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { KEYS } from '../support/demo-fixture';
+import { api } from '../support/http';
+import { crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
+
+const root = join(__dirname, '..', '..');
+const TAG_ROUTE = 'POST /v1/contacts/:contactId/tags/:tagId';
+
+// A run waits on a BullMQ delayed job, not a timer: the worker that started the wait dies, the
+// wait ends while no worker runs, a new worker starts. The action happens once, not zero or twice.
+describe('an engine restart during a wait', () => {
+  let h: Harness;
+  const workers: ChildProcess[] = [];
+
+  const startWorker = () => {
+    const child = spawn(process.execPath, [join(root, 'dist', 'src', 'main.js')], {
+      cwd: root,
+      env: {
+        ...process.env,
+        ROLE: 'worker',
+        PORT: '0',
+        CRM_BASE_URL: h.sandboxUrl,
+        CRM_API_KEY: KEYS.full,
+        DATABASE_URL: h.config.databaseUrl,
+        REDIS_URL: h.config.redis.url,
+        REDIS_PREFIX: h.config.redis.prefix,
+        RULES_DIR: h.rulesDir,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'test',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    workers.push(child);
+    return child;
+  };
+
+  beforeAll(async () => {
+    // The workers run the compiled engine: build it from the current sources.
+    spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+    h = await startHarness({
+      rules: {
+        'welcome.yaml': [
+          'rule: welcome-later',
+          'on: contact.created',
+          'do:',
+          '  - wait: 4s',
+          '  - add-tag: welcomed',
+          '',
+        ].join('\n'),
+      },
+      env: { ROLE: 'api' },
+    });
+    expect((await crm(h, 'POST', '/v1/tags', { name: 'welcomed' })).status).toBe(201);
+  });
+  afterAll(async () => {
+    for (const w of workers) w.kill('SIGKILL');
+    await h?.stop();
+  });
+
+  it('neither loses nor repeats the action', async () => {
+    const before = (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body[TAG_ROUTE] ?? 0;
+    const first = startWorker();
+    const contact = await newContact(h, 'Rita Restart');
+    const db = h.app.get(DataSource);
+    const runStatus = async () =>
+      (
+        await db.query(`SELECT id, status, waiting_until, timeline FROM runs WHERE contact_id = $1`, [
+          contact.id,
+        ])
+      )[0];
+    const waiting = await eventually(async () => {
+      const run = await runStatus();
+      return run?.status === 'waiting' ? run : undefined;
+    }, 30_000);
+    first.kill('SIGKILL');
+    // No worker while the wait ends.
+    await eventually(
+      async () => (Date.now() > waiting.waiting_until.getTime() + 500 ? true : undefined),
+      20_000,
+      200,
+    );
+    expect((await runStatus()).status).toBe('waiting');
+
+    startWorker();
+    const done = await eventually(
+      async () => {
+        const run = await runStatus();
+        return run?.status === 'succeeded' ? run : undefined;
+      },
+      60_000,
+      200,
+    );
+    expect(done.timeline.map((e: { step: string }) => e.step)).toEqual(['waiting', 'resumed']);
+    const fresh = (await crm(h, 'GET', `/v1/contacts/${contact.id}`)).body;
+    expect(fresh.tags.map((t: { name: string }) => t.name)).toContain('welcomed');
+    const after = (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body[TAG_ROUTE];
+    expect(after - before).toBe(1);
+  }, 120_000);
+});
