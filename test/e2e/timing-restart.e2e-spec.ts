@@ -1,4 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { KEYS } from '../support/demo-fixture';
@@ -7,6 +8,25 @@ import { crm, eventually, newContact, Harness, startHarness } from '../support/e
 
 const root = join(__dirname, '..', '..');
 const TAG_ROUTE = 'POST /v1/contacts/:contactId/tags/:tagId';
+const MAIN_JS = join(root, 'dist', 'src', 'main.js');
+
+/** Newest modification time of the files under `dir`. */
+function newest(dir: string): number {
+  return Math.max(
+    0,
+    ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+      e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
+    ),
+  );
+}
+
+/** The workers run the compiled engine: build it when missing or older than the sources (never
+ * otherwise, so a parallel test's workers never load a half-written dist). */
+function ensureBuilt(): void {
+  const built = existsSync(MAIN_JS) ? statSync(MAIN_JS).mtimeMs : 0;
+  if (built < Math.max(newest(join(root, 'src')), newest(join(root, 'migrations'))))
+    spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+}
 
 // A run waits on a BullMQ delayed job, not a timer: the worker that started the wait dies, the
 // wait ends while no worker runs, a new worker starts. The action happens once, not zero or twice.
@@ -15,7 +35,7 @@ describe('an engine restart during a wait', () => {
   const workers: ChildProcess[] = [];
 
   const startWorker = () => {
-    const child = spawn(process.execPath, [join(root, 'dist', 'src', 'main.js')], {
+    const child = spawn(process.execPath, [MAIN_JS], {
       cwd: root,
       env: {
         ...process.env,
@@ -37,8 +57,7 @@ describe('an engine restart during a wait', () => {
   };
 
   beforeAll(async () => {
-    // The workers run the compiled engine: build it from the current sources.
-    spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+    ensureBuilt();
     h = await startHarness({
       rules: {
         'welcome.yaml': [
