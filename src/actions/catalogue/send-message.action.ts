@@ -1,6 +1,6 @@
 // `- send-message: Thanks {{contact.name}}!` or `{ text, channel }` -> POST /v1/messages
 // (docs/CRM-API.md (assumptions)) in the conversation of conversation-for.ts.
-import type { Channel } from '../../crm/crm-types';
+import type { Channel, Contact } from '../../crm/crm-types';
 import { isPlainObject } from '../../rules/rule-context';
 import {
   assignFirstLabel,
@@ -10,6 +10,7 @@ import {
   skip,
   text,
   type ActionDefinition,
+  type ExecutionEnv,
   type GuardVerdict,
 } from './action-definition';
 import { assigneeLeafFalsified } from './assign.action';
@@ -30,6 +31,22 @@ export function channelGuard(channel: Channel | undefined): GuardVerdict {
     ? skip('channel_not_connected', `channel ${channel.name} (${channel.id}) is ${channel.status}`)
     : PROCEED;
 }
+
+/**
+ * What every action writing into the contact's conversation shares: the messaging rules and a
+ * connected channel as its guard, no local change to the contact, and the conversation aimed at
+ * (and recorded on the action row) before the call, so a repeat writes into the same one.
+ */
+export const conversationWrite = {
+  guard: (r: { channel?: Channel }, contact: Contact): GuardVerdict => {
+    const verdict = messagingGuard(contact);
+    return verdict.proceed ? channelGuard(r.channel) : verdict;
+  },
+  apply: (_r: unknown, contact: Contact): Contact => contact,
+  aim: async (r: { channel?: Channel }, env: ExecutionEnv) => ({
+    conversationId: await conversationFor(env, r.channel),
+  }),
+};
 
 /** Effects every message-sending action shares: a message.created, plus the assignment of assign-first. */
 export const messageEffect = {
@@ -84,12 +101,7 @@ export const sendMessageAction: ActionDefinition<SendMessageAction, ResolvedSend
     text: env.render(a.text),
     ...(a.channel ? { channel: await env.directory.resolveChannel(a.channel) } : {}),
   }),
-  guard: (r, contact) => {
-    const verdict = messagingGuard(contact);
-    return verdict.proceed ? channelGuard(r.channel) : verdict;
-  },
-  apply: (_r, contact) => contact,
-  aim: async (r, env) => ({ conversationId: await conversationFor(env, r.channel) }),
+  ...conversationWrite,
   execute: async (r, env) => {
     const conversationId = env.target?.conversationId ?? (await conversationFor(env, r.channel));
     await env.gateway.sendMessage({ conversationId, contactId: env.contact.id, text: r.text }, env.opts);

@@ -3,10 +3,10 @@
 // event or literals, in the conversation of conversation-for.ts; from any trigger.
 import type { Channel, Uuid } from '../../crm/crm-types';
 import { isPlainObject } from '../../rules/rule-context';
-import { assignFirstLabel, messagingGuard, quoted, text, type ActionDefinition } from './action-definition';
+import { assignFirstLabel, quoted, text, type ActionDefinition } from './action-definition';
 import { conversationFor } from './conversation-for';
 import { sentSince } from './message-lookup';
-import { channelGuard, CHANNEL_SCHEMA, messageEffect } from './send-message.action';
+import { CHANNEL_SCHEMA, conversationWrite, messageEffect } from './send-message.action';
 
 export type SendTemplateAction = {
   type: 'send-template';
@@ -81,12 +81,7 @@ export const sendTemplateAction: ActionDefinition<SendTemplateAction, ResolvedSe
       ...(a.channel ? { channel: await env.directory.resolveChannel(a.channel) } : {}),
     };
   },
-  guard: (r, contact) => {
-    const verdict = messagingGuard(contact);
-    return verdict.proceed ? channelGuard(r.channel) : verdict;
-  },
-  apply: (_r, contact) => contact,
-  aim: async (r, env) => ({ conversationId: await conversationFor(env, r.channel) }),
+  ...conversationWrite,
   execute: async (r, env) => {
     const conversationId = env.target?.conversationId ?? (await conversationFor(env, r.channel));
     const input = {
