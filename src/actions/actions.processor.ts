@@ -4,9 +4,7 @@ import { DelayedError, Job } from 'bullmq';
 import { ACTION_JOB_ATTEMPTS, ACTIONS_QUEUE, ActionJobData } from '../queues/queues';
 import { FAST_RECOVERY } from '../queues/worker-options';
 import { ActionRunnerService, ContactBusyError } from './action-runner.service';
-
-/** How long a job waits when another worker holds its contact (it will have run this job's run too). */
-const BUSY_DELAY_MS = 50;
+import { busyBackoffMs } from './busy-backoff';
 
 @Processor(ACTIONS_QUEUE, { concurrency: 16, ...FAST_RECOVERY })
 export class ActionsProcessor extends WorkerHost {
@@ -22,8 +20,11 @@ export class ActionsProcessor extends WorkerHost {
       await this.runner.runForContact(job.data.contactId, job.data.runId, job.attemptsMade + 1 >= attempts);
     } catch (err) {
       if (err instanceof ContactBusyError) {
-        // Waiting for the contact is not a failed attempt: move back to delayed without using one.
-        await job.moveToDelayed(Date.now() + BUSY_DELAY_MS, token);
+        // Waiting for the contact is not a failed attempt: move back to delayed without using one,
+        // a little longer each time (busy-backoff.ts).
+        const waits = job.data.busyWaits ?? 0;
+        await job.updateData({ ...job.data, busyWaits: waits + 1 });
+        await job.moveToDelayed(Date.now() + busyBackoffMs(waits), token);
         throw new DelayedError();
       }
       throw err;

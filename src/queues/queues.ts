@@ -14,6 +14,8 @@ export interface ActionJobData {
   correlationId?: string;
   /** Interactive (event-triggered) or bulk (segment sweeps): the gateway priority. */
   priority: 'interactive' | 'bulk';
+  /** Times this job found its contact held by another worker (drives the busy back-off). */
+  busyWaits?: number;
 }
 
 // BullMQ job ids may not contain ':'.
