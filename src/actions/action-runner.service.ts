@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CrmDirectory } from '../crm/crm-directory.service';
-import { UnknownNameError } from '../crm/directory-match';
 import { CrmApiError, isCrmError } from '../crm/crm-errors';
 import { provablyUnsent } from '../crm/retry-policy';
 import { CrmGateway } from '../crm/crm-gateway.service';
@@ -12,7 +11,8 @@ import { contactLockKey, withAdvisoryLock } from '../db/advisory-lock';
 import type { Queryable } from '../db/queryable';
 import { ActionResultsRepository, type ActionRow } from '../ledger/action-results.repository';
 import type { ActionStatus, ActionTarget } from '../ledger/action-result.entity';
-import { RunsRepository, type RunRow } from '../ledger/runs.repository';
+import type { RunRow } from '../ledger/run-rows';
+import { RunsRepository } from '../ledger/runs.repository';
 import { EngineMetrics } from '../ops/engine-metrics';
 import { RunTimingService } from '../timing/run-timing.service';
 import type { RuleAction } from '../rules/rule-types';
@@ -21,10 +21,9 @@ import { executeAction } from './action-executor';
 import type { ExecutionEnv, TriggerMessage } from './catalogue/action-definition';
 import { isRoundRobin, resolveMemberId } from './catalogue/assign.action';
 import { actionDefinition, type ResolvedAction } from './catalogue/catalogue';
-import { NoConversationError } from './catalogue/conversation-for';
-import { MissingMessageError } from './catalogue/message-trigger';
 import { resolveAction } from './resolve-action';
-import { freshestContact, needsFreshRead, nextStep } from './run-steps';
+import { describeFailure, isPermanentFailure } from './action-failure';
+import { freshestContact, messageOf, needsFreshRead, nextStep } from './run-steps';
 
 interface ExecutionContext {
   contact: Contact;
@@ -223,7 +222,7 @@ export class ActionRunnerService {
       );
       return 'next';
     } catch (err) {
-      noteCalls(describe(err).code, describe(err).requestId);
+      noteCalls(describeFailure(err).code, describeFailure(err).requestId);
       if (err instanceof TransientActionError) throw err;
       return this.onError(ledger, run, row, err, Date.now() - started, finalAttempt);
     }
@@ -263,7 +262,7 @@ export class ActionRunnerService {
       return 'next';
     }
     const failure = cause
-      ? describe(cause)
+      ? describeFailure(cause)
       : {
           code: 'interrupted',
           message: 'the worker stopped while the call was in flight',
@@ -307,12 +306,8 @@ export class ActionRunnerService {
       await ledger.actions.succeed(row.id, durationMs, requestId, done);
       return 'next';
     }
-    const permanent =
-      (err instanceof CrmApiError && !err.retryable) ||
-      err instanceof MissingMessageError ||
-      err instanceof NoConversationError ||
-      isUnknownName(err);
-    const failure = describe(err);
+    const permanent = isPermanentFailure(err);
+    const failure = describeFailure(err);
     if (permanent || finalAttempt) {
       const status: 'failed' | 'dead' = permanent ? 'failed' : 'dead';
       await ledger.actions.fail(row.id, status, failure, durationMs);
@@ -331,42 +326,4 @@ export class ActionRunnerService {
   private async readContact(run: RunRow): Promise<Contact> {
     return this.gateway.getContact(run.contact_id, { priority: run.priority });
   }
-}
-
-function messageOf(run: RunRow): TriggerMessage | undefined {
-  const data = run.event_payload?.data as Record<string, unknown> | undefined;
-  if (!data || !String(run.event_payload?.type ?? '').startsWith('message.')) return undefined;
-  return {
-    id: String(data.id),
-    conversationId: String(data.conversationId),
-    messagePlatformId: String(data.messagePlatformId ?? data.id),
-  };
-}
-
-function isUnknownName(err: unknown): err is UnknownNameError {
-  return err instanceof UnknownNameError;
-}
-
-function describe(err: unknown): {
-  code: string;
-  message: string;
-  status: number | null;
-  requestId: string | null;
-} {
-  if (err instanceof CrmApiError) {
-    return { code: err.code, message: err.message, status: err.status, requestId: err.requestId ?? null };
-  }
-  if (err instanceof MissingMessageError)
-    return { code: 'no_message', message: err.message, status: null, requestId: null };
-  if (err instanceof NoConversationError)
-    return { code: 'no_conversation', message: err.message, status: null, requestId: null };
-  if (isUnknownName(err))
-    return { code: 'unknown_name', message: err.message, status: null, requestId: null };
-  const e = err as { name?: string; message?: string };
-  return {
-    code: e?.name === 'CrmTransportError' ? 'transport_error' : 'internal_error',
-    message: String(e?.message ?? err),
-    status: null,
-    requestId: null,
-  };
 }

@@ -2,6 +2,8 @@
 // contact state a run starts from.
 import type { Contact } from '../crm/crm-types';
 import type { ActionStatus } from '../ledger/action-result.entity';
+import type { RunRow } from '../ledger/run-rows';
+import type { TriggerMessage } from './catalogue/action-definition';
 
 /**
  * - execute: not attempted yet, or a transient failure left it pending.
@@ -38,4 +40,15 @@ export function freshestContact(snapshot: Contact, mirrored: Contact | undefined
   return !snapshot?.updatedAt || Date.parse(mirrored.updatedAt) > Date.parse(snapshot.updatedAt)
     ? mirrored
     : snapshot;
+}
+
+/** The triggering message of a message.* run (replies and reactions aim at it). */
+export function messageOf(run: RunRow): TriggerMessage | undefined {
+  const data = run.event_payload?.data as Record<string, unknown> | undefined;
+  if (!data || !String(run.event_payload?.type ?? '').startsWith('message.')) return undefined;
+  return {
+    id: String(data.id),
+    conversationId: String(data.conversationId),
+    messagePlatformId: String(data.messagePlatformId ?? data.id),
+  };
 }

@@ -22,7 +22,8 @@ import { ActionResultRow, RunDetail, runPage } from './pages/run-page';
 import { buildTimeline } from './pages/timeline';
 import { ActionResultsRepository } from '../ledger/action-results.repository';
 import { InboxEventsRepository } from '../ledger/inbox-events.repository';
-import { RunListRow, RunsRepository } from '../ledger/runs.repository';
+import type { RunListRow } from '../ledger/run-rows';
+import { RunsRepository } from '../ledger/runs.repository';
 
 /** Per source of the contact timeline: enough for a page; the newest are kept. */
 const TIMELINE_LIMIT = 500;

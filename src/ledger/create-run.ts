@@ -8,7 +8,8 @@ import type { RuleDefinition, RuleEvaluation } from '../rules/rule-types';
 import { ActionResultsRepository } from './action-results.repository';
 import { EnrollmentsRepository } from './enrollments.repository';
 import type { RunPriority, RunStatus } from './run.entity';
-import { RunsRepository, type RunInsert } from './runs.repository';
+import type { RunInsert } from './run-rows';
+import { RunsRepository } from './runs.repository';
 
 /** Events the engine's own writes cause do not re-trigger the same rule within this window. */
 export const OWN_WRITE_LOOP_WINDOW_MS = 120_000;

@@ -1,63 +1,18 @@
 // Every statement on `runs`. Idempotency lives in its unique key (trigger, rule, contact).
 import type { Queryable } from '../db/queryable';
 import { affectedRows, returnedRows } from '../db/returned-rows';
-import type { TimingPlan } from '../rules/run-gates';
-import type { ConditionTrace, RuleAction } from '../rules/rule-types';
-import type { RunPriority, RunStatus } from './run.entity';
+import type { RunStatus } from './run.entity';
 import type { TimelineEntry } from './run-timeline-entry';
 
-/** A run as the action runner works it: with its trigger's payload (message runs need the message). */
-export interface RunRow {
-  id: string;
-  rule_id: string;
-  contact_id: string;
-  status: RunStatus;
-  correlation_id: string | null;
-  contact_snapshot: Record<string, unknown> | null;
-  event_payload: { type?: string; data?: unknown } | null;
-  priority: RunPriority;
-  /** Waits, windows, limit (null for most rules) and what happened so far. */
-  timing?: TimingPlan | null;
-  timeline?: TimelineEntry[];
-}
-
-/** What the action queue needs to (re-)enqueue a run. */
-export interface QueueableRun {
-  id: string;
-  contactId: string;
-  correlationId: string | null;
-  priority: RunPriority;
-  /** Set for a waiting run: its delayed job is due at this time. */
-  waitingUntil?: Date | null;
-}
-
-export interface RunInsert {
-  id: string;
-  triggerKey: string;
-  inboxEventId: string | null;
-  ruleId: string;
-  ruleVersion: string;
-  ruleSetVersion: string;
-  contactId: string;
-  status: RunStatus;
-  reason: string | null;
-  mode: 'live' | 'shadow';
-  priority: RunPriority;
-  trace: ConditionTrace[];
-  actions: RuleAction[];
-  contactSnapshot: Record<string, unknown> | null;
-  correlationId: string | null;
-  timing?: TimingPlan | null;
-}
-
-export interface RunFilter {
-  rule?: string;
-  contact?: string;
-  status?: string;
-  since?: Date;
-  until?: Date;
-  limit: number;
-}
+import type {
+  RunRow,
+  QueueableRun,
+  RunInsert,
+  RunFilter,
+  RunListRow,
+  RuleRunCounts,
+  ContactRunRow,
+} from './run-rows';
 
 const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlationId", priority,
                    waiting_until AS "waitingUntil"`;
@@ -66,41 +21,6 @@ const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.co
 
 /** A waiting run has its delayed job; a job a little early on the database's clock still wakes it. */
 const WAKE_TOLERANCE_MS = 1000;
-
-export interface RunListRow {
-  id: string;
-  triggerKey: string;
-  ruleId: string;
-  ruleVersion: string;
-  contactId: string;
-  status: RunStatus;
-  reason: string | null;
-  mode: string;
-  createdAt: Date;
-  finishedAt: Date | null;
-}
-
-export interface RuleRunCounts {
-  ruleId: string;
-  matched: number;
-  notMatched: number;
-  suppressed: number;
-  paused: number;
-  failed: number;
-  lastRunAt: Date | null;
-}
-
-export interface ContactRunRow {
-  id: string;
-  triggerKey: string;
-  ruleId: string;
-  ruleVersion: string;
-  status: RunStatus;
-  reason: string | null;
-  mode: string;
-  trace: ConditionTrace[];
-  createdAt: Date;
-}
 
 const LIST_COLUMNS = `id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion",
   contact_id AS "contactId", status, reason, mode, created_at AS "createdAt", finished_at AS "finishedAt"`;

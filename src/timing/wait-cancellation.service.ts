@@ -8,7 +8,8 @@ import { DataSource } from 'typeorm';
 import type { Queryable } from '../db/queryable';
 import { ActionResultsRepository } from '../ledger/action-results.repository';
 import { timelineProgress, type TimelineEntry } from '../ledger/run-timeline-entry';
-import { RunsRepository, type RunRow } from '../ledger/runs.repository';
+import type { RunRow } from '../ledger/run-rows';
+import { RunsRepository } from '../ledger/runs.repository';
 import { untilMatches } from '../rules/run-gates';
 import type { EvaluationFacts } from '../rules/rule-types';
 

@@ -1,4 +1,4 @@
-import type { RunRow } from '../ledger/runs.repository';
+import type { RunRow } from '../ledger/run-rows';
 import type { EvaluationFacts } from '../rules/rule-types';
 import { cancellationBy } from './wait-cancellation.service';
 

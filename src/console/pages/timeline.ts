@@ -2,7 +2,7 @@
 import { describeLeaf, showValue } from '../../matching/format-explain';
 import type { ContactActionRow as TimelineActionRow } from '../../ledger/action-results.repository';
 import type { ContactDeliveryRow as DeliveryRow } from '../../ledger/inbox-events.repository';
-import type { ContactRunRow as TimelineRunRow } from '../../ledger/runs.repository';
+import type { ContactRunRow as TimelineRunRow } from '../../ledger/run-rows';
 import type { JournalRow } from '../journal/contact-journal.repository';
 import { actionShown } from './format';
 
