@@ -24,7 +24,8 @@ export interface CrmSnapshot {
     status: string;
     options: { id: string; label: string }[];
   }[];
-  templates: { id: string; name: string; status: string }[];
+  /** `language` when the CRM lists it (names may repeat per language). */
+  templates: { id: string; name: string; status: string; language?: string }[];
 }
 
 export function snapshotPath(rulesDir: string): string {

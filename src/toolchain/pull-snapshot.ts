@@ -32,6 +32,13 @@ export async function pullSnapshot(crm: CliCrm, now = new Date()): Promise<CrmSn
       status: f.status,
       options: (f.options ?? []).map((o) => ({ id: o.id, label: o.label })),
     })),
-    templates: byName(templates.map((t) => ({ id: t.id, name: t.name, status: t.status }))),
+    templates: byName(
+      templates.map((t) => ({
+        id: t.id,
+        name: t.name,
+        status: t.status,
+        ...(typeof t.language === 'string' ? { language: t.language } : {}),
+      })),
+    ),
   };
 }

@@ -82,6 +82,26 @@ export interface ResolveEnv {
   member(nameOrRoundRobin: string): Promise<string>;
 }
 
+/** A kind of name in the CRM's directory that a rule may use. */
+export type NameKind = 'tag' | 'stage' | 'member' | 'channel' | 'custom field' | 'option' | 'template';
+
+/**
+ * A directory name an action uses, checked offline against a CRM snapshot (rules/check-names.ts).
+ * `path` is relative to the action's value (`['channel']` in `send-message: { channel: x }`).
+ */
+export interface NameUse {
+  kind: NameKind;
+  name: string;
+  path: YamlPath;
+  /** option: the custom field (fieldKey) whose select options hold the label. */
+  field?: string;
+  /** template: the language, when names repeat per language. */
+  language?: string;
+}
+
+/** A value the engine renders per run (`{{contact.name}}`): its name is only known then. */
+export const isTemplated = (value: string): boolean => value.includes('{{');
+
 /** What a call may use: the gateway with the run's options, the contact, the trigger's message. */
 export interface ExecutionEnv {
   gateway: CrmGateway;
@@ -107,6 +127,12 @@ export interface ActionDefinition<A extends { type: string }, R extends { type: 
   parse(value: unknown, path: YamlPath, ctx: RuleContext): Omit<A, 'type' | 'assignFirst'> | undefined;
   /** Values holding mustache templates, with their path relative to the action's value, for offline checks. */
   templates?(action: A): { path: YamlPath; text: string }[];
+  /**
+   * The directory names the action uses (tags, stages, fields, templates, ...), the same ones
+   * `resolve` looks up at run time, so a snapshot can catch a typo before it fails as unknown_name.
+   * `assign-first` is checked for every messaging action by the caller.
+   */
+  names?(action: A): NameUse[];
   /** Why the action cannot work in this trigger, or undefined when it can. */
   unavailableIn?(trigger: TriggerKinds): string | undefined;
   /** How explain, rule tests, plans and validator messages show it. */

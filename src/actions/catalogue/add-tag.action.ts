@@ -16,6 +16,7 @@ export const addTagAction: ActionDefinition<AddTagAction, ResolvedAddTag> = {
   repeat: 'state-checked',
   parse: (value) => (text(value) === undefined ? undefined : { tag: text(value)! }),
   label: (a) => `add-tag ${quoted(a.tag)}`,
+  names: (a) => [{ kind: 'tag', name: a.tag, path: [] }],
   effect: {
     writes: () => 'contact.tags',
     emits: () => ['contact.updated'],

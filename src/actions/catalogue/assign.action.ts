@@ -39,6 +39,9 @@ export const assignAction: ActionDefinition<AssignAction, ResolvedAssign> = {
   repeat: 'state-checked',
   parse: (value) => (text(value) === undefined ? undefined : { member: text(value)! }),
   label: (a) => `assign ${quoted(a.member)}`,
+  // round-robin draws from the active members at run time: no name to check.
+  names: (a) =>
+    a.member.toLowerCase() === 'round-robin' ? [] : [{ kind: 'member', name: a.member, path: [] }],
   effect: {
     writes: () => 'contact.assigneeId',
     emits: () => ['contact.updated'],

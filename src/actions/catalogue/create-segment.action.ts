@@ -3,6 +3,7 @@
 import { CrmApiError } from '../../crm/crm-errors';
 import type { SegmentFilters } from '../../crm/crm-types';
 import { isPlainObject } from '../../rules/rule-context';
+import { segmentFilterNames } from '../../rules/segment-filter-names';
 import { checkSegmentFilters, checkSegmentName } from '../../rules/segment-problems';
 import { PROCEED, quoted, type ActionDefinition } from './action-definition';
 
@@ -38,6 +39,11 @@ export const createSegmentAction: ActionDefinition<CreateSegmentAction, Resolved
     return { name: value.name as string, filters: value.filters as SegmentFilters };
   },
   label: (a) => `create-segment ${quoted(a.name)}`,
+  names: (a) =>
+    segmentFilterNames(a.filters as Record<string, unknown>).map((u) => ({
+      ...u,
+      path: ['filters', ...u.path],
+    })),
   effect: { emits: () => [] },
   resolve: async (a) => ({ type: 'create-segment', name: a.name, filters: a.filters }),
   guard: () => PROCEED, // a 409 (it exists) is success, decided by the runner, not a guard

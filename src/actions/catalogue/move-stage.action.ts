@@ -16,6 +16,7 @@ export const moveStageAction: ActionDefinition<MoveStageAction, ResolvedMoveStag
   parse: (value) =>
     value === null ? { stage: null } : text(value) === undefined ? undefined : { stage: text(value)! },
   label: (a) => `move-stage ${a.stage === null ? 'null' : quoted(a.stage)}`,
+  names: (a) => (a.stage === null ? [] : [{ kind: 'stage', name: a.stage, path: [] }]),
   effect: {
     writes: () => 'contact.stageId',
     emits: () => ['contact.updated'],

@@ -19,6 +19,7 @@ export const openConversationAction: ActionDefinition<OpenConversationAction, Re
   repeat: 'lookup-before-repeat',
   parse: (value) => (text(value) === undefined ? undefined : { channel: text(value)! }),
   label: (a) => `open-conversation ${quoted(a.channel)}`,
+  names: (a) => [{ kind: 'channel', name: a.channel, path: [] }],
   effect: { emits: () => [] },
   resolve: async (a, env) => {
     const channel = await env.directory.resolveChannel(a.channel);

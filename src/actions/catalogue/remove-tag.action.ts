@@ -17,6 +17,7 @@ export const removeTagAction: ActionDefinition<RemoveTagAction, ResolvedRemoveTa
   repeat: 'state-checked',
   parse: (value) => (text(value) === undefined ? undefined : { tag: text(value)! }),
   label: (a) => `remove-tag ${quoted(a.tag)}`,
+  names: (a) => [{ kind: 'tag', name: a.tag, path: [] }],
   effect: {
     writes: () => 'contact.tags',
     emits: () => ['contact.updated'],

@@ -95,6 +95,7 @@ export const sendMessageAction: ActionDefinition<SendMessageAction, ResolvedSend
   templates: (a) => [{ path: ['text'], text: a.text }],
   label: (a) =>
     `send-message ${quoted(a.text)}${a.channel ? ` on ${quoted(a.channel)}` : ''}${assignFirstLabel(a)}`,
+  names: (a) => (a.channel ? [{ kind: 'channel', name: a.channel, path: ['channel'] }] : []),
   effect: messageEffect,
   resolve: async (a, env) => ({
     type: 'send-message',

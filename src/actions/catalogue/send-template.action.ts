@@ -70,6 +70,10 @@ export const sendTemplateAction: ActionDefinition<SendTemplateAction, ResolvedSe
   label: (a) =>
     `send-template ${quoted(a.language ? `${a.name} (${a.language})` : a.name)}` +
     `${a.parameters?.length ? ` with ${quoted(a.parameters)}` : ''}${a.channel ? ` on ${quoted(a.channel)}` : ''}${assignFirstLabel(a)}`,
+  names: (a) => [
+    { kind: 'template', name: a.name, path: ['name'], ...(a.language ? { language: a.language } : {}) },
+    ...(a.channel ? [{ kind: 'channel' as const, name: a.channel, path: ['channel'] }] : []),
+  ],
   effect: messageEffect,
   resolve: async (a, env) => {
     const template = await env.directory.resolveTemplate(a.name, a.language);

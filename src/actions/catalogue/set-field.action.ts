@@ -4,7 +4,8 @@
 import type { CustomField } from '../../crm/crm-types';
 import { findByNameOrId, UnknownNameError } from '../../crm/directory-match';
 import { isPlainObject } from '../../rules/rule-context';
-import { PROCEED, quoted, skip, text, type ActionDefinition } from './action-definition';
+import type { YamlPath } from '../../rules/yaml-source';
+import { isTemplated, PROCEED, quoted, skip, text, type ActionDefinition } from './action-definition';
 
 type FieldValue = string | string[] | null;
 export type SetFieldAction = { type: 'set-field'; key: string; value: FieldValue };
@@ -74,6 +75,20 @@ export const setFieldAction: ActionDefinition<SetFieldAction, ResolvedSetField> 
       ? [{ path: ['value'], text: a.value }]
       : (a.value ?? []).map((v, i) => ({ path: ['value', i], text: v })),
   label: (a) => `set-field ${quoted(a.key)} to ${quoted(a.value)}`,
+  // Option labels are checked against the field's options when the field is a select; templated
+  // labels are only known at run time.
+  names: (a) => {
+    const labels: [string, YamlPath][] =
+      typeof a.value === 'string'
+        ? [[a.value, ['value']]]
+        : (a.value ?? []).map((v, i): [string, YamlPath] => [v, ['value', i]]);
+    return [
+      { kind: 'custom field', name: a.key, path: ['key'] },
+      ...labels
+        .filter(([label]) => !isTemplated(label))
+        .map(([name, path]) => ({ kind: 'option' as const, name, field: a.key, path })),
+    ];
+  },
   effect: {
     writes: (a) => `contact.customFields.${a.key}`,
     emits: () => ['contact.updated'],
