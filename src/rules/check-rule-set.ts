@@ -1,9 +1,12 @@
-// Checks across rules: duplicate ids, rules on one trigger that undo each other (conflict), and
-// chains of rules whose CRM writes re-trigger each other without end (loop). One file per check.
+// Checks across rules: duplicate ids, rules on one trigger that undo each other (conflict), chains
+// of rules whose CRM writes re-trigger each other without end (loop), conditions that can never be
+// true, rules made redundant by others, and cross-trigger tag fights. One file per check.
 import { checkConflicts } from './check-conflicts';
 import { checkDuplicateIds } from './check-duplicates';
 import { checkLoops } from './check-loops';
 import { checkNames } from './check-names';
+import { checkImpossibleConditions, checkRedundantRules } from './check-reachability';
+import { checkTagFights } from './check-tag-fights';
 import type { CrmSnapshot } from '../toolchain/crm-snapshot';
 import type { LoadedRule } from './loaded-rule';
 import type { RuleProblem } from './rule-types';
@@ -22,6 +25,9 @@ export function checkRuleSet(
     ...checkDuplicateIds(ids),
     ...checkConflicts(rules),
     ...checkLoops(rules),
+    ...checkImpossibleConditions(rules),
+    ...checkRedundantRules(rules),
+    ...checkTagFights(rules),
     ...(snapshot ? checkNames(rules, snapshot) : []),
   ];
 }

@@ -45,7 +45,8 @@ function toLeaf(node: Node, negated: boolean, contactEvents: boolean): Leaf {
 
 const same = sameName;
 
-function exclusive(a: Leaf, b: Leaf): boolean {
+/** Two leaves on one field that no value satisfies together. */
+export function exclusive(a: Leaf, b: Leaf): boolean {
   if (a.field !== b.field) return false;
   if (a.op === b.op && a.negated !== b.negated && JSON.stringify(a.value) === JSON.stringify(b.value))
     return true;
