@@ -1,4 +1,4 @@
-// `crm-rules`: validate, test, explain, forecast and diff rules with no Postgres, Redis or engine
+// `crm-rules`: validate, test, explain, forecast, diff and graph rules with no Postgres, Redis or engine
 // (only `snapshot` and `plan` reach out: to the CRM and to the engine).
 // `run(argv)` is the whole CLI, so tests call it in-process; bin/crm-rules.js only wires it
 // to the process. Each command lives in its own file; a new command is one more add… call here.
@@ -7,6 +7,7 @@ import { processIo, type CliIo, type CliState } from './cli-io';
 import { addDiff } from './diff.command';
 import { addExplain } from './explain.command';
 import { addForecast } from './forecast.command';
+import { addGraph } from './graph.command';
 import { addInit } from './init.command';
 import { addPlan } from './plan.command';
 import { addSchema } from './schema.command';
@@ -42,6 +43,7 @@ function buildProgram(io: CliIo, state: CliState): Command {
   addSnapshot(program, println, eprintln, state);
   addForecast(program, println, eprintln, state);
   addDiff(program, println, eprintln, state);
+  addGraph(program, println, eprintln, state);
   addSchema(program, println, state);
   addInit(program, println, eprintln, state);
   return program;

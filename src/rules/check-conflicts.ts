@@ -10,8 +10,15 @@ function acting(rules: LoadedRule[]): LoadedRule[] {
 }
 
 export function checkConflicts(rules: LoadedRule[]): RuleProblem[] {
+  return findConflicts(rules).map((c) => c.problem);
+}
+
+/** Every conflict: its problem, the rule and action reported, and the other rule (for the rule graph). */
+export function findConflicts(
+  rules: LoadedRule[],
+): { problem: RuleProblem; rule: string; actionIndex: number; other: string }[] {
   const live = acting(rules);
-  const problems: RuleProblem[] = [];
+  const problems: { problem: RuleProblem; rule: string; actionIndex: number; other: string }[] = [];
   live.forEach((b, j) => {
     for (const a of live.slice(0, j + 1)) {
       const shared = eventsOf(a.def).filter((k) => eventsOf(b.def).includes(k));
@@ -27,12 +34,13 @@ export function checkConflicts(rules: LoadedRule[]): RuleProblem[] {
           a === b
             ? `this rule also does the opposite of ${actionLabel(bAction)}`
             : `rule "${a.def.id}" (${where(a.def.source)}) does the opposite`;
-        problems.push({
+        const problem: RuleProblem = {
           ...b.at.pos(['do', b.def.actionSteps?.[bi] ?? bi]),
           severity: 'error',
           code: 'conflict',
           message: `conflict on ${shared.join(', ')}: ${actionLabel(bAction)} in rule "${b.def.id}", and ${what}; make their conditions exclusive or merge the rules`,
-        });
+        };
+        problems.push({ problem, rule: b.def.id, actionIndex: bi, other: a.def.id });
       });
     }
   });

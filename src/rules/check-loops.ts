@@ -62,10 +62,23 @@ function components(graph: Edge[][]): number[][] {
   return out;
 }
 
+/** One step of a loop: rule `from`'s action `actionIndex` emits `kind`, which triggers rule `to`. */
+export interface LoopStep {
+  from: string;
+  actionIndex: number;
+  kind: string;
+  to: string;
+}
+
 export function checkLoops(all: LoadedRule[]): RuleProblem[] {
+  return findLoops(all).map((l) => l.problem);
+}
+
+/** Every endless loop: its problem, and its chain (for the rule graph). */
+export function findLoops(all: LoadedRule[]): { problem: RuleProblem; steps: LoopStep[] }[] {
   const rules = all.filter((r) => r.def.trigger.kind === 'event');
   const graph = buildGraph(rules);
-  const problems: RuleProblem[] = [];
+  const problems: { problem: RuleProblem; steps: LoopStep[] }[] = [];
   for (const scc of components(graph)) {
     const inScc = new Set(scc);
     const cyclic = scc.length > 1 || graph[scc[0]].some((e) => e.to === scc[0]);
@@ -83,12 +96,19 @@ export function checkLoops(all: LoadedRule[]): RuleProblem[] {
           `${rules[i === 0 ? start : chain[i - 1].to].def.id} (${actionLabel(e.action)} -> ${e.kind})`,
       )
       .join(' -> ');
-    problems.push({
+    const problem: RuleProblem = {
       ...rules[start].at.pos(['do', stepOf(rules[start].def, chain[0].actionIndex)]),
       severity: 'error',
       code: 'loop',
       message: `loop: ${text} -> ${rules[start].def.id}: ${reason}; break the chain with a condition the actions make false, or drop one of the actions`,
-    });
+    };
+    const steps = chain.map((e, i) => ({
+      from: rules[i === 0 ? start : chain[i - 1].to].def.id,
+      actionIndex: e.actionIndex,
+      kind: e.kind,
+      to: rules[e.to].def.id,
+    }));
+    problems.push({ problem, steps });
   }
   return problems;
 }

@@ -64,19 +64,25 @@ const sameTrigger = (a: RuleDefinition, b: RuleDefinition) =>
   eventsOf(a).some((k) => eventsOf(b).includes(k));
 
 export function checkTagFights(rules: LoadedRule[]): RuleProblem[] {
+  return findTagFights(rules).map((f) => f.problem);
+}
+
+/** Every fight: its problem and the two rules (for the rule graph). */
+export function findTagFights(rules: LoadedRule[]): { problem: RuleProblem; rules: [string, string] }[] {
   const writes = rules.flatMap(writesOf);
-  const problems: RuleProblem[] = [];
+  const problems: { problem: RuleProblem; rules: [string, string] }[] = [];
   writes.forEach((b, j) => {
     for (const a of writes.slice(0, j)) {
       if (a.rule === b.rule || sameTrigger(a.rule.def, b.rule.def)) continue;
       const fight = undoing(a.action, b.action);
       if (!fight?.conflict || disjoint(a, b)) continue;
-      problems.push({
+      const problem: RuleProblem = {
         ...b.rule.at.pos(b.path),
         severity: 'warning',
         code: 'tag-fight',
         message: `fight over ${fight.what}: rule "${b.rule.def.id}" does ${actionLabel(b.action)} ${b.when}, and rule "${a.rule.def.id}" (${where(a.rule.def.source)}) does ${actionLabel(a.action)} ${a.when}; a contact both apply to flips back and forth: make their conditions exclusive or let one rule own it`,
-      });
+      };
+      problems.push({ problem, rules: [a.rule.def.id, b.rule.def.id] });
     }
   });
   return problems;

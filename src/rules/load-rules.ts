@@ -15,6 +15,8 @@ export interface LoadResult {
   /** undefined when any problem is an error. */
   ruleSet?: CompiledRuleSet;
   problems: RuleProblem[];
+  /** Every rule that normalised, with its YAML, also when the set is refused (for the rule graph). */
+  loaded?: LoadedRule[];
 }
 
 export interface RuleFile {
@@ -103,8 +105,8 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
   }
   problems.push(...checkRuleSet(ids, loaded, opts.snapshot));
   const sorted = sortProblems(problems);
-  if (sorted.some((p) => p.severity === 'error')) return { problems: sorted };
-  return { ruleSet: new CompiledRuleSet(loaded.map((l) => l.def)), problems: sorted };
+  if (sorted.some((p) => p.severity === 'error')) return { problems: sorted, loaded };
+  return { ruleSet: new CompiledRuleSet(loaded.map((l) => l.def)), problems: sorted, loaded };
 }
 
 export function sortProblems(problems: RuleProblem[]): RuleProblem[] {
