@@ -40,13 +40,16 @@ const ungated = (d: RuleDefinition) =>
  * Rule `b` is redundant when a rule `a` of higher priority, live and ungated, listens to every event
  * `b` listens to, has the very same conditions, and already makes every write `b` makes; the
  * writes of both are all state-checked (so they end as no_change after `a`), and no live rule on those
- * events undoes one of them in between. Runs of one contact go one at a time in priority order.
+ * events undoes one of them in between, and nothing delays b's writes (wait, window, limit). The
+ * runs of one event are processed one at a time per contact, in priority order (ARCHITECTURE.md).
  */
 export function redundantRules(rules: LoadedRule[]): { rule: LoadedRule; by: LoadedRule }[] {
   const live = rules.filter((r) => acting(r.def));
   const out: { rule: LoadedRule; by: LoadedRule }[] = [];
   for (const b of live) {
-    if (b.def.actions.length === 0) continue;
+    // A wait, a window or a queued limit delays b's writes: by then someone may have undone a's.
+    const delayed = !!b.def.waits?.length || !!b.def.window || !!b.def.actionWindows?.length || !!b.def.limit;
+    if (b.def.actions.length === 0 || delayed) continue;
     const stateChecked = b.def.actions.every((x) => actionDefinition(x.type).repeat === 'state-checked');
     if (!stateChecked) continue;
     const events = eventsOf(b.def);

@@ -20,6 +20,7 @@ export function initFiles(opts: InitOptions): Record<string, string> {
           test: 'crm-rules test rules --coverage',
           snapshot: 'crm-rules snapshot rules --contacts',
           forecast: 'crm-rules forecast rules',
+          graph: 'crm-rules graph rules',
         },
         devDependencies: { 'crm-rules-runner': opts.toolSpec },
       },
@@ -70,8 +71,9 @@ tests:
   };
 }
 
-const WORKFLOW = `# Validate, test, forecast and diff the rules on every pull request; problems become annotations
-# on the changed lines, forecast and diff go to the job summary. Needs no engine, database or Redis.
+const WORKFLOW = `# Validate, test, graph, forecast and diff the rules on every pull request; problems become
+# annotations on the changed lines; the rule graph, forecast and diff go to the job summary (the
+# graph also as a DOT artifact). Needs no engine, database or Redis.
 name: rules
 on:
   pull_request:
@@ -92,6 +94,16 @@ jobs:
         run: npx crm-rules validate rules --format github
       - name: test
         run: npx crm-rules test rules --coverage
+      - name: graph
+        run: |
+          npx crm-rules graph rules --format dot --output rules-graph.dot
+          { echo '### Rule graph'; echo '\`\`\`mermaid'; npx crm-rules graph rules; echo '\`\`\`'; } >> "$GITHUB_STEP_SUMMARY"
+      - name: graph artifact (optional)
+        continue-on-error: true
+        uses: actions/upload-artifact@v4
+        with:
+          name: rules-graph
+          path: rules-graph.dot
       - name: contacts and recorded events from the engine (optional)
         if: \${{ env.ENGINE_URL != '' }}
         env:

@@ -80,6 +80,7 @@ describe('crm-rules toolchain in a separate rules repository', () => {
     const workflow = readFileSync(join(repo, '.github/workflows/rules.yml'), 'utf8');
     expect(workflow).toMatch(/crm-rules validate rules --format github/);
     expect(workflow).toMatch(/crm-rules diff rules --base/);
+    expect(workflow).toMatch(/crm-rules graph rules --format dot --output rules-graph\.dot/);
     // The placeholder checks nothing yet, and says so.
     const validated = await cli('validate', rules);
     expect(validated.code).toBe(0);
