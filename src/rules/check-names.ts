@@ -43,8 +43,7 @@ const within = (path: YamlPath, uses: NameUse[]): NameUse[] =>
 
 /** The action's own names (from its catalogue entry), and the member of `assign-first`. */
 function actionUses(a: RuleAction, path: YamlPath): NameUse[] {
-  const def = actionDefinition(a.type) as { names?(action: RuleAction): NameUse[] };
-  const own = within([...path, a.type], def.names?.(a) ?? []);
+  const own = within([...path, a.type], actionDefinition(a.type).names?.(a) ?? []);
   const first = 'assignFirst' in a ? a.assignFirst : undefined;
   return first && first.toLowerCase() !== 'round-robin'
     ? [...own, { kind: 'member', name: first, path: [...path, 'assign-first'] }]

@@ -52,6 +52,32 @@ describe('crm-rules CLI', () => {
     ]);
   });
 
+  it('reports the new static checks in every format: warnings exit 0, an impossible condition 1', async () => {
+    const fights = await cli('validate', 'test/rules/broken/tag-fight', '--format', 'github');
+    expect(fights.code).toBe(0);
+    expect(fights.out.split('\n').filter((l) => l.startsWith('::'))).toEqual([
+      expect.stringMatching(
+        /^::warning file=test\/rules\/broken\/tag-fight\/rules.yaml,line=17,col=5,title=crm-rules tag-fight::fight over tag "dormant"/,
+      ),
+      expect.stringMatching(
+        /^::warning file=.*,line=30,col=5,title=crm-rules tag-fight::fight over tag "vip"/,
+      ),
+    ]);
+    const unreachable = await cli('validate', 'test/rules/broken/unreachable', '--format', 'json');
+    expect(unreachable.code).toBe(0);
+    expect(JSON.parse(unreachable.out)).toMatchObject({
+      ok: true,
+      errors: 0,
+      warnings: 1,
+      problems: [{ code: 'unreachable', severity: 'warning', line: 12, col: 7 }],
+    });
+    const impossible = await cli('validate', 'test/rules/broken/impossible-condition');
+    expect(impossible.code).toBe(1);
+    expect(impossible.out).toMatch(
+      /^test\/rules\/broken\/impossible-condition\/rules.yaml:7:7: error: rule "active-and-archived" can never match/,
+    );
+  });
+
   it('exits 1 on a failing rule test, with the diff and the explain trace', async () => {
     writeFileSync(
       join(tmp, 'r.yaml'),
