@@ -45,31 +45,32 @@ const ungated = (d: RuleDefinition) =>
  */
 export function redundantRules(rules: LoadedRule[]): { rule: LoadedRule; by: LoadedRule }[] {
   const live = rules.filter((r) => acting(r.def));
+  const stateChecked = (d: RuleDefinition) =>
+    d.actions.every((x) => actionDefinition(x.type).repeat === 'state-checked');
+  const conditionKey = new Map(live.map((r) => [r, JSON.stringify(r.def.conditions ?? null)]));
+  const actionKeys = new Map(live.map((r) => [r, new Set(r.def.actions.map((x) => JSON.stringify(x)))]));
   const out: { rule: LoadedRule; by: LoadedRule }[] = [];
   for (const b of live) {
     // A wait, a window or a queued limit delays b's writes: by then someone may have undone a's.
     const delayed = !!b.def.waits?.length || !!b.def.window || !!b.def.actionWindows?.length || !!b.def.limit;
-    if (b.def.actions.length === 0 || delayed) continue;
-    const stateChecked = b.def.actions.every((x) => actionDefinition(x.type).repeat === 'state-checked');
-    if (!stateChecked) continue;
+    if (b.def.actions.length === 0 || delayed || !stateChecked(b.def)) continue;
     const events = eventsOf(b.def);
+    const by = live.find(
+      (a) =>
+        a.def.priority > b.def.priority &&
+        conditionKey.get(a) === conditionKey.get(b) &&
+        events.every((k) => eventsOf(a.def).includes(k)) &&
+        ungated(a.def) &&
+        stateChecked(a.def) &&
+        [...actionKeys.get(b)!].every((x) => actionKeys.get(a)!.has(x)),
+    );
+    if (!by) continue;
     const undone = live.some(
       (c) =>
         eventsOf(c.def).some((k) => events.includes(k)) &&
         c.def.actions.some((y) => b.def.actions.some((x) => undoing(x, y))),
     );
-    if (undone) continue;
-    const by = live.find(
-      (a) =>
-        a !== b &&
-        a.def.priority > b.def.priority &&
-        ungated(a.def) &&
-        a.def.actions.every((y) => actionDefinition(y.type).repeat === 'state-checked') &&
-        events.every((k) => eventsOf(a.def).includes(k)) &&
-        JSON.stringify(a.def.conditions ?? null) === JSON.stringify(b.def.conditions ?? null) &&
-        b.def.actions.every((x) => a.def.actions.some((y) => JSON.stringify(x) === JSON.stringify(y))),
-    );
-    if (by) out.push({ rule: b, by });
+    if (!undone) out.push({ rule: b, by });
   }
   return out;
 }

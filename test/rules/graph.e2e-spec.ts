@@ -1,7 +1,7 @@
 // `crm-rules graph` through the CLI: valid Mermaid (`flowchart`) and DOT for the repository's rules,
 // checked by a small grammar of the statements the renderer may write (no Mermaid/DOT parser is a
 // dependency), marks on a broken set, deterministic output.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli';
@@ -165,6 +165,23 @@ describe('crm-rules graph', () => {
     expect(fights.classes.get('conflict')).toEqual(
       expect.arrayContaining(['r_mark_dormant', 'r_wake_on_message', 'r_vip_on_create', 'r_unvip_on_update']),
     );
+  });
+
+  it('matches the rendered example of docs/TOOLCHAIN.md', async () => {
+    const doc = readFileSync('docs/TOOLCHAIN.md', 'utf8');
+    const section = doc.slice(doc.indexOf('## graph'));
+    const yaml = section.match(/```yaml\n([\s\S]*?)```/)![1];
+    const mermaid = section.match(/```mermaid\n([\s\S]*?)```/)![1];
+    const dir = mkdtempSync(join(tmpdir(), 'crm-rules-graph-doc-'));
+    try {
+      mkdirSync(join(dir, 'rules'));
+      writeFileSync(join(dir, 'rules', 'example.yaml'), yaml);
+      const { out } = await cli('graph', join(dir, 'rules'));
+      expect(out).toBe(mermaid);
+      parseMermaid(mermaid);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('exits 1 when there are no rules to draw', async () => {
