@@ -16,18 +16,10 @@ export function ndjsonLine(value: unknown): string {
 /** How a format writes its records: JSON objects, or JSON arrays in the header's column order. */
 export type RecordShape = 'object' | 'array';
 
-/** Header and records; a bad line is an error naming its line number, never skipped silently. */
-export function parseNdjson(
-  text: string,
-  format: string,
-  file: string,
-): { header: NdjsonHeader; records: Record<string, unknown>[] } {
-  return parseNdjsonOf(text, { [format]: 'object' }, file, () => (r) => r as Record<string, unknown>);
-}
-
 /**
- * The same for a file in one of several formats (versions), each with the shape of its records,
- * each record converted as it is read (`convert` gets the header first): a large file keeps only
+ * Header and records of a file in one of several formats (versions), each with the shape of its
+ * records; a bad line is an error naming its line number, never skipped silently. Each record
+ * is converted as it is read (`convert` gets the header first): a large file keeps only
  * the converted records alive, not the parsed JSON beside them.
  */
 export function parseNdjsonOf<T>(
