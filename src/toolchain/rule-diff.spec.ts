@@ -67,6 +67,18 @@ const cases: [string, string, string, { lost: string[]; gained: string[]; runs?:
     { lost: ['ana', 'bruno'], gained: [], runs: [2, 0] },
   ],
   [
+    'at most 1 added: the repeat is lost',
+    rule(),
+    rule({ extra: 'at-most: 1' }),
+    { lost: ['ana', 'bruno'], gained: [], runs: [2, 0] },
+  ],
+  [
+    'a cooldown longer than the gap: the repeat is lost',
+    rule(),
+    rule({ extra: 'cooldown: 2h' }),
+    { lost: ['ana', 'bruno'], gained: [], runs: [2, 0] },
+  ],
+  [
     'a cooldown shorter than the gap loses nothing',
     rule(),
     rule({ extra: 'cooldown: 30m' }),
