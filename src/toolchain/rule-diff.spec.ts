@@ -1,5 +1,5 @@
 // diffRuleSets: per changed rule, who loses and gains which actions over recorded events, with
-// each side's once/cooldown. Table-driven: base rules, head rules, who loses, who gains.
+// each side's once/at-most/cooldown. Table-driven: base rules, head rules, who loses, who gains.
 import { loadRulesFromFiles } from '../rules/load-rules';
 import type { RuleDefinition } from '../rules/rule-types';
 import type { RecordedEvent } from './recorded-events';

@@ -1,7 +1,7 @@
 // `crm-rules diff`: recorded events replayed through two rule sets (a base ref and the working
 // tree), reporting per rule which contacts would gain or lose which actions. Only rules whose
 // definition differs are evaluated: the others act identically on both sides (offline, a rule's
-// outcome depends on the event, the recorded contact and its own once/cooldown only). Pure.
+// outcome depends on the event, the recorded contact and its own once/at-most/cooldown only). Pure.
 import { actionLabel } from '../actions/catalogue/catalogue';
 import { CompiledRuleSet } from '../matching/compiled-rule-set';
 import type { RuleDefinition } from '../rules/rule-types';
@@ -71,7 +71,7 @@ function side(rules: readonly RuleDefinition[]): ReplaySide {
 
 /**
  * Both sides in one pass: each event's facts are built once and read by both rule sets, without
- * the explain trace (nothing is stored). Each side keeps its own once/cooldown.
+ * the explain trace (nothing is stored). Each side keeps its own once/at-most/cooldown.
  */
 function replay(sides: readonly ReplaySide[], events: readonly RecordedEvent[]): void {
   const kinds = new Set(sides.flatMap((s) => s.set.eventKinds()));
