@@ -2,13 +2,15 @@
 // plain closures that evaluate synchronously and record the explain trace. The semantics are
 // json-rules-engine's: the same Operator objects, the same path rules, every condition of an
 // all/any evaluated (none skipped, so the trace is complete), results compared `=== true`.
+// Without a trace (trace = null: offline replay, forecasts) nothing is recorded and all/any stop
+// at the first deciding child: conditions are pure, so the outcome is the same, only cheaper.
 import { parseDuration } from '../rules/durations';
 import type { ConditionTrace, EvaluationFacts } from '../rules/rule-types';
 import { clockParts, DEFAULT_TIMEZONE, unitsSince, type SinceUnit } from './clock';
 import { compilePath } from './fact-path';
 import { lookupOperator, tagsOf, TIME_OPERATORS } from './operators';
 
-export type ConditionEvaluator = (facts: EvaluationFacts, trace: ConditionTrace[]) => boolean;
+export type ConditionEvaluator = (facts: EvaluationFacts, trace: ConditionTrace[] | null) => boolean;
 
 export interface CompiledConditions {
   evaluate: ConditionEvaluator;
@@ -47,7 +49,11 @@ function compileNode(node: Node, at: string, facts: Set<string>, tz: string): Co
 function evaluateAll(children: ConditionEvaluator[]): ConditionEvaluator {
   return (f, t) => {
     let ok = true;
-    for (const child of children) if (!child(f, t)) ok = false;
+    for (const child of children) {
+      if (child(f, t)) continue;
+      ok = false;
+      if (t === null) break;
+    }
     return ok;
   };
 }
@@ -56,7 +62,11 @@ function evaluateAny(children: ConditionEvaluator[]): ConditionEvaluator {
   return (f, t) => {
     if (children.length === 0) return true; // json-rules-engine: an empty any passes
     let ok = false;
-    for (const child of children) if (child(f, t)) ok = true;
+    for (const child of children) {
+      if (!child(f, t)) continue;
+      ok = true;
+      if (t === null) break;
+    }
     return ok;
   };
 }
@@ -76,7 +86,15 @@ function compileLeaf(node: Node, at: string, facts: Set<string>, tz: string): Co
   if (durationMs !== undefined || since) facts.add('now');
   const show = base === 'hasTag' || base === 'hasAnyTag' ? showTags : showValue;
   return (f, trace) => {
-    const { actual, note: readNote } = read(f);
+    if (trace === null) {
+      const cutoff = durationMs === undefined ? expected : new Date(f.now.getTime() - durationMs);
+      try {
+        return op.evaluate(read(f, false).actual, cutoff) === true;
+      } catch {
+        return false;
+      }
+    }
+    const { actual, note: readNote } = read(f, true);
     const cutoff = durationMs === undefined ? undefined : new Date(f.now.getTime() - durationMs);
     let result = false;
     let note: string | undefined = cutoff ? `cutoff ${cutoff.toISOString()}` : readNote;
@@ -94,7 +112,8 @@ function compileLeaf(node: Node, at: string, facts: Set<string>, tz: string): Co
   };
 }
 
-type Read = (f: EvaluationFacts) => { actual: unknown; note?: string };
+/** `withNote`: also say how the value was read (for the trace only). */
+type Read = (f: EvaluationFacts, withNote: boolean) => { actual: unknown; note?: string };
 
 /**
  * `now` with a path reads the calendar parts of now in the rule's time zone; a `since` leaf
@@ -106,9 +125,10 @@ function compileRead(fact: string, path: string | undefined, since: SinceUnit | 
     return (f) => ({ actual: read(clockParts(f.now, tz)), note: tz === DEFAULT_TIMEZONE ? undefined : tz });
   }
   if (since) {
-    return (f) => {
+    return (f, withNote) => {
       const date = read(factValue(f, fact));
-      return { actual: unitsSince(date, f.now, since, tz), note: `from ${String(showValue(date))}` };
+      const actual = unitsSince(date, f.now, since, tz);
+      return withNote ? { actual, note: `from ${String(showValue(date))}` } : { actual };
     };
   }
   return (f) => ({ actual: read(factValue(f, fact)) });

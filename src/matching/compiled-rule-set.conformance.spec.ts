@@ -1,6 +1,6 @@
 // The compiled evaluator must decide exactly what json-rules-engine decides for the same rules
 // and facts: each rule set can build the reference Engine (engineFor), and both are compared
-// rule by rule and condition by condition.
+// rule by rule and condition by condition. The no-trace path must decide the same.
 import type { Engine, RuleResult } from 'json-rules-engine';
 import { loadRulesFromFiles } from '../rules/load-rules';
 import type { ConditionTrace, EvaluationFacts } from '../rules/rule-types';
@@ -140,6 +140,14 @@ describe('compiled evaluation vs json-rules-engine', () => {
         ...(contact ? { contact } : {}),
       };
       const ours = await set.evaluateEvent(facts);
+      // The no-trace path (offline replay, forecasts) short-circuits all/any: same decisions.
+      const untraced = await set.evaluateEvent(facts, { trace: false });
+      expect(untraced.map((e) => [e.ruleId, e.matched, e.trace.length])).toEqual(
+        ours.map((e) => [e.ruleId, e.matched, 0]),
+      );
+      expect(set.matchingRules(facts).map((r) => r.id)).toEqual(
+        ours.filter((e) => e.matched).map((e) => e.ruleId),
+      );
       const theirs = await engine.run({
         event: facts.event,
         contact: facts.contact,

@@ -36,6 +36,20 @@ export function compilePath(path: string | undefined): PathReader {
   const segments = parseFactPath(path);
   if (!segments) throw new Error(`unsupported fact path ${path}`);
   // json-rules-engine applies a path only to objects; other values pass through unchanged.
+  // One and two segments (`$.status`, `$.customFields.plan`) are nearly every path: unrolled.
+  const isObject = (v: unknown): v is Record<string | number, unknown> => v !== null && typeof v === 'object';
+  if (segments.length === 1) {
+    const [a] = segments;
+    return (value) => (isObject(value) ? value[a] : value);
+  }
+  if (segments.length === 2) {
+    const [a, b] = segments;
+    return (value) => {
+      if (!isObject(value)) return value;
+      const first = value[a];
+      return isObject(first) ? first[b] : undefined;
+    };
+  }
   return (value) => {
     if (value === null || typeof value !== 'object') return value;
     let cur: unknown = value;

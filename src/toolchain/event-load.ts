@@ -1,5 +1,5 @@
 // The load event rules put on the budget, estimated from recorded events: each event replayed
-// through the rules (once/cooldown and guards applied), one contact read per message event a rule
+// through the rules (once/at-most/cooldown and guards applied), one contact read per message event a rule
 // listens to (the engine reads the contact's state), one call per action that proceeds. Pure.
 import type { Contact } from '../crm/crm-types';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';

@@ -3,7 +3,7 @@
 // take at the budget bulk work gets next to the event rules' load. Pure: data in, numbers out.
 import type { Contact } from '../crm/crm-types';
 import { resolveFilterNames, resolveRelativeDates } from '../segments/filters/resolved-filters';
-import { matchesSegment } from '../segments/filters/segment-filter';
+import { segmentPredicate } from '../segments/filters/segment-filter';
 import type { MirroredContact } from '../contacts/mirrored-contact';
 import { actionLabel } from '../actions/catalogue/catalogue';
 import type { RuleDefinition, ScheduleTrigger } from '../rules/rule-types';
@@ -68,9 +68,11 @@ export async function forecast(input: ForecastInput): Promise<Forecast> {
     perMinute - input.eventCallsPerMinute,
   );
   const rules: RuleForecast[] = [];
+  // A contact in several segments is converted to the Contact shape the guards read once.
+  const asContactOnce = memoized(asContact);
   for (const rule of input.rules) {
     if (rule.trigger.kind !== 'schedule') continue;
-    rules.push(await forecastRule(rule, rule.trigger, input, bulkPerMinute));
+    rules.push(await forecastRule(rule, rule.trigger, input, bulkPerMinute, asContactOnce));
   }
   return {
     now: input.now.toISOString(),
@@ -87,6 +89,7 @@ async function forecastRule(
   trigger: ScheduleTrigger,
   input: ForecastInput,
   bulkPerMinute: number,
+  contactOf: (m: MirroredContact) => Contact,
 ): Promise<RuleForecast> {
   const base = { rule: rule.id, file: rule.source.file, mode: rule.mode };
   const empty = { members: 0, entering: 0, sample: [], actions: [], calls: 0, durationMs: 0 };
@@ -95,7 +98,8 @@ async function forecastRule(
   try {
     const named = await resolveFilterNames(trigger.segment.filters, input.directory.asDirectory());
     const filters = resolveRelativeDates(named, input.now);
-    members = input.contacts.filter((c) => matchesSegment(filters, c, input.now).matched);
+    // The same tests as a sweep, without a trace per contact (nobody reads it here).
+    members = input.contacts.filter(segmentPredicate(filters));
     prepared = await prepareActions(rule.actions, input.directory);
   } catch (err) {
     return { ...base, ...empty, error: (err as Error).message };
@@ -108,7 +112,7 @@ async function forecastRule(
   let calls = 0;
   // Shadow rules record what they would do and call nobody.
   for (const member of members) {
-    const run = simulateActions(prepared, asContact(member) as Contact);
+    const run = simulateActions(prepared, contactOf(member));
     run.outcomes.forEach((o, i) => {
       if (o.status === 'sent') actions[i].sent++;
       else actions[i].skipped[o.reason] = (actions[i].skipped[o.reason] ?? 0) + 1;
@@ -125,6 +129,15 @@ async function forecastRule(
     actions,
     calls,
     durationMs: Math.round((calls / bulkPerMinute) * 60_000),
+  };
+}
+
+function memoized(fn: (m: MirroredContact) => Contact): (m: MirroredContact) => Contact {
+  const seen = new WeakMap<MirroredContact, Contact>();
+  return (m) => {
+    let c = seen.get(m);
+    if (!c) seen.set(m, (c = fn(m)));
+    return c;
   };
 }
 

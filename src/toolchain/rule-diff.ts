@@ -1,7 +1,7 @@
 // `crm-rules diff`: recorded events replayed through two rule sets (a base ref and the working
 // tree), reporting per rule which contacts would gain or lose which actions. Only rules whose
 // definition differs are evaluated: the others act identically on both sides (offline, a rule's
-// outcome depends on the event, the recorded contact and its own once/cooldown only). Pure.
+// outcome depends on the event, the recorded contact and its own once/at-most/cooldown only). Pure.
 import { actionLabel } from '../actions/catalogue/catalogue';
 import { CompiledRuleSet } from '../matching/compiled-rule-set';
 import type { RuleDefinition } from '../rules/rule-types';
@@ -48,26 +48,83 @@ export function changedRuleIds(
   return out;
 }
 
-/** Per event index and rule: the actions (texts) the rule would perform, live rules only. */
-async function replay(
-  rules: readonly RuleDefinition[],
-  events: readonly RecordedEvent[],
-): Promise<Map<string, Map<number, string[]>>> {
-  const set = new CompiledRuleSet(rules);
-  const admission = new ReplayAdmission();
-  const byRule = new Map<string, Map<number, string[]>>(rules.map((r) => [r.id, new Map()]));
+/** What one rule does on one side: its action labels, and the events (indexes, ascending) it acts on. */
+interface Performed {
+  labels: string[];
+  events: number[];
+}
+
+interface ReplaySide {
+  set: CompiledRuleSet;
+  admission: ReplayAdmission;
+  performed: Map<string, Performed>;
+}
+
+function side(rules: readonly RuleDefinition[]): ReplaySide {
+  return {
+    set: new CompiledRuleSet(rules),
+    admission: new ReplayAdmission(),
+    // A label depends on the action only: computed once per rule, not per run.
+    performed: new Map(rules.map((r) => [r.id, { labels: r.actions.map(actionLabel), events: [] }])),
+  };
+}
+
+/**
+ * Both sides in one pass: each event's facts are built once and read by both rule sets, without
+ * the explain trace (nothing is stored). Each side keeps its own once/at-most/cooldown.
+ */
+function replay(sides: readonly ReplaySide[], events: readonly RecordedEvent[]): void {
+  const kinds = new Set(sides.flatMap((s) => s.set.eventKinds()));
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
-    if (set.rulesForEvent(e.type).length === 0) continue;
+    if (!kinds.has(e.type)) continue;
     const facts = factsOfRecorded(e);
     const contactId = contactIdOf(e);
-    for (const ev of await set.evaluateEvent(facts)) {
-      if (!ev.matched || ev.mode !== 'live' || ev.actions.length === 0) continue;
-      if (!admission.admit(set.rule(ev.ruleId)!, contactId, facts.now.getTime()).admitted) continue;
-      byRule.get(ev.ruleId)!.set(i, ev.actions.map(actionLabel));
+    const now = facts.now.getTime();
+    for (const s of sides) {
+      for (const rule of s.set.matchingRules(facts)) {
+        if (rule.mode !== 'live' || rule.actions.length === 0) continue;
+        if (!s.admission.admit(rule, contactId, now).admitted) continue;
+        s.performed.get(rule.id)!.events.push(i);
+      }
     }
   }
-  return byRule;
+}
+
+const NOTHING: Performed = { labels: [], events: [] };
+
+/** Per event either side acts on (ascending, merged): the labels lost and gained. */
+function compareRule(
+  before: Performed,
+  after: Performed,
+  events: readonly RecordedEvent[],
+): { lost: ContactChange[]; gained: ContactChange[] } {
+  const lost: ContactChange[] = [];
+  const gained: ContactChange[] = [];
+  const entry = (i: number, actions: string[]): ContactChange => {
+    const e = events[i];
+    return { contactId: contactIdOf(e), eventId: e.id, eventType: e.type, at: e.createdAt, actions };
+  };
+  const onlyBefore = before.labels.filter((x) => !after.labels.includes(x));
+  const onlyAfter = after.labels.filter((x) => !before.labels.includes(x));
+  const [b, a] = [before.events, after.events];
+  let x = 0;
+  let y = 0;
+  while (x < b.length || y < a.length) {
+    if (y >= a.length || (x < b.length && b[x] < a[y])) {
+      if (before.labels.length) lost.push(entry(b[x], before.labels));
+      x++;
+    } else if (x >= b.length || a[y] < b[x]) {
+      if (after.labels.length) gained.push(entry(a[y], after.labels));
+      y++;
+    } else {
+      if (onlyBefore.length) lost.push(entry(b[x], onlyBefore));
+      if (onlyAfter.length) gained.push(entry(a[y], onlyAfter));
+      x++;
+      y++;
+    }
+  }
+  return { lost, gained };
 }
 
 export async function diffRuleSets(
@@ -78,29 +135,12 @@ export async function diffRuleSets(
 ): Promise<RuleSetDiff> {
   const changed = changedRuleIds(base, head);
   const pick = (rules: readonly RuleDefinition[]) => rules.filter((r) => changed.has(r.id));
-  const [before, after] = await Promise.all([replay(pick(base), events), replay(pick(head), events)]);
+  const sides = [side(pick(base)), side(pick(head))];
+  replay(sides, events);
+  const [before, after] = sides.map((s) => s.performed);
   const rules: RuleChange[] = [];
   for (const [id, change] of [...changed].sort(([a], [b]) => a.localeCompare(b))) {
-    const b = before.get(id) ?? new Map<number, string[]>();
-    const a = after.get(id) ?? new Map<number, string[]>();
-    const lost: ContactChange[] = [];
-    const gained: ContactChange[] = [];
-    for (const i of [...new Set([...b.keys(), ...a.keys()])].sort((x, y) => x - y)) {
-      const was = b.get(i) ?? [];
-      const now = a.get(i) ?? [];
-      const e = events[i];
-      const entry = (actions: string[]) => ({
-        contactId: contactIdOf(e),
-        eventId: e.id,
-        eventType: e.type,
-        at: e.createdAt,
-        actions,
-      });
-      const minus = was.filter((x) => !now.includes(x));
-      const plus = now.filter((x) => !was.includes(x));
-      if (minus.length) lost.push(entry(minus));
-      if (plus.length) gained.push(entry(plus));
-    }
+    const { lost, gained } = compareRule(before.get(id) ?? NOTHING, after.get(id) ?? NOTHING, events);
     const summary = (list: ContactChange[]) => ({
       contacts: new Set(list.map((c) => c.contactId)).size,
       runs: list.length,

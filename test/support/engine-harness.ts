@@ -87,7 +87,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     databaseUrl,
     rulesDir,
     redis,
-    sandboxUrl: engine.sandbox!.url,
+    // An engine pointed at another engine's sandbox (CRM_BASE_URL) has none of its own.
+    sandboxUrl: engine.sandbox?.url ?? config.crm.baseUrl!,
     pgProxy,
     stop: async () => {
       pgProxy?.up();

@@ -1,7 +1,7 @@
 import type { MirroredContact } from '../../contacts/mirrored-contact';
 import type { ResolvedFilters } from './resolved-filters';
 import { resolveRelativeDates, type RuleSegmentFilters } from './resolved-filters';
-import { matchesSegment } from './segment-filter';
+import { matchesSegment, segmentPredicate } from './segment-filter';
 
 const NOW = new Date('2025-06-15T12:00:00.000Z');
 const VIP = '7a000000-0000-4000-8000-000000000002';
@@ -298,6 +298,10 @@ const cases: [string, RuleSegmentFilters, Partial<MirroredContact>, boolean][] =
 describe('matchesSegment', () => {
   it.each(cases)('%s', (_name, filters, over, expected) => {
     expect(matchesSegment(f(filters), contact(over), NOW).matched).toBe(expected);
+  });
+
+  it.each(cases)('the untraced predicate agrees: %s', (_name, filters, over, expected) => {
+    expect(segmentPredicate(f(filters))(contact(over))).toBe(expected);
   });
 
   it('traces every constraining member with its actual value', () => {

@@ -34,115 +34,161 @@ export function customFieldStrings(value: unknown): string[] {
   return [];
 }
 
-export function matchesSegment(filters: ResolvedFilters, contact: MirroredContact, now: Date): SegmentMatch {
-  const trace: ConditionTrace[] = [];
-  const check = (
-    at: string,
-    path: string,
-    operator: string,
-    expected: unknown,
-    actual: unknown,
-    result: boolean,
-    note?: string,
-  ) =>
-    trace.push({
-      fact: 'contact',
-      path,
-      operator,
-      expected,
-      actual,
-      result,
-      at: `segment.${at}`,
-      ...(note ? { note } : {}),
-    });
+/**
+ * One constraining member of the filters: what the trace shows, and the test. Both the traced
+ * match (sweeps, rule tests) and the bare predicate (forecasts over a whole contacts file) run
+ * these same tests, so the two cannot disagree.
+ */
+interface SegmentCheck {
+  at: string;
+  path: string;
+  operator: string;
+  expected: unknown;
+  actual: (c: MirroredContact) => unknown;
+  test: (c: MirroredContact) => boolean;
+  note?: string;
+  /** A date bound: the trace says when it was evaluated. */
+  dated?: true;
+}
 
-  if (filters.tagIds) {
-    const hit = filters.tagIds.some((t) => contact.tagIds.includes(t));
-    check('tagIds', '$.tags[*].id', 'containsAny', filters.tagIds, contact.tagIds, hit);
-  }
-  if (filters.stageIds) {
-    const hit = contact.stageId !== null && filters.stageIds.includes(contact.stageId);
-    check('stageIds', '$.stageId', 'in', filters.stageIds, contact.stageId, hit);
-  }
+function segmentChecks(filters: ResolvedFilters): SegmentCheck[] {
+  const checks: SegmentCheck[] = [];
+  const { tagIds, stageIds, phoneFilters, sourceMethods, countries } = filters;
+  if (tagIds)
+    checks.push({
+      at: 'tagIds',
+      path: '$.tags[*].id',
+      operator: 'containsAny',
+      expected: tagIds,
+      actual: (c) => c.tagIds,
+      test: (c) => tagIds.some((t) => c.tagIds.includes(t)),
+    });
+  if (stageIds)
+    checks.push({
+      at: 'stageIds',
+      path: '$.stageId',
+      operator: 'in',
+      expected: stageIds,
+      actual: (c) => c.stageId,
+      test: (c) => c.stageId !== null && stageIds.includes(c.stageId),
+    });
   const allowed = allowedAssignees(filters);
   if (allowed)
-    check(
-      'assigneeIds',
-      '$.assigneeId',
-      'in',
-      allowed,
-      contact.assigneeId,
-      allowed.includes(contact.assigneeId),
-    );
+    checks.push({
+      at: 'assigneeIds',
+      path: '$.assigneeId',
+      operator: 'in',
+      expected: allowed,
+      actual: (c) => c.assigneeId,
+      test: (c) => allowed.includes(c.assigneeId),
+    });
   for (const member of DATE_MEMBERS) {
     const bound = filters[member];
     if (!bound) continue;
-    const value = contact[DATE_FIELD[member]];
+    const field = DATE_FIELD[member];
     const after = member.endsWith('After');
-    const hit =
-      value !== null && (after ? value.getTime() >= bound.getTime() : value.getTime() < bound.getTime());
-    const note = `evaluated at ${now.toISOString()}`;
-    check(
-      member,
-      `$.${DATE_FIELD[member]}`,
-      after ? 'onOrAfter' : 'before',
-      bound.toISOString(),
-      value?.toISOString() ?? null,
-      hit,
-      note,
-    );
+    const ms = bound.getTime();
+    checks.push({
+      at: member,
+      path: `$.${field}`,
+      operator: after ? 'onOrAfter' : 'before',
+      expected: bound.toISOString(),
+      actual: (c) => c[field]?.toISOString() ?? null,
+      test: (c) => {
+        const value = c[field];
+        return value !== null && (after ? value.getTime() >= ms : value.getTime() < ms);
+      },
+      dated: true,
+    });
   }
-  if (filters.phoneFilters) {
-    const prefixes = filters.phoneFilters.map((p) => p.digits);
-    check(
-      'phoneFilters',
-      '$.phone',
-      'startsWithAny',
-      prefixes,
-      contact.phone,
-      prefixes.some((p) => contact.phone.startsWith(p)),
-    );
+  if (phoneFilters) {
+    const prefixes = phoneFilters.map((p) => p.digits);
+    checks.push({
+      at: 'phoneFilters',
+      path: '$.phone',
+      operator: 'startsWithAny',
+      expected: prefixes,
+      actual: (c) => c.phone,
+      test: (c) => prefixes.some((p) => c.phone.startsWith(p)),
+    });
   }
-  if (filters.sourceMethods) {
-    check(
-      'sourceMethods',
-      '$.sourceMethod',
-      'in',
-      filters.sourceMethods,
-      contact.sourceMethod,
-      filters.sourceMethods.includes(contact.sourceMethod),
-    );
-  }
-  if (filters.status !== undefined)
-    check('status', '$.status', 'equal', filters.status, contact.status, contact.status === filters.status);
-  if (filters.isBlocked !== undefined) {
-    check(
-      'isBlocked',
-      '$.isBlocked',
-      'equal',
-      filters.isBlocked,
-      contact.isBlocked,
-      contact.isBlocked === filters.isBlocked,
-    );
-  }
-  if (filters.countries) {
-    const hit = contact.country !== null && filters.countries.includes(contact.country);
-    check(
-      'countries',
-      '$.phone',
-      'countryIn',
-      filters.countries,
-      contact.country,
-      hit,
-      'country derived from the phone number',
-    );
-  }
-  filters.customFieldFilters?.forEach((f, i) => {
-    const actual = contact.customFields[f.fieldKey];
-    const hit = customFieldStrings(actual).some((v) => f.values.includes(v));
-    check(`customFieldFilters[${i}]`, `$.customFields.${f.fieldKey}`, 'anyIn', f.values, actual ?? null, hit);
-  });
+  if (sourceMethods)
+    checks.push({
+      at: 'sourceMethods',
+      path: '$.sourceMethod',
+      operator: 'in',
+      expected: sourceMethods,
+      actual: (c) => c.sourceMethod,
+      test: (c) => sourceMethods.includes(c.sourceMethod),
+    });
+  const { status, isBlocked } = filters;
+  if (status !== undefined)
+    checks.push({
+      at: 'status',
+      path: '$.status',
+      operator: 'equal',
+      expected: status,
+      actual: (c) => c.status,
+      test: (c) => c.status === status,
+    });
+  if (isBlocked !== undefined)
+    checks.push({
+      at: 'isBlocked',
+      path: '$.isBlocked',
+      operator: 'equal',
+      expected: isBlocked,
+      actual: (c) => c.isBlocked,
+      test: (c) => c.isBlocked === isBlocked,
+    });
+  if (countries)
+    checks.push({
+      at: 'countries',
+      path: '$.phone',
+      operator: 'countryIn',
+      expected: countries,
+      actual: (c) => c.country,
+      test: (c) => c.country !== null && countries.includes(c.country),
+      note: 'country derived from the phone number',
+    });
+  filters.customFieldFilters?.forEach((f, i) =>
+    checks.push({
+      at: `customFieldFilters[${i}]`,
+      path: `$.customFields.${f.fieldKey}`,
+      operator: 'anyIn',
+      expected: f.values,
+      actual: (c) => c.customFields[f.fieldKey] ?? null,
+      test: (c) => customFieldStrings(c.customFields[f.fieldKey]).some((v) => f.values.includes(v)),
+    }),
+  );
+  return checks;
+}
+
+/** Whether the contact is a member, with one trace entry per constraining member. */
+export function matchesSegment(filters: ResolvedFilters, contact: MirroredContact, now: Date): SegmentMatch {
+  const evaluatedAt = `evaluated at ${now.toISOString()}`;
+  const trace: ConditionTrace[] = segmentChecks(filters).map((check) => ({
+    fact: 'contact',
+    path: check.path,
+    operator: check.operator,
+    expected: check.expected,
+    actual: check.actual(contact),
+    result: check.test(contact),
+    at: `segment.${check.at}`,
+    ...(check.dated ? { note: evaluatedAt } : check.note ? { note: check.note } : {}),
+  }));
   return { matched: trace.every((t) => t.result), trace };
+}
+
+/**
+ * The membership test alone, built once for many contacts (a forecast over a contacts file):
+ * no trace, and it stops at the first member that fails. Same tests as matchesSegment.
+ */
+export function segmentPredicate(filters: ResolvedFilters): (contact: MirroredContact) => boolean {
+  const tests = segmentChecks(filters).map((check) => check.test);
+  return (contact) => {
+    for (const test of tests) if (!test(contact)) return false;
+    return true;
+  };
 }
 
 /** The allowed assignees (null = unassigned), or undefined when the filter sets no constraint. */

@@ -1,0 +1,121 @@
+// diffRuleSets: per changed rule, who loses and gains which actions over recorded events, with
+// each side's once/at-most/cooldown. Table-driven: base rules, head rules, who loses, who gains.
+import { loadRulesFromFiles } from '../rules/load-rules';
+import type { RuleDefinition } from '../rules/rule-types';
+import type { RecordedEvent } from './recorded-events';
+import { diffRuleSets } from './rule-diff';
+
+function rules(yaml: string): RuleDefinition[] {
+  if (!yaml) return [];
+  const loaded = loadRulesFromFiles([{ path: 'r.yaml', text: yaml }]);
+  if (!loaded.ruleSet) throw new Error(JSON.stringify(loaded.problems));
+  return [...loaded.ruleSet.rules];
+}
+
+const rule = (over: { if?: string; do?: string; extra?: string } = {}) =>
+  [
+    'rule: r',
+    'on: contact.updated',
+    over.extra ?? '',
+    'if:',
+    '  all:',
+    '    - { fact: contact.isBlocked, operator: equal, value: false }',
+    over.if ?? '',
+    `do: [${over.do ?? '{ add-tag: vip }'}]`,
+    '',
+  ]
+    .filter((l) => l !== '')
+    .join('\n');
+
+const contact = (id: string, name: string, isBlocked = false) => ({ id, name, isBlocked, tags: [] });
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 10, minute)).toISOString();
+const updated = (c: ReturnType<typeof contact>, minute: number): RecordedEvent => ({
+  id: `e-${c.id}-${minute}`,
+  type: 'contact.updated',
+  createdAt: at(minute),
+  data: c,
+  contactId: c.id,
+});
+const [ana, bruno, carla] = [
+  contact('ana', 'Keep Ana'),
+  contact('bruno', 'Drop Bruno'),
+  contact('carla', 'Carla', true),
+];
+const EVENTS = [updated(ana, 0), updated(bruno, 1), updated(carla, 2), updated(ana, 90), updated(bruno, 91)];
+const KEEP = '    - { fact: contact.name, operator: startsWith, value: Keep }';
+
+const cases: [string, string, string, { lost: string[]; gained: string[]; runs?: [number, number] }][] = [
+  [
+    'a narrowed condition loses who no longer matches',
+    rule(),
+    rule({ if: KEEP }),
+    { lost: ['bruno'], gained: [], runs: [2, 0] },
+  ],
+  ['a widened condition gains them', rule({ if: KEEP }), rule(), { lost: [], gained: ['bruno'] }],
+  ['a removed rule loses everyone it acted on', rule(), '', { lost: ['ana', 'bruno'], gained: [] }],
+  ['an added rule gains everyone it would act on', '', rule(), { lost: [], gained: ['ana', 'bruno'] }],
+  [
+    'a changed action: the old one lost, the new one gained, on the same events',
+    rule(),
+    rule({ do: '{ add-tag: gold }' }),
+    { lost: ['ana', 'bruno'], gained: ['ana', 'bruno'], runs: [4, 4] },
+  ],
+  [
+    'once per contact added: the repeat is lost',
+    rule(),
+    rule({ extra: 'once: per-contact' }),
+    { lost: ['ana', 'bruno'], gained: [], runs: [2, 0] },
+  ],
+  [
+    'at most 1 added: the repeat is lost',
+    rule(),
+    rule({ extra: 'at-most: 1' }),
+    { lost: ['ana', 'bruno'], gained: [], runs: [2, 0] },
+  ],
+  [
+    'a cooldown longer than the gap: the repeat is lost',
+    rule(),
+    rule({ extra: 'cooldown: 2h' }),
+    { lost: ['ana', 'bruno'], gained: [], runs: [2, 0] },
+  ],
+  [
+    'a cooldown shorter than the gap loses nothing',
+    rule(),
+    rule({ extra: 'cooldown: 30m' }),
+    { lost: [], gained: [] },
+  ],
+  [
+    'shadow to live gains every action',
+    rule({ extra: 'mode: shadow' }),
+    rule(),
+    { lost: [], gained: ['ana', 'bruno'] },
+  ],
+];
+
+describe('diffRuleSets', () => {
+  it.each(cases)('%s', async (_name, base, head, want) => {
+    const diff = await diffRuleSets(rules(base), rules(head), EVENTS);
+    expect(diff.changedRules).toBe(1);
+    const [r] = diff.rules;
+    expect([r.lostContacts, r.gainedContacts]).toEqual([want.lost, want.gained]);
+    if (want.runs) expect([r.lost.runs, r.gained.runs]).toEqual(want.runs);
+  });
+
+  it('evaluates nothing and reports nothing when no rule changed', async () => {
+    const diff = await diffRuleSets(rules(rule()), rules(rule()), EVENTS);
+    expect(diff).toEqual({ events: EVENTS.length, changedRules: 0, rules: [] });
+  });
+
+  it('gives examples with the event that made the difference', async () => {
+    const diff = await diffRuleSets(rules(rule()), rules(rule({ if: KEEP })), EVENTS, 1);
+    expect(diff.rules[0].lost.examples).toEqual([
+      {
+        contactId: 'bruno',
+        eventId: 'e-bruno-1',
+        eventType: 'contact.updated',
+        at: at(1),
+        actions: ['add-tag "vip"'],
+      },
+    ]);
+  });
+});
