@@ -45,7 +45,7 @@ describe('a worker killed with SIGKILL while a message is in flight', () => {
   const actionOf = async (contactId: string) =>
     (
       await db.query(
-        `SELECT a.id, a.status, a.reason, a.error_code, r.status AS run_status FROM action_results a
+        `SELECT a.id, a.status, a.reason, a.error_code, a.error_message, a.attempts, r.status AS run_status FROM action_results a
            JOIN runs r ON r.id = a.run_id WHERE r.contact_id = $1 AND r.rule_id = 'welcome'`,
         [contactId],
       )
@@ -63,6 +63,8 @@ describe('a worker killed with SIGKILL while a message is in flight', () => {
     name: string,
     inFlight: (contactId: string, callsBefore: number) => Promise<boolean>,
   ) => {
+    // No worker of an earlier case may take this run: only the one killed here, then its successor.
+    workers.killAll();
     const first = workers.start(h, { CRM_TIMEOUT_MS: '60000' });
     await first.ready;
     const callsBefore = await sendCalls();
