@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CrmDirectory } from '../crm/crm-directory.service';
-import { CrmApiError, isCrmError } from '../crm/crm-errors';
-import { provablyUnsent } from '../crm/retry-policy';
+import { CrmApiError } from '../crm/crm-errors';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';
 import { ContactJournalRepository } from '../console/journal/contact-journal.repository';
@@ -19,11 +18,13 @@ import type { RuleAction } from '../rules/rule-types';
 import { applyActionLocally, guardAction } from './action-guards';
 import { executeAction } from './action-executor';
 import type { ExecutionEnv, TriggerMessage } from './catalogue/action-definition';
-import { isRoundRobin, resolveMemberId } from './catalogue/assign.action';
-import { actionDefinition, type ResolvedAction } from './catalogue/catalogue';
+import { actionDefinition } from './catalogue/catalogue';
 import { resolveAction } from './resolve-action';
 import { describeFailure, isPermanentFailure } from './action-failure';
 import { freshestContact, messageOf, needsFreshRead, nextStep } from './run-steps';
+import { pickMember } from './member-pick';
+import { TransientActionError, type ActionOutcome as Outcome, type RunLedger as Ledger } from './run-ledger';
+import { settleUnclear, unclearOutcome } from './unclear-outcome';
 
 interface ExecutionContext {
   contact: Contact;
@@ -31,23 +32,7 @@ interface ExecutionContext {
   message?: TriggerMessage;
 }
 
-/** The ledger as one run sees it: over the connection that holds the contact's lock. */
-interface Ledger {
-  conn: Queryable;
-  runs: RunsRepository;
-  actions: ActionResultsRepository;
-}
-
-type Outcome = 'next' | 'failed' | 'dead' | 'uncertain';
-
-/** A failure after which the CRM may or may not have applied the call (timeout, 5xx, reset). */
-function unclearOutcome(err: unknown): boolean {
-  return isCrmError(err) && err.retryable && !provablyUnsent(err);
-}
-
 export class ContactBusyError extends Error {}
-/** A transient failure after the gateway's own retries: the job is retried later. */
-export class TransientActionError extends Error {}
 
 /**
  * Executes the pending runs of one contact in trigger order. A session advisory lock on the
@@ -169,11 +154,16 @@ export class ActionRunnerService {
         event: run.event_payload ?? undefined,
         message: ctx.message && run.event_payload?.data,
       };
-      const member = (name: string) => this.pickMember(ledger, row.id, target, name);
+      const member = (name: string) => pickMember(this.directory, ledger.actions, row.id, target, name);
       const resolved = await resolveAction(this.directory, action, facts, { member });
       const env: ExecutionEnv = { gateway: this.gateway, opts, ...ctx, target };
-      if (interrupted && def.repeat === 'at-most-once')
-        return await this.settleUnclear(ledger, run, row, resolved, env, since, finalAttempt, undefined);
+      const unclear = (cause: unknown) =>
+        settleUnclear(
+          ledger,
+          { metrics: this.metrics, logger: this.logger },
+          { run, row, resolved, env, since, finalAttempt, cause },
+        );
+      if (interrupted && def.repeat === 'at-most-once') return await unclear(undefined);
       if (
         def.messaging &&
         'assignFirst' in action &&
@@ -201,8 +191,7 @@ export class ActionRunnerService {
       try {
         after = await executeAction(resolved, env);
       } catch (err) {
-        if (def.repeat === 'at-most-once' && unclearOutcome(err))
-          return await this.settleUnclear(ledger, run, row, resolved, env, since, finalAttempt, err);
+        if (def.repeat === 'at-most-once' && unclearOutcome(err)) return await unclear(err);
         throw err;
       }
       // Success is recorded first and durably: nothing after it may turn the write into a retry.
@@ -226,69 +215,6 @@ export class ActionRunnerService {
       if (err instanceof TransientActionError) throw err;
       return this.onError(ledger, run, row, err, Date.now() - started, finalAttempt);
     }
-  }
-
-  /**
-   * An at-most-once write whose outcome is unknown: look it up; found → succeeded, otherwise
-   * `uncertain` for an operator (admin: resolve as sent, send again, discard). Never sent again here.
-   * If the lookup itself fails the row stays `running`, so the next attempt looks again.
-   */
-  private async settleUnclear(
-    ledger: Ledger,
-    run: RunRow,
-    row: ActionRow,
-    resolved: ResolvedAction,
-    env: ExecutionEnv,
-    since: Date,
-    finalAttempt: boolean,
-    cause: unknown,
-  ): Promise<Outcome> {
-    const def = actionDefinition(resolved.type);
-    const started = Date.now();
-    let found = false;
-    try {
-      found = (await def.lookup?.(resolved, { ...env, target: env.target ?? {}, since })) ?? false;
-    } catch (err) {
-      if (!finalAttempt)
-        throw new TransientActionError(`${resolved.type}: looking the write up failed: ${String(err)}`);
-    }
-    if (found) {
-      await ledger.actions.succeed(row.id, Date.now() - started, null, 'found_after_unclear_outcome');
-      this.metrics.actions.inc({
-        type: resolved.type,
-        status: 'succeeded',
-        reason: 'found_after_unclear_outcome',
-      });
-      return 'next';
-    }
-    const failure = cause
-      ? describeFailure(cause)
-      : {
-          code: 'interrupted',
-          message: 'the worker stopped while the call was in flight',
-          status: null,
-          requestId: null,
-        };
-    await ledger.actions.fail(row.id, 'uncertain', failure, Date.now() - started);
-    this.metrics.actions.inc({ type: resolved.type, status: 'uncertain', reason: failure.code });
-    this.logger.warn(
-      `rule ${run.rule_id}: ${resolved.type} on contact ${run.contact_id} uncertain (${failure.code}): not found, not sent again; an operator decides`,
-    );
-    return 'uncertain';
-  }
-
-  /** A member for assign / assign-first: a round-robin draw is recorded before the call and reused on a retry. */
-  private async pickMember(
-    ledger: Ledger,
-    rowId: string,
-    target: ActionTarget,
-    name: string,
-  ): Promise<string> {
-    if (!isRoundRobin(name)) return resolveMemberId(this.directory, name);
-    if (target.memberId) return target.memberId;
-    target.memberId = await resolveMemberId(this.directory, name);
-    await ledger.actions.setTarget(rowId, target);
-    return target.memberId;
   }
 
   private async onError(

@@ -4,12 +4,14 @@
 // action succeeded or uncertain; uncertain ones wait for an operator and retry-dead leaves them.
 import { DataSource } from 'typeorm';
 import { ADMIN_TOKEN, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { DEMO } from '../support/demo-fixture';
 import { api } from '../support/http';
 
 jest.setTimeout(120_000);
 
 const SEND_ROUTE = 'POST /v1/messages';
 const REACT_ROUTE = 'POST /v1/messages/reactions';
+const TEMPLATE_ROUTE = 'POST /v1/message-templates/send';
 
 const RULES = {
   'send.yaml': `
@@ -19,6 +21,13 @@ if: { fact: contact.notes, operator: equal, value: "send" }
 do:
   - send-message: { text: "Hello {{contact.name}}", channel: Main WhatsApp }
   - add-tag: thanked
+`,
+  'template.yaml': `
+rule: welcome-back
+on: contact.updated
+if: { fact: contact.notes, operator: equal, value: "template" }
+do:
+  - send-template: { name: welcome, parameters: ["{{contact.name}}"], channel: Main WhatsApp }
 `,
   'react.yaml': `
 rule: thumbs-up
@@ -63,9 +72,9 @@ describe('at-most-once writes against a CRM that loses answers', () => {
       all.push(...(await crm(h, 'GET', `/v1/messages?conversationId=${c.id}`)).body.data);
     return all;
   };
-  const trigger = async (name: string) => {
+  const trigger = async (name: string, notes = 'send') => {
     const contact = await newContact(h, name, { assigneeId: member });
-    await crm(h, 'PATCH', `/v1/contacts/${contact.id}`, { notes: 'send' });
+    await crm(h, 'PATCH', `/v1/contacts/${contact.id}`, { notes });
     return contact.id as string;
   };
 
@@ -143,5 +152,37 @@ describe('at-most-once writes against a CRM that loses answers', () => {
     });
     expect((await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body[REACT_ROUTE]).toBe(counters);
     expect((await messagesOf(contact.id)).map((m) => m.reaction)).toEqual(['👍']);
+  });
+
+  it('a template whose answer is lost is found by its rendered text, not sent again', async () => {
+    await fault({ kind: 'lost-answer', count: 1, route: TEMPLATE_ROUTE });
+    const id = await trigger('Tom Template', 'template');
+    expect(await settled(id, 'welcome-back')).toEqual([
+      expect.objectContaining({ status: 'succeeded', reason: 'found_after_unclear_outcome' }),
+    ]);
+    expect((await messagesOf(id)).map((m) => m.text)).toEqual(['Hello Tom Template, welcome to Demo Co!']);
+  });
+
+  it('a template answered 500 is not mistaken for the same template sent with other parameters: uncertain', async () => {
+    const contact = await newContact(h, 'Tina Template', { assigneeId: member });
+    const conv = await crm(h, 'POST', '/v1/conversations', {
+      contactId: contact.id,
+      channelId: DEMO.channels.main,
+    });
+    // An agent sent the welcome template by hand a moment before the rule's attempt (inside the
+    // lookup's window), with another parameter: it is not the rule's message.
+    const byHand = await crm(h, 'POST', TEMPLATE_ROUTE.slice(5), {
+      conversationId: conv.body.id,
+      contactId: contact.id,
+      templateId: DEMO.templates.welcome,
+      bodyParameters: ['friend'],
+    });
+    expect(byHand.status).toBe(201);
+    await fault({ kind: 'error500', count: 1, route: TEMPLATE_ROUTE });
+    await crm(h, 'PATCH', `/v1/contacts/${contact.id}`, { notes: 'template' });
+    expect(await settled(contact.id, 'welcome-back')).toEqual([
+      expect.objectContaining({ status: 'uncertain', error_code: 'internal_error' }),
+    ]);
+    expect((await messagesOf(contact.id)).map((m) => m.text)).toEqual(['Hello friend, welcome to Demo Co!']);
   });
 });

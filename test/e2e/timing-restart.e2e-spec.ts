@@ -1,60 +1,16 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { KEYS } from '../support/demo-fixture';
 import { api } from '../support/http';
 import { crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
+import { ensureBuilt, WorkerProcesses } from '../support/worker-process';
 
-const root = join(__dirname, '..', '..');
 const TAG_ROUTE = 'POST /v1/contacts/:contactId/tags/:tagId';
-const MAIN_JS = join(root, 'dist', 'src', 'main.js');
-
-/** Newest modification time of the files under `dir`. */
-function newest(dir: string): number {
-  return Math.max(
-    0,
-    ...readdirSync(dir, { withFileTypes: true }).map((e) =>
-      e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
-    ),
-  );
-}
-
-/** The workers run the compiled engine: build it when missing or older than the sources (never
- * otherwise, so a parallel test's workers never load a half-written dist). */
-function ensureBuilt(): void {
-  const built = existsSync(MAIN_JS) ? statSync(MAIN_JS).mtimeMs : 0;
-  if (built < Math.max(newest(join(root, 'src')), newest(join(root, 'migrations'))))
-    spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-}
 
 // A run waits on a BullMQ delayed job, not a timer: the worker that started the wait dies, the
 // wait ends while no worker runs, a new worker starts. The action happens once, not zero or twice.
 describe('an engine restart during a wait', () => {
   let h: Harness;
-  const workers: ChildProcess[] = [];
-
-  const startWorker = () => {
-    const child = spawn(process.execPath, [MAIN_JS], {
-      cwd: root,
-      env: {
-        ...process.env,
-        ROLE: 'worker',
-        PORT: '0',
-        CRM_BASE_URL: h.sandboxUrl,
-        CRM_API_KEY: KEYS.full,
-        DATABASE_URL: h.config.databaseUrl,
-        REDIS_URL: h.config.redis.url,
-        REDIS_PREFIX: h.config.redis.prefix,
-        RULES_DIR: h.rulesDir,
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'test',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    workers.push(child);
-    return child;
-  };
+  const workers = new WorkerProcesses();
+  const startWorker = () => workers.start(h).child;
 
   beforeAll(async () => {
     ensureBuilt();
@@ -74,7 +30,7 @@ describe('an engine restart during a wait', () => {
     expect((await crm(h, 'POST', '/v1/tags', { name: 'welcomed' })).status).toBe(201);
   });
   afterAll(async () => {
-    for (const w of workers) w.kill('SIGKILL');
+    workers.killAll();
     await h?.stop();
   });
 

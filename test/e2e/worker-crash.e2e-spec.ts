@@ -1,56 +1,20 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { KEYS } from '../support/demo-fixture';
 import { api } from '../support/http';
 import { crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
+import { ensureBuilt, WorkerProcesses } from '../support/worker-process';
 
-const root = join(__dirname, '..', '..');
 const TAG_ROUTE = 'POST /v1/contacts/:contactId/tags/:tagId';
 
 // A worker dies in the middle of a CRM call. Another worker must finish the run, and the CRM must
 // see every write exactly once: the interrupted write is detected by re-reading the contact.
 describe('a worker killed mid-run', () => {
   let h: Harness;
-  const workers: ChildProcess[] = [];
-
-  /** Starts a ROLE=worker process; `ready` resolves once it logged that it listens (Nest booted). */
-  const startWorker = () => {
-    const child = spawn(process.execPath, [join(root, 'dist', 'src', 'main.js')], {
-      cwd: root,
-      env: {
-        ...process.env,
-        ROLE: 'worker',
-        PORT: '0',
-        CRM_BASE_URL: h.sandboxUrl,
-        CRM_API_KEY: KEYS.full,
-        // A fresh Redis prefix has no budget history: a cold start (tested in test/crm) would hold
-        // the first call for a whole window, which is not what this test is about.
-        CRM_BUDGET_COLD_START: 'false',
-        DATABASE_URL: h.config.databaseUrl,
-        REDIS_URL: h.config.redis.url,
-        REDIS_PREFIX: h.config.redis.prefix,
-        RULES_DIR: h.rulesDir,
-        LOG_LEVEL: 'info',
-        NODE_ENV: 'test',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    workers.push(child);
-    const ready = new Promise<number>((resolve) => {
-      // Read every line (a full pipe would block the worker's logger); note when it is up.
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-        if (chunk.includes('engine listening')) resolve(Date.now());
-      });
-    });
-    return { child, ready };
-  };
+  const workers = new WorkerProcesses();
+  const startWorker = () => workers.start(h);
 
   beforeAll(async () => {
-    if (!existsSync(join(root, 'dist', 'src', 'main.js')))
-      spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+    ensureBuilt();
     h = await startHarness({
       rules: {
         'two.yaml': [
@@ -67,7 +31,7 @@ describe('a worker killed mid-run', () => {
     });
   });
   afterAll(async () => {
-    for (const w of workers) w.kill('SIGKILL');
+    workers.killAll();
     await h?.stop();
   });
 

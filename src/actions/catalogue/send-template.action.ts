@@ -6,6 +6,7 @@ import { isPlainObject } from '../../rules/rule-context';
 import { assignFirstLabel, quoted, text, type ActionDefinition } from './action-definition';
 import { conversationFor } from './conversation-for';
 import { sentSince } from './message-lookup';
+import { isSentTemplate } from './template-message';
 import { CHANNEL_SCHEMA, conversationWrite, messageEffect } from './send-message.action';
 
 export type SendTemplateAction = {
@@ -21,6 +22,8 @@ export type ResolvedSendTemplate = {
   templateId: Uuid;
   name: string;
   parameters: string[];
+  /** The template's body when the CRM shows it: what the sent message reads, for the lookup. */
+  body?: string;
   channel?: Channel;
 };
 
@@ -82,6 +85,7 @@ export const sendTemplateAction: ActionDefinition<SendTemplateAction, ResolvedSe
       templateId: template.id,
       name: template.name,
       parameters: (a.parameters ?? []).map((p) => env.render(p)),
+      ...(typeof template.body === 'string' ? { body: template.body } : {}),
       ...(a.channel ? { channel: await env.directory.resolveChannel(a.channel) } : {}),
     };
   },
@@ -97,6 +101,6 @@ export const sendTemplateAction: ActionDefinition<SendTemplateAction, ResolvedSe
     await env.gateway.sendMessageTemplate(input, env.opts);
     return undefined;
   },
-  // The CRM renders the template: any template message since the attempt began is this one.
-  lookup: (_r, env) => sentSince(env, (m) => m.type === 'template'),
+  // This template with these parameters, as far as the CRM's message shows it (template-message.ts).
+  lookup: (r, env) => sentSince(env, (m) => isSentTemplate(r, m)),
 };
