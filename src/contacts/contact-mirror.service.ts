@@ -153,10 +153,15 @@ export class ContactMirrorService {
     }
     let page = state.full_sync_page!;
     let calls = 0;
+    let next = this.listPage(page);
     for (;;) {
-      const res = await this.gateway.listContacts({ page, limit: MIRROR_PAGE_SIZE }, BULK);
+      const res = await next;
       calls++;
-      // The page and the cursor commit together: a crash redoes at most the page in flight.
+      const more = res.hasNext && res.data.length > 0;
+      // Page n+1 is read while page n is written: the CRM's answer time and the upsert overlap.
+      // Only a page the previous one says exists is read, so the calls stay exactly one per page.
+      if (more) next = this.listPage(page + 1);
+      // The page and the cursor commit together: a crash redoes at most the pages in flight (two).
       await this.dataSource.transaction(async (tx) => {
         await this.upsert(tx, res.data, state.full_sync_generation);
         await tx.query(
@@ -167,7 +172,7 @@ export class ContactMirrorService {
         );
       });
       await onProgress({ kind: 'full', pagesDone: page, pagesTotal: res.totalPages, contacts: res.total });
-      if (!res.hasNext || res.data.length === 0) break;
+      if (!more) break;
       page++;
     }
     const purged = await this.finishFullSync(state.full_sync_generation);
@@ -175,6 +180,13 @@ export class ContactMirrorService {
       `full sync ${state.full_sync_generation} done: ${page} page(s) read, ${purged} contact(s) gone from the CRM purged`,
     );
     return { kind: 'full', listCalls: calls, pagesRead: page, purged };
+  }
+
+  /** A page of the full sync; its failure is handled where it is awaited (not unhandled meanwhile). */
+  private listPage(page: number): Promise<PageWithTotals<Contact>> {
+    const read = this.gateway.listContacts({ page, limit: MIRROR_PAGE_SIZE }, BULK);
+    read.catch(() => undefined);
+    return read;
   }
 
   /**
