@@ -1,7 +1,7 @@
 // Group commit for the intake: deliveries that arrive together are written with one INSERT and
 // enqueued with one addBulk. Each delivery still gets its answer only after its row is committed.
 // Adaptive: when idle a delivery is written on the next event-loop turn (no timer, ~1 ms); under
-// load at most MAX_IN_FLIGHT inserts run at once and what arrives meanwhile waits for the next one,
+// load at most maxInFlight inserts run at once and what arrives meanwhile waits for the next one,
 // so batches grow with the load and the per-statement costs (round trip, WAL flush, socket writes,
 // the addBulk pipeline) are shared by more deliveries.
 import type { DataSource } from 'typeorm';
@@ -23,10 +23,12 @@ interface Waiting {
 /** Rows per statement: large enough to amortise the round trip, small enough to keep latency flat. */
 const MAX_BATCH = 500;
 /**
- * Inserts at once. Two: one commit can be waiting for its WAL flush while the next batch forms and
- * is sent; more only makes batches smaller (measured with bench:intake, docs/BENCHMARKS.md).
+ * Inserts at once, by default. Postgres flushes the WAL of concurrent commits together, so a few
+ * inserts in flight keep each delivery's wait short (the CRM and the benchmark hold one request
+ * per connection: throughput = connections / latency), while deliveries that arrive when all are
+ * busy share the next one. Measured with bench:intake (docs/BENCHMARKS.md): 8 beat 2, 5 and 12.
  */
-export const MAX_IN_FLIGHT = 2;
+export const DEFAULT_MAX_IN_FLIGHT = 8;
 
 export class InboxBatcher {
   private queue: Waiting[] = [];
@@ -37,6 +39,8 @@ export class InboxBatcher {
   constructor(
     db: DataSource,
     private readonly onInserted: (rows: { id: string; row: InboxRow }[]) => void,
+    /** At most the pool's size: an insert in flight holds a connection. */
+    private readonly maxInFlight = DEFAULT_MAX_IN_FLIGHT,
   ) {
     this.inbox = new InboxEventsRepository(db);
   }
@@ -50,14 +54,14 @@ export class InboxBatcher {
 
   /** setImmediate: collect what arrived in the same event-loop turn, add no timer delay. */
   private schedule(): void {
-    if (this.scheduled || this.inFlight >= MAX_IN_FLIGHT || !this.queue.length) return;
+    if (this.scheduled || this.inFlight >= this.maxInFlight || !this.queue.length) return;
     this.scheduled = true;
     setImmediate(() => this.flush());
   }
 
   private flush(): void {
     this.scheduled = false;
-    while (this.queue.length && this.inFlight < MAX_IN_FLIGHT) {
+    while (this.queue.length && this.inFlight < this.maxInFlight) {
       const batch = this.queue.splice(0, MAX_BATCH);
       this.inFlight++;
       void this.write(batch).finally(() => {

@@ -1,11 +1,13 @@
 // The intake's group commit against a real Postgres: batches grow with the load instead of one
-// INSERT per event-loop turn, never more than MAX_IN_FLIGHT inserts at once, and no delivery is
+// INSERT per event-loop turn, never more than its maxInFlight inserts at once, and no delivery is
 // acknowledged from a session that commits asynchronously.
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../src/config/app-config';
 import { dataSourceOptions } from '../../src/db/data-source';
 import { dropDatabase } from '../../src/db/migrate';
-import { InboxBatcher, MAX_IN_FLIGHT, type InboxRow } from '../../src/intake/inbox-batcher';
+import { InboxBatcher, type InboxRow } from '../../src/intake/inbox-batcher';
+
+const MAX_IN_FLIGHT = 2;
 import { intakeDbProvider } from '../../src/intake/intake-db';
 import { testDatabaseUrl } from '../support/test-db';
 
@@ -56,7 +58,11 @@ describe('intake group commit', () => {
   it('grows its batches while inserts are in flight: 300 deliveries over 300 loop turns, few INSERTs', async () => {
     const { db, stats } = counting(intakeDb);
     const enqueued: string[] = [];
-    const batcher = new InboxBatcher(db, (rows) => enqueued.push(...rows.map((r) => r.row.key)));
+    const batcher = new InboxBatcher(
+      db,
+      (rows) => enqueued.push(...rows.map((r) => r.row.key)),
+      MAX_IN_FLIGHT,
+    );
     const keys = Array.from({ length: 300 }, (_, i) => `test:batch:${i}:${Date.now()}`);
     const stored: Promise<unknown>[] = [];
     for (const key of keys) {
