@@ -47,9 +47,13 @@ export interface EngineProcess {
 }
 
 /** `node dist/src/main.js` with ROLE and a port of its own; resolves once /health answers 200. */
-export async function startEngineProcess(role: string, env: Record<string, string>): Promise<EngineProcess> {
+export async function startEngineProcess(
+  role: string,
+  env: Record<string, string>,
+  nodeFlags: readonly string[] = ENGINE_NODE_FLAGS,
+): Promise<EngineProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...ENGINE_NODE_FLAGS, join(__dirname, '..', 'src', 'main.js')], {
+  const child = spawn(process.execPath, [...nodeFlags, join(__dirname, '..', 'src', 'main.js')], {
     env: { ...process.env, ...env, ROLE: role, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
