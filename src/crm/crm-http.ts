@@ -98,8 +98,8 @@ export class CrmHttp {
     let text: string;
     // A timer cleared as soon as the body is in, not AbortSignal.timeout(): that signal lives until
     // its timeout fires, and with it fetch's listeners, the request and the response. A full sync
-    // reads ~60 pages a second, so a 10 s timeout kept ~600 pages alive long enough to be promoted
-    // to the old generation: tens of MB of RSS (docs/BENCHMARKS.md, Memory).
+    // reads ~100 pages a second, so a 10 s timeout kept hundreds of pages reachable, long enough to
+    // be promoted to the old generation (docs/BENCHMARKS.md, Memory).
     const abort = new AbortController();
     const timer = setTimeout(
       () => abort.abort(new DOMException('CRM call timed out', 'TimeoutError')),
