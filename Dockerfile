@@ -25,4 +25,10 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "dist/src/main.js"]
+# Heap settings of the engine (docs/BENCHMARKS.md, Memory). Not a cap on what the engine needs
+# (its live heap is ~50 MB with 500 rules; 512 MB is 10x that): below V8's 2 GB default limit, V8
+# grows the old generation by a factor of ~1.4 after each full GC instead of 4, so garbage (a
+# 100k-contact mirror sync reads ~1 GB of pages) is collected before the heap balloons to 250 MB.
+# A smaller young generation (8 MB semi-spaces, default 16) takes another ~20 MB off the RSS.
+# Only the engine gets them: the toolchain CLI (bin/) may need more for a large contacts file.
+CMD ["node", "--max-old-space-size=512", "--max-semi-space-size=8", "dist/src/main.js"]

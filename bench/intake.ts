@@ -9,6 +9,7 @@ import type { RequestListener, Server } from 'node:http';
 import { loadConfig } from '../src/config/load-config';
 import { startEngine } from '../src/engine';
 import { benchDatabase, printTable } from './bench-support';
+import { cpuMs } from './throughput-support';
 
 const SECRET = 'whsec_bench';
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -56,8 +57,25 @@ async function main() {
   try {
     await run(`${engine.url}/__bare`, false); // warm-up
     const bare = await run(`${engine.url}/__bare`, false);
+    const pg = engine.app.get(DataSource);
+    // Cost per event, steadier than the rate on a shared machine: this process's CPU (the intake),
+    // the CPU of the benchmark database's Postgres backends, and its commits.
+    const backends = async () =>
+      (await pg.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)).map(
+        (r: { pid: number }) => r.pid,
+      ) as number[];
+    const commits = async () =>
+      Number(
+        (
+          await pg.query(`SELECT xact_commit AS n FROM pg_stat_database WHERE datname = current_database()`)
+        )[0].n,
+      );
+    const pgCpu = async () => (await backends()).reduce((sum, pid) => sum + cpuMs(pid), 0);
+    const [cpu0, pgCpu0, commits0] = [process.cpuUsage(), await pgCpu(), await commits()];
     const intake = await run(`${engine.url}/webhooks/crm`, true);
-    const [{ n }] = await engine.app.get(DataSource).query(`SELECT count(*)::int AS n FROM inbox_events`);
+    const cpu = process.cpuUsage(cpu0);
+    const [pgCpu1, commits1] = [await pgCpu(), await commits()];
+    const [{ n }] = await pg.query(`SELECT count(*)::int AS n FROM inbox_events`);
     const row = (name: string, r: autocannon.Result) => ({
       endpoint: name,
       'req/s': Math.round(r.requests.average),
@@ -77,6 +95,11 @@ async function main() {
       `\nevents committed to Postgres: ${n} (intake answered 2xx to ${intake.requests.total - intake.non2xx})`,
     );
     console.log(`intake / bare throughput: ${(intake.requests.average / bare.requests.average).toFixed(2)}`);
+    console.log(
+      `per event: intake process CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(3)} ms, ` +
+        `Postgres backends CPU ${((pgCpu1 - pgCpu0) / n).toFixed(3)} ms, ` +
+        `${(n / Math.max(1, commits1 - commits0)).toFixed(1)} events per commit`,
+    );
   } finally {
     await engine.close();
     await db.drop();

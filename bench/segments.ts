@@ -84,6 +84,9 @@ async function main() {
     CRM_BASE_URL: crm.url,
     CRM_API_KEY: 'sk_demo_full',
     CRM_RATE_LIMIT: '100000',
+    // The budget's cold start (no call for one window when its Redis state is missing) is a
+    // start-up safety, not sync speed: with it the first list call waited 60 s of every run.
+    CRM_BUDGET_COLD_START: 'false',
     RULES_DIR: rulesDir,
     RULES_WATCH: 'false',
     REDIS_PREFIX: prefix,

@@ -36,6 +36,9 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** The engine's heap settings, as the Dockerfile's CMD and `npm start` run it (docs/BENCHMARKS.md, Memory). */
+export const ENGINE_NODE_FLAGS = ['--max-old-space-size=512', '--max-semi-space-size=8'];
+
 export interface EngineProcess {
   role: string;
   url: string;
@@ -44,9 +47,13 @@ export interface EngineProcess {
 }
 
 /** `node dist/src/main.js` with ROLE and a port of its own; resolves once /health answers 200. */
-export async function startEngineProcess(role: string, env: Record<string, string>): Promise<EngineProcess> {
+export async function startEngineProcess(
+  role: string,
+  env: Record<string, string>,
+  nodeFlags: readonly string[] = ENGINE_NODE_FLAGS,
+): Promise<EngineProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(__dirname, '..', 'src', 'main.js')], {
+  const child = spawn(process.execPath, [...nodeFlags, join(__dirname, '..', 'src', 'main.js')], {
     env: { ...process.env, ...env, ROLE: role, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

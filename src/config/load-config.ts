@@ -139,7 +139,7 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
       requestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_MS', 10_000, 1_000, 300_000),
       maxConnections: int('HTTP_MAX_CONNECTIONS', 1_000, 1, 100_000),
     },
-    intakeDbPoolSize: int('INTAKE_DB_POOL_SIZE', 5, 1, 100),
+    intakeDbPoolSize: int('INTAKE_DB_POOL_SIZE', 8, 1, 100),
     retentionDays: int('RETENTION_DAYS', 30, 1, 3650),
     logLevel: str('LOG_LEVEL', 'info')!,
   };

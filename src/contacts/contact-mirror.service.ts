@@ -26,6 +26,17 @@ import { returnedRows } from '../db/returned-rows';
 
 const STATE_ID = 'contacts';
 
+/**
+ * A full sync's page: the contacts' upsert and the cursor in one statement (a data-modifying CTE
+ * runs to completion whether or not its rows are read). $1 records, $2 generation, $3 state id,
+ * $4 next page, $5 the CRM's total, $6 the page's newest creation date.
+ */
+const FULL_SYNC_PAGE_SQL = `
+WITH upserted AS (${UPSERT_CONTACTS_SQL} RETURNING 1)
+UPDATE contact_mirror_state SET full_sync_page = $4, full_sync_total = $5, list_calls = list_calls + 1,
+       full_sync_newest_created_at = GREATEST(full_sync_newest_created_at, $6::timestamptz), updated_at = now()
+ WHERE id = $3`;
+
 export type ProgressListener = (p: MirrorProgress) => void | Promise<void>;
 const BULK = { priority: 'bulk' as const, correlationId: 'contact-mirror' };
 
@@ -153,21 +164,33 @@ export class ContactMirrorService {
     }
     let page = state.full_sync_page!;
     let calls = 0;
+    let next = this.listPage(page);
     for (;;) {
-      const res = await this.gateway.listContacts({ page, limit: MIRROR_PAGE_SIZE }, BULK);
+      const res = await next;
       calls++;
-      // The page and the cursor commit together: a crash redoes at most the page in flight.
-      await this.dataSource.transaction(async (tx) => {
-        await this.upsert(tx, res.data, state.full_sync_generation);
-        await tx.query(
+      const more = res.hasNext && res.data.length > 0;
+      // Page n+1 is read while page n is written: the CRM's answer time and the upsert overlap.
+      // Only a page the previous one says exists is read, so the calls stay exactly one per page.
+      if (more) next = this.listPage(page + 1);
+      // The page and the cursor commit together (one statement, one round trip): a crash redoes
+      // at most the pages in flight (two).
+      if (res.data.length)
+        await this.dataSource.query(FULL_SYNC_PAGE_SQL, [
+          JSON.stringify(mirrorRecords(res.data)),
+          state.full_sync_generation,
+          STATE_ID,
+          page + 1,
+          res.total,
+          newestCreatedAt(res),
+        ]);
+      else
+        await this.dataSource.query(
           `UPDATE contact_mirror_state SET full_sync_page = $2, full_sync_total = $3, list_calls = list_calls + 1,
-                  full_sync_newest_created_at = GREATEST(full_sync_newest_created_at, $4::timestamptz), updated_at = now()
-            WHERE id = $1`,
-          [STATE_ID, page + 1, res.total, newestCreatedAt(res)],
+                  updated_at = now() WHERE id = $1`,
+          [STATE_ID, page + 1, res.total],
         );
-      });
       await onProgress({ kind: 'full', pagesDone: page, pagesTotal: res.totalPages, contacts: res.total });
-      if (!res.hasNext || res.data.length === 0) break;
+      if (!more) break;
       page++;
     }
     const purged = await this.finishFullSync(state.full_sync_generation);
@@ -175,6 +198,13 @@ export class ContactMirrorService {
       `full sync ${state.full_sync_generation} done: ${page} page(s) read, ${purged} contact(s) gone from the CRM purged`,
     );
     return { kind: 'full', listCalls: calls, pagesRead: page, purged };
+  }
+
+  /** A page of the full sync; its failure is handled where it is awaited (not unhandled meanwhile). */
+  private listPage(page: number): Promise<PageWithTotals<Contact>> {
+    const read = this.gateway.listContacts({ page, limit: MIRROR_PAGE_SIZE }, BULK);
+    read.catch(() => undefined);
+    return read;
   }
 
   /**

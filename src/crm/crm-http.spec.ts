@@ -97,3 +97,26 @@ describe('CrmClient', () => {
     expect(err).toMatchObject({ status: 400, code: 'invalid_id', retryable: false, operation: 'removeTag' });
   });
 });
+
+describe('CrmHttp timeouts', () => {
+  const serve = async (handler: (res: import('node:http').ServerResponse) => void) => {
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => handler(res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    return { url: `http://127.0.0.1:${port}`, server };
+  };
+
+  it('reports a CRM that does not answer in time as a retryable timeout', async () => {
+    const { url, server } = await serve(() => undefined); // never answers
+    try {
+      const client = new CrmClient({ baseUrl: url, apiKey: 'k', timeoutMs: 200 });
+      const err = await client.getContact('c0000000-0000-4000-8000-000000000001').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(CrmTransportError);
+      expect(err).toMatchObject({ kind: 'timeout', operation: 'getContact', retryable: true });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});

@@ -96,17 +96,28 @@ export class CrmHttp {
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     let response: Response;
     let text: string;
+    // A timer cleared as soon as the body is in, not AbortSignal.timeout(): that signal lives until
+    // its timeout fires, and with it fetch's listeners, the request and the response. A full sync
+    // reads ~100 pages a second, so a 10 s timeout kept hundreds of pages reachable, long enough to
+    // be promoted to the old generation (docs/BENCHMARKS.md, Memory).
+    const abort = new AbortController();
+    const timer = setTimeout(
+      () => abort.abort(new DOMException('CRM call timed out', 'TimeoutError')),
+      this.options.timeoutMs,
+    );
     try {
       response = await fetch(url, {
         method: spec.method,
         headers,
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: abort.signal,
         redirect: 'error',
       });
       text = await response.text();
     } catch (err) {
       throw toTransportError(operation, err, this.options.timeoutMs);
+    } finally {
+      clearTimeout(timer);
     }
     if (!response.ok) throw toApiError(operation, response.status, text, response.headers);
     return (text === '' ? undefined : JSON.parse(text)) as T;

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ContactJournalRepository } from '../console/journal/contact-journal.repository';
 import { EngineMetrics } from '../ops/engine-metrics';
 import { EventsQueue } from '../queues/events-queue.service';
@@ -26,8 +27,10 @@ export class IntakeService {
     private readonly metrics: EngineMetrics,
     private readonly events: EventsQueue,
     private readonly journal: ContactJournalRepository,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.batcher = new InboxBatcher(dataSource, (rows) => this.enqueue(rows));
+    // One insert in flight per connection of the intake's pool.
+    this.batcher = new InboxBatcher(dataSource, (rows) => this.enqueue(rows), config.intakeDbPoolSize);
   }
 
   /** Before the body is read: a missing, unreadable or stale signature header is refused at once. */
@@ -47,8 +50,9 @@ export class IntakeService {
     const check = matchSignature(header, rawBody, secrets);
     if (!check.ok) return this.refused(check.reason);
     let payload: Record<string, unknown>;
+    const text = rawBody.toString('utf8');
     try {
-      payload = JSON.parse(rawBody.toString('utf8'));
+      payload = JSON.parse(text);
     } catch {
       this.metrics.events.inc({ outcome: 'refused_json' });
       return { status: 400, body: { error: { code: 'invalid_json', message: 'body is not valid JSON' } } };
@@ -71,7 +75,7 @@ export class IntakeService {
       this.logger.warn(`refused webhook delivery: ${contact.reason}`);
       return { status: 400, body: { error: { code: 'invalid_event', message: contact.reason } } };
     }
-    return this.store(payload, rawBody, contact.contactId);
+    return this.store(payload, rawBody, text, contact.contactId);
   }
 
   private refused(reason: string): IntakeOutcome {
@@ -88,10 +92,11 @@ export class IntakeService {
   private async store(
     payload: Record<string, unknown>,
     rawBody: Buffer,
+    bodyText: string,
     contactId: string | null,
   ): Promise<IntakeOutcome> {
     let stored: Stored;
-    const text = storableJson(rawBody.toString('utf8'));
+    const text = storableJson(bodyText);
     try {
       stored = await this.batcher.store({
         key: eventKeyOf(payload, rawBody),

@@ -88,26 +88,28 @@ export class InboxEventsRepository {
   }
 
   /**
-   * One multi-row insert, committed synchronously (the pool's default is asynchronous commit, see
-   * src/db/data-source.ts): the intake answers 2xx only for what is durable. Keys seen before are
-   * not inserted and not returned.
+   * One multi-row insert in one statement (one round trip, autocommit): the intake answers 2xx only
+   * for what is durable, so `db` must be a pool whose sessions commit synchronously (the intake's
+   * own pool, src/intake/intake-db.ts; the app's pool commits asynchronously, src/db/data-source.ts).
+   * The statement returns the session's `synchronous_commit` with every row so the caller can refuse
+   * to acknowledge rows committed any other way. Keys seen before are not inserted and not returned.
    */
-  insertDurably(rows: readonly NewInboxEvent[]): Promise<{ id: string; event_key: string }[]> {
-    return this.db.transaction(async (tx) => {
-      await tx.query(`SET LOCAL synchronous_commit = on`);
-      return tx.query(
-        `INSERT INTO inbox_events (event_key, type, payload, contact_id, raw_body)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[], $5::text[])
-         ON CONFLICT (event_key) DO NOTHING RETURNING id, event_key`,
-        [
-          rows.map((r) => r.key),
-          rows.map((r) => r.type),
-          rows.map((r) => r.payloadJson),
-          rows.map((r) => r.contactId),
-          rows.map((r) => r.rawBody ?? null),
-        ],
-      );
-    });
+  insertOnSynchronousSession(
+    rows: readonly NewInboxEvent[],
+  ): Promise<{ id: string; event_key: string; commit_mode: string }[]> {
+    return this.db.query(
+      `INSERT INTO inbox_events (event_key, type, payload, contact_id, raw_body)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[], $5::text[])
+       ON CONFLICT (event_key) DO NOTHING
+       RETURNING id, event_key, current_setting('synchronous_commit') AS commit_mode`,
+      [
+        rows.map((r) => r.key),
+        rows.map((r) => r.type),
+        rows.map((r) => r.payloadJson),
+        rows.map((r) => r.contactId),
+        rows.map((r) => r.rawBody ?? null),
+      ],
+    );
   }
 
   /**

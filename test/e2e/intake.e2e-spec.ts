@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { DataSource } from 'typeorm';
 import { signatureHeader } from '../../src/intake/verify-signature';
 import { InboxBatcher, UnstorablePayloadError } from '../../src/intake/inbox-batcher';
+import { INTAKE_DB } from '../../src/intake/intake-db';
 import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
@@ -141,7 +142,7 @@ describe('webhook intake', () => {
 
   it('stores the good rows of a batch that also holds an unstorable one (same batch, guaranteed)', async () => {
     const inserted: string[] = [];
-    const batcher = new InboxBatcher(db, (rows) => inserted.push(...rows.map((r) => r.row.key)));
+    const batcher = new InboxBatcher(h.app.get<DataSource>(INTAKE_DB), (rows) => inserted.push(...rows.map((r) => r.row.key)));
     const row = (key: string, payloadJson: string) => ({
       key,
       type: 'contact.updated',

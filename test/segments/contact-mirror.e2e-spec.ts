@@ -64,7 +64,8 @@ describe('the contact mirror', () => {
     redis.disconnect();
   });
 
-  it('resumes a full sync killed mid-way, redoing at most one page', async () => {
+  // The next page is read while the current one is written: a kill loses at most those two reads.
+  it('resumes a full sync killed mid-way, redoing at most the two pages in flight', async () => {
     const child = spawn(
       process.execPath,
       ['-r', 'ts-node/register/transpile-only', join(__dirname, 'support', 'mirror-sync-child.ts')],
@@ -95,8 +96,8 @@ describe('the contact mirror', () => {
 
     const result = await app.get(ContactMirrorService).refresh();
     expect(result).toMatchObject({ kind: 'full', pagesRead: PAGES, listCalls: PAGES - killedAt + 1 });
-    expect(callsBefore + (PAGES - killedAt + 1)).toBeLessThanOrEqual(PAGES + 1);
-    expect(await listCalls()).toBeLessThanOrEqual(PAGES + 1);
+    expect(callsBefore + (PAGES - killedAt + 1)).toBeLessThanOrEqual(PAGES + 2);
+    expect(await listCalls()).toBeLessThanOrEqual(PAGES + 2);
 
     const [{ n }] = await db.dataSource.query(`SELECT count(*)::int AS n FROM contact_mirror`);
     expect(n).toBe(GENERATED + 10);
