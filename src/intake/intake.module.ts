@@ -21,9 +21,15 @@ import { SubscriptionService } from './subscription.service';
   exports: [WebhookSecretsService, SubscriptionService, IntakeService],
 })
 export class IntakeModule implements OnApplicationShutdown {
+  private closing?: Promise<void>;
+
   constructor(@Inject(INTAKE_DB) private readonly db: DataSource) {}
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.db.isInitialized) await this.db.destroy();
+  // Shutdown can be asked twice at once (a signal while app.close() runs): `isInitialized` stays
+  // true until destroy() ends, so a second call would end the pool again ("Called end on pool more
+  // than once"). One shared promise closes it once.
+  onApplicationShutdown(): Promise<void> {
+    this.closing ??= this.db.isInitialized ? this.db.destroy() : Promise.resolve();
+    return this.closing;
   }
 }
