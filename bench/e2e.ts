@@ -44,6 +44,7 @@ async function main() {
     SANDBOX_PORT: '0',
     CRM_API_KEY: 'sk_demo_full',
     CRM_RATE_LIMIT: '100000', // "budget free": the CRM limit is not what is measured here
+    CRM_BUDGET_COLD_START: 'false', // a fresh bench prefix has no budget state: no closed first window
     RULES_DIR: rulesDir,
     RULES_WATCH: 'false',
     REDIS_PREFIX: `crmr-bench-${randomUUID().slice(0, 6)}`,
