@@ -10,11 +10,13 @@ import { InboxEventRow, InboxEventsRepository, REPLAY_KEY_PREFIX } from '../ledg
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { EngineMetrics } from '../ops/engine-metrics';
 import { ActionsQueue } from '../queues/actions-queue.service';
+import { RunsRepository } from '../ledger/runs.repository';
 import type { EvaluationFacts, RuleEvaluation } from '../rules/rule-types';
 import { RuleSetService } from '../rules/rule-set.service';
 import { isContactGone } from './event-failure';
 import { WaitCancellationService } from '../timing/wait-cancellation.service';
 import { eventFacts, planEvent, type StoredEvent } from './event-plan';
+import { RunDispatchService } from './run-dispatch.service';
 
 /**
  * Turns one stored event into runs: evaluates the rules listening to its kind against the
@@ -35,11 +37,15 @@ export class EventMatchingService {
     private readonly actions: ActionsQueue,
     private readonly controls: RuleControlsService,
     private readonly waits: WaitCancellationService,
+    private readonly dispatcher: RunDispatchService,
+    private readonly runs: RunsRepository,
   ) {}
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
     const row = await this.inbox.find(inboxEventId);
-    if (!row || row.status !== 'pending') return;
+    if (!row) return;
+    if (row.status === 'processed') return this.requeueUnfinished(row.id, correlationId);
+    if (row.status !== 'pending') return;
     const event = storedEvent(row);
     const ruleSet = this.rules.current();
     const plan = planEvent(event, ruleSet?.rulesForEvent(row.type).length ?? 0);
@@ -50,7 +56,8 @@ export class EventMatchingService {
     const note = mirrorSkipped && `contact mirror not updated: ${mirrorSkipped}`;
     const outcome = note ? 'mirror_skipped' : null;
     // Whatever rules listen to it, the event may end waiting runs (`until`, a deleted contact).
-    if (row.contact_id && !event.replay) await this.waits.onEvent(row.contact_id, eventFacts(event, new Date()));
+    if (row.contact_id && !event.replay)
+      await this.waits.onEvent(row.contact_id, eventFacts(event, new Date()));
     if (!ruleSet || !plan.match) {
       await this.inbox.markProcessed(row.id, outcome, note);
       return;
@@ -69,9 +76,21 @@ export class EventMatchingService {
     const pending = await this.dataSource.transaction((tx) =>
       this.recordRuns(tx, row, ruleSet, evaluations, facts, correlationId, { outcome, note }),
     );
-    await this.actions.addMany(pending.map((run) => ({ ...run, correlationId })));
-    if (pending.length)
-      this.logger.log(`event ${row.type} ${row.id}: ${pending.length} run(s) queued [${correlationId}]`);
+    // Executed here when the contact is free (first CRM call without a second queue hop), else queued.
+    const how = await this.dispatcher.dispatch(pending.map((run) => ({ ...run, correlationId })));
+    if (how)
+      this.logger.log(`event ${row.type} ${row.id}: ${pending.length} run(s), ${how} [${correlationId}]`);
+  }
+
+  /**
+   * The event was processed, yet its job runs again: the worker that processed it died (or stalled)
+   * after the commit, maybe while executing its runs inline. Whatever it left unfinished goes to the
+   * actions queue now, as it would have without the inline attempt; finished runs are not touched.
+   */
+  private async requeueUnfinished(inboxEventId: string, correlationId: string): Promise<void> {
+    const unfinished = await this.runs.unfinishedOfTrigger(`event:${inboxEventId}`);
+    for (const run of unfinished)
+      await this.actions.ensure({ ...run, correlationId: run.correlationId ?? correlationId });
   }
 
   private async factsFor(

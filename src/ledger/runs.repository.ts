@@ -16,7 +16,6 @@ const WAKE_TOLERANCE_MS = 1000;
 
 /** The writes and the runner's reads; the console's and admin's read-only views are in RunViews. */
 export class RunsRepository extends RunViews {
-
   /** The same repository over a transaction or a dedicated connection. */
   in(db: Queryable): RunsRepository {
     return new RunsRepository(db);
@@ -83,6 +82,14 @@ export class RunsRepository extends RunViews {
           AND r.created_at <= (SELECT created_at FROM runs WHERE id = $2)
         ORDER BY r.created_at, r.seq`,
       [contactId, runId],
+    );
+  }
+
+  /** The pending or running runs of one trigger (an event processed by a worker that then died). */
+  unfinishedOfTrigger(triggerKey: string): Promise<QueueableRun[]> {
+    return this.db.query(
+      `SELECT ${QUEUEABLE} FROM runs WHERE trigger_key = $1 AND status IN ('pending', 'running') ORDER BY created_at, seq`,
+      [triggerKey],
     );
   }
 
