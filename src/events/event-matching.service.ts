@@ -17,6 +17,7 @@ import { isContactGone } from './event-failure';
 import { WaitCancellationService } from '../timing/wait-cancellation.service';
 import { eventFacts, planEvent, type StoredEvent } from './event-plan';
 import { RunDispatchService } from './run-dispatch.service';
+import { UnmatchedEventsRecorder } from './unmatched-events-recorder';
 
 /**
  * Turns one stored event into runs: evaluates the rules listening to its kind against the
@@ -39,6 +40,7 @@ export class EventMatchingService {
     private readonly waits: WaitCancellationService,
     private readonly dispatcher: RunDispatchService,
     private readonly runs: RunsRepository,
+    private readonly unmatched: UnmatchedEventsRecorder,
   ) {}
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
@@ -72,10 +74,12 @@ export class EventMatchingService {
       this.logger.log(`event ${row.type} ${row.id}: contact ${row.contact_id} is gone [${correlationId}]`);
       return;
     }
-    const evaluations = await ruleSet.evaluateEvent(facts);
-    const pending = await this.dataSource.transaction((tx) =>
-      this.recordRuns(tx, row, ruleSet, evaluations, facts, correlationId, { outcome, note }),
-    );
+    const runs = this.newRuns(row, ruleSet, await ruleSet.evaluateEvent(facts), facts, correlationId);
+    // No rule matched (most events): a batched claim and insert shared with concurrent jobs.
+    const pending =
+      runs.some((run) => run.evaluation.matched) || outcome || note
+        ? await this.dataSource.transaction((tx) => this.recordRuns(tx, row.id, runs, { outcome, note }))
+        : this.countRuns(runs, (await this.unmatched.record({ inboxEventId: row.id, runs })) ?? []);
     // Executed here when the contact is free (first CRM call without a second queue hop), else queued.
     const how = await this.dispatcher.dispatch(pending.map((run) => ({ ...run, correlationId })));
     if (how)
@@ -106,18 +110,14 @@ export class EventMatchingService {
     return eventFacts(event, new Date(), contact as unknown as Record<string, unknown> | undefined);
   }
 
-  private async recordRuns(
-    tx: EntityManager,
+  private newRuns(
     row: InboxEventRow,
     ruleSet: CompiledRuleSet,
     evaluations: RuleEvaluation[],
     facts: EvaluationFacts,
     correlationId: string,
-    end: { outcome: InboxOutcome | null; note: string | null },
-  ): Promise<PendingRun[]> {
-    // Claim first (lock + processed mark in one statement); the not-matched runs go in one more.
-    if (!(await this.inbox.in(tx).claimPending(row.id))) return [];
-    const runs = evaluations.flatMap((evaluation) => {
+  ): NewRun[] {
+    return evaluations.flatMap((evaluation) => {
       const rule = ruleSet.rule(evaluation.ruleId);
       if (!rule) return [];
       const run: NewRun = {
@@ -138,15 +138,28 @@ export class EventMatchingService {
       };
       return [run];
     });
+  }
+
+  private async recordRuns(
+    tx: EntityManager,
+    inboxEventId: string,
+    runs: NewRun[],
+    end: { outcome: InboxOutcome | null; note: string | null },
+  ): Promise<PendingRun[]> {
+    // Claim first (lock + processed mark in one statement); the not-matched runs go in one more.
+    if (!(await this.inbox.in(tx).claimPending(inboxEventId))) return [];
     const unmatched = runs.filter((r) => !r.evaluation.matched);
     const matched = runs.filter((r) => r.evaluation.matched);
     const created = await createUnmatchedRuns(tx, unmatched);
     for (const run of matched) created.push(await createRun(tx, run));
-    [...unmatched, ...matched].forEach((run, i) =>
-      this.metrics.runs.inc({ status: created[i].status, rule: run.rule.id }),
-    );
     // The claim marked it processed; an outcome or a note (mirror skipped) is one more statement, rarely.
-    if (end.outcome || end.note) await this.inbox.in(tx).markProcessed(row.id, end.outcome, end.note);
+    if (end.outcome || end.note) await this.inbox.in(tx).markProcessed(inboxEventId, end.outcome, end.note);
+    return this.countRuns([...unmatched, ...matched], created);
+  }
+
+  /** Counts the runs written (`created[i]` is `runs[i]` as written); returns those to execute. */
+  private countRuns(runs: NewRun[], created: PendingRun[]): PendingRun[] {
+    created.forEach((run, i) => this.metrics.runs.inc({ status: run.status, rule: runs[i].rule.id }));
     return created.filter((run) => run.status === 'pending');
   }
 }

@@ -12,6 +12,7 @@ import { EventMatchingService } from './event-matching.service';
 import { EventsProcessor } from './events.processor';
 import { ReconcilerService } from './reconciler.service';
 import { RunDispatchService } from './run-dispatch.service';
+import { UnmatchedEventsRecorder } from './unmatched-events-recorder';
 
 @Module({})
 export class EventsModule {
@@ -32,6 +33,7 @@ export class EventsModule {
       providers: [
         EventMatchingService,
         RunDispatchService,
+        UnmatchedEventsRecorder,
         ...(withWorkers ? [EventsProcessor, EventFailuresService] : []),
         // One reconciler per scheduler process is enough; several are harmless (job ids dedupe).
         ...(withScheduler ? [ReconcilerService] : []),
