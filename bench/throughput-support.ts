@@ -46,7 +46,12 @@ export interface EngineProcess {
 /** `node dist/src/main.js` with ROLE and a port of its own; resolves once /health answers 200. */
 export async function startEngineProcess(role: string, env: Record<string, string>): Promise<EngineProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(__dirname, '..', 'src', 'main.js')], {
+  // BENCH_CPU_PROF=<dir>: every worker writes a V8 CPU profile there when it stops (bench/cpu-profile-top.ts reads it).
+  const profile =
+    role === 'worker' && process.env.BENCH_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : [];
+  const child = spawn(process.execPath, [...profile, join(__dirname, '..', 'src', 'main.js')], {
     env: { ...process.env, ...env, ROLE: role, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
