@@ -6,9 +6,10 @@ import { ActionsQueue, type RunToQueue } from '../queues/actions-queue.service';
 /**
  * Inline executions one process runs at a time. An inline run holds an events job (and waits for
  * the CRM budget like any call): past this many, new runs go to the actions queue, so a slow CRM or
- * a spent budget never takes more than a quarter of the events worker's concurrency (16).
+ * a spent budget never takes more than half of the events worker's concurrency (16): the other
+ * half keeps matching events and recording their runs.
  */
-export const MAX_INLINE_RUNS = 4;
+export const MAX_INLINE_RUNS = 8;
 
 export type DispatchOutcome = 'inline' | 'busy' | 'saturated' | 'bulk' | 'error';
 
