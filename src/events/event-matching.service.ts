@@ -89,7 +89,8 @@ export class EventMatchingService {
   /**
    * The event was processed, yet its job runs again: the worker that processed it died (or stalled)
    * after the commit, maybe while executing its runs inline. Whatever it left unfinished goes to the
-   * actions queue now, as it would have without the inline attempt; finished runs are not touched.
+   * actions queue now, as it would have without the inline attempt (a waiting run gets its wake
+   * job: the worker may have died between the `waiting` mark and adding it); finished runs are not touched.
    */
   private async requeueUnfinished(inboxEventId: string, correlationId: string): Promise<void> {
     const unfinished = await this.runs.unfinishedOfTrigger(`event:${inboxEventId}`);

@@ -85,10 +85,14 @@ export class RunsRepository extends RunViews {
     );
   }
 
-  /** The pending or running runs of one trigger (an event processed by a worker that then died). */
+  /**
+   * The unfinished runs of one trigger (an event processed by a worker that then died): pending,
+   * running, and waiting ones (their wake job may not have been added yet).
+   */
   unfinishedOfTrigger(triggerKey: string): Promise<QueueableRun[]> {
     return this.db.query(
-      `SELECT ${QUEUEABLE} FROM runs WHERE trigger_key = $1 AND status IN ('pending', 'running') ORDER BY created_at, seq`,
+      `SELECT ${QUEUEABLE} FROM runs WHERE trigger_key = $1 AND status IN ('pending', 'running', 'waiting')
+        ORDER BY created_at, seq`,
       [triggerKey],
     );
   }

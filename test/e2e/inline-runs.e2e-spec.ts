@@ -37,6 +37,14 @@ describe('an event run executed in the events job', () => {
     h = await startHarness({
       rules: {
         'tag.yaml': ['rule: tag-vip', 'on: contact.updated', 'do:', '  - add-tag: vip', ''].join('\n'),
+        'later.yaml': [
+          'rule: tag-later',
+          'on: contact.created',
+          'do:',
+          '  - wait: 3s',
+          '  - add-tag: customer',
+          '',
+        ].join('\n'),
       },
       subscribe: false,
       env: { CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET },
@@ -112,5 +120,41 @@ describe('an event run executed in the events job', () => {
     expect(await tagCalls()).toBe(calls);
     const [event] = await db.query(`SELECT status FROM inbox_events WHERE id = $1`, [run.inbox_event_id]);
     expect(event.status).toBe('processed');
+  });
+
+  it("gives a waiting run its wake job when the processed event's job runs again", async () => {
+    const contact = await newContact(h, 'Wanda Wait');
+    await deliver(h.url, JSON.stringify(contactEvent('contact.created', contact)));
+    const laterRun = async () =>
+      (
+        await db.query(
+          `SELECT id, status, inbox_event_id, timeline, waiting_until, finished_at
+             FROM runs WHERE contact_id = $1 AND rule_id = 'tag-later'`,
+          [contact.id],
+        )
+      )[0];
+    const run = await eventually(async () => {
+      const r = await laterRun();
+      return r?.status === 'waiting' ? r : undefined;
+    });
+    // The state a worker killed between the `waiting` mark and adding the wake job leaves.
+    const queue = h.app.get<Queue>(getQueueToken(ACTIONS_QUEUE));
+    const wake = (await queue.getJobs(['delayed'])).find((j) => j.data.runId === run.id);
+    expect(wake).toBeDefined();
+    await wake!.remove();
+    const events = h.app.get<Queue>(getQueueToken('events'));
+    await eventually(async () => !(await events.getJob(`evt-${run.inbox_event_id}`)));
+    expect((await laterRun()).status).toBe('waiting');
+
+    await h.app.get(EventsQueue).add(run.inbox_event_id);
+    const done = await eventually(async () => {
+      const r = await laterRun();
+      return r?.status === 'succeeded' ? r : undefined;
+    }, 20000);
+    expect(done.timeline.map((e: { step: string }) => e.step)).toEqual(['waiting', 'resumed']);
+    expect(await actionRows(run.id)).toMatchObject([{ status: 'succeeded' }]);
+    // Woken by its own job at its time, not rescued by the reconciler (which takes overdue waits
+    // only 5 s past their time, every 10 s).
+    expect(done.finished_at.getTime() - run.waiting_until.getTime()).toBeLessThan(4500);
   });
 });
