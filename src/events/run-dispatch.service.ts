@@ -6,8 +6,8 @@ import { ActionsQueue, type RunToQueue } from '../queues/actions-queue.service';
 /**
  * Inline executions one process runs at a time. An inline run holds an events job (and waits for
  * the CRM budget like any call): past this many, new runs go to the actions queue, so a slow CRM or
- * a spent budget never takes more than half of the events worker's concurrency (16): the other
- * half keeps matching events and recording their runs.
+ * a spent budget never takes more than a quarter of the events worker's concurrency (32): the
+ * rest keeps matching events and recording their runs.
  */
 export const MAX_INLINE_RUNS = 8;
 
