@@ -1,15 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ActionRunnerService, ContactBusyError } from '../actions/action-runner.service';
 import { EngineMetrics } from '../ops/engine-metrics';
 import { ActionsQueue, type RunToQueue } from '../queues/actions-queue.service';
-
-/**
- * Inline executions one process runs at a time. An inline run holds an events job (and waits for
- * the CRM budget like any call): past this many, new runs go to the actions queue, so a slow CRM or
- * a spent budget never takes more than a quarter of the events worker's concurrency (32): the
- * rest keeps matching events and recording their runs.
- */
-export const MAX_INLINE_RUNS = 8;
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { inlineRunLimit } from './inline-run-limit';
 
 export type DispatchOutcome = 'inline' | 'busy' | 'saturated' | 'bulk' | 'error';
 
@@ -28,12 +22,16 @@ export type DispatchOutcome = 'inline' | 'busy' | 'saturated' | 'bulk' | 'error'
 export class RunDispatchService {
   private readonly logger = new Logger(RunDispatchService.name);
   private inline = 0;
+  private readonly limit: number;
 
   constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly runner: ActionRunnerService,
     private readonly actions: ActionsQueue,
     private readonly metrics: EngineMetrics,
-  ) {}
+  ) {
+    this.limit = inlineRunLimit(config.databasePoolMax);
+  }
 
   /** `runs`: the pending runs of one event (one contact), in created order. */
   async dispatch(runs: readonly RunToQueue[]): Promise<DispatchOutcome | null> {
@@ -47,7 +45,7 @@ export class RunDispatchService {
   private async tryInline(runs: readonly RunToQueue[]): Promise<DispatchOutcome> {
     // Bulk work (sweeps) keeps its queue; an event's runs are interactive.
     if (runs.some((r) => r.priority !== 'interactive')) return 'bulk';
-    if (this.inline >= MAX_INLINE_RUNS) return 'saturated';
+    if (this.inline >= this.limit) return 'saturated';
     const last = runs[runs.length - 1];
     this.inline++;
     try {
