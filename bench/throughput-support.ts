@@ -53,7 +53,12 @@ export async function startEngineProcess(
   nodeFlags: readonly string[] = ENGINE_NODE_FLAGS,
 ): Promise<EngineProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeFlags, join(__dirname, '..', 'src', 'main.js')], {
+  // BENCH_CPU_PROF=<dir>: every worker writes a V8 CPU profile there when it stops (bench/cpu-profile-top.ts reads it).
+  const profile =
+    role === 'worker' && process.env.BENCH_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : [];
+  const child = spawn(process.execPath, [...nodeFlags, ...profile, join(__dirname, '..', 'src', 'main.js')], {
     env: { ...process.env, ...env, ROLE: role, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

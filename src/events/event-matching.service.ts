@@ -10,11 +10,14 @@ import { InboxEventRow, InboxEventsRepository, REPLAY_KEY_PREFIX } from '../ledg
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { EngineMetrics } from '../ops/engine-metrics';
 import { ActionsQueue } from '../queues/actions-queue.service';
+import { RunsRepository } from '../ledger/runs.repository';
 import type { EvaluationFacts, RuleEvaluation } from '../rules/rule-types';
 import { RuleSetService } from '../rules/rule-set.service';
 import { isContactGone } from './event-failure';
 import { WaitCancellationService } from '../timing/wait-cancellation.service';
 import { eventFacts, planEvent, type StoredEvent } from './event-plan';
+import { RunDispatchService } from './run-dispatch.service';
+import { UnmatchedEventsRecorder } from './unmatched-events-recorder';
 
 /**
  * Turns one stored event into runs: evaluates the rules listening to its kind against the
@@ -35,22 +38,28 @@ export class EventMatchingService {
     private readonly actions: ActionsQueue,
     private readonly controls: RuleControlsService,
     private readonly waits: WaitCancellationService,
+    private readonly dispatcher: RunDispatchService,
+    private readonly runs: RunsRepository,
+    private readonly unmatched: UnmatchedEventsRecorder,
   ) {}
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
     const row = await this.inbox.find(inboxEventId);
-    if (!row || row.status !== 'pending') return;
+    if (!row) return;
+    if (row.status === 'processed') return this.requeueUnfinished(row.id, correlationId);
+    if (row.status !== 'pending') return;
     const event = storedEvent(row);
     const ruleSet = this.rules.current();
     const plan = planEvent(event, ruleSet?.rulesForEvent(row.type).length ?? 0);
-    // A payload the mirror cannot keep is noted on the event and matched all the same.
-    const mirrorSkipped = plan.updateMirror
-      ? await this.mirror.applyEvent(row.type, row.payload.data as unknown as Contact)
-      : null;
+    // Independent of each other, so side by side (one round trip of latency instead of two):
+    // a payload the mirror cannot keep is noted on the event and matched all the same; whatever
+    // rules listen to it, the event may end waiting runs (`until`, a deleted contact).
+    const [mirrorSkipped] = await Promise.all([
+      plan.updateMirror ? this.mirror.applyEvent(row.type, row.payload.data as unknown as Contact) : null,
+      row.contact_id && !event.replay ? this.waits.onEvent(row.contact_id, eventFacts(event, new Date())) : 0,
+    ]);
     const note = mirrorSkipped && `contact mirror not updated: ${mirrorSkipped}`;
     const outcome = note ? 'mirror_skipped' : null;
-    // Whatever rules listen to it, the event may end waiting runs (`until`, a deleted contact).
-    if (row.contact_id && !event.replay) await this.waits.onEvent(row.contact_id, eventFacts(event, new Date()));
     if (!ruleSet || !plan.match) {
       await this.inbox.markProcessed(row.id, outcome, note);
       return;
@@ -65,13 +74,28 @@ export class EventMatchingService {
       this.logger.log(`event ${row.type} ${row.id}: contact ${row.contact_id} is gone [${correlationId}]`);
       return;
     }
-    const evaluations = await ruleSet.evaluateEvent(facts);
-    const pending = await this.dataSource.transaction((tx) =>
-      this.recordRuns(tx, row, ruleSet, evaluations, facts, correlationId, { outcome, note }),
-    );
-    await this.actions.addMany(pending.map((run) => ({ ...run, correlationId })));
-    if (pending.length)
-      this.logger.log(`event ${row.type} ${row.id}: ${pending.length} run(s) queued [${correlationId}]`);
+    const runs = this.newRuns(row, ruleSet, await ruleSet.evaluateEvent(facts), facts, correlationId);
+    // No rule matched (most events): a batched claim and insert shared with concurrent jobs.
+    const pending =
+      runs.some((run) => run.evaluation.matched) || outcome || note
+        ? await this.dataSource.transaction((tx) => this.recordRuns(tx, row.id, runs, { outcome, note }))
+        : this.countRuns(runs, (await this.unmatched.record({ inboxEventId: row.id, runs })) ?? []);
+    // Executed here when the contact is free (first CRM call without a second queue hop), else queued.
+    const how = await this.dispatcher.dispatch(pending.map((run) => ({ ...run, correlationId })));
+    if (how)
+      this.logger.log(`event ${row.type} ${row.id}: ${pending.length} run(s), ${how} [${correlationId}]`);
+  }
+
+  /**
+   * The event was processed, yet its job runs again: the worker that processed it died (or stalled)
+   * after the commit, maybe while executing its runs inline. Whatever it left unfinished goes to the
+   * actions queue now, as it would have without the inline attempt (a waiting run gets its wake
+   * job: the worker may have died between the `waiting` mark and adding it); finished runs are not touched.
+   */
+  private async requeueUnfinished(inboxEventId: string, correlationId: string): Promise<void> {
+    const unfinished = await this.runs.unfinishedOfTrigger(`event:${inboxEventId}`);
+    for (const run of unfinished)
+      await this.actions.ensure({ ...run, correlationId: run.correlationId ?? correlationId });
   }
 
   private async factsFor(
@@ -87,18 +111,14 @@ export class EventMatchingService {
     return eventFacts(event, new Date(), contact as unknown as Record<string, unknown> | undefined);
   }
 
-  private async recordRuns(
-    tx: EntityManager,
+  private newRuns(
     row: InboxEventRow,
     ruleSet: CompiledRuleSet,
     evaluations: RuleEvaluation[],
     facts: EvaluationFacts,
     correlationId: string,
-    end: { outcome: InboxOutcome | null; note: string | null },
-  ): Promise<PendingRun[]> {
-    // Claim first (lock + processed mark in one statement); the not-matched runs go in one more.
-    if (!(await this.inbox.in(tx).claimPending(row.id))) return [];
-    const runs = evaluations.flatMap((evaluation) => {
+  ): NewRun[] {
+    return evaluations.flatMap((evaluation) => {
       const rule = ruleSet.rule(evaluation.ruleId);
       if (!rule) return [];
       const run: NewRun = {
@@ -119,15 +139,28 @@ export class EventMatchingService {
       };
       return [run];
     });
+  }
+
+  private async recordRuns(
+    tx: EntityManager,
+    inboxEventId: string,
+    runs: NewRun[],
+    end: { outcome: InboxOutcome | null; note: string | null },
+  ): Promise<PendingRun[]> {
+    // Claim first (lock + processed mark in one statement); the not-matched runs go in one more.
+    if (!(await this.inbox.in(tx).claimPending(inboxEventId))) return [];
     const unmatched = runs.filter((r) => !r.evaluation.matched);
     const matched = runs.filter((r) => r.evaluation.matched);
     const created = await createUnmatchedRuns(tx, unmatched);
     for (const run of matched) created.push(await createRun(tx, run));
-    [...unmatched, ...matched].forEach((run, i) =>
-      this.metrics.runs.inc({ status: created[i].status, rule: run.rule.id }),
-    );
     // The claim marked it processed; an outcome or a note (mirror skipped) is one more statement, rarely.
-    if (end.outcome || end.note) await this.inbox.in(tx).markProcessed(row.id, end.outcome, end.note);
+    if (end.outcome || end.note) await this.inbox.in(tx).markProcessed(inboxEventId, end.outcome, end.note);
+    return this.countRuns([...unmatched, ...matched], created);
+  }
+
+  /** Counts the runs written (`created[i]` is `runs[i]` as written); returns those to execute. */
+  private countRuns(runs: NewRun[], created: PendingRun[]): PendingRun[] {
+    created.forEach((run, i) => this.metrics.runs.inc({ status: run.status, rule: runs[i].rule.id }));
     return created.filter((run) => run.status === 'pending');
   }
 }

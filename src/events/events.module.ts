@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ActionsModule } from '../actions/actions.module';
 import { RuleControlsModule } from '../console/rule-controls/rule-controls.module';
 import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { CrmModule } from '../crm/crm.module';
@@ -10,15 +11,29 @@ import { TimingModule } from '../timing/timing.module';
 import { EventMatchingService } from './event-matching.service';
 import { EventsProcessor } from './events.processor';
 import { ReconcilerService } from './reconciler.service';
+import { RunDispatchService } from './run-dispatch.service';
+import { UnmatchedEventsRecorder } from './unmatched-events-recorder';
 
 @Module({})
 export class EventsModule {
   static register(withWorkers: boolean, withScheduler: boolean) {
     return {
       module: EventsModule,
-      imports: [QueuesModule, LedgerModule, CrmModule, RulesModule, ContactMirrorModule, RuleControlsModule, TimingModule],
+      imports: [
+        QueuesModule,
+        LedgerModule,
+        CrmModule,
+        RulesModule,
+        ContactMirrorModule,
+        RuleControlsModule,
+        TimingModule,
+        // The action runner, for an event's runs executed in its job (RunDispatchService).
+        ActionsModule.register(withWorkers),
+      ],
       providers: [
         EventMatchingService,
+        RunDispatchService,
+        UnmatchedEventsRecorder,
         ...(withWorkers ? [EventsProcessor, EventFailuresService] : []),
         // One reconciler per scheduler process is enough; several are harmless (job ids dedupe).
         ...(withScheduler ? [ReconcilerService] : []),

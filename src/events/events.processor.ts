@@ -6,7 +6,9 @@ import { FAST_RECOVERY } from '../queues/worker-options';
 import { EventFailuresService } from './event-failures.service';
 import { EventMatchingService } from './event-matching.service';
 
-@Processor(EVENTS_QUEUE, { concurrency: 16, ...FAST_RECOVERY })
+// 32 events at once: the no-match ledger writes of concurrent jobs share a transaction (bigger
+// batches), and up to 8 of the slots may be executing an event's runs inline (RunDispatchService).
+@Processor(EVENTS_QUEUE, { concurrency: 32, ...FAST_RECOVERY })
 export class EventsProcessor extends WorkerHost {
   private readonly logger = new Logger(EventsProcessor.name);
 

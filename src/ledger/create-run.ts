@@ -7,6 +7,7 @@ import { timingPlanOf } from '../rules/run-gates';
 import type { RuleDefinition, RuleEvaluation } from '../rules/rule-types';
 import { ActionResultsRepository } from './action-results.repository';
 import { EnrollmentsRepository } from './enrollments.repository';
+import { InboxEventsRepository } from './inbox-events.repository';
 import type { RunPriority, RunStatus } from './run.entity';
 import type { RunInsert } from './run-rows';
 import { RunsRepository } from './runs.repository';
@@ -64,7 +65,13 @@ export async function createUnmatchedRuns(
   tx: EntityManager,
   inputs: readonly NewRun[],
 ): Promise<PendingRun[]> {
-  const rows = inputs.map((input) => runInsert(input, randomUUID(), 'not_matched', null));
+  // The contact is kept once per event (the toolchain's export reads it from one of its runs); each
+  // run keeps its own explain trace.
+  const rows = inputs.map((input, i) => ({
+    ...runInsert(input, randomUUID(), 'not_matched', null),
+    contactSnapshot:
+      i === 0 || inputs[i - 1].inboxEventId !== input.inboxEventId ? input.contactSnapshot : null,
+  }));
   const inserted = await new RunsRepository(tx).insertMany(rows);
   return rows.map((r) => ({
     id: r.id,
@@ -72,6 +79,33 @@ export async function createUnmatchedRuns(
     priority: r.priority,
     status: inserted.has(r.id) ? 'not_matched' : 'suppressed',
   }));
+}
+
+/** An event no rule matched: its claim and its not-matched runs. */
+export interface UnmatchedEvent {
+  inboxEventId: string;
+  runs: NewRun[];
+}
+
+/**
+ * Several events no rule matched, recorded in the caller's transaction with two statements whatever
+ * their number: one claim of every event (pending → processed), one insert of the runs of the
+ * events claimed. An event no longer pending (claimed by another job) gets `null`: nothing written.
+ */
+export async function recordUnmatchedEvents(
+  tx: EntityManager,
+  events: readonly UnmatchedEvent[],
+): Promise<(PendingRun[] | null)[]> {
+  const claimed = await new InboxEventsRepository(tx).claimManyPending(events.map((e) => e.inboxEventId));
+  const mine = events.filter((e) => claimed.has(e.inboxEventId));
+  const created = await createUnmatchedRuns(
+    tx,
+    mine.flatMap((e) => e.runs),
+  );
+  let next = 0;
+  return events.map((e) =>
+    claimed.has(e.inboxEventId) ? created.slice(next, (next += e.runs.length)) : null,
+  );
 }
 
 function runInsert(input: NewRun, id: string, status: RunStatus, reason: string | null): RunInsert {

@@ -155,6 +155,18 @@ export class InboxEventsRepository {
     return rows.length > 0;
   }
 
+  /** claimPending for several events in one statement (ids in a fixed order: no lock-order deadlock). */
+  async claimManyPending(ids: readonly string[]): Promise<Set<string>> {
+    const rows: { id: string }[] = returnedRows(
+      await this.db.query(
+        `UPDATE inbox_events SET status = 'processed', processed_at = now()
+          WHERE id IN (SELECT unnest($1::uuid[]) ORDER BY 1) AND status = 'pending' RETURNING id`,
+        [[...ids].sort()],
+      ),
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
   /** `note` (why the mirror skipped the payload) replaces last_error; without one it is kept. */
   async markProcessed(id: string, outcome: InboxOutcome | null = null, note: string | null = null) {
     await this.db.query(

@@ -1,4 +1,4 @@
-// The shapes of `runs` rows as each reader sees them; the statements are in runs.repository.ts.
+// The shapes of `runs` rows as each reader sees them; the statements are in runs.repository.ts and run-views.ts.
 import type { TimingPlan } from '../rules/run-gates';
 import type { ConditionTrace, RuleAction } from '../rules/rule-types';
 import type { RunPriority, RunStatus } from './run.entity';

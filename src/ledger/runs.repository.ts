@@ -3,16 +3,8 @@ import type { Queryable } from '../db/queryable';
 import { affectedRows, returnedRows } from '../db/returned-rows';
 import type { RunStatus } from './run.entity';
 import type { TimelineEntry } from './run-timeline-entry';
-
-import type {
-  RunRow,
-  QueueableRun,
-  RunInsert,
-  RunFilter,
-  RunListRow,
-  RuleRunCounts,
-  ContactRunRow,
-} from './run-rows';
+import type { QueueableRun, RunInsert, RunRow } from './run-rows';
+import { RunViews } from './run-views';
 
 const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlationId", priority,
                    waiting_until AS "waitingUntil"`;
@@ -22,64 +14,11 @@ const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.co
 /** A waiting run has its delayed job; a job a little early on the database's clock still wakes it. */
 const WAKE_TOLERANCE_MS = 1000;
 
-const LIST_COLUMNS = `id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion",
-  contact_id AS "contactId", status, reason, mode, created_at AS "createdAt", finished_at AS "finishedAt"`;
-
-export class RunsRepository {
-  constructor(private readonly db: Queryable) {}
-
+/** The writes and the runner's reads; the console's and admin's read-only views are in RunViews. */
+export class RunsRepository extends RunViews {
   /** The same repository over a transaction or a dedicated connection. */
   in(db: Queryable): RunsRepository {
     return new RunsRepository(db);
-  }
-
-  // Read-only views for the operator console.
-
-  /** Per rule over a period: matched (acted or tried), not matched, suppressed, paused, failed. */
-  countsByRule(since: Date): Promise<RuleRunCounts[]> {
-    return this.db.query(
-      `SELECT rule_id AS "ruleId",
-              count(*) FILTER (WHERE status IN ('pending','running','succeeded','failed','dead'))::int AS matched,
-              count(*) FILTER (WHERE status = 'not_matched')::int AS "notMatched",
-              count(*) FILTER (WHERE status = 'suppressed' AND reason IS DISTINCT FROM 'paused')::int AS suppressed,
-              count(*) FILTER (WHERE status = 'suppressed' AND reason = 'paused')::int AS paused,
-              count(*) FILTER (WHERE status IN ('failed','dead'))::int AS failed,
-              max(created_at) AS "lastRunAt"
-         FROM runs WHERE created_at >= $1 GROUP BY rule_id`,
-      [since],
-    );
-  }
-
-  /** The latest runs of every rule (at most `perRule` each), newest first. */
-  latestPerRule(since: Date, perRule: number): Promise<RunListRow[]> {
-    return this.db.query(
-      `SELECT ${LIST_COLUMNS} FROM (
-         SELECT *, row_number() OVER (PARTITION BY rule_id ORDER BY created_at DESC) AS n FROM runs WHERE created_at >= $1
-       ) ranked WHERE n <= $2 ORDER BY created_at DESC`,
-      [since, perRule],
-    );
-  }
-
-  /** Runs created since, by status; a paused rule's runs count as `paused`. */
-  async countsByStatusSince(since: Date): Promise<Record<string, number>> {
-    const rows: { status: string; n: number }[] = await this.db.query(
-      `SELECT CASE WHEN status = 'suppressed' AND reason = 'paused' THEN 'paused' ELSE status END AS status,
-              count(*)::int AS n
-         FROM runs WHERE created_at >= $1 GROUP BY 1`,
-      [since],
-    );
-    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
-  }
-
-  /** A contact's runs with their traces, the newest `limit`, in time order (contact timeline). */
-  ofContact(contactId: string, limit: number): Promise<ContactRunRow[]> {
-    return this.db.query(
-      `SELECT * FROM (SELECT id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion",
-                             status, reason, mode, trace, created_at AS "createdAt"
-                        FROM runs WHERE contact_id = $1 ORDER BY created_at DESC LIMIT $2) r
-        ORDER BY "createdAt"`,
-      [contactId, limit],
-    );
   }
 
   /** False when the (trigger, rule, contact) was seen before: nothing was written. */
@@ -146,6 +85,18 @@ export class RunsRepository {
     );
   }
 
+  /**
+   * The unfinished runs of one trigger (an event processed by a worker that then died): pending,
+   * running, and waiting ones (their wake job may not have been added yet).
+   */
+  unfinishedOfTrigger(triggerKey: string): Promise<QueueableRun[]> {
+    return this.db.query(
+      `SELECT ${QUEUEABLE} FROM runs WHERE trigger_key = $1 AND status IN ('pending', 'running', 'waiting')
+        ORDER BY created_at, seq`,
+      [triggerKey],
+    );
+  }
+
   async markStatus(runId: string, status: RunStatus): Promise<void> {
     await this.db.query(`UPDATE runs SET status = $2, updated_at = now() WHERE id = $1`, [runId, status]);
   }
@@ -192,7 +143,6 @@ export class RunsRepository {
     );
   }
 
-  /** Newest first, for the admin list. */
   /**
    * Retention: deletes up to `limit` finished runs created before `cutoff` (their action results go
    * with them, ON DELETE CASCADE), and with them the contact snapshots they hold. Runs an operator
@@ -207,43 +157,6 @@ export class RunsRepository {
       [cutoff, limit],
     );
     return affectedRows(result);
-  }
-
-  list(f: RunFilter): Promise<Record<string, unknown>[]> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (sql: string, value: unknown) => {
-      params.push(value);
-      where.push(sql.replace('?', `$${params.length}`));
-    };
-    if (f.rule) add('rule_id = ?', f.rule);
-    if (f.contact) add('contact_id = ?', f.contact);
-    // A paused rule's runs are suppressed with reason `paused`; the console filters them by that name.
-    if (f.status === 'paused') add(`status = 'suppressed' AND reason = ?`, 'paused');
-    else if (f.status) add('status = ?', f.status);
-    if (f.since) add('created_at >= ?', f.since);
-    if (f.until) add('created_at < ?', f.until);
-    params.push(f.limit);
-    return this.db.query(
-      `SELECT id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion", contact_id AS "contactId",
-              status, reason, mode, priority, created_at AS "createdAt", finished_at AS "finishedAt"
-         FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY created_at DESC LIMIT $${params.length}`,
-      params,
-    );
-  }
-
-  /** One run with its explain trace, for the admin view. */
-  async show(id: string): Promise<Record<string, unknown> | undefined> {
-    const [run] = await this.db.query(
-      `SELECT id, trigger_key AS "triggerKey", inbox_event_id AS "inboxEventId", rule_id AS "ruleId", rule_version AS "ruleVersion",
-              rule_set_version AS "ruleSetVersion", contact_id AS "contactId", status, reason, mode, priority, trace, actions,
-              correlation_id AS "correlationId", waiting_until AS "waitingUntil", timeline,
-              created_at AS "createdAt", finished_at AS "finishedAt"
-         FROM runs WHERE id = $1`,
-      [id],
-    );
-    return run;
   }
 
   // --- waits, windows and limits (src/timing) ---

@@ -20,6 +20,13 @@ export class EngineMetrics {
     registers: [this.registry],
   });
 
+  readonly runDispatch = new Counter({
+    name: 'crmr_run_dispatch_total',
+    help: "An event's acting runs: executed in the events job (inline) or handed to the actions queue (queued), and why",
+    labelNames: ['how'],
+    registers: [this.registry],
+  });
+
   readonly actions = new Counter({
     name: 'crmr_actions_total',
     help: 'Actions finished, by type, status and reason',

@@ -1,7 +1,7 @@
 // The two statements that record an event's runs (docs/BENCHMARKS.md: the run transaction folded):
 // the inbox claim (lock + processed mark) and the multi-row insert of not-matched runs.
 import { randomUUID } from 'node:crypto';
-import { createUnmatchedRuns, type NewRun } from '../../src/ledger/create-run';
+import { createUnmatchedRuns, recordUnmatchedEvents, type NewRun } from '../../src/ledger/create-run';
 import { InboxEventsRepository } from '../../src/ledger/inbox-events.repository';
 import type { RuleDefinition } from '../../src/rules/rule-types';
 import { createTestDb, type TestDb } from '../support/test-db';
@@ -77,8 +77,47 @@ describe('recording an event', () => {
       expect.objectContaining({ rule_id: 'rule-b', status: 'not_matched' }),
     ]);
     expect(stored[0].finished_at).toBeInstanceOf(Date);
+    // The contact is kept once per event; every run keeps its trace.
     expect(stored[0].contact_snapshot).toEqual({ id: 'c1', name: 'Ana "the" Öster' });
+    expect(stored[1].contact_snapshot).toBeNull();
     const again = await db.dataSource.transaction((tx) => createUnmatchedRuns(tx, runs));
     expect(again.map((r) => r.status)).toEqual(['suppressed', 'suppressed']);
+  });
+
+  it('records several unmatched events in one transaction, skipping the one no longer pending', async () => {
+    const [a, b, taken] = [await storedEvent(), await storedEvent(), await storedEvent()];
+    await new InboxEventsRepository(db.dataSource.manager).claimPending(taken);
+    const events = [a, taken, b].map((id) => ({
+      inboxEventId: id,
+      runs: [unmatched(id, 'rule-a'), unmatched(id, 'rule-b')],
+    }));
+    const result = await db.dataSource.transaction((tx) => recordUnmatchedEvents(tx, events));
+    expect(result.map((r) => r?.map((run) => run.status) ?? null)).toEqual([
+      ['not_matched', 'not_matched'],
+      null,
+      ['not_matched', 'not_matched'],
+    ]);
+    const rows = await db.dataSource.query(
+      `SELECT inbox_event_id AS id, count(*)::int AS runs, count(contact_snapshot)::int AS snapshots
+         FROM runs WHERE inbox_event_id = ANY($1) GROUP BY 1`,
+      [[a, b, taken]],
+    );
+    expect(
+      new Map(
+        rows.map((r: { id: string; runs: number; snapshots: number }) => [r.id, [r.runs, r.snapshots]]),
+      ),
+    ).toEqual(
+      new Map([
+        [a, [2, 1]],
+        [b, [2, 1]],
+      ]),
+    );
+    const statuses = await db.dataSource.query(`SELECT status FROM inbox_events WHERE id = ANY($1)`, [
+      [a, b],
+    ]);
+    expect(statuses.map((s: { status: string }) => s.status)).toEqual(['processed', 'processed']);
+    // A second copy of the same events writes nothing.
+    const again = await db.dataSource.transaction((tx) => recordUnmatchedEvents(tx, events));
+    expect(again).toEqual([null, null, null]);
   });
 });
