@@ -1,5 +1,6 @@
-// Shared helpers of the benchmarks: a fresh database and a table printer.
+// Shared helpers of the benchmarks: a fresh database, Redis clean-up and a table printer.
 import { randomUUID } from 'node:crypto';
+import IORedis from 'ioredis';
 import { loadConfig } from '../src/config/load-config';
 import { dropDatabase, ensureDatabase, runMigrations } from '../src/db/migrate';
 
@@ -10,6 +11,17 @@ export async function benchDatabase(name: string): Promise<{ url: string; drop()
   await ensureDatabase(url);
   await runMigrations(url);
   return { url, drop: () => dropDatabase(url) };
+}
+
+/** Deletes the keys a benchmark's engine wrote under its own Redis prefix. */
+export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new IORedis(redisUrl, { maxRetriesPerRequest: null });
+  try {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
 }
 
 export function printTable(rows: Record<string, string | number>[]): void {

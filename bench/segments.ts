@@ -9,7 +9,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
-import IORedis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../src/config/load-config';
 import { startSandbox } from '../src/sandbox/start-sandbox';
@@ -18,7 +17,7 @@ import { fromMirrorRow, mirrorColumns, type MirrorRow } from '../src/contacts/mi
 import { resolveRelativeDates } from '../src/segments/filters/resolved-filters';
 import { matchesSegment } from '../src/segments/filters/segment-filter';
 import { segmentWhere } from '../src/segments/filters/segment-sql';
-import { benchDatabase, printTable } from './bench-support';
+import { benchDatabase, dropRedisPrefix, printTable } from './bench-support';
 import { percentile } from './stats';
 import { startSegmentsApp } from './segments-app';
 import { segmentsFixture } from './segments-fixture';
@@ -127,10 +126,7 @@ async function main() {
     await receiver.close();
     await app.close();
     await crm.close();
-    const redis = new IORedis(config.redis.url, { maxRetriesPerRequest: null });
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
+    await dropRedisPrefix(config.redis.url, prefix);
     await db.drop();
   }
 }

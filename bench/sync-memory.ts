@@ -9,9 +9,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import IORedis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { benchDatabase, printTable } from './bench-support';
+import { benchDatabase, dropRedisPrefix, printTable } from './bench-support';
 import {
   ENGINE_NODE_FLAGS,
   forkBench,
@@ -111,12 +110,7 @@ async function probe(crmUrl: string, flags: readonly string[]) {
   } finally {
     await Promise.all(procs.map((p) => p.stop()));
     await ds.destroy();
-    const redis = new IORedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
-      maxRetriesPerRequest: null,
-    });
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
+    await dropRedisPrefix(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix);
     await db.drop();
   }
 }

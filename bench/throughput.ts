@@ -10,9 +10,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
-import IORedis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { benchDatabase, printTable } from './bench-support';
+import { benchDatabase, dropRedisPrefix, printTable } from './bench-support';
 import {
   counter,
   counterBy,
@@ -97,12 +96,7 @@ async function main() {
     await Promise.all([b.api, ...b.workers].filter(Boolean).map((p) => p.stop()));
     crm.child.kill('SIGTERM');
     await ds.destroy();
-    const redis = new IORedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', {
-      maxRetriesPerRequest: null,
-    });
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
+    await dropRedisPrefix(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix);
     await db.drop();
   }
 }
