@@ -82,7 +82,7 @@ const SCENARIOS: Scenario[] = [
     name: 'Redis FLUSHALL',
     fault: async (ctx) => {
       await sleep(1_500);
-      ctx.redis.flushall();
+      await ctx.redis.flushall();
       return Date.now();
     },
   },
@@ -222,6 +222,8 @@ async function runScenario(ctx: Ctx, s: Scenario): Promise<Record<string, string
     'events accepted': accepted,
     'actions expected': ids.size,
     'CRM writes': writes.length,
+    // Applied by the CRM after the engine's timeout: the engine never saw the answer (see RELIABILITY).
+    unanswered: writes.filter((w) => !w.answered).length,
     lost: ids.size - done.size,
     repeated,
     'above limit (429)': Math.max(0, refused429 - injected429),
