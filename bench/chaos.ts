@@ -170,6 +170,12 @@ async function main(): Promise<void> {
   }
   console.log('');
   printTable(rows);
+  for (const row of rows.filter((r) => Number(r.unanswered) > 0))
+    console.log(
+      `\n${row.scenario}: ${row.unanswered} of the ${row['CRM writes']} writes were applied by the CRM after the engine's ` +
+        `timeout (it never got their answer). A timeout proves nothing, so the gateway sent those add-tag calls again: ` +
+        `${row.repeated} repeated write(s); adding a tag a contact already has changes nothing, so every contact's tags changed once.`,
+    );
 }
 
 async function migrateDatabase(env: Record<string, string>): Promise<void> {
