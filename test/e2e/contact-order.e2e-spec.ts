@@ -1,5 +1,9 @@
 import { DataSource } from 'typeorm';
+import { loadConfig } from '../../src/config/load-config';
+import { startEngine, type RunningEngine } from '../../src/engine';
 import { ContactLeasesRepository } from '../../src/ledger/contact-leases.repository';
+import { EngineMetrics } from '../../src/ops/engine-metrics';
+import { KEYS } from '../support/demo-fixture';
 import { api } from '../support/http';
 import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
@@ -17,12 +21,13 @@ interface Span {
 }
 
 // The contact lease (contact_leases) keeps "same contact in trigger order, different contacts in
-// parallel" among the 16 concurrent jobs of a worker (each job is its own lease holder, whatever
-// its process). Each run names the contact after its event (a write every time), then tags it
+// parallel" across two workers (the harness engine and a second ROLE=worker engine with its own
+// pool and BullMQ worker, 16 concurrent jobs each; every job is its own lease holder). Each run names the contact after its event (a write every time), then tags it
 // (a write the first time, no_change after), each first call slowed down: runs of one contact that
 // overlapped would show in their action times.
 describe('per-contact order with the contact lease', () => {
   let h: Harness;
+  let second: RunningEngine;
   let db: DataSource;
 
   beforeAll(async () => {
@@ -32,8 +37,30 @@ describe('per-contact order with the contact lease', () => {
       env: { CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET },
     });
     db = h.app.get(DataSource);
+    second = await startEngine(
+      loadConfig({
+        ...process.env,
+        ROLE: 'worker',
+        PORT: '0',
+        CRM_BASE_URL: h.sandboxUrl,
+        CRM_API_KEY: KEYS.full,
+        CRM_BUDGET_COLD_START: 'false',
+        DATABASE_URL: h.config.databaseUrl,
+        REDIS_URL: h.config.redis.url,
+        REDIS_PREFIX: h.config.redis.prefix,
+        RULES_DIR: h.rulesDir,
+        LOG_LEVEL: 'error',
+      }),
+      { quiet: true, subscribe: false },
+    );
   });
-  afterAll(() => h?.stop());
+  afterAll(async () => {
+    await second?.close();
+    await h?.stop();
+  });
+
+  const actionsDone = async (app: RunningEngine['app']) =>
+    (await app.get(EngineMetrics).actions.get()).values.reduce((n, v) => n + v.value, 0);
 
   it('runs one contact in trigger order, one run at a time, and contacts in parallel', async () => {
     const contacts = [];
@@ -81,6 +108,8 @@ describe('per-contact order with the contact lease', () => {
       all.some((b) => a.contact !== b.contact && a.start < b.end && b.start < a.end),
     );
     expect(overlapAcrossContacts).toBe(true);
+    // Which worker took which job is BullMQ's choice (not asserted: it could, rarely, be one).
+    console.log(`contact-order: actions by worker ${await actionsDone(h.app)} / ${await actionsDone(second.app)}`);
 
     const after = (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body;
     expect([after[PATCH] - (before[PATCH] ?? 0), after[ADD] - (before[ADD] ?? 0)]).toEqual([calls, CONTACTS]);
