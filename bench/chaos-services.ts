@@ -1,23 +1,13 @@
-// Processes the chaos suite starts, breaks and restarts: a private Redis and a private Postgres
-// cluster on free ports (never the shared 6379/5432), the CRM sandbox and engine processes.
-// Everything is ended by pid.
+// Processes the chaos suite starts, breaks and restarts: a private Postgres cluster on a free port
+// (never the shared 5432), the CRM sandbox and engine processes; the private Redis is
+// src/ops/private-redis.ts, shared with the e2e tests. Everything is ended by pid.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, createWriteStream, existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort, PrivateRedis } from '../src/ops/private-redis';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -33,36 +23,6 @@ export async function until(check: () => Promise<boolean> | boolean, timeoutMs: 
 function waitExit(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
-/** redis-server without persistence (like a restart that loses everything), restartable on its port. */
-export class PrivateRedis {
-  private child?: ChildProcess;
-  constructor(readonly port: number) {}
-  get url() {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-  async start(): Promise<void> {
-    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-    this.child = spawn('redis-server', [...args, '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
-    const ok = await until(
-      () =>
-        spawnSync('redis-cli', ['-p', String(this.port), 'ping'])
-          .stdout?.toString()
-          .trim() === 'PONG',
-      10_000,
-    );
-    if (!ok) throw new Error('private redis-server did not start');
-  }
-  async stop(): Promise<void> {
-    if (!this.child) return;
-    this.child.kill('SIGKILL');
-    await waitExit(this.child);
-    this.child = undefined;
-  }
-  flushall(): void {
-    spawnSync('redis-cli', ['-p', String(this.port), 'FLUSHALL']);
-  }
 }
 
 /** A Postgres cluster of its own (initdb in a temp dir, run as the postgres user when root). */
@@ -108,12 +68,14 @@ function uid(user: string): number {
   return Number(spawnSync('id', ['-u', user], { encoding: 'utf8' }).stdout.trim());
 }
 
-/** One line of the sandbox's request log: `[sandbox] POST /v1/... 200 3ms req_...`. */
+/** One line of the sandbox's request log: `[sandbox] POST /v1/... 200 3ms req_...[ unanswered]`. */
 export interface CrmRequest {
   at: number;
   method: string;
   path: string;
   status: number;
+  /** False when the caller had gone (its timeout) before the answer: carried out all the same. */
+  answered: boolean;
 }
 
 /** The CRM sandbox in its own process; every request it answers is recorded from its log. */
@@ -135,8 +97,15 @@ export class SandboxProcess {
       lines.on('line', (line) => {
         const m = /listening on (http:\/\/\S+)/.exec(line);
         if (m) resolve(m[1]);
-        const r = /^\[sandbox\] (\w+) (\S+) (\d{3}) /.exec(line);
-        if (r) this.requests.push({ at: Date.now(), method: r[1], path: r[2], status: Number(r[3]) });
+        const r = /^\[sandbox\] (\w+) (\S+) (\d{3}) \S+ \S+( unanswered)?$/.exec(line);
+        if (r)
+          this.requests.push({
+            at: Date.now(),
+            method: r[1],
+            path: r[2],
+            status: Number(r[3]),
+            answered: !r[4],
+          });
       });
     });
     this.url = await listening;

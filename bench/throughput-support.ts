@@ -2,8 +2,8 @@
 // from them (RSS and CPU from /proc, counters from /metrics).
 import { ChildProcess, fork, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../src/ops/private-redis';
 import { generateRules, KINDS } from './rules-fixture';
 
 export const SEGMENT_RULE = 'tp-segment';
@@ -28,13 +28,7 @@ export function writeRules(dir: string): void {
   writeFileSync(join(dir, 'rules.yaml'), [others, ...own].join('---\n'));
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort };
 
 /** The engine's heap settings, as the Dockerfile's CMD and `npm start` run it (docs/BENCHMARKS.md, Memory). */
 export const ENGINE_NODE_FLAGS = ['--max-old-space-size=512', '--max-semi-space-size=8'];

@@ -6,8 +6,8 @@ import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';
 import { ContactJournalRepository } from '../console/journal/contact-journal.repository';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
-import { contactLockKey, withAdvisoryLock } from '../db/advisory-lock';
-import type { Queryable } from '../db/queryable';
+import type { Transactional } from '../db/queryable';
+import { ContactLeasesRepository } from '../ledger/contact-leases.repository';
 import { ActionResultsRepository, type ActionRow } from '../ledger/action-results.repository';
 import type { ActionStatus, ActionTarget } from '../ledger/action-result.entity';
 import type { RunRow } from '../ledger/run-rows';
@@ -25,6 +25,7 @@ import { freshestContact, messageOf, needsFreshRead, nextStep } from './run-step
 import { pickMember } from './member-pick';
 import { TransientActionError, type ActionOutcome as Outcome, type RunLedger as Ledger } from './run-ledger';
 import { settleUnclear, unclearOutcome } from './unclear-outcome';
+import { withContactLease, type HeldLease } from './contact-lease';
 
 interface ExecutionContext {
   contact: Contact;
@@ -35,8 +36,9 @@ interface ExecutionContext {
 export class ContactBusyError extends Error {}
 
 /**
- * Executes the pending runs of one contact in trigger order. A session advisory lock on the
- * contact makes "same contact in order, different contacts in parallel" hold across workers.
+ * Executes the pending runs of one contact in trigger order. A lease on the contact (a row in
+ * contact_leases, contact-lease.ts) makes "same contact in order, different contacts in parallel"
+ * hold across workers without holding a Postgres connection while a call waits for budget.
  */
 @Injectable()
 export class ActionRunnerService {
@@ -44,6 +46,7 @@ export class ActionRunnerService {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly leases: ContactLeasesRepository,
     private readonly runs: RunsRepository,
     private readonly actionResults: ActionResultsRepository,
     private readonly gateway: CrmGateway,
@@ -56,25 +59,26 @@ export class ActionRunnerService {
 
   /** Runs every unfinished run of the contact up to and including `runId`. */
   async runForContact(contactId: string, runId: string, finalAttempt: boolean): Promise<void> {
-    const outcome = await withAdvisoryLock(
-      this.dataSource,
-      contactLockKey(contactId),
-      false,
-      async (conn) => {
-        // The ledger writes go over the connection that holds the lock: one connection per busy contact.
-        const ledger = this.ledgerOver(conn);
-        // A job that wakes a waiting run: resume it (or cancel it) before working the contact's runs.
-        await this.timing.wake(ledger, runId);
-        for (const run of await ledger.runs.unfinishedUpTo(contactId, runId)) {
-          await this.executeRun(ledger, run, finalAttempt && run.id === runId);
-        }
-      },
-    );
+    const outcome = await withContactLease(this.leases, contactId, async (lease) => {
+      // Ledger statements go over the pool, each checked against the lease first.
+      const ledger = this.ledgerWhile(lease);
+      // A job that wakes a waiting run: resume it (or cancel it) before working the contact's runs.
+      await this.timing.wake(ledger, runId);
+      for (const run of await ledger.runs.unfinishedUpTo(contactId, runId)) {
+        await this.executeRun(ledger, run, finalAttempt && run.id === runId);
+      }
+    });
     if (!outcome.acquired)
       throw new ContactBusyError(`contact ${contactId} is being worked on by another job`);
   }
 
-  private ledgerOver(conn: Queryable): Ledger {
+  /** The pool, fenced: a job that lost its lease (LeaseLostError) writes nothing more. */
+  private ledgerWhile(lease: HeldLease): Ledger {
+    const pool = this.dataSource;
+    const conn: Transactional = {
+      query: (sql, params) => (lease.assertHeld(), pool.query(sql, params)),
+      transaction: (fn) => (lease.assertHeld(), pool.transaction(fn)),
+    };
     return { conn, runs: this.runs.in(conn), actions: this.actionResults.in(conn) };
   }
 

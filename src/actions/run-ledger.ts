@@ -1,11 +1,11 @@
 // The ledger as one run sees it, and what one action's execution tells the run to do next.
-import type { Queryable } from '../db/queryable';
+import type { Transactional } from '../db/queryable';
 import type { ActionResultsRepository } from '../ledger/action-results.repository';
 import type { RunsRepository } from '../ledger/runs.repository';
 
-/** The repositories over the connection that holds the contact's advisory lock. */
+/** The repositories over the pool, each statement only while the contact's lease is held. */
 export interface RunLedger {
-  conn: Queryable;
+  conn: Transactional;
   runs: RunsRepository;
   actions: ActionResultsRepository;
 }

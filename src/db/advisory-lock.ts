@@ -1,6 +1,8 @@
-// Postgres session advisory locks on a dedicated connection: held for the whole of a sweep, a
-// mirror refresh or a contact's action run, released by Postgres itself if the process dies (the
-// connection closes), so a crashed worker never leaves a stale lock behind.
+// Postgres session advisory locks on a dedicated connection: held for the whole of a sweep or a
+// mirror refresh (a few at a time, so the connection each pins is affordable), released by Postgres
+// itself if the process dies (the connection closes), so a crashed worker never leaves a stale lock
+// behind. A contact's action run takes a lease row instead (src/actions/contact-lease.ts): there
+// can be one per job, and a job may wait minutes for CRM budget.
 import type { DataSource, QueryRunner } from 'typeorm';
 
 export type LockOutcome<T> = { acquired: true; value: T } | { acquired: false };
@@ -40,5 +42,3 @@ export async function withAdvisoryLock<T>(
 
 export const sweepLockKey = (ruleId: string) => `crmr:segment-sweep:${ruleId}`;
 export const MIRROR_LOCK_KEY = 'crmr:contact-mirror-refresh';
-/** The contact id itself, as round 1 keyed it: old and new workers exclude each other during a deploy. */
-export const contactLockKey = (contactId: string) => contactId;

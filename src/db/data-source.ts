@@ -17,7 +17,7 @@ export function dataSourceOptions(
     migrations: [join(__dirname, '..', '..', 'migrations', '*.{js,ts}')],
     migrationsTableName: 'schema_migrations',
     synchronize: false,
-    // Several concurrent action jobs each hold a connection while they own a contact's lock.
+    // Action jobs hold no connection between statements (a contact's lease is a row: contact-lease.ts).
     // synchronous_commit=off by default: every ledger step is rebuilt from what is durable (an
     // inbox row still pending is matched again, a row left running is re-checked against a fresh
     // read of the contact), so losing the last few hundred ms of commits in a Postgres crash loses

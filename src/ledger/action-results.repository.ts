@@ -1,6 +1,6 @@
 // Every statement on `action_results`. (run, index) is unique: a retried job resumes after the
 // last finished action instead of repeating it.
-import type { Queryable } from '../db/queryable';
+import type { Queryable, Transactional } from '../db/queryable';
 import { returnedRows } from '../db/returned-rows';
 import type { RuleAction } from '../rules/rule-types';
 import type { ActionStatus, ActionTarget } from './action-result.entity';
@@ -59,11 +59,22 @@ export interface ContactActionRow {
 }
 
 export class ActionResultsRepository {
-  constructor(private readonly db: Queryable) {}
+  constructor(private readonly db: Transactional) {}
 
-  /** The same repository over a transaction or a dedicated connection. */
-  in(db: Queryable): ActionResultsRepository {
+  /** The same repository over a transaction (EntityManager) or the pool. */
+  in(db: Transactional): ActionResultsRepository {
     return new ActionResultsRepository(db);
+  }
+
+  /**
+   * `fn` in a transaction committed synchronously (the pool's default is asynchronous, see
+   * src/db/data-source.ts); over the pool, its connection is held only for these statements.
+   */
+  private durably<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(`SET LOCAL synchronous_commit = on`);
+      return fn(tx);
+    });
   }
 
   // Read-only views for the operator console.
@@ -142,26 +153,24 @@ export class ActionResultsRepository {
   /**
    * Synchronous commit, like success: after a crash the `running` mark is what says a call may
    * have reached the CRM, and when it began (at-most-once writes are looked up from then on).
-   * Returns the start time. Needs a dedicated connection, as succeed does.
+   * Returns the start time.
    */
-  async markRunning(id: string): Promise<Date> {
-    await this.db.query(`BEGIN`);
-    await this.db.query(`SET LOCAL synchronous_commit = on`);
-    const rows: { started_at: Date }[] = await this.db.query(
-      `UPDATE action_results SET status = 'running', attempts = attempts + 1, started_at = now() WHERE id = $1
-       RETURNING started_at`,
-      [id],
-    );
-    await this.db.query(`COMMIT`);
-    return returnedRows<{ started_at: Date }>(rows)[0].started_at;
+  markRunning(id: string): Promise<Date> {
+    return this.durably(async (tx) => {
+      const rows: { started_at: Date }[] = await tx.query(
+        `UPDATE action_results SET status = 'running', attempts = attempts + 1, started_at = now() WHERE id = $1
+         RETURNING started_at`,
+        [id],
+      );
+      return returnedRows<{ started_at: Date }>(rows)[0].started_at;
+    });
   }
 
   /** What the attempt aims at, durably, before the call (see ActionTarget). */
-  async setTarget(id: string, target: ActionTarget): Promise<void> {
-    await this.db.query(`BEGIN`);
-    await this.db.query(`SET LOCAL synchronous_commit = on`);
-    await this.db.query(`UPDATE action_results SET target = $2 WHERE id = $1`, [id, JSON.stringify(target)]);
-    await this.db.query(`COMMIT`);
+  setTarget(id: string, target: ActionTarget): Promise<void> {
+    return this.durably(async (tx) => {
+      await tx.query(`UPDATE action_results SET target = $2 WHERE id = $1`, [id, JSON.stringify(target)]);
+    });
   }
 
   /** An operator's decision on an uncertain action; the run it belongs to, or undefined when it is not uncertain. */
@@ -199,18 +208,16 @@ export class ActionResultsRepository {
 
   /**
    * Synchronous commit: once the CRM took the write, the ledger must not forget it (a forgotten
-   * reaction or message would be sent again). Needs a dedicated connection (a QueryRunner), so
-   * that BEGIN and COMMIT run on the same session.
+   * reaction or message would be sent again).
    */
-  async succeed(id: string, durationMs: number, requestId: string | null, reason: string | null = null) {
-    await this.db.query(`BEGIN`);
-    await this.db.query(`SET LOCAL synchronous_commit = on`);
-    await this.db.query(
-      `UPDATE action_results SET status = 'succeeded', reason = $4, request_id = $3, duration_ms = $2, finished_at = now(),
-              error_code = NULL, error_message = NULL, http_status = NULL WHERE id = $1`,
-      [id, durationMs, requestId, reason],
-    );
-    await this.db.query(`COMMIT`);
+  succeed(id: string, durationMs: number, requestId: string | null, reason: string | null = null) {
+    return this.durably(async (tx) => {
+      await tx.query(
+        `UPDATE action_results SET status = 'succeeded', reason = $4, request_id = $3, duration_ms = $2, finished_at = now(),
+                error_code = NULL, error_message = NULL, http_status = NULL WHERE id = $1`,
+        [id, durationMs, requestId, reason],
+      );
+    });
   }
 
   /** `status` pending records a transient failure of an attempt; the job retries later. */

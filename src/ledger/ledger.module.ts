@@ -1,6 +1,7 @@
 import { Module, type Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ActionResultsRepository } from './action-results.repository';
+import { ContactLeasesRepository } from './contact-leases.repository';
 import { EnrollmentsRepository } from './enrollments.repository';
 import { InboxEventsRepository } from './inbox-events.repository';
 import { RunsRepository } from './runs.repository';
@@ -18,9 +19,10 @@ const REPOSITORIES: OverPool[] = [
   RunsRepository,
   ActionResultsRepository,
   EnrollmentsRepository,
+  ContactLeasesRepository,
 ];
 
-/** The ledger: the only code that reads or writes inbox_events, runs, action_results, enrollments. */
+/** The ledger: the only code that reads or writes inbox_events, runs, action_results, enrollments, contact_leases. */
 @Module({
   providers: REPOSITORIES.map(overPool),
   exports: REPOSITORIES,

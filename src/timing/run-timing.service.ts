@@ -16,7 +16,7 @@ import { gateBefore, unlessHolds } from '../rules/run-gates';
 import type { EvaluationFacts } from '../rules/rule-types';
 import { RuleLimitService } from './rule-limit.service';
 
-/** The ledger over the connection that holds the contact's lock. */
+/** The ledger of a run, used while the runner holds the contact's lease. */
 export interface TimingLedger {
   runs: RunsRepository;
   actions: ActionResultsRepository;

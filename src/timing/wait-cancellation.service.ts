@@ -5,7 +5,7 @@
 // happens at the same moment and a cancel cannot both win.
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Queryable } from '../db/queryable';
+import type { Transactional } from '../db/queryable';
 import { ActionResultsRepository } from '../ledger/action-results.repository';
 import { timelineProgress, type TimelineEntry } from '../ledger/run-timeline-entry';
 import type { RunRow } from '../ledger/run-rows';
@@ -40,7 +40,7 @@ export class WaitCancellationService {
   }
 }
 
-async function cancelWaiting(db: Queryable, runId: string, entry: TimelineEntry): Promise<boolean> {
+async function cancelWaiting(db: Transactional, runId: string, entry: TimelineEntry): Promise<boolean> {
   if (!(await new RunsRepository(db).cancel(runId, entry, true))) return false;
   await new ActionResultsRepository(db).skipRemaining(runId, -1, entry.reason ?? 'cancelled');
   return true;
@@ -48,7 +48,7 @@ async function cancelWaiting(db: Queryable, runId: string, entry: TimelineEntry)
 
 /** Contacts that left the segment of a scheduled rule (in the sweep's transaction): their waiting runs of it end. */
 export async function cancelWaitsOfLeavers(
-  db: Queryable,
+  db: Transactional,
   ruleId: string,
   contactIds: string[],
 ): Promise<number> {

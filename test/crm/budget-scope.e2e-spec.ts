@@ -4,7 +4,7 @@
 // the proof is in the arrivals it records, not in its 429s.
 import { maxInSlidingWindow } from '../../bench/budget-stats';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox';
-import { startPrivateRedis, type PrivateRedis } from '../support/private-redis';
+import { startPrivateRedis, type PrivateRedis } from '../../src/ops/private-redis';
 import { DEMO } from '../support/demo-fixture';
 import {
   deleteKeys,
@@ -105,7 +105,7 @@ describe('the budget belongs to the organization and survives a flush of Redis',
       try {
         // A first start is cold too: the first window stays closed, then the limit is used at once.
         await Promise.all(Array.from({ length: LIMIT }, call));
-        await redis.admin.flushall();
+        await redis.flushall();
         await Promise.all(Array.from({ length: LIMIT }, call));
       } finally {
         recorder.stop();

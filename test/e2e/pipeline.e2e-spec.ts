@@ -15,7 +15,9 @@ describe('pipeline: once-per-contact under concurrency', () => {
       rules: {
         'once.yaml': [
           'rule: welcome-once',
-          'on: contact.updated',
+          // contact.created: loop protection (contact.updated only) cannot suppress the second
+          // trigger first when the first run's write is already done; only once-per-contact may.
+          'on: contact.created',
           'once: per-contact',
           'do:',
           '  - add-tag: customer',
@@ -31,8 +33,8 @@ describe('pipeline: once-per-contact under concurrency', () => {
   it('creates one acting run when two triggers for the same contact arrive at once', async () => {
     const contact = await newContact(h, 'Olga Once');
     const [a, b] = await Promise.all([
-      deliver(h.url, JSON.stringify(contactEvent('contact.updated', contact))),
-      deliver(h.url, JSON.stringify(contactEvent('contact.updated', { ...contact, notes: 'second' }))),
+      deliver(h.url, JSON.stringify(contactEvent('contact.created', contact))),
+      deliver(h.url, JSON.stringify(contactEvent('contact.created', { ...contact, notes: 'second' }))),
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     const db = h.app.get(DataSource);

@@ -21,12 +21,25 @@ export function bodyParserErrorHandler(err: unknown, req: Request, res: Response
   next();
 }
 
-/** With `log: true`: one line per request, without headers (the Authorization header stays out of logs). */
+/**
+ * With `log: true`: one line per request, without headers (the Authorization header stays out of
+ * logs). A request whose caller went away before the answer (its timeout) was still carried out:
+ * it is logged when the handler answers, marked `unanswered`, since 'finish' never comes for it.
+ */
 export function requestLogMiddleware(req: Request, res: Response, next: NextFunction): void {
   const started = Date.now();
-  res.on('finish', () => {
+  let logged = false;
+  const log = (note: string) => {
+    if (logged) return;
+    logged = true;
     const id = (req as SandboxRequest).requestId;
-    console.log(`[sandbox] ${req.method} ${req.path} ${res.statusCode} ${Date.now() - started}ms ${id}`);
-  });
+    console.log(`[sandbox] ${req.method} ${req.path} ${res.statusCode} ${Date.now() - started}ms ${id}${note}`);
+  };
+  res.on('finish', () => log(''));
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.end = ((...args: unknown[]) => {
+    if (req.socket.destroyed) log(' unanswered');
+    return end(...args);
+  }) as Response['end'];
   next();
 }
