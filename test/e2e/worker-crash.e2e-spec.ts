@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { CONTACT_LEASE_TTL_MS } from '../../src/actions/contact-lease';
-import { ACTIONS_QUEUE, actionJobId } from '../../src/queues/queues';
+import { ACTIONS_QUEUE, actionJobId, EVENTS_QUEUE, eventJobId } from '../../src/queues/queues';
 import { FAST_RECOVERY } from '../../src/queues/worker-options';
 import { api } from '../support/http';
 import { crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
@@ -55,7 +55,9 @@ describe('a worker killed mid-run', () => {
     expect(reply.status).toBe(200);
     const db = h.app.get(DataSource);
     const tagsInCrm = async (): Promise<string[]> =>
-      (await crm(h, 'GET', `/v1/contacts/${contact.id}`)).body.tags.map((t: { name: string }) => t.name).sort();
+      (await crm(h, 'GET', `/v1/contacts/${contact.id}`)).body.tags
+        .map((t: { name: string }) => t.name)
+        .sort();
     await eventually(async () => (await tagsInCrm()).includes('vip'), 20000);
     first.kill('SIGKILL');
 
@@ -72,7 +74,7 @@ describe('a worker killed mid-run', () => {
     const run = await eventually(
       async () => {
         const [row] = await db.query(
-          `SELECT id, status FROM runs WHERE contact_id = $1 AND rule_id = 'two-tags'`,
+          `SELECT id, status, inbox_event_id FROM runs WHERE contact_id = $1 AND rule_id = 'two-tags'`,
           [contact.id],
         );
         return row?.status === 'succeeded' ? row : undefined;
@@ -84,15 +86,23 @@ describe('a worker killed mid-run', () => {
     console.log(
       `worker-crash: boot ${readyAt - killedAt} ms, run finished ${recoveredAt - readyAt} ms after the new worker was up (${recoveredAt - killedAt} ms after the kill; bound ${bound} ms)`,
     );
-    // The mechanism: the queue's event log shows the job given back by the stalled check, and
-    // no failed attempt (the lease did not turn it into a busy or failed job).
-    const log = await h.redis.xrange(`${h.config.redis.prefix}:${ACTIONS_QUEUE}:events`, '-', '+');
-    const ofJob = log
-      .map(([, fields]) => Object.fromEntries(fields.flatMap((v, i) => (i % 2 ? [] : [[v, fields[i + 1]]]))))
-      .filter((e) => e.jobId === actionJobId(run.id))
-      .map((e) => e.event);
-    expect(ofJob.filter((e) => e === 'stalled')).toHaveLength(1);
-    expect(ofJob).not.toContain('failed');
+    // The mechanism: the stalled check gave the dead worker's job back, once, and no attempt
+    // failed (the lease did not turn it into a busy or failed job). The run was executed either in
+    // its event's job (inline, the contact being free) or in its own actions job: the job that
+    // stalled is the one that held it, so both queues' event logs are read.
+    const eventsOf = async (queue: string, jobId: string) =>
+      (await h.redis.xrange(`${h.config.redis.prefix}:${queue}:events`, '-', '+'))
+        .map(([, fields]) =>
+          Object.fromEntries(fields.flatMap((v, i) => (i % 2 ? [] : [[v, fields[i + 1]]]))),
+        )
+        .filter((e) => e.jobId === jobId)
+        .map((e) => e.event as string);
+    const ofJobs = [
+      ...(await eventsOf(EVENTS_QUEUE, eventJobId(run.inbox_event_id))),
+      ...(await eventsOf(ACTIONS_QUEUE, actionJobId(run.id))),
+    ];
+    expect(ofJobs.filter((e) => e === 'stalled')).toHaveLength(1);
+    expect(ofJobs).not.toContain('failed');
     expect(recoveredAt - readyAt).toBeLessThan(bound);
 
     expect(await tagsInCrm()).toEqual(['customer', 'vip']);
