@@ -30,7 +30,7 @@ export class WaitCancellationService {
   ) {
     this.lookups = new MicroBatcher(async (contactIds) => {
       const rows = await this.runs.waitingOfContacts([...new Set(contactIds)]);
-      return contactIds.map((id) => rows.filter((run) => run.contact_id === id));
+      return waitingByContact(contactIds, rows);
     });
   }
 
@@ -75,6 +75,11 @@ export async function cancelWaitsOfLeavers(
   for (const id of await new RunsRepository(db).waitingOfRule(ruleId, contactIds))
     if (await cancelWaiting(db, id, entry)) cancelled++;
   return cancelled;
+}
+
+/** The waiting runs of each contact asked for (`contactIds[i]` gets `result[i]`), oldest first. Pure. */
+export function waitingByContact(contactIds: readonly string[], rows: readonly RunRow[]): RunRow[][] {
+  return contactIds.map((id) => rows.filter((run) => run.contact_id === id));
 }
 
 /** Whether (and why) an event ends a waiting run. Pure. */
