@@ -23,6 +23,7 @@ import {
 import { mirrorProblem, type MirroredContact } from './mirrored-contact';
 import type { Queryable } from '../db/queryable';
 import { returnedRows } from '../db/returned-rows';
+import { MirrorEventUpserts } from './mirror-event-upserts';
 
 const STATE_ID = 'contacts';
 
@@ -54,12 +55,15 @@ interface StateRow extends MirrorStateRow {
 export class ContactMirrorService {
   private readonly logger = new Logger(ContactMirrorService.name);
   private lastEventNoted = 0;
+  private readonly eventUpserts: MirrorEventUpserts;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly gateway: CrmGateway,
     private readonly journal: ContactJournalRepository,
-  ) {}
+  ) {
+    this.eventUpserts = new MirrorEventUpserts(dataSource);
+  }
 
   /**
    * contact.created / contact.updated upsert the contact; contact.deleted removes it. Answers why
@@ -79,7 +83,7 @@ export class ContactMirrorService {
       const problem = mirrorProblem(contact as Contact);
       if (problem) return problem;
       try {
-        await this.upsert(this.dataSource.manager, [contact as Contact], 0);
+        await this.eventUpserts.upsert(contact as Contact);
       } catch (err) {
         if (!isDataError(err)) throw err;
         return `contact ${contact.id}: Postgres refused the payload (${(err as Error).message})`;

@@ -62,6 +62,20 @@ export function mirrorRecords(contacts: readonly Contact[]): ReturnType<typeof m
   return [...byId.values()];
 }
 
+/**
+ * Records of the contacts several events carry, for one statement: per id the newest by updatedAt
+ * (on a tie the later one, as two statements in a row would leave it), sorted by id so concurrent
+ * batches lock their rows in one order (no deadlock between two workers' batches).
+ */
+export function newestRecords(contacts: readonly Contact[]): ReturnType<typeof mirrorRecord>[] {
+  const byId = new Map<string, Contact>();
+  for (const c of contacts) {
+    const kept = byId.get(String(c.id));
+    if (!kept || Date.parse(kept.updatedAt) <= Date.parse(c.updatedAt)) byId.set(String(c.id), c);
+  }
+  return [...byId.keys()].sort().map((id) => mirrorRecord(byId.get(id)!));
+}
+
 /** The mirror's columns as selected by MIRROR_COLUMNS, as pg returns them. */
 export interface MirrorRow {
   id: string;

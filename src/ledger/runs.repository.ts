@@ -219,12 +219,12 @@ export class RunsRepository extends RunViews {
     );
   }
 
-  /** The waiting runs of a contact, with their trigger's payload (until / deleted contacts). */
-  waitingOf(contactId: string): Promise<RunRow[]> {
+  /** The waiting runs of these contacts (a batch of events), with their trigger's payload, oldest first. */
+  waitingOfContacts(contactIds: string[]): Promise<RunRow[]> {
     return this.db.query(
       `SELECT ${RUN_ROW} FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
-        WHERE r.contact_id = $1 AND r.status = 'waiting' ORDER BY r.created_at`,
-      [contactId],
+        WHERE r.contact_id = ANY($1::text[]) AND r.status = 'waiting' ORDER BY r.created_at`,
+      [contactIds],
     );
   }
 

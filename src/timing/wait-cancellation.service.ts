@@ -5,6 +5,7 @@
 // happens at the same moment and a cancel cannot both win.
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { MicroBatcher } from '../db/micro-batcher';
 import type { Transactional } from '../db/queryable';
 import { ActionResultsRepository } from '../ledger/action-results.repository';
 import { timelineProgress, type TimelineEntry } from '../ledger/run-timeline-entry';
@@ -16,15 +17,26 @@ import type { EvaluationFacts } from '../rules/rule-types';
 @Injectable()
 export class WaitCancellationService {
   private readonly logger = new Logger(WaitCancellationService.name);
+  /**
+   * The waiting-runs lookups of the events handled at once share one statement per batch (on the
+   * partial index of waiting runs): most contacts have none, and one lookup per event was a round
+   * trip per event. Not a cache: every event still reads the runs waiting at its own moment.
+   */
+  private readonly lookups: MicroBatcher<string, RunRow[]>;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly runs: RunsRepository,
-  ) {}
+  ) {
+    this.lookups = new MicroBatcher(async (contactIds) => {
+      const rows = await this.runs.waitingOfContacts([...new Set(contactIds)]);
+      return waitingByContact(contactIds, rows);
+    });
+  }
 
   /** An event about the contact (not a replay): cancels the waits it ends. */
   async onEvent(contactId: string, facts: EvaluationFacts): Promise<number> {
-    const waiting = await this.runs.waitingOf(contactId);
+    const waiting = await this.lookups.submit(contactId);
     let cancelled = 0;
     for (const run of waiting) {
       const entry = cancellationBy(run, facts);
@@ -63,6 +75,11 @@ export async function cancelWaitsOfLeavers(
   for (const id of await new RunsRepository(db).waitingOfRule(ruleId, contactIds))
     if (await cancelWaiting(db, id, entry)) cancelled++;
   return cancelled;
+}
+
+/** The waiting runs of each contact asked for (`contactIds[i]` gets `result[i]`), oldest first. Pure. */
+export function waitingByContact(contactIds: readonly string[], rows: readonly RunRow[]): RunRow[][] {
+  return contactIds.map((id) => rows.filter((run) => run.contact_id === id));
 }
 
 /** Whether (and why) an event ends a waiting run. Pure. */

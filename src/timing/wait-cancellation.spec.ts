@@ -1,6 +1,6 @@
 import type { RunRow } from '../ledger/run-rows';
 import type { EvaluationFacts } from '../rules/rule-types';
-import { cancellationBy } from './wait-cancellation.service';
+import { cancellationBy, waitingByContact } from './wait-cancellation.service';
 
 const now = new Date('2024-05-06T10:00:00Z');
 const at = now.toISOString();
@@ -87,5 +87,17 @@ describe('cancellationBy', () => {
       reason: 'until_event',
       detail: 'message.created evt-9 arrived during the wait',
     });
+  });
+});
+
+describe('waitingByContact (one lookup shared by a batch of events)', () => {
+  const run = (id: string, contact: string): RunRow => ({ ...slaRun(), id, contact_id: contact });
+  const rows = [run('r1', 'a'), run('r2', 'b'), run('r3', 'a')];
+  it.each([
+    { name: 'each contact its own runs, in order', ids: ['a', 'b'], out: [['r1', 'r3'], ['r2']] },
+    { name: 'a contact without waiting runs gets none', ids: ['c', 'b'], out: [[], ['r2']] },
+    { name: 'two events of one contact both see its runs', ids: ['b', 'b'], out: [['r2'], ['r2']] },
+  ])('$name', ({ ids, out }) => {
+    expect(waitingByContact(ids, rows).map((runs) => runs.map((r) => r.id))).toEqual(out);
   });
 });

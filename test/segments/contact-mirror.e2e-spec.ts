@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import IORedis from 'ioredis';
+import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import type { Contact } from '../../src/crm/crm-types';
@@ -32,6 +33,17 @@ describe('the contact mirror', () => {
     (await call<Record<string, number>>(crm, 'GET', '/_sandbox/counters', { key: null })).body[LIST] ?? 0;
   const cursor = async (): Promise<number | null> =>
     (await db.dataSource.query(`SELECT full_sync_page FROM contact_mirror_state`))[0]?.full_sync_page ?? null;
+
+  /** How many mirror upserts `fn` sends to Postgres (the app's own pool, observed, not replaced). */
+  const statementsOf = async (fn: () => Promise<void>): Promise<number> => {
+    const spy = jest.spyOn(app.get(DataSource), 'query');
+    try {
+      await fn();
+      return spy.mock.calls.filter(([sql]) => String(sql).includes('INSERT INTO contact_mirror AS c')).length;
+    } finally {
+      spy.mockRestore();
+    }
+  };
 
   beforeAll(async () => {
     db = await createTestDb();
@@ -145,6 +157,42 @@ describe('the contact mirror', () => {
     const freshness = await mirror.freshness();
     expect(freshness.lastEventAt).not.toBeNull();
     expect(freshness.contacts).toBe(GENERATED + 10);
+  });
+
+  it('batches concurrent webhook upserts: the newest copy of a contact wins, a refused payload fails alone', async () => {
+    const mirror = app.get(ContactMirrorService);
+    const rows = await db.dataSource.query(
+      `SELECT raw FROM contact_mirror WHERE name IN ('Generated 8', 'Generated 9') ORDER BY name`,
+    );
+    const [a, b]: Contact[] = rows.map((r: { raw: Contact }) => r.raw);
+    const at = (c: Contact, ms: number) => new Date(Date.parse(c.updatedAt) + ms).toISOString();
+    const nameOf = async (id: string) =>
+      (await db.dataSource.query(`SELECT name FROM contact_mirror WHERE id = $1`, [id]))[0].name;
+
+    // Submitted in one turn: one statement. The newer copy of `a` comes first, so "the last
+    // submitted wins" would be wrong.
+    const one = await statementsOf(async () => {
+      const results = await Promise.all([
+        mirror.applyEvent('contact.updated', { ...a, name: 'Newer', updatedAt: at(a, 2000) }),
+        mirror.applyEvent('contact.updated', { ...a, name: 'Older', updatedAt: at(a, 1000) }),
+        mirror.applyEvent('contact.updated', { ...b, name: 'B renamed', updatedAt: at(b, 1000) }),
+      ]);
+      expect(results).toEqual([null, null, null]);
+    });
+    expect(one).toBe(1);
+    expect([await nameOf(a.id), await nameOf(b.id)]).toEqual(['Newer', 'B renamed']);
+
+    // A NUL in a JSON string is refused by Postgres (22P05): the batch fails, each is written alone.
+    const fallback = await statementsOf(async () => {
+      const results = await Promise.all([
+        mirror.applyEvent('contact.updated', { ...a, name: 'Newest', updatedAt: at(a, 3000) }),
+        mirror.applyEvent('contact.updated', { ...b, name: 'bad\u0000name', updatedAt: at(b, 2000) }),
+      ]);
+      expect(results[0]).toBeNull();
+      expect(results[1]).toMatch(/Postgres refused the payload/);
+    });
+    expect(fallback).toBe(3);
+    expect([await nameOf(a.id), await nameOf(b.id)]).toEqual(['Newest', 'B renamed']);
   });
 
   it('lets two concurrent refreshes share one read of the CRM', async () => {
