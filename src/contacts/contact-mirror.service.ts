@@ -17,6 +17,7 @@ import {
   fromMirrorRow,
   mirrorColumns,
   mirrorRecords,
+  FULL_SYNC_PAGE_SQL,
   UPSERT_CONTACTS_SQL,
   type MirrorRow,
 } from './mirror-sql';
@@ -26,17 +27,6 @@ import { returnedRows } from '../db/returned-rows';
 import { MirrorEventUpserts } from './mirror-event-upserts';
 
 const STATE_ID = 'contacts';
-
-/**
- * A full sync's page: the contacts' upsert and the cursor in one statement (a data-modifying CTE
- * runs to completion whether or not its rows are read). $1 records, $2 generation, $3 state id,
- * $4 next page, $5 the CRM's total, $6 the page's newest creation date.
- */
-const FULL_SYNC_PAGE_SQL = `
-WITH upserted AS (${UPSERT_CONTACTS_SQL} RETURNING 1)
-UPDATE contact_mirror_state SET full_sync_page = $4, full_sync_total = $5, list_calls = list_calls + 1,
-       full_sync_newest_created_at = GREATEST(full_sync_newest_created_at, $6::timestamptz), updated_at = now()
- WHERE id = $3`;
 
 export type ProgressListener = (p: MirrorProgress) => void | Promise<void>;
 const BULK = { priority: 'bulk' as const, correlationId: 'contact-mirror' };

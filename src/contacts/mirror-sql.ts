@@ -127,3 +127,14 @@ export function fromMirrorRow(r: MirrorRow): MirroredContact {
     lastInteractionAt: r.last_interaction_at ? new Date(r.last_interaction_at) : null,
   };
 }
+
+/**
+ * A full sync's page: the contacts' upsert and the cursor in one statement (a data-modifying CTE
+ * runs to completion whether or not its rows are read). $1 records, $2 generation, $3 state id,
+ * $4 next page, $5 the CRM's total, $6 the page's newest creation date.
+ */
+export const FULL_SYNC_PAGE_SQL = `
+WITH upserted AS (${UPSERT_CONTACTS_SQL} RETURNING 1)
+UPDATE contact_mirror_state SET full_sync_page = $4, full_sync_total = $5, list_calls = list_calls + 1,
+       full_sync_newest_created_at = GREATEST(full_sync_newest_created_at, $6::timestamptz), updated_at = now()
+ WHERE id = $3`;
