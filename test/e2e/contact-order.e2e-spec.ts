@@ -3,10 +3,10 @@ import { loadConfig } from '../../src/config/load-config';
 import { startEngine, type RunningEngine } from '../../src/engine';
 import { ContactLeasesRepository } from '../../src/ledger/contact-leases.repository';
 import { EngineMetrics } from '../../src/ops/engine-metrics';
-import { KEYS } from '../support/demo-fixture';
 import { api } from '../support/http';
 import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
+import { workerEnv } from '../support/worker-process';
 
 const ADD = 'POST /v1/contacts/:contactId/tags/:tagId';
 const PATCH = 'PATCH /v1/contacts/:contactId';
@@ -32,27 +32,18 @@ describe('per-contact order with the contact lease', () => {
 
   beforeAll(async () => {
     h = await startHarness({
-      rules: { 'flip.yaml': 'rule: flip\non: contact.created\ndo:\n  - update-contact: { name: "Order {{event.id}}" }\n  - add-tag: vip\n' },
+      rules: {
+        'flip.yaml':
+          'rule: flip\non: contact.created\ndo:\n  - update-contact: { name: "Order {{event.id}}" }\n  - add-tag: vip\n',
+      },
       subscribe: false,
       env: { CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET },
     });
     db = h.app.get(DataSource);
-    second = await startEngine(
-      loadConfig({
-        ...process.env,
-        ROLE: 'worker',
-        PORT: '0',
-        CRM_BASE_URL: h.sandboxUrl,
-        CRM_API_KEY: KEYS.full,
-        CRM_BUDGET_COLD_START: 'false',
-        DATABASE_URL: h.config.databaseUrl,
-        REDIS_URL: h.config.redis.url,
-        REDIS_PREFIX: h.config.redis.prefix,
-        RULES_DIR: h.rulesDir,
-        LOG_LEVEL: 'error',
-      }),
-      { quiet: true, subscribe: false },
-    );
+    second = await startEngine(loadConfig({ ...workerEnv(h), LOG_LEVEL: 'error' }), {
+      quiet: true,
+      subscribe: false,
+    });
   });
   afterAll(async () => {
     await second?.close();
@@ -66,7 +57,12 @@ describe('per-contact order with the contact lease', () => {
     const contacts = [];
     for (let i = 0; i < CONTACTS; i++) contacts.push(await newContact(h, `Order ${i}`));
     const calls = CONTACTS * EVENTS_EACH;
-    await api(h.sandboxUrl, 'POST', '/_sandbox/faults', { kind: 'latency', count: calls, latencyMs: 300, route: PATCH });
+    await api(h.sandboxUrl, 'POST', '/_sandbox/faults', {
+      kind: 'latency',
+      count: calls,
+      latencyMs: 300,
+      route: PATCH,
+    });
     const before = (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body;
     for (let round = 0; round < EVENTS_EACH; round++)
       for (const c of contacts)
@@ -74,17 +70,25 @@ describe('per-contact order with the contact lease', () => {
 
     await eventually(
       async () =>
-        (await db.query(`SELECT count(*)::int AS n FROM runs WHERE rule_id = 'flip' AND status = 'succeeded'`))[0]
-          .n === calls,
+        (
+          await db.query(
+            `SELECT count(*)::int AS n FROM runs WHERE rule_id = 'flip' AND status = 'succeeded'`,
+          )
+        )[0].n === calls,
       60_000,
       200,
     );
-    const rows: { contact_id: string; run_id: string; status: string; started_at: Date | null; finished_at: Date }[] =
-      await db.query(
-        `SELECT r.contact_id, r.id AS run_id, a.status, a.started_at, a.finished_at
+    const rows: {
+      contact_id: string;
+      run_id: string;
+      status: string;
+      started_at: Date | null;
+      finished_at: Date;
+    }[] = await db.query(
+      `SELECT r.contact_id, r.id AS run_id, a.status, a.started_at, a.finished_at
            FROM runs r JOIN action_results a ON a.run_id = r.id
           WHERE r.rule_id = 'flip' ORDER BY r.created_at, r.seq, a.action_index`,
-      );
+    );
     // Every rename was written; the tag once per contact, by its first run (the later ones see it).
     const statuses = rows.map((r) => r.status);
     expect(statuses.filter((x, i) => i % 2 === 0)).toEqual(Array(calls).fill('succeeded'));
@@ -109,7 +113,9 @@ describe('per-contact order with the contact lease', () => {
     );
     expect(overlapAcrossContacts).toBe(true);
     // Which worker took which job is BullMQ's choice (not asserted: it could, rarely, be one).
-    console.log(`contact-order: actions by worker ${await actionsDone(h.app)} / ${await actionsDone(second.app)}`);
+    console.log(
+      `contact-order: actions by worker ${await actionsDone(h.app)} / ${await actionsDone(second.app)}`,
+    );
 
     const after = (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body;
     expect([after[PATCH] - (before[PATCH] ?? 0), after[ADD] - (before[ADD] ?? 0)]).toEqual([calls, CONTACTS]);
@@ -120,7 +126,9 @@ describe('per-contact order with the contact lease', () => {
         `SELECT e.payload->>'id' AS id FROM runs r JOIN inbox_events e ON e.id = r.inbox_event_id WHERE r.id = $1`,
         [last.run],
       );
-      expect((await api(h.sandboxUrl, 'GET', `/_sandbox/state/contacts/${c.id}`)).body.name).toBe(`Order ${id}`);
+      expect((await api(h.sandboxUrl, 'GET', `/_sandbox/state/contacts/${c.id}`)).body.name).toBe(
+        `Order ${id}`,
+      );
     }
     expect(await db.query(`SELECT count(*)::int AS n FROM contact_leases`)).toEqual([{ n: 0 }]);
   }, 120_000);

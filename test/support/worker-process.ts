@@ -35,6 +35,24 @@ export interface WorkerProcess {
 }
 
 /** The worker processes one test file started; `killAll` in its afterAll. */
+/** The environment of a ROLE=worker engine (process or in-process) against the harness's services. */
+export function workerEnv(h: Harness): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ROLE: 'worker',
+    PORT: '0',
+    CRM_BASE_URL: h.sandboxUrl,
+    CRM_API_KEY: KEYS.full,
+    // A fresh Redis prefix has no budget history: a cold start (tested in test/crm) would hold
+    // the first call for a whole window, which is not what these tests are about.
+    CRM_BUDGET_COLD_START: 'false',
+    DATABASE_URL: h.config.databaseUrl,
+    REDIS_URL: h.config.redis.url,
+    REDIS_PREFIX: h.config.redis.prefix,
+    RULES_DIR: h.rulesDir,
+  };
+}
+
 export class WorkerProcesses {
   private readonly children: ChildProcess[] = [];
 
@@ -42,24 +60,8 @@ export class WorkerProcesses {
   start(h: Harness, env: Record<string, string> = {}): WorkerProcess {
     const child = spawn(process.execPath, [MAIN_JS], {
       cwd: root,
-      env: {
-        ...process.env,
-        ROLE: 'worker',
-        PORT: '0',
-        CRM_BASE_URL: h.sandboxUrl,
-        CRM_API_KEY: KEYS.full,
-        // A fresh Redis prefix has no budget history: a cold start (tested in test/crm) would hold
-        // the first call for a whole window, which is not what these tests are about.
-        CRM_BUDGET_COLD_START: 'false',
-        DATABASE_URL: h.config.databaseUrl,
-        REDIS_URL: h.config.redis.url,
-        REDIS_PREFIX: h.config.redis.prefix,
-        RULES_DIR: h.rulesDir,
-        // info: the "engine listening" line tells when the worker is up.
-        LOG_LEVEL: 'info',
-        NODE_ENV: 'test',
-        ...env,
-      },
+      // info: the "engine listening" line tells when the worker is up.
+      env: { ...workerEnv(h), LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     this.children.push(child);
