@@ -18,7 +18,7 @@ describe('MicroBatcher', () => {
     { name: 'a single item', items: [7], max: 100, batches: [[7]] },
   ])('$name', async ({ items, max, batches }) => {
     const r = recorder();
-    const batcher = new MicroBatcher(r.write, max);
+    const batcher = new MicroBatcher(r.write, { maxBatch: max });
     expect(await Promise.all(items.map((i) => batcher.submit(i)))).toEqual(items.map((i) => i * 10));
     expect(r.batches).toEqual(batches);
   });

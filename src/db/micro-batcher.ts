@@ -1,8 +1,10 @@
 // Group commit for any write many concurrent callers make: what they submit in one event-loop turn
-// (and while the previous batch is being written) goes to the database as one batch. Each caller
+// (and while earlier batches are being written) goes to the database as one batch. Each caller
 // still gets its own result, or its own error: when a batch fails, its items are written one by
 // one, so an item Postgres refuses fails alone and its neighbours succeed.
-// The intake's InboxBatcher (src/intake/inbox-batcher.ts) is the same idea, with its own fallback.
+// Adaptive: when idle an item is written on the next event-loop turn (no timer); under load at most
+// `maxInFlight` batches are written at once and what arrives meanwhile waits for the next one, so
+// batches grow with the load and the per-statement costs are shared by more callers.
 
 interface Waiting<In, Out> {
   item: In;
@@ -10,44 +12,56 @@ interface Waiting<In, Out> {
   reject: (err: unknown) => void;
 }
 
+export interface MicroBatcherOptions {
+  /** Items per statement: bounds a statement's size (and a failed batch's fallback). */
+  maxBatch?: number;
+  /** Batches written at once (each holds a connection). */
+  maxInFlight?: number;
+  /** Whether a failed batch is written again item by item; otherwise every item gets the error. */
+  splitOnError?: (err: unknown) => boolean;
+}
+
 export class MicroBatcher<In, Out> {
   private queue: Waiting<In, Out>[] = [];
   private scheduled = false;
-  private writing = false;
+  private inFlight = 0;
+  private readonly maxBatch: number;
+  private readonly maxInFlight: number;
+  private readonly splitOnError: (err: unknown) => boolean;
 
-  /**
-   * `write` gets the items of one batch and returns one result per item, in order.
-   * `maxBatch` bounds a statement's size (and a failed batch's fallback).
-   */
+  /** `write` gets the items of one batch and returns one result per item, in order. */
   constructor(
     private readonly write: (items: In[]) => Promise<Out[]>,
-    private readonly maxBatch = 100,
-  ) {}
+    options: MicroBatcherOptions = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 100;
+    this.maxInFlight = options.maxInFlight ?? 1;
+    this.splitOnError = options.splitOnError ?? (() => true);
+  }
 
   submit(item: In): Promise<Out> {
     return new Promise<Out>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (this.writing || this.scheduled) return;
-      this.scheduled = true;
-      // setImmediate: collect what arrives in the same turn, no timer delay.
-      setImmediate(() => {
-        this.scheduled = false;
-        void this.drain();
-      });
+      this.schedule();
     });
   }
 
-  /** One batch at a time: what arrives meanwhile forms the next batch (a larger one under load). */
-  private async drain(): Promise<void> {
-    if (this.writing) return;
-    this.writing = true;
-    try {
-      while (this.queue.length) {
-        const batch = this.queue.splice(0, this.maxBatch);
-        await this.writeBatch(batch);
-      }
-    } finally {
-      this.writing = false;
+  /** setImmediate: collect what arrives in the same turn, no timer delay. */
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= this.maxInFlight || !this.queue.length) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    while (this.queue.length && this.inFlight < this.maxInFlight) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      this.inFlight++;
+      void this.writeBatch(batch).finally(() => {
+        this.inFlight--;
+        this.schedule();
+      });
     }
   }
 
@@ -56,7 +70,10 @@ export class MicroBatcher<In, Out> {
       const results = await this.write(batch.map((w) => w.item));
       batch.forEach((w, i) => w.resolve(results[i]));
     } catch (err) {
-      if (batch.length === 1) return batch[0].reject(err);
+      if (batch.length === 1 || !this.splitOnError(err)) {
+        for (const w of batch) w.reject(err);
+        return;
+      }
       for (const w of batch) await this.writeBatch([w]);
     }
   }

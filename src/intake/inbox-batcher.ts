@@ -1,10 +1,8 @@
-// Group commit for the intake: deliveries that arrive together are written with one INSERT and
-// enqueued with one addBulk. Each delivery still gets its answer only after its row is committed.
-// Adaptive: when idle a delivery is written on the next event-loop turn (no timer, ~1 ms); under
-// load at most maxInFlight inserts run at once and what arrives meanwhile waits for the next one,
-// so batches grow with the load and the per-statement costs (round trip, WAL flush, socket writes,
-// the addBulk pipeline) are shared by more deliveries.
+// Group commit for the intake, over the shared MicroBatcher (adaptive batches, several inserts in
+// flight): deliveries that arrive together are written with one INSERT and enqueued with one
+// addBulk. Each delivery still gets its answer only after its row is committed.
 import type { DataSource } from 'typeorm';
+import { MicroBatcher } from '../db/micro-batcher';
 import { InboxEventsRepository, type NewInboxEvent } from '../ledger/inbox-events.repository';
 
 /** One delivery to store (its exact JSON text, key, type and contact). */
@@ -12,12 +10,6 @@ export type InboxRow = NewInboxEvent;
 export interface Stored {
   id: string;
   duplicate: boolean;
-}
-
-interface Waiting {
-  row: InboxRow;
-  resolve: (s: Stored) => void;
-  reject: (e: unknown) => void;
 }
 
 /** Rows per statement: large enough to amortise the round trip, small enough to keep latency flat. */
@@ -31,61 +23,38 @@ const MAX_BATCH = 500;
 export const DEFAULT_MAX_IN_FLIGHT = 8;
 
 export class InboxBatcher {
-  private queue: Waiting[] = [];
-  private scheduled = false;
-  private inFlight = 0;
   private readonly inbox: InboxEventsRepository;
+  private readonly batcher: MicroBatcher<InboxRow, Stored>;
 
   constructor(
     db: DataSource,
     private readonly onInserted: (rows: { id: string; row: InboxRow }[]) => void,
     /** At most the pool's size: an insert in flight holds a connection. */
-    private readonly maxInFlight = DEFAULT_MAX_IN_FLIGHT,
+    maxInFlight = DEFAULT_MAX_IN_FLIGHT,
   ) {
     this.inbox = new InboxEventsRepository(db);
-  }
-
-  store(row: InboxRow): Promise<Stored> {
-    return new Promise<Stored>((resolve, reject) => {
-      this.queue.push({ row, resolve, reject });
-      this.schedule();
+    this.batcher = new MicroBatcher((rows) => this.write(rows), {
+      maxBatch: MAX_BATCH,
+      maxInFlight,
+      // One payload Postgres cannot store (e.g. a lone surrogate escape) must not fail its
+      // neighbours; any other error (Postgres down) fails the whole batch at once.
+      splitOnError: isDataError,
     });
   }
 
-  /** setImmediate: collect what arrived in the same event-loop turn, add no timer delay. */
-  private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.maxInFlight || !this.queue.length) return;
-    this.scheduled = true;
-    setImmediate(() => this.flush());
+  store(row: InboxRow): Promise<Stored> {
+    return this.batcher.submit(row);
   }
 
-  private flush(): void {
-    this.scheduled = false;
-    while (this.queue.length && this.inFlight < this.maxInFlight) {
-      const batch = this.queue.splice(0, MAX_BATCH);
-      this.inFlight++;
-      void this.write(batch).finally(() => {
-        this.inFlight--;
-        this.schedule();
-      });
-    }
-  }
-
-  private async write(batch: Waiting[]): Promise<void> {
+  private async write(rows: InboxRow[]): Promise<Stored[]> {
     try {
-      await this.writeBatch(batch);
+      return await this.writeBatch(rows);
     } catch (err) {
-      if (!isDataError(err) || batch.length === 1) {
-        for (const w of batch) w.reject(isDataError(err) ? new UnstorablePayloadError(err) : err);
-        return;
-      }
-      // One payload Postgres cannot store (e.g. a lone surrogate escape) must not fail its neighbours.
-      for (const w of batch) await this.write([w]);
+      throw rows.length === 1 && isDataError(err) ? new UnstorablePayloadError(err) : err;
     }
   }
 
-  private async writeBatch(batch: Waiting[]): Promise<void> {
-    const rows = batch.map((w) => w.row);
+  private async writeBatch(rows: InboxRow[]): Promise<Stored[]> {
     // Durable before the 2xx: committed synchronously (the intake's pool, src/intake/intake-db.ts).
     const inserted = await this.inbox.insertOnSynchronousSession(rows);
     if (inserted.some((r) => r.commit_mode === 'off'))
@@ -100,19 +69,17 @@ export class InboxBatcher {
       for (const f of found) existing.set(f.event_key, f.id);
     }
     const fresh: { id: string; row: InboxRow }[] = [];
-    for (const w of batch) {
-      const id = ids.get(w.row.key);
-      if (id) {
-        // Two copies in one batch: the first is new, the second a duplicate of it.
-        ids.delete(w.row.key);
-        existing.set(w.row.key, id);
-        fresh.push({ id, row: w.row });
-        w.resolve({ id, duplicate: false });
-      } else {
-        w.resolve({ id: existing.get(w.row.key) ?? '', duplicate: true });
-      }
-    }
+    const stored = rows.map((row): Stored => {
+      const id = ids.get(row.key);
+      if (!id) return { id: existing.get(row.key) ?? '', duplicate: true };
+      // Two copies in one batch: the first is new, the second a duplicate of it.
+      ids.delete(row.key);
+      existing.set(row.key, id);
+      fresh.push({ id, row });
+      return { id, duplicate: false };
+    });
     if (fresh.length) this.onInserted(fresh);
+    return stored;
   }
 }
 
