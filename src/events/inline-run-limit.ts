@@ -9,9 +9,9 @@
 export const MAX_INLINE_RUNS = 8;
 
 /**
- * A run holds a pool connection for its contact's lock and may need a second one meanwhile (the
- * mirror update after a write): inline runs may hold at most a quarter of the pool, so they never
- * add much to what the actions worker's own runs hold.
+ * A run holds no connection while it waits (its contact's lease is a row, src/actions/contact-lease.ts),
+ * but each of its ledger statements takes one from the pool the events worker also matches with:
+ * inline runs are at most a quarter of the pool, so their statements leave the events' own room.
  */
 export function inlineRunLimit(poolMax: number): number {
   return Math.max(1, Math.min(MAX_INLINE_RUNS, Math.floor(poolMax / 4)));

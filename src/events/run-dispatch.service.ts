@@ -14,7 +14,7 @@ export type DispatchOutcome = 'inline' | 'busy' | 'saturated' | 'bulk' | 'error'
  * held (another job works its earlier runs), too many runs are already inline, or the inline
  * attempt fails, the runs go to the actions queue as before.
  *
- * Never twice: the runner works a contact's runs under its lock and skips finished runs and
+ * Never twice: the runner works a contact's runs under its lease and skips finished runs and
  * actions, so an actions job for a run already executed inline (a retry, the reconciler, the
  * fallback after a transient failure) finds nothing left to do: the ledger status is the truth.
  */

@@ -1,15 +1,8 @@
 // Forecasts for people (text), machines (json) and pull requests (markdown). Pure.
+import { formatDuration } from '../segments/plan/plan-format';
 import type { Forecast, RuleForecast } from './forecast';
 
 export type ReportFormat = 'text' | 'json' | 'markdown';
-
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  const s = Math.round(ms / 1000);
-  if (s < 120) return `${s} s`;
-  const m = Math.round(s / 60);
-  return m < 120 ? `${m} min` : `${(m / 60).toFixed(1)} h`;
-}
 
 const skipped = (r: Record<string, number>) =>
   Object.entries(r)
