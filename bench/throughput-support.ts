@@ -47,16 +47,17 @@ export async function startEngineProcess(
   nodeFlags: readonly string[] = ENGINE_NODE_FLAGS,
 ): Promise<EngineProcess> {
   const port = await freePort();
-  // BENCH_CPU_PROF=<dir>: every worker writes a V8 CPU profile there when it stops (bench/cpu-profile-top.ts reads it).
-  const profile =
-    role === 'worker' && process.env.BENCH_CPU_PROF
-      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-      : [];
+  // BENCH_CPU_PROF=<dir>: every engine process (API and workers) writes a V8 CPU profile there when
+  // it stops, named with its pid (printed below); bench/cpu-profile-top.ts reads one.
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
   const child = spawn(process.execPath, [...nodeFlags, ...profile, join(__dirname, '..', 'src', 'main.js')], {
     env: { ...process.env, ...env, ROLE: role, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   process.once('exit', () => child.kill()); // never outlive the benchmark, even when it fails
+  if (profile.length) console.log(`cpu profile of the ${role} process: pid ${child.pid}`);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {

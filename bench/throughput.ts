@@ -35,10 +35,14 @@ const LIMIT = 600;
 const WINDOW_MS = 6000;
 const SECRET = 'whsec_bench';
 const ADMIN_TOKEN = randomUUID();
+/** `BENCH_MODES=no-action` or `guarded` runs one mode only (default both). */
 const MODES = [
   { mode: 'no-action', goal: 2000 },
   { mode: 'guarded', goal: 1000 },
-] as const;
+].filter(({ mode }) => (process.env.BENCH_MODES ?? 'no-action,guarded').split(',').includes(mode)) as {
+  mode: 'no-action' | 'guarded';
+  goal: number;
+}[];
 
 interface Bench {
   ds: DataSource;

@@ -45,7 +45,16 @@ export class EventMatchingService {
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
     const row = await this.inbox.find(inboxEventId);
-    if (!row) return;
+    if (row) await this.processRow(row, correlationId);
+  }
+
+  /** The stored rows of an intake batch's events, in one read (a row may be gone: retention). */
+  rowsOf(inboxEventIds: readonly string[]): Promise<InboxEventRow[]> {
+    return this.inbox.findMany(inboxEventIds);
+  }
+
+  /** One stored event, already read; concurrent calls share the batched ledger and mirror writes. */
+  async processRow(row: InboxEventRow, correlationId: string): Promise<void> {
     if (row.status === 'processed') return this.requeueUnfinished(row.id, correlationId);
     if (row.status !== 'pending') return;
     const event = storedEvent(row);

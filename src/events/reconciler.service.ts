@@ -40,7 +40,7 @@ export class ReconcilerService implements OnApplicationBootstrap {
     this.running = true;
     try {
       const events = await this.inbox.stalePending(staleAfterMs, BATCH);
-      for (const id of events) await this.events.ensure(id);
+      await this.events.ensureMany(events);
       const runs = await this.runs.stale(staleAfterMs, BATCH);
       for (const run of runs) await this.actions.ensure(run);
       const counts = { events: events.length, runs: runs.length };

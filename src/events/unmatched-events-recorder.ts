@@ -6,8 +6,8 @@ import { recordUnmatchedEvents, type PendingRun, type UnmatchedEvent } from '../
 /**
  * The ledger write of events no rule matched (the bulk of the traffic), coalesced across the events
  * jobs this process runs at once: the events that reach it in one event-loop turn, or while the
- * previous batch commits, are claimed and get their runs in one transaction of two statements
- * instead of one transaction each. A batch that fails is written again event by event, so one
+ * previous batch commits, are claimed and get their runs in one statement instead of a transaction
+ * each. A batch that fails is written again event by event, so one
  * event's failure stays its own (its job retries, then ends `failed`).
  */
 @Injectable()
@@ -15,9 +15,7 @@ export class UnmatchedEventsRecorder {
   private readonly batcher: MicroBatcher<UnmatchedEvent, PendingRun[] | null>;
 
   constructor(dataSource: DataSource) {
-    this.batcher = new MicroBatcher((events) =>
-      dataSource.transaction((tx) => recordUnmatchedEvents(tx, events)),
-    );
+    this.batcher = new MicroBatcher((events) => recordUnmatchedEvents(dataSource, events));
   }
 
   /** The event's runs as written; null when the event was no longer pending (nothing written). */

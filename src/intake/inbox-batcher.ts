@@ -1,6 +1,7 @@
 // Group commit for the intake, over the shared MicroBatcher (adaptive batches, several inserts in
 // flight): deliveries that arrive together are written with one INSERT and enqueued with one
-// addBulk. Each delivery still gets its answer only after its row is committed.
+// events job. Each delivery still gets its answer only after its row is committed.
+import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { MicroBatcher } from '../db/micro-batcher';
 import { InboxEventsRepository, type NewInboxEvent } from '../ledger/inbox-events.repository';
@@ -28,7 +29,8 @@ export class InboxBatcher {
 
   constructor(
     db: DataSource,
-    private readonly onInserted: (rows: { id: string; row: InboxRow }[]) => void,
+    /** `batchKey`: stored with the rows, names the events job that carries them. */
+    private readonly onInserted: (rows: { id: string; row: InboxRow }[], batchKey: string) => void,
     /** At most the pool's size: an insert in flight holds a connection. */
     maxInFlight = DEFAULT_MAX_IN_FLIGHT,
   ) {
@@ -56,7 +58,8 @@ export class InboxBatcher {
 
   private async writeBatch(rows: InboxRow[]): Promise<Stored[]> {
     // Durable before the 2xx: committed synchronously (the intake's pool, src/intake/intake-db.ts).
-    const inserted = await this.inbox.insertOnSynchronousSession(rows);
+    const batchKey = randomUUID();
+    const inserted = await this.inbox.insertOnSynchronousSession(rows, batchKey);
     if (inserted.some((r) => r.commit_mode === 'off'))
       throw new Error(
         'inbox rows were committed asynchronously: the intake pool must use synchronous_commit',
@@ -78,7 +81,7 @@ export class InboxBatcher {
       fresh.push({ id, row });
       return { id, duplicate: false };
     });
-    if (fresh.length) this.onInserted(fresh);
+    if (fresh.length) this.onInserted(fresh, batchKey);
     return stored;
   }
 }

@@ -30,7 +30,7 @@ export class IntakeService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     // One insert in flight per connection of the intake's pool.
-    this.batcher = new InboxBatcher(dataSource, (rows) => this.enqueue(rows), config.intakeDbPoolSize);
+    this.batcher = new InboxBatcher(dataSource, (rows, batchKey) => this.enqueue(rows, batchKey), config.intakeDbPoolSize);
   }
 
   /** Before the body is read: a missing, unreadable or stale signature header is refused at once. */
@@ -132,9 +132,12 @@ export class IntakeService {
   }
 
   /** Committed first, enqueued second: if Redis is down the reconciler enqueues them later. */
-  private enqueue(rows: { id: string }[]): void {
+  private enqueue(rows: { id: string }[], batchKey: string): void {
     this.events
-      .addMany(rows.map(({ id }) => id))
+      .addIntakeBatch(
+        rows.map(({ id }) => id),
+        batchKey,
+      )
       .catch((err) =>
         this.logger.warn(
           `${rows.length} event(s) stored but not enqueued (reconciler will retry): ${err.message}`,

@@ -2,7 +2,7 @@
 // constraints: (trigger, rule, contact) for runs, (rule, contact) for once/cooldown enrollments.
 // Only the events pipeline and segment sweeps create runs.
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { timingPlanOf } from '../rules/run-gates';
 import type { RuleDefinition, RuleEvaluation } from '../rules/rule-types';
 import { ActionResultsRepository } from './action-results.repository';
@@ -65,20 +65,8 @@ export async function createUnmatchedRuns(
   tx: EntityManager,
   inputs: readonly NewRun[],
 ): Promise<PendingRun[]> {
-  // The contact is kept once per event (the toolchain's export reads it from one of its runs); each
-  // run keeps its own explain trace.
-  const rows = inputs.map((input, i) => ({
-    ...runInsert(input, randomUUID(), 'not_matched', null),
-    contactSnapshot:
-      i === 0 || inputs[i - 1].inboxEventId !== input.inboxEventId ? input.contactSnapshot : null,
-  }));
-  const inserted = await new RunsRepository(tx).insertMany(rows);
-  return rows.map((r) => ({
-    id: r.id,
-    contactId: r.contactId,
-    priority: r.priority,
-    status: inserted.has(r.id) ? 'not_matched' : 'suppressed',
-  }));
+  const rows = unmatchedRunRows(inputs);
+  return pendingRunsOf(rows, await new RunsRepository(tx).insertMany(rows));
 }
 
 /** An event no rule matched: its claim and its not-matched runs. */
@@ -88,24 +76,48 @@ export interface UnmatchedEvent {
 }
 
 /**
- * Several events no rule matched, recorded in the caller's transaction with two statements whatever
- * their number: one claim of every event (pending → processed), one insert of the runs of the
- * events claimed. An event no longer pending (claimed by another job) gets `null`: nothing written.
+ * Several events no rule matched, recorded with one statement whatever their number: the claim of
+ * every event (pending → processed) and the insert of the runs of the events claimed, together
+ * (autocommit: both or neither). An event no longer pending (claimed by another job) gets `null`:
+ * nothing written.
  */
 export async function recordUnmatchedEvents(
-  tx: EntityManager,
+  db: DataSource | EntityManager,
   events: readonly UnmatchedEvent[],
 ): Promise<(PendingRun[] | null)[]> {
-  const claimed = await new InboxEventsRepository(tx).claimManyPending(events.map((e) => e.inboxEventId));
-  const mine = events.filter((e) => claimed.has(e.inboxEventId));
-  const created = await createUnmatchedRuns(
-    tx,
-    mine.flatMap((e) => e.runs),
+  const rows = unmatchedRunRows(events.flatMap((e) => e.runs));
+  const claim = new InboxEventsRepository(db).claimManyPendingStatement(
+    events.map((e) => e.inboxEventId),
+    2,
   );
+  const { claimed, inserted } = await new RunsRepository(db).insertManyOfClaimed(rows, claim);
   let next = 0;
-  return events.map((e) =>
-    claimed.has(e.inboxEventId) ? created.slice(next, (next += e.runs.length)) : null,
-  );
+  return events.map((e) => {
+    const mine = rows.slice(next, (next += e.runs.length));
+    return claimed.has(e.inboxEventId) ? pendingRunsOf(mine, inserted) : null;
+  });
+}
+
+/**
+ * Not-matched run rows: nothing to admit, nothing to act on. The contact is kept once per event
+ * (the toolchain's export reads it from one of its runs); each run keeps its own explain trace.
+ */
+function unmatchedRunRows(inputs: readonly NewRun[]): RunInsert[] {
+  return inputs.map((input, i) => ({
+    ...runInsert(input, randomUUID(), 'not_matched', null),
+    contactSnapshot:
+      i === 0 || inputs[i - 1].inboxEventId !== input.inboxEventId ? input.contactSnapshot : null,
+  }));
+}
+
+/** A (trigger, rule, contact) seen before is not inserted: it comes back suppressed. */
+function pendingRunsOf(rows: readonly RunInsert[], inserted: Set<string>): PendingRun[] {
+  return rows.map((r) => ({
+    id: r.id,
+    contactId: r.contactId,
+    priority: r.priority,
+    status: inserted.has(r.id) ? 'not_matched' : 'suppressed',
+  }));
 }
 
 function runInsert(input: NewRun, id: string, status: RunStatus, reason: string | null): RunInsert {

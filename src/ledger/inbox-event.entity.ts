@@ -33,6 +33,10 @@ export class InboxEventEntity {
   @Column({ name: 'raw_body', type: 'text', nullable: true })
   rawBody!: string | null;
 
+  /** The intake's group commit that stored it, when that was enqueued as one job (eventsBatchJobId). */
+  @Column({ name: 'batch_key', type: 'uuid', nullable: true })
+  batchKey!: string | null;
+
   @Column({ type: 'text', default: 'pending' })
   status!: InboxStatus;
 

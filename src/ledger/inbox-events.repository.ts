@@ -96,10 +96,11 @@ export class InboxEventsRepository {
    */
   insertOnSynchronousSession(
     rows: readonly NewInboxEvent[],
+    batchKey: string,
   ): Promise<{ id: string; event_key: string; commit_mode: string }[]> {
     return this.db.query(
-      `INSERT INTO inbox_events (event_key, type, payload, contact_id, raw_body)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[], $5::text[])
+      `INSERT INTO inbox_events (event_key, type, payload, contact_id, raw_body, batch_key)
+       SELECT r.*, $6::uuid FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[], $5::text[]) AS r
        ON CONFLICT (event_key) DO NOTHING
        RETURNING id, event_key, current_setting('synchronous_commit') AS commit_mode`,
       [
@@ -108,6 +109,7 @@ export class InboxEventsRepository {
         rows.map((r) => r.payloadJson),
         rows.map((r) => r.contactId),
         rows.map((r) => r.rawBody ?? null),
+        batchKey,
       ],
     );
   }
@@ -139,6 +141,14 @@ export class InboxEventsRepository {
     return row;
   }
 
+  /** The rows of several events in one read (an events job of an intake batch); missing ids are left out. */
+  findMany(ids: readonly string[]): Promise<InboxEventRow[]> {
+    return this.db.query(
+      `SELECT id, type, payload, status, contact_id, event_key, attempts FROM inbox_events WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+  }
+
   /**
    * Marks a pending event processed and keeps its row locked for the rest of the transaction:
    * lockPending and markProcessed in one statement. False when it was no longer pending (a second
@@ -157,14 +167,21 @@ export class InboxEventsRepository {
 
   /** claimPending for several events in one statement (ids in a fixed order: no lock-order deadlock). */
   async claimManyPending(ids: readonly string[]): Promise<Set<string>> {
-    const rows: { id: string }[] = returnedRows(
-      await this.db.query(
-        `UPDATE inbox_events SET status = 'processed', processed_at = now()
-          WHERE id IN (SELECT unnest($1::uuid[]) ORDER BY 1) AND status = 'pending' RETURNING id`,
-        [[...ids].sort()],
-      ),
-    );
+    const claim = this.claimManyPendingStatement(ids, 1);
+    const rows: { id: string }[] = returnedRows(await this.db.query(claim.sql, claim.params));
     return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * The statement of claimManyPending, its parameter numbered from `firstParam`, for a caller that
+   * writes the claimed events' runs in the same statement (RunsRepository.insertManyOfClaimed).
+   */
+  claimManyPendingStatement(ids: readonly string[], firstParam: number): { sql: string; params: unknown[] } {
+    return {
+      sql: `UPDATE inbox_events SET status = 'processed', processed_at = now()
+             WHERE id IN (SELECT unnest($${firstParam}::uuid[]) ORDER BY 1) AND status = 'pending' RETURNING id`,
+      params: [[...ids].sort()],
+    };
   }
 
   /** `note` (why the mirror skipped the payload) replaces last_error; without one it is kept. */
@@ -228,14 +245,14 @@ export class InboxEventsRepository {
   }
 
   /** Pending events received more than `staleAfterMs` ago, oldest first (reconciler). */
-  async stalePending(staleAfterMs: number, limit: number): Promise<string[]> {
-    const rows: { id: string }[] = await this.db.query(
-      `SELECT id FROM inbox_events
+  /** Pending events received before `staleAfterMs` ago, oldest first, with the intake batch that stored them. */
+  stalePending(staleAfterMs: number, limit: number): Promise<{ id: string; batchKey: string | null }[]> {
+    return this.db.query(
+      `SELECT id, batch_key AS "batchKey" FROM inbox_events
         WHERE status = 'pending' AND received_at < now() - ($1::int * interval '1 millisecond')
         ORDER BY received_at LIMIT $2`,
       [staleAfterMs, limit],
     );
-    return rows.map((r) => r.id);
   }
 
   /** A new pending copy of a stored event (an operator's replay: a new trigger); undefined if none. */

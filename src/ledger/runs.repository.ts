@@ -11,6 +11,18 @@ const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlation
 const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.contact_snapshot, r.priority,
                  r.timing, r.timeline, e.payload AS event_payload`;
 
+/** Runs from a JSON array ($1) of RunInsert rows; the caller adds its filter and conflict clause. */
+const INSERT_RUNS_FROM_JSON = `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version, rule_set_version,
+                         contact_id, status, reason, mode, priority, trace, actions, contact_snapshot, correlation_id,
+                         finished_at)
+       SELECT x."id", x."triggerKey", x."inboxEventId", x."ruleId", x."ruleVersion", x."ruleSetVersion",
+              x."contactId", x."status", x."reason", x."mode", x."priority", x."trace", x."actions",
+              x."contactSnapshot", x."correlationId",
+              CASE WHEN x."status" IN ('pending','running') THEN NULL ELSE now() END
+         FROM jsonb_to_recordset($1::jsonb) AS x("id" uuid, "triggerKey" text, "inboxEventId" uuid, "ruleId" text,
+              "ruleVersion" text, "ruleSetVersion" text, "contactId" text, "status" text, "reason" text, "mode" text,
+              "priority" text, "trace" jsonb, "actions" jsonb, "contactSnapshot" jsonb, "correlationId" text)`;
+
 /** A waiting run has its delayed job; a job a little early on the database's clock still wakes it. */
 const WAKE_TOLERANCE_MS = 1000;
 
@@ -58,19 +70,31 @@ export class RunsRepository extends RunViews {
   async insertMany(runs: readonly RunInsert[]): Promise<Set<string>> {
     if (runs.length === 0) return new Set();
     const inserted: { id: string }[] = await this.db.query(
-      `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version, rule_set_version, contact_id,
-                         status, reason, mode, priority, trace, actions, contact_snapshot, correlation_id, finished_at)
-       SELECT x."id", x."triggerKey", x."inboxEventId", x."ruleId", x."ruleVersion", x."ruleSetVersion",
-              x."contactId", x."status", x."reason", x."mode", x."priority", x."trace", x."actions",
-              x."contactSnapshot", x."correlationId",
-              CASE WHEN x."status" IN ('pending','running') THEN NULL ELSE now() END
-         FROM jsonb_to_recordset($1::jsonb) AS x("id" uuid, "triggerKey" text, "inboxEventId" uuid, "ruleId" text,
-              "ruleVersion" text, "ruleSetVersion" text, "contactId" text, "status" text, "reason" text, "mode" text,
-              "priority" text, "trace" jsonb, "actions" jsonb, "contactSnapshot" jsonb, "correlationId" text)
-       ON CONFLICT (trigger_key, rule_id, contact_id) DO NOTHING RETURNING id`,
+      `${INSERT_RUNS_FROM_JSON} ON CONFLICT (trigger_key, rule_id, contact_id) DO NOTHING RETURNING id`,
       [JSON.stringify(runs)],
     );
     return new Set(inserted.map((r) => r.id));
+  }
+
+  /**
+   * insertMany in the same statement as the claim of their events (`claim`: an `UPDATE inbox_events
+   * ... RETURNING id` whose parameters start at $2, from InboxEventsRepository): only the runs of the
+   * events it claimed are written. One autocommit statement, both or neither, instead of a
+   * transaction's four round trips (begin, claim, insert, commit): what bounds the events worker.
+   */
+  async insertManyOfClaimed(
+    runs: readonly RunInsert[],
+    claim: { sql: string; params: unknown[] },
+  ): Promise<{ claimed: Set<string>; inserted: Set<string> }> {
+    const rows: { kind: 'claimed' | 'inserted'; id: string }[] = await this.db.query(
+      `WITH claimed AS (${claim.sql}),
+            inserted AS (${INSERT_RUNS_FROM_JSON} WHERE x."inboxEventId" IN (SELECT id FROM claimed)
+                         ON CONFLICT (trigger_key, rule_id, contact_id) DO NOTHING RETURNING id)
+       SELECT 'claimed' AS kind, id FROM claimed UNION ALL SELECT 'inserted' AS kind, id FROM inserted`,
+      [JSON.stringify(runs), ...claim.params],
+    );
+    const of = (kind: string) => new Set(rows.filter((r) => r.kind === kind).map((r) => r.id));
+    return { claimed: of('claimed'), inserted: of('inserted') };
   }
 
   /** Unfinished runs of a contact up to the given run: trigger order, then rule priority (insertion) order. */

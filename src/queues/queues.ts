@@ -8,6 +8,18 @@ export interface EventJobData {
   inboxEventId: string;
   correlationId: string;
 }
+/**
+ * The events of one intake group commit, processed by one job: one fetch and one finish in Redis
+ * and one inbox read for all of them, instead of per event. `correlationIds[i]` is `inboxEventIds[i]`'s.
+ */
+export interface EventsBatchJobData {
+  inboxEventIds: string[];
+  correlationIds: string[];
+}
+/** Job names on the events queue: one event, or an intake batch. */
+export const EVENT_JOB = 'event';
+export const EVENTS_BATCH_JOB = 'events';
+
 export interface ActionJobData {
   runId: string;
   contactId: string;
@@ -20,6 +32,8 @@ export interface ActionJobData {
 
 // BullMQ job ids may not contain ':'.
 export const eventJobId = (inboxEventId: string) => `evt-${inboxEventId}`;
+/** Named after the batch key stored with each of its events, so the reconciler can find it. */
+export const eventsBatchJobId = (batchKey: string) => `evts-${batchKey}`;
 export const actionJobId = (runId: string) => `run-${runId}`;
 /** The job that wakes a waiting run: one per wake-up time, so it never collides with the run's first job. */
 export const wakeJobId = (runId: string, at: Date) => `run-${runId}-at-${at.getTime()}`;

@@ -1,5 +1,6 @@
-// The two statements that record an event's runs (docs/BENCHMARKS.md: the run transaction folded):
-// the inbox claim (lock + processed mark) and the multi-row insert of not-matched runs.
+// The statements that record an event's runs (docs/BENCHMARKS.md: the run transaction folded): the
+// inbox claim (lock + processed mark) and the multi-row insert of not-matched runs, which for events
+// no rule matched are one statement.
 import { randomUUID } from 'node:crypto';
 import { createUnmatchedRuns, recordUnmatchedEvents, type NewRun } from '../../src/ledger/create-run';
 import { InboxEventsRepository } from '../../src/ledger/inbox-events.repository';
@@ -84,14 +85,22 @@ describe('recording an event', () => {
     expect(again.map((r) => r.status)).toEqual(['suppressed', 'suppressed']);
   });
 
-  it('records several unmatched events in one transaction, skipping the one no longer pending', async () => {
+  it('records several unmatched events in one statement, skipping the one no longer pending', async () => {
     const [a, b, taken] = [await storedEvent(), await storedEvent(), await storedEvent()];
     await new InboxEventsRepository(db.dataSource.manager).claimPending(taken);
     const events = [a, taken, b].map((id) => ({
       inboxEventId: id,
       runs: [unmatched(id, 'rule-a'), unmatched(id, 'rule-b')],
     }));
-    const result = await db.dataSource.transaction((tx) => recordUnmatchedEvents(tx, events));
+    const statements: string[] = [];
+    const counting = new Proxy(db.dataSource, {
+      get: (target, prop, receiver) =>
+        prop === 'query'
+          ? (sql: string, params?: unknown[]) => (statements.push(sql), target.query(sql, params))
+          : Reflect.get(target, prop, receiver),
+    });
+    const result = await recordUnmatchedEvents(counting, events);
+    expect(statements).toHaveLength(1);
     expect(result.map((r) => r?.map((run) => run.status) ?? null)).toEqual([
       ['not_matched', 'not_matched'],
       null,
@@ -117,7 +126,25 @@ describe('recording an event', () => {
     ]);
     expect(statuses.map((s: { status: string }) => s.status)).toEqual(['processed', 'processed']);
     // A second copy of the same events writes nothing.
-    const again = await db.dataSource.transaction((tx) => recordUnmatchedEvents(tx, events));
+    const again = await recordUnmatchedEvents(db.dataSource, events);
     expect(again).toEqual([null, null, null]);
+  });
+
+  it('tells a claimed event whose runs were all written before (suppressed) from one not claimed', async () => {
+    const id = await storedEvent();
+    const runs = [unmatched(id, 'rule-a')];
+    await db.dataSource.transaction((tx) => createUnmatchedRuns(tx, runs));
+    const [result] = await recordUnmatchedEvents(db.dataSource, [{ inboxEventId: id, runs }]);
+    expect(result?.map((run) => run.status)).toEqual(['suppressed']);
+    const [row] = await db.dataSource.query(`SELECT status FROM inbox_events WHERE id = $1`, [id]);
+    expect(row.status).toBe('processed');
+  });
+
+  it('claims nothing when the insert fails: one statement, both or neither', async () => {
+    const id = await storedEvent();
+    const bad = { ...unmatched(id, 'rule-a'), ruleSetVersion: null as unknown as string };
+    await expect(recordUnmatchedEvents(db.dataSource, [{ inboxEventId: id, runs: [bad] }])).rejects.toThrow();
+    const [row] = await db.dataSource.query(`SELECT status FROM inbox_events WHERE id = $1`, [id]);
+    expect(row.status).toBe('pending');
   });
 });
