@@ -65,10 +65,8 @@ export function settleInTransaction(directory: CrmDirectory): SettleHook {
       run.contactId,
       templated ? run.inboxEventId : null,
     ]);
-    const contact = freshestContact(
-      run.contactSnapshot as unknown as Contact,
-      row?.mirrored ?? undefined,
-    ) as Contact | null | undefined;
+    const contact = freshestContact(run.contactSnapshot as unknown as Contact, row?.mirrored ?? undefined) as
+      Contact | null | undefined;
     const settlement: Settlement = decideSettlement(shape, {
       contactQuiet: row?.quiet === true,
       contact,
