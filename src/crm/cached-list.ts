@@ -20,6 +20,11 @@ export class CachedList<T> {
     return this.refresh();
   }
 
+  /** The list when it is loaded and fresh, without loading anything (undefined otherwise). */
+  peek(): T[] | undefined {
+    return this.items && this.now() - this.loadedAt < this.ttlMs ? this.items : undefined;
+  }
+
   /** After a miss of `key`: a fresh list, or undefined when that key already missed recently. */
   async refreshOnMiss(key: string): Promise<T[] | undefined> {
     const now = this.now();

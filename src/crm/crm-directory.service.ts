@@ -62,6 +62,8 @@ export class CrmDirectory {
     MISS_TTL_MS,
   );
   private readonly rotationKey: string;
+  /** Set on the view `cachedOnly()` returns: answer from fresh cached lists, never call the CRM. */
+  private onlyCached = false;
 
   constructor(
     private readonly gateway: CrmGateway,
@@ -69,6 +71,19 @@ export class CrmDirectory {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.rotationKey = `${config.redis.prefix}:crm-directory:{${crmScope(config.crm)}}:round-robin`;
+  }
+
+  /**
+   * This directory answering only from lists already loaded and fresh: a name it would have to
+   * load (stale or missing list, unknown name, round-robin draw) throws NotCachedError instead.
+   * For a caller inside a transaction (a run settled at creation), which must not wait on the
+   * CRM's budget while it holds locks; the runner's own resolution refreshes the cache.
+   */
+  cachedOnly(): CrmDirectory {
+    // Same lists (the instance's fields, through the prototype), only the flag differs.
+    const view = Object.create(this) as CrmDirectory;
+    view.onlyCached = true;
+    return view;
   }
 
   resolveTag(nameOrId: string): Promise<Tag> {
@@ -102,6 +117,7 @@ export class CrmDirectory {
 
   /** The next active member in a rotation shared by every process (GET /v1/users, Redis INCR). */
   async nextRoundRobinMember(): Promise<Member> {
+    if (this.onlyCached) throw new NotCachedError('member', 'round-robin');
     const rotation = assignableMembers(await this.members.get());
     const n = await this.redis.incr(this.rotationKey);
     const member = roundRobinPick(rotation, n);
@@ -115,6 +131,12 @@ export class CrmDirectory {
     wanted: string,
     labels: (item: T) => (string | null | undefined)[],
   ): Promise<T> {
+    if (this.onlyCached) {
+      const cached = list.peek();
+      const hit = cached && findByNameOrId(cached, wanted, labels);
+      if (!hit) throw new NotCachedError(kind, wanted);
+      return hit;
+    }
     const found = findByNameOrId(await list.get(), wanted, labels);
     if (found) return found;
     const fresh = await list.refreshOnMiss(wanted);
@@ -133,5 +155,13 @@ export class CrmDirectory {
       items.push(...res.data);
       if (!res.hasNext || res.data.length === 0) return items;
     }
+  }
+}
+
+/** A name `cachedOnly()` cannot answer without calling the CRM. */
+export class NotCachedError extends Error {
+  override readonly name = 'NotCachedError';
+  constructor(kind: DirectoryKind, wanted: string) {
+    super(`${kind} "${wanted}" is not in the fresh cache`);
   }
 }

@@ -3,6 +3,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { RuleControlsService } from '../console/rule-controls/rule-controls.service';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import { CrmGateway } from '../crm/crm-gateway.service';
+import { CrmDirectory } from '../crm/crm-directory.service';
+import { settleInTransaction } from '../actions/settle-in-transaction';
 import type { Contact } from '../crm/crm-types';
 import { createRun, createUnmatchedRuns, type NewRun, type PendingRun } from '../ledger/create-run';
 import type { InboxOutcome } from '../ledger/inbox-event.entity';
@@ -41,6 +43,7 @@ export class EventMatchingService {
     private readonly dispatcher: RunDispatchService,
     private readonly runs: RunsRepository,
     private readonly unmatched: UnmatchedEventsRecorder,
+    private readonly directory: CrmDirectory,
   ) {}
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
@@ -161,7 +164,9 @@ export class EventMatchingService {
     const unmatched = runs.filter((r) => !r.evaluation.matched);
     const matched = runs.filter((r) => r.evaluation.matched);
     const created = await createUnmatchedRuns(tx, unmatched);
-    for (const run of matched) created.push(await createRun(tx, run));
+    // A run whose every action its guard refuses is settled here (no runner, no actions job).
+    const settle = settleInTransaction(this.directory);
+    for (const run of matched) created.push(await createRun(tx, run, settle));
     // The claim marked it processed; an outcome or a note (mirror skipped) is one more statement, rarely.
     if (end.outcome || end.note) await this.inbox.in(tx).markProcessed(inboxEventId, end.outcome, end.note);
     return this.countRuns([...unmatched, ...matched], created);
@@ -170,6 +175,9 @@ export class EventMatchingService {
   /** Counts the runs written (`created[i]` is `runs[i]` as written); returns those to execute. */
   private countRuns(runs: NewRun[], created: PendingRun[]): PendingRun[] {
     created.forEach((run, i) => this.metrics.runs.inc({ status: run.status, rule: runs[i].rule.id }));
+    // Skips of runs settled at creation, counted as the runner counts its own (after the commit).
+    for (const { type, reason } of created.flatMap((run) => run.settled ?? []))
+      this.metrics.actions.inc({ type, status: 'skipped', reason });
     return created.filter((run) => run.status === 'pending');
   }
 }

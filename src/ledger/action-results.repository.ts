@@ -132,14 +132,30 @@ export class ActionResultsRepository {
     );
   }
 
-  /** One row per action of a new run: pending, or skipped `shadow_mode` when nothing may act. */
-  async insertForRun(runId: string, actions: readonly RuleAction[], shadow: boolean): Promise<void> {
+  /**
+   * One row per action of a new run, in one statement: pending for the runner; skipped
+   * `shadow_mode` when nothing may act; or, for a run settled at creation, skipped with each
+   * guard's reason and detail, as the runner's `skip` records them (reason, error_message, finished_at).
+   */
+  async insertForRun(
+    runId: string,
+    actions: readonly RuleAction[],
+    how: 'pending' | 'shadow' | readonly { reason: string; detail: string }[],
+  ): Promise<void> {
     if (actions.length === 0) return;
+    const skips =
+      how === 'pending'
+        ? null
+        : how === 'shadow'
+          ? actions.map(() => ({ reason: 'shadow_mode', detail: null }))
+          : how;
     await this.db.query(
-      `INSERT INTO action_results (run_id, action_index, action, status, reason, finished_at)
-       SELECT $1, (a.ordinality - 1)::int, a.value, $3::text, $4::text, CASE WHEN $3::text = 'skipped' THEN now() END
+      `INSERT INTO action_results (run_id, action_index, action, status, reason, error_message, finished_at)
+       SELECT $1, (a.ordinality - 1)::int, a.value, CASE WHEN $3::jsonb IS NULL THEN 'pending' ELSE 'skipped' END,
+              $3::jsonb -> (a.ordinality - 1)::int ->> 'reason', $3::jsonb -> (a.ordinality - 1)::int ->> 'detail',
+              CASE WHEN $3::jsonb IS NOT NULL THEN now() END
          FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS a`,
-      [runId, JSON.stringify(actions), shadow ? 'skipped' : 'pending', shadow ? 'shadow_mode' : null],
+      [runId, JSON.stringify(actions), skips ? JSON.stringify(skips) : null],
     );
   }
 

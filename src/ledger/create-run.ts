@@ -3,7 +3,8 @@
 // Only the events pipeline and segment sweeps create runs.
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { timingPlanOf } from '../rules/run-gates';
+import type { Queryable } from '../db/queryable';
+import { timingPlanOf, type TimingPlan } from '../rules/run-gates';
 import type { RuleDefinition, RuleEvaluation } from '../rules/rule-types';
 import { ActionResultsRepository } from './action-results.repository';
 import { EnrollmentsRepository } from './enrollments.repository';
@@ -37,9 +38,29 @@ export interface PendingRun {
   contactId: string;
   status: RunStatus;
   priority: RunPriority;
+  /** Settled at creation: each action's guard refusal (for the actions metric, after the commit). */
+  settled?: SettledAction[];
 }
 
-export async function createRun(tx: EntityManager, input: NewRun): Promise<PendingRun> {
+/** An action of a run settled at creation: skipped as the runner would have skipped it. */
+export interface SettledAction {
+  type: string;
+  reason: string;
+  detail: string;
+}
+
+/**
+ * Decides, in the run's transaction, a run whose every action the runner would only skip
+ * (src/actions/settle-in-transaction.ts); undefined leaves the run pending for the runner. A hook
+ * so the ledger depends on no service (the directory it needs is cached in the events worker).
+ */
+export type SettleHook = (
+  tx: Queryable,
+  run: NewRun,
+  timing: TimingPlan | undefined,
+) => Promise<SettledAction[] | undefined>;
+
+export async function createRun(tx: EntityManager, input: NewRun, settle?: SettleHook): Promise<PendingRun> {
   const id = randomUUID();
   const { status, reason } = !input.evaluation.matched
     ? { status: 'not_matched' as RunStatus, reason: null }
@@ -47,14 +68,22 @@ export async function createRun(tx: EntityManager, input: NewRun): Promise<Pendi
       ? { status: 'suppressed' as RunStatus, reason: 'paused' }
       : await admission(tx, input, id);
   const shadow = input.evaluation.mode === 'shadow';
-  const finalStatus: RunStatus = status === 'pending' && shadow ? 'succeeded' : status;
+  // After admission (unchanged): a run that may act and whose every action its guard refuses is
+  // finished here, like a shadow run, instead of by the runner.
+  const settled =
+    status === 'pending' && !shadow && settle ? await settle(tx, input, timingOf(input)) : undefined;
+  const finalStatus: RunStatus = status === 'pending' && (shadow || settled) ? 'succeeded' : status;
   const inserted = await new RunsRepository(tx).insert(runInsert(input, id, finalStatus, reason));
   const run = { id, contactId: input.contactId, priority: input.priority };
   if (!inserted) return { ...run, status: 'suppressed' }; // same trigger seen before
   if (status === 'pending') {
-    await new ActionResultsRepository(tx).insertForRun(id, input.evaluation.actions, shadow);
+    await new ActionResultsRepository(tx).insertForRun(
+      id,
+      input.evaluation.actions,
+      shadow ? 'shadow' : (settled ?? 'pending'),
+    );
   }
-  return { ...run, status: finalStatus };
+  return { ...run, status: finalStatus, ...(settled ? { settled } : {}) };
 }
 
 /**
@@ -137,9 +166,13 @@ function runInsert(input: NewRun, id: string, status: RunStatus, reason: string 
     actions: input.evaluation.actions,
     contactSnapshot: input.contactSnapshot,
     correlationId: input.correlationId,
-    // The rule's own actions carry its waits and windows (a segment's on-leave actions do not).
-    timing: input.evaluation.actions === input.rule.actions ? timingPlanOf(input.rule) : undefined,
+    timing: timingOf(input),
   };
+}
+
+/** The rule's own actions carry its waits and windows (a segment's on-leave actions do not). */
+function timingOf(input: NewRun): TimingPlan | undefined {
+  return input.evaluation.actions === input.rule.actions ? timingPlanOf(input.rule) : undefined;
 }
 
 /** Whether a matched rule may act now: loop protection, then once / cooldown. */
