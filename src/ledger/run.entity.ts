@@ -36,6 +36,9 @@ export type RunPriority = 'interactive' | 'bulk';
 @Index('IDX_runs_unfinished', ['updatedAt'], { where: `status IN ('pending', 'running')` })
 @Index('IDX_runs_created', ['createdAt'])
 @Index('IDX_runs_waiting', ['contactId', 'waitingUntil'], { where: `status = 'waiting'` })
+@Index('IDX_runs_contact_unfinished', ['contactId', 'createdAt'], {
+  where: `status IN ('pending', 'running', 'waiting')`,
+})
 export class RunEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
