@@ -80,6 +80,14 @@ export class InboxEventsRepository {
     );
   }
 
+  /** Stored, not yet processed (the partial index IDX_inbox_events_pending): the events backlog. */
+  async countPending(): Promise<number> {
+    const [{ n }] = await this.db.query(
+      `SELECT count(*)::int AS n FROM inbox_events WHERE status = 'pending'`,
+    );
+    return n;
+  }
+
   async countFailed(): Promise<number> {
     const [{ n }] = await this.db.query(
       `SELECT count(*)::int AS n FROM inbox_events WHERE status = 'failed'`,

@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DataSource } from 'typeorm';
 import { CrmGateway } from '../../src/crm/crm-gateway.service';
 import { ADMIN_TOKEN, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { DEMO } from '../support/demo-fixture';
@@ -248,6 +249,28 @@ describe('operator console in a real browser', () => {
     await eventually(async () => (await page.locator('#overview').getAttribute('data-updated')) !== updated);
     expect(Number(await page.locator('[data-live="runs.succeeded"]').innerText())).toBeGreaterThanOrEqual(1);
     await screenshot(page, 'overview');
+  });
+
+  it('counts the events stored and not yet processed, whatever the jobs that carry them', async () => {
+    const db = h.app.get(DataSource);
+    // Received "in an hour": the reconciler leaves it alone while the overview counts it.
+    const [{ id }] = await db.query(
+      `INSERT INTO inbox_events (event_key, type, payload, received_at)
+       VALUES ('console-pending-probe', 'test.pending', '{}', now() + interval '1 hour') RETURNING id`,
+    );
+    try {
+      await page.goto(`${h.url}/console`);
+      await eventually(
+        async () => Number(await page.locator('[data-live="pendingEvents"]').innerText()) >= 1,
+        15_000,
+      );
+    } finally {
+      await db.query(`DELETE FROM inbox_events WHERE id = $1`, [id]);
+    }
+    await eventually(
+      async () => Number(await page.locator('[data-live="pendingEvents"]').innerText()) === 0,
+      15_000,
+    );
   });
 
   it('watches the budget plot move under load', async () => {

@@ -44,6 +44,8 @@ export interface OverviewSnapshot {
   actions: CountsByStatus;
   failures: FailureCounts & { total: number };
   queues: Record<string, Record<(typeof QUEUE_STATES)[number], number>>;
+  /** Events stored and not yet processed: a job of the events queue carries a whole intake batch. */
+  pendingEvents: number;
 }
 
 @Injectable()
@@ -53,6 +55,7 @@ export class OverviewFeed {
     runs: CountsByStatus;
     actions: CountsByStatus;
     failures: OverviewSnapshot['failures'];
+    pendingEvents: number;
   };
   private readonly deliveries: { at: number; total: number }[] = [];
   readonly stream: Observable<OverviewSnapshot>;
@@ -96,6 +99,7 @@ export class OverviewFeed {
       actions: counts.actions,
       failures: counts.failures,
       queues,
+      pendingEvents: counts.pendingEvents,
     };
   }
 
@@ -115,11 +119,12 @@ export class OverviewFeed {
   private async slowCounts() {
     if (this.counts && Date.now() - this.counts.at < COUNTS_EVERY_MS) return this.counts;
     const since = periodStart('1h');
-    const [runs, actions, attention, failedEvents] = await Promise.all([
+    const [runs, actions, attention, failedEvents, pendingEvents] = await Promise.all([
       this.runs.countsByStatusSince(since),
       this.actionResults.countsByStatusSince(since),
       this.actionResults.countsNeedingAttention(ATTENTION_STATUSES),
       this.inbox.countFailed(),
+      this.inbox.countPending(),
     ]);
     const failures: FailureCounts = {
       deadActions: attention.dead ?? 0,
@@ -129,7 +134,7 @@ export class OverviewFeed {
     };
     const total =
       failures.deadActions + failures.uncertainActions + failures.failedActions + failures.failedEvents;
-    this.counts = { at: Date.now(), runs, actions, failures: { ...failures, total } };
+    this.counts = { at: Date.now(), runs, actions, failures: { ...failures, total }, pendingEvents };
     return this.counts;
   }
 
