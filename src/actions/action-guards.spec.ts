@@ -1,26 +1,9 @@
 import type { Channel, Contact } from '../crm/crm-types';
 import { applyActionLocally, guardAction } from './action-guards';
 import type { ResolvedAction } from './catalogue/catalogue';
+import { contactFixture, VIP } from './contact-fixture.spec-support';
 
-const VIP = { id: 'tag-vip', name: 'vip', color: '#f00' };
-const contact = (over: Partial<Contact> = {}): Contact => ({
-  id: 'c1',
-  name: 'Ana',
-  phone: '5511999990000',
-  email: null,
-  avatar: null,
-  notes: null,
-  status: 'active',
-  isBlocked: false,
-  sourceMethod: 'MANUAL',
-  assigneeId: 'm1',
-  stageId: 'stage-new',
-  tags: [VIP],
-  createdAt: '2025-01-01T00:00:00Z',
-  updatedAt: '2025-01-01T00:00:00Z',
-  lastInteractionAt: null,
-  ...over,
-});
+const contact = contactFixture;
 const channel = (status: Channel['status']): Channel => ({
   id: 'ch1',
   name: 'Main line',

@@ -2,27 +2,10 @@ import type { Contact } from '../crm/crm-types';
 import type { RuleAction } from '../rules/rule-types';
 import type { ResolvedAction } from './catalogue/catalogue';
 import { decideSettlement, settleExclusion, type RunShape, type SettleState } from './settle-at-creation';
+import { contactFixture } from './contact-fixture.spec-support';
 
-const VIP = { id: 'tag-vip', name: 'vip', color: '#f00' };
-const contact = (over: Partial<Contact> = {}): Contact => ({
-  id: 'c1',
-  name: 'Ana',
-  phone: '5511999990000',
-  email: null,
-  avatar: null,
-  notes: null,
-  status: 'active',
-  isBlocked: false,
-  sourceMethod: 'MANUAL',
-  assigneeId: 'm1',
-  stageId: 'stage-new',
-  tags: [VIP],
-  customFields: { plan: 'gold' },
-  createdAt: '2025-01-01T00:00:00Z',
-  updatedAt: '2025-01-01T00:00:00Z',
-  lastInteractionAt: null,
-  ...over,
-});
+const contact = (over: Partial<Contact> = {}): Contact =>
+  contactFixture({ customFields: { plan: 'gold' }, ...over });
 
 const ADD_VIP: [RuleAction, ResolvedAction] = [
   { type: 'add-tag', tag: 'vip' },

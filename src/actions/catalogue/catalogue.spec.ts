@@ -11,27 +11,10 @@ import {
   type RuleAction,
   type ResolvedAction,
 } from './catalogue';
+import { contactFixture } from '../contact-fixture.spec-support';
 
-const VIP = { id: 'tag-vip', name: 'vip', color: '#f00' };
-const contact = (over: Partial<Contact> = {}): Contact => ({
-  id: 'c1',
-  name: 'Ana',
-  phone: '5511999990000',
-  email: 'ana@x.test',
-  avatar: null,
-  notes: null,
-  status: 'active',
-  isBlocked: false,
-  sourceMethod: 'MANUAL',
-  assigneeId: 'm1',
-  stageId: 'stage-new',
-  tags: [VIP],
-  customFields: { plan: 'opt-pro' },
-  createdAt: '2025-01-01T00:00:00Z',
-  updatedAt: '2025-01-01T00:00:00Z',
-  lastInteractionAt: null,
-  ...over,
-});
+const contact = (over: Partial<Contact> = {}): Contact =>
+  contactFixture({ email: 'ana@x.test', customFields: { plan: 'opt-pro' }, ...over });
 const channel = (status: Channel['status']): Channel => ({
   id: 'ch1',
   name: 'Main',
