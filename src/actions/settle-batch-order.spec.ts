@@ -6,7 +6,13 @@ import { settleInBatchOrder, staysPendingUnlessSettled, type BatchRun } from './
 
 const VIP = { id: 'tag-vip', name: 'vip', color: '#f00' };
 const contact = (id: string): Contact =>
-  ({ id, name: 'Ana', tags: [VIP], customFields: {}, updatedAt: '2025-01-01T00:00:00Z' }) as unknown as Contact;
+  ({
+    id,
+    name: 'Ana',
+    tags: [VIP],
+    customFields: {},
+    updatedAt: '2025-01-01T00:00:00Z',
+  }) as unknown as Contact;
 
 // A no-op (the contact has vip) settles when quiet; a write (tag new) never does.
 const NO_OP: [RuleAction, ResolvedAction] = [

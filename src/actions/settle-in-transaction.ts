@@ -113,7 +113,9 @@ async function batchReadOf(
     quietInDatabase: quiet,
     contact,
     resolved:
-      quiet && contact ? await resolveAll(directory, shape.actions, contact, payload) : { error: 'not resolved' },
+      quiet && contact
+        ? await resolveAll(directory, shape.actions, contact, payload)
+        : { error: 'not resolved' },
   };
 }
 
@@ -155,8 +157,7 @@ export function settleBatchInTransaction(directory: CrmDirectory): BatchSettleHo
       admitted.map(async ({ run }, i) => ({
         contactId: run.contactId,
         shape: shapes[i],
-        read:
-          states && candidate[i] ? await batchReadOf(directory, run, shapes[i], states) : undefined,
+        read: states && candidate[i] ? await batchReadOf(directory, run, shapes[i], states) : undefined,
       })),
     );
     return settleInBatchOrder(runs).map((skips, i) => withTypes(skips, shapes[i]));
