@@ -196,7 +196,7 @@ async function admission(
   return enrollmentAdmission(tx, input, runId);
 }
 
-export const OWN_WRITE_LOOP = { status: 'suppressed' as RunStatus, reason: 'own_write_loop' };
+export const OWN_WRITE_LOOP = Object.freeze({ status: 'suppressed' as RunStatus, reason: 'own_write_loop' });
 
 /** Loop protection looks at contact updates only; an operator's replay is deliberate. */
 export function loopChecked(input: NewRun): boolean {
