@@ -59,7 +59,13 @@ export class EventMatchingService {
     if (row.status === 'processed') return this.requeueUnfinished(row.id, correlationId);
     if (row.status !== 'pending') return;
     const event = storedEvent(row);
-    const ruleSet = this.rules.current();
+    // A job taken while the worker starts may come before the rule set is loaded: wait for it
+    // (an event matched against no set would be marked processed without its runs).
+    let ruleSet = this.rules.current();
+    if (!ruleSet) {
+      this.logger.log(`event ${row.type} ${row.id}: waiting for the rule set to load [${correlationId}]`);
+      ruleSet = await this.rules.loaded();
+    }
     const plan = planEvent(event, ruleSet?.rulesForEvent(row.type).length ?? 0);
     // Independent of each other, so side by side (one round trip of latency instead of two):
     // a payload the mirror cannot keep is noted on the event and matched all the same; whatever
