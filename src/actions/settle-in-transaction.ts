@@ -5,7 +5,7 @@
 import type { Contact } from '../crm/crm-types';
 import type { CrmDirectory } from '../crm/crm-directory.service';
 import type { Queryable } from '../db/queryable';
-import type { NewRun, SettleHook } from '../ledger/create-run';
+import type { NewRun, SettledAction, SettleHook } from '../ledger/create-run';
 import type { RunRow } from '../ledger/run-rows';
 import type { TimingPlan } from '../rules/run-gates';
 import type { RuleAction } from '../rules/rule-types';
@@ -13,7 +13,9 @@ import { actionDefinition, type ResolvedAction } from './catalogue/catalogue';
 import { isTemplated } from './catalogue/action-definition';
 import { resolveAction } from './resolve-action';
 import { freshestContact, messageOf } from './run-steps';
-import { decideSettlement, settleExclusion, type RunShape, type Settlement } from './settle-at-creation';
+import type { AdmittedRun, BatchSettleHook } from '../ledger/record-matched-events';
+import { settleInBatchOrder, type BatchRead, type BatchRun } from './settle-batch-order';
+import { settleExclusion, type ActionSkip, type RunShape } from './settle-at-creation';
 
 /**
  * One statement over runs, contact_leases, contact_mirror (and, for templated values, the event's
@@ -31,52 +33,134 @@ import { decideSettlement, settleExclusion, type RunShape, type Settlement } fro
  * CRM updates the mirror before it finishes its run and releases its lease, so a quiet contact's
  * mirror row already holds what earlier runs wrote (as the runner's own next run would read it).
  * A run inserted earlier in this same transaction (an earlier rule of the same event) is seen as
- * pending, so the later rule's run waits for the runner behind it.
+ * pending, so the later rule's run waits for the runner behind it. A batch of events reads before
+ * inserting any run, for all its candidate contacts at once: the runs of the batch itself are
+ * accounted for in memory, in batch order (settle-batch-order.ts).
  */
 const SETTLEMENT_STATE_SQL = `
-  SELECT NOT EXISTS (SELECT 1 FROM runs
-                      WHERE contact_id = $1 AND status IN ('pending', 'running', 'waiting'))
-         AND NOT EXISTS (SELECT 1 FROM contact_leases WHERE contact_id = $1 AND expires_at >= now())
+  SELECT 'contact' AS kind, c.id,
+         NOT EXISTS (SELECT 1 FROM runs
+                      WHERE contact_id = c.id AND status IN ('pending', 'running', 'waiting'))
+         AND NOT EXISTS (SELECT 1 FROM contact_leases WHERE contact_id = c.id AND expires_at >= now())
            AS quiet,
-         (SELECT raw FROM contact_mirror WHERE id = $1) AS mirrored,
-         (SELECT payload FROM inbox_events WHERE id = $2::uuid) AS event_payload`;
+         (SELECT raw FROM contact_mirror WHERE id = c.id) AS mirrored,
+         NULL::jsonb AS event_payload
+    FROM unnest($1::text[]) AS c(id)
+  UNION ALL
+  SELECT 'event', e.id::text, NULL, NULL, e.payload FROM inbox_events e WHERE e.id = ANY($2::uuid[])`;
 
 interface SettlementStateRow {
-  quiet: boolean;
+  kind: 'contact' | 'event';
+  id: string;
+  quiet: boolean | null;
   mirrored: Contact | null;
   event_payload: RunRow['event_payload'];
+}
+
+interface SettlementStates {
+  contacts: Map<string, { quiet: boolean; mirrored: Contact | null }>;
+  payloads: Map<string, RunRow['event_payload']>;
+}
+
+/** The settlement read of one run, or of a batch's candidates: one statement either way. */
+async function readSettlementStates(
+  tx: Queryable,
+  contactIds: readonly string[],
+  inboxEventIds: readonly string[],
+): Promise<SettlementStates> {
+  const rows: SettlementStateRow[] = await tx.query(SETTLEMENT_STATE_SQL, [
+    [...new Set(contactIds)],
+    [...new Set(inboxEventIds)],
+  ]);
+  const states: SettlementStates = { contacts: new Map(), payloads: new Map() };
+  for (const row of rows) {
+    if (row.kind === 'event') states.payloads.set(row.id, row.event_payload);
+    else states.contacts.set(row.id, { quiet: row.quiet === true, mirrored: row.mirrored });
+  }
+  return states;
+}
+
+function shapeOf(run: NewRun, status: RunShape['status'], timing: TimingPlan | undefined): RunShape {
+  return {
+    status,
+    priority: run.priority,
+    mode: run.evaluation.mode,
+    paused: run.paused ?? false,
+    timing,
+    actions: run.evaluation.actions,
+  };
+}
+
+/** The event whose payload the run's templated values need, if any (most runs: none). */
+function payloadEventOf(run: NewRun, shape: RunShape): string | null {
+  return run.inboxEventId && shape.actions.some(hasTemplates) ? run.inboxEventId : null;
+}
+
+/** What settlement decides from, for a run not excluded by its shape. */
+async function batchReadOf(
+  directory: CrmDirectory,
+  run: NewRun,
+  shape: RunShape,
+  states: SettlementStates,
+): Promise<BatchRead> {
+  const state = states.contacts.get(run.contactId);
+  const eventId = payloadEventOf(run, shape);
+  const payload = eventId ? (states.payloads.get(eventId) ?? null) : null;
+  const contact = freshestContact(run.contactSnapshot as unknown as Contact, state?.mirrored ?? undefined) as
+    Contact | null | undefined;
+  const quiet = state?.quiet === true;
+  return {
+    quietInDatabase: quiet,
+    contact,
+    resolved:
+      quiet && contact
+        ? await resolveAll(directory, shape.actions, contact, payload)
+        : { error: 'not resolved' },
+  };
+}
+
+function withTypes(skips: ActionSkip[] | undefined, shape: RunShape): SettledAction[] | undefined {
+  return skips?.map((s, i) => ({ ...s, type: shape.actions[i].type }));
 }
 
 /** The hook createRun calls for a run admission let act; `undefined` leaves it to the runner. */
 export function settleInTransaction(directory: CrmDirectory): SettleHook {
   return async (tx: Queryable, run: NewRun, timing: TimingPlan | undefined) => {
-    const shape: RunShape = {
-      status: 'pending',
-      priority: run.priority,
-      mode: run.evaluation.mode,
-      paused: run.paused ?? false,
-      timing,
-      actions: run.evaluation.actions,
-    };
+    const shape = shapeOf(run, 'pending', timing);
     // Most acting runs are ruled out by their shape: no statement for them.
     if (settleExclusion(shape)) return undefined;
-    const templated = shape.actions.some(hasTemplates);
-    const [row]: SettlementStateRow[] = await tx.query(SETTLEMENT_STATE_SQL, [
-      run.contactId,
-      templated ? run.inboxEventId : null,
-    ]);
-    const contact = freshestContact(run.contactSnapshot as unknown as Contact, row?.mirrored ?? undefined) as
-      Contact | null | undefined;
-    const settlement: Settlement = decideSettlement(shape, {
-      contactQuiet: row?.quiet === true,
-      contact,
-      resolved:
-        row?.quiet && contact
-          ? await resolveAll(directory, shape.actions, contact, row.event_payload)
-          : { error: 'not resolved' },
-    });
-    if (!settlement.settle) return undefined;
-    return settlement.skips.map((s, i) => ({ ...s, type: shape.actions[i].type }));
+    const eventId = payloadEventOf(run, shape);
+    const states = await readSettlementStates(tx, [run.contactId], eventId ? [eventId] : []);
+    const read = await batchReadOf(directory, run, shape, states);
+    const [skips] = settleInBatchOrder([{ contactId: run.contactId, shape, read }]);
+    return withTypes(skips, shape);
+  };
+}
+
+/**
+ * The batch variant (recordMatchedEvents): every candidate's contact and payload in ONE read, then
+ * the decision in batch order (settle-batch-order.ts: an earlier run of the contact left pending in
+ * the batch holds the later ones back, as a run inserted earlier in the transaction would).
+ */
+export function settleBatchInTransaction(directory: CrmDirectory): BatchSettleHook {
+  return async (tx: Queryable, admitted: readonly AdmittedRun[]) => {
+    const shapes = admitted.map((a) => shapeOf(a.run, a.status, a.timing));
+    const candidate = shapes.map((shape) => !settleExclusion(shape));
+    const states = candidate.includes(true)
+      ? await readSettlementStates(
+          tx,
+          admitted.filter((_, i) => candidate[i]).map((a) => a.run.contactId),
+          admitted.flatMap((a, i) => (candidate[i] ? (payloadEventOf(a.run, shapes[i]) ?? []) : [])),
+        )
+      : undefined;
+    const runs: BatchRun[] = await Promise.all(
+      admitted.map(async ({ run }, i) => ({
+        contactId: run.contactId,
+        shape: shapes[i],
+        read: states && candidate[i] ? await batchReadOf(directory, run, shapes[i], states) : undefined,
+      })),
+    );
+    return settleInBatchOrder(runs).map((skips, i) => withTypes(skips, shapes[i]));
   };
 }
 

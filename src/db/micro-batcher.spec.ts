@@ -47,3 +47,25 @@ describe('MicroBatcher', () => {
     expect(r.batches).toEqual([[1], [2, 3]]);
   });
 });
+
+describe('MicroBatcher writeOne', () => {
+  it('writes the items of a failed batch again through writeOne, each with its own outcome', async () => {
+    const r = recorder([2]);
+    const alone: number[] = [];
+    const batcher = new MicroBatcher(r.write, {
+      writeOne: async (i: number) => {
+        alone.push(i);
+        if (i === 2) throw new Error('refused 2');
+        return i * 100;
+      },
+    });
+    const results = await Promise.allSettled([1, 2, 3].map((i) => batcher.submit(i)));
+    expect(results).toEqual([
+      { status: 'fulfilled', value: 100 },
+      { status: 'rejected', reason: new Error('refused 2') },
+      { status: 'fulfilled', value: 300 },
+    ]);
+    expect(r.batches).toEqual([[1, 2, 3]]);
+    expect(alone).toEqual([1, 2, 3]);
+  });
+});

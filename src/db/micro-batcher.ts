@@ -12,13 +12,18 @@ interface Waiting<In, Out> {
   reject: (err: unknown) => void;
 }
 
-export interface MicroBatcherOptions {
+export interface MicroBatcherOptions<In = unknown, Out = unknown> {
   /** Items per statement: bounds a statement's size (and a failed batch's fallback). */
   maxBatch?: number;
   /** Batches written at once (each holds a connection). */
   maxInFlight?: number;
   /** Whether a failed batch is written again item by item; otherwise every item gets the error. */
   splitOnError?: (err: unknown) => boolean;
+  /**
+   * How an item of a failed batch is written again on its own (default: a batch of one through
+   * `write`): a writer whose batch path differs from its reference path for one item uses the latter.
+   */
+  writeOne?: (item: In) => Promise<Out>;
 }
 
 export class MicroBatcher<In, Out> {
@@ -28,15 +33,17 @@ export class MicroBatcher<In, Out> {
   private readonly maxBatch: number;
   private readonly maxInFlight: number;
   private readonly splitOnError: (err: unknown) => boolean;
+  private readonly writeOne: (item: In) => Promise<Out>;
 
   /** `write` gets the items of one batch and returns one result per item, in order. */
   constructor(
     private readonly write: (items: In[]) => Promise<Out[]>,
-    options: MicroBatcherOptions = {},
+    options: MicroBatcherOptions<In, Out> = {},
   ) {
     this.maxBatch = options.maxBatch ?? 100;
     this.maxInFlight = options.maxInFlight ?? 1;
     this.splitOnError = options.splitOnError ?? (() => true);
+    this.writeOne = options.writeOne ?? (async (item) => (await this.write([item]))[0]);
   }
 
   submit(item: In): Promise<Out> {
@@ -74,7 +81,15 @@ export class MicroBatcher<In, Out> {
         for (const w of batch) w.reject(err);
         return;
       }
-      for (const w of batch) await this.writeBatch([w]);
+      for (const w of batch) await this.writeAlone(w);
+    }
+  }
+
+  private async writeAlone(w: Waiting<In, Out>): Promise<void> {
+    try {
+      w.resolve(await this.writeOne(w.item));
+    } catch (err) {
+      w.reject(err);
     }
   }
 }

@@ -1,12 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import { RuleControlsService } from '../console/rule-controls/rule-controls.service';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import { CrmGateway } from '../crm/crm-gateway.service';
-import { CrmDirectory } from '../crm/crm-directory.service';
-import { settleInTransaction } from '../actions/settle-in-transaction';
 import type { Contact } from '../crm/crm-types';
-import { createRun, createUnmatchedRuns, type NewRun, type PendingRun } from '../ledger/create-run';
+import type { NewRun, PendingRun } from '../ledger/create-run';
 import type { InboxOutcome } from '../ledger/inbox-event.entity';
 import { InboxEventRow, InboxEventsRepository, REPLAY_KEY_PREFIX } from '../ledger/inbox-events.repository';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
@@ -19,19 +16,20 @@ import { isContactGone } from './event-failure';
 import { WaitCancellationService } from '../timing/wait-cancellation.service';
 import { eventFacts, planEvent, type StoredEvent } from './event-plan';
 import { RunDispatchService } from './run-dispatch.service';
+import { MatchedEventsRecorder } from './matched-events-recorder';
 import { UnmatchedEventsRecorder } from './unmatched-events-recorder';
 
 /**
  * Turns one stored event into runs: evaluates the rules listening to its kind against the
  * freshest contact state, and writes every run (matched or not, with its explain trace) plus the
- * event's "processed" mark in one transaction. Actions are enqueued after the commit.
+ * event's "processed" mark in one transaction, shared with the concurrent jobs' events (the
+ * recorders). Actions are enqueued after the commit.
  */
 @Injectable()
 export class EventMatchingService {
   private readonly logger = new Logger(EventMatchingService.name);
 
   constructor(
-    private readonly dataSource: DataSource,
     private readonly rules: RuleSetService,
     private readonly gateway: CrmGateway,
     private readonly metrics: EngineMetrics,
@@ -43,7 +41,7 @@ export class EventMatchingService {
     private readonly dispatcher: RunDispatchService,
     private readonly runs: RunsRepository,
     private readonly unmatched: UnmatchedEventsRecorder,
-    private readonly directory: CrmDirectory,
+    private readonly matched: MatchedEventsRecorder,
   ) {}
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
@@ -61,7 +59,13 @@ export class EventMatchingService {
     if (row.status === 'processed') return this.requeueUnfinished(row.id, correlationId);
     if (row.status !== 'pending') return;
     const event = storedEvent(row);
-    const ruleSet = this.rules.current();
+    // A job taken while the worker starts may come before the rule set is loaded: wait for it
+    // (an event matched against no set would be marked processed without its runs).
+    let ruleSet = this.rules.current();
+    if (!ruleSet) {
+      this.logger.log(`event ${row.type} ${row.id}: waiting for the rule set to load [${correlationId}]`);
+      ruleSet = await this.rules.loaded();
+    }
     const plan = planEvent(event, ruleSet?.rulesForEvent(row.type).length ?? 0);
     // Independent of each other, so side by side (one round trip of latency instead of two):
     // a payload the mirror cannot keep is noted on the event and matched all the same; whatever
@@ -90,7 +94,7 @@ export class EventMatchingService {
     // No rule matched (most events): a batched claim and insert shared with concurrent jobs.
     const pending =
       runs.some((run) => run.evaluation.matched) || outcome || note
-        ? await this.dataSource.transaction((tx) => this.recordRuns(tx, row.id, runs, { outcome, note }))
+        ? await this.recordRuns(row.id, runs, { outcome, note })
         : this.countRuns(runs, (await this.unmatched.record({ inboxEventId: row.id, runs })) ?? []);
     // Executed here when the contact is free (first CRM call without a second queue hop), else queued.
     const how = await this.dispatcher.dispatch(pending.map((run) => ({ ...run, correlationId })));
@@ -153,23 +157,14 @@ export class EventMatchingService {
     });
   }
 
+  /** Batched with concurrent jobs' events (MatchedEventsRecorder); returns those to execute. */
   private async recordRuns(
-    tx: EntityManager,
     inboxEventId: string,
     runs: NewRun[],
     end: { outcome: InboxOutcome | null; note: string | null },
   ): Promise<PendingRun[]> {
-    // Claim first (lock + processed mark in one statement); the not-matched runs go in one more.
-    if (!(await this.inbox.in(tx).claimPending(inboxEventId))) return [];
-    const unmatched = runs.filter((r) => !r.evaluation.matched);
-    const matched = runs.filter((r) => r.evaluation.matched);
-    const created = await createUnmatchedRuns(tx, unmatched);
-    // A run whose every action its guard refuses is settled here (no runner, no actions job).
-    const settle = settleInTransaction(this.directory);
-    for (const run of matched) created.push(await createRun(tx, run, settle));
-    // The claim marked it processed; an outcome or a note (mirror skipped) is one more statement, rarely.
-    if (end.outcome || end.note) await this.inbox.in(tx).markProcessed(inboxEventId, end.outcome, end.note);
-    return this.countRuns([...unmatched, ...matched], created);
+    const created = await this.matched.record({ inboxEventId, runs, ...end });
+    return created ? this.countRuns(runs, created) : [];
   }
 
   /** Counts the runs written (`created[i]` is `runs[i]` as written); returns those to execute. */

@@ -12,6 +12,7 @@ import { EventMatchingService } from './event-matching.service';
 import { EventsProcessor } from './events.processor';
 import { ReconcilerService } from './reconciler.service';
 import { RunDispatchService } from './run-dispatch.service';
+import { MatchedEventsRecorder } from './matched-events-recorder';
 import { UnmatchedEventsRecorder } from './unmatched-events-recorder';
 
 @Module({})
@@ -34,6 +35,7 @@ export class EventsModule {
         EventMatchingService,
         RunDispatchService,
         UnmatchedEventsRecorder,
+        MatchedEventsRecorder,
         ...(withWorkers ? [EventsProcessor, EventFailuresService] : []),
         // One reconciler per scheduler process is enough; several are harmless (job ids dedupe).
         ...(withScheduler ? [ReconcilerService] : []),

@@ -4,6 +4,9 @@ import type { Queryable, Transactional } from '../db/queryable';
 import { returnedRows } from '../db/returned-rows';
 import type { RuleAction } from '../rules/rule-types';
 import type { ActionStatus, ActionTarget } from './action-result.entity';
+import { ActionResultViews } from './action-result-views';
+
+export type { ActionNeedingAttention, AttentionFilter, ContactActionRow } from './action-result-views';
 
 export interface ActionRow {
   id: string;
@@ -22,44 +25,26 @@ export interface Failure {
   requestId: string | null;
 }
 
-export interface AttentionFilter {
-  statuses: readonly string[];
-  rule?: string;
-  limit: number;
+/** The action rows of one new run: see insertForRun. */
+export interface NewActionRows {
+  runId: string;
+  actions: readonly RuleAction[];
+  how: 'pending' | 'shadow' | readonly { reason: string; detail: string }[];
 }
 
-export interface ActionNeedingAttention {
-  id: string;
-  runId: string;
-  index: number;
+export interface RuleContact {
   ruleId: string;
   contactId: string;
-  action: RuleAction;
-  status: ActionStatus;
-  errorCode: string | null;
-  errorMessage: string | null;
-  requestId: string | null;
-  attempts: number;
-  finishedAt: Date | null;
 }
 
-export interface ContactActionRow {
-  runId: string;
-  ruleId: string;
-  index: number;
-  action: RuleAction;
-  status: ActionStatus;
-  reason: string | null;
-  errorCode: string | null;
-  httpStatus: number | null;
-  requestId: string | null;
-  durationMs: number | null;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-}
+export const ruleContactKey = (p: RuleContact): string => `${p.ruleId}\u0000${p.contactId}`;
 
-export class ActionResultsRepository {
-  constructor(private readonly db: Transactional) {}
+const SHADOW_SKIP = { reason: 'shadow_mode', detail: null };
+
+export class ActionResultsRepository extends ActionResultViews {
+  constructor(protected override readonly db: Transactional) {
+    super(db);
+  }
 
   /** The same repository over a transaction (EntityManager) or the pool. */
   in(db: Transactional): ActionResultsRepository {
@@ -77,85 +62,33 @@ export class ActionResultsRepository {
     });
   }
 
-  // Read-only views for the operator console.
-
-  /** Actions of the runs created since, by status. */
-  async countsByStatusSince(since: Date): Promise<Record<string, number>> {
-    const rows: { status: string; n: number }[] = await this.db.query(
-      `SELECT a.status, count(*)::int AS n FROM action_results a JOIN runs r ON r.id = a.run_id
-        WHERE r.created_at >= $1 GROUP BY a.status`,
-      [since],
-    );
-    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
-  }
-
-  /** Actions still to be executed, by their run's gateway priority: each is a CRM call ahead. */
-  async unfinishedByPriority(): Promise<{ interactive: number; bulk: number }> {
-    const rows: { priority: 'interactive' | 'bulk'; n: number }[] = await this.db.query(
-      `SELECT r.priority, count(*)::int AS n FROM action_results a JOIN runs r ON r.id = a.run_id
-        WHERE a.status IN ('pending', 'running') GROUP BY r.priority`,
-    );
-    const out = { interactive: 0, bulk: 0 };
-    for (const r of rows) out[r.priority] = r.n;
-    return out;
-  }
-
-  /** Actions that need an operator (dead, uncertain, failed), newest first. */
-  needingAttention(f: AttentionFilter): Promise<ActionNeedingAttention[]> {
-    return this.db.query(
-      `SELECT a.id, a.run_id AS "runId", a.action_index AS "index", r.rule_id AS "ruleId", r.contact_id AS "contactId",
-              a.action, a.status, a.error_code AS "errorCode", a.error_message AS "errorMessage",
-              a.request_id AS "requestId", a.attempts, a.finished_at AS "finishedAt"
-         FROM action_results a JOIN runs r ON r.id = a.run_id
-        WHERE a.status = ANY($1) AND ($2::text IS NULL OR r.rule_id = $2)
-        ORDER BY coalesce(a.finished_at, r.created_at) DESC LIMIT $3`,
-      [f.statuses, f.rule ?? null, f.limit],
-    );
-  }
-
-  async countsNeedingAttention(statuses: readonly string[]): Promise<Record<string, number>> {
-    const rows: { status: string; n: number }[] = await this.db.query(
-      `SELECT status, count(*)::int AS n FROM action_results WHERE status = ANY($1) GROUP BY status`,
-      [statuses],
-    );
-    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
-  }
-
-  /** Every action of the given runs, with its rule (contact timeline). */
-  ofRuns(runIds: string[]): Promise<ContactActionRow[]> {
-    return this.db.query(
-      `SELECT a.run_id AS "runId", r.rule_id AS "ruleId", a.action_index AS "index", a.action, a.status, a.reason,
-              a.error_code AS "errorCode", a.http_status AS "httpStatus", a.request_id AS "requestId",
-              a.duration_ms AS "durationMs", a.started_at AS "startedAt", a.finished_at AS "finishedAt"
-         FROM action_results a JOIN runs r ON r.id = a.run_id WHERE a.run_id = ANY($1::uuid[])`,
-      [runIds],
-    );
-  }
-
   /**
-   * One row per action of a new run, in one statement: pending for the runner; skipped
-   * `shadow_mode` when nothing may act; or, for a run settled at creation, skipped with each
-   * guard's reason and detail, as the runner's `skip` records them (reason, error_message, finished_at).
+   * One row per action of a new run: pending for the runner; skipped `shadow_mode` when nothing may
+   * act; or, for a run settled at creation, skipped with each guard's reason and detail, as the
+   * runner's `skip` records them (reason, error_message, finished_at).
    */
-  async insertForRun(
-    runId: string,
-    actions: readonly RuleAction[],
-    how: 'pending' | 'shadow' | readonly { reason: string; detail: string }[],
-  ): Promise<void> {
-    if (actions.length === 0) return;
-    const skips =
-      how === 'pending'
-        ? null
-        : how === 'shadow'
-          ? actions.map(() => ({ reason: 'shadow_mode', detail: null }))
-          : how;
+  insertForRun(runId: string, actions: readonly RuleAction[], how: NewActionRows['how']): Promise<void> {
+    return this.insertForRuns([{ runId, actions, how }]);
+  }
+
+  /** The action rows of several new runs (a batch of events), in one statement. */
+  async insertForRuns(runs: readonly NewActionRows[]): Promise<void> {
+    const rows = runs
+      .filter((r) => r.actions.length > 0)
+      .map(({ runId, actions, how }) => ({
+        runId,
+        actions,
+        skips: how === 'pending' ? null : how === 'shadow' ? actions.map(() => SHADOW_SKIP) : how,
+      }));
+    if (rows.length === 0) return;
     await this.db.query(
       `INSERT INTO action_results (run_id, action_index, action, status, reason, error_message, finished_at)
-       SELECT $1, (a.ordinality - 1)::int, a.value, CASE WHEN $3::jsonb IS NULL THEN 'pending' ELSE 'skipped' END,
-              $3::jsonb -> (a.ordinality - 1)::int ->> 'reason', $3::jsonb -> (a.ordinality - 1)::int ->> 'detail',
-              CASE WHEN $3::jsonb IS NOT NULL THEN now() END
-         FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS a`,
-      [runId, JSON.stringify(actions), skips ? JSON.stringify(skips) : null],
+       SELECT r."runId", (a.ordinality - 1)::int, a.value, CASE WHEN r.skips IS NULL THEN 'pending' ELSE 'skipped' END,
+              r.skips -> (a.ordinality - 1)::int ->> 'reason', r.skips -> (a.ordinality - 1)::int ->> 'detail',
+              CASE WHEN r.skips IS NOT NULL THEN now() END
+         FROM jsonb_to_recordset($1::jsonb) AS r("runId" uuid, actions jsonb, skips jsonb)
+        CROSS JOIN LATERAL jsonb_array_elements(r.actions) WITH ORDINALITY AS a`,
+      [JSON.stringify(rows)],
     );
   }
 
@@ -265,13 +198,21 @@ export class ActionResultsRepository {
 
   /** Whether the rule's own write on the contact succeeded within the window (loop protection). */
   async recentSuccess(ruleId: string, contactId: string, windowMs: number): Promise<boolean> {
-    const rows = await this.db.query(
-      `SELECT 1 FROM action_results a JOIN runs r ON r.id = a.run_id
-        WHERE r.rule_id = $1 AND r.contact_id = $2 AND a.status = 'succeeded'
-          AND a.finished_at > now() - ($3::bigint * interval '1 millisecond') LIMIT 1`,
-      [ruleId, contactId, windowMs],
+    return (await this.recentSuccesses([{ ruleId, contactId }], windowMs)).size > 0;
+  }
+
+  /** recentSuccess for several (rule, contact) pairs in one statement: the pairs held back, as keys. */
+  async recentSuccesses(pairs: readonly RuleContact[], windowMs: number): Promise<Set<string>> {
+    if (pairs.length === 0) return new Set();
+    const rows: RuleContact[] = await this.db.query(
+      `SELECT p.rule_id AS "ruleId", p.contact_id AS "contactId"
+         FROM unnest($1::text[], $2::text[]) AS p(rule_id, contact_id)
+        WHERE EXISTS (SELECT 1 FROM action_results a JOIN runs r ON r.id = a.run_id
+                       WHERE r.rule_id = p.rule_id AND r.contact_id = p.contact_id AND a.status = 'succeeded'
+                         AND a.finished_at > now() - ($3::bigint * interval '1 millisecond'))`,
+      [pairs.map((p) => p.ruleId), pairs.map((p) => p.contactId), windowMs],
     );
-    return rows.length > 0;
+    return new Set(rows.map(ruleContactKey));
   }
 
   /** Actions of one rule's runs on the given triggers (a sweep's), counted by status. */

@@ -131,16 +131,18 @@ export async function recordUnmatchedEvents(
  * Not-matched run rows: nothing to admit, nothing to act on. The contact is kept once per event
  * (the toolchain's export reads it from one of its runs); each run keeps its own explain trace.
  */
-function unmatchedRunRows(inputs: readonly NewRun[]): RunInsert[] {
+export function unmatchedRunRows(inputs: readonly NewRun[]): RunInsert[] {
   return inputs.map((input, i) => ({
+    // Nothing will run: no waits or windows to keep (as the insert without a timing column did).
     ...runInsert(input, randomUUID(), 'not_matched', null),
+    timing: null,
     contactSnapshot:
       i === 0 || inputs[i - 1].inboxEventId !== input.inboxEventId ? input.contactSnapshot : null,
   }));
 }
 
 /** A (trigger, rule, contact) seen before is not inserted: it comes back suppressed. */
-function pendingRunsOf(rows: readonly RunInsert[], inserted: Set<string>): PendingRun[] {
+export function pendingRunsOf(rows: readonly RunInsert[], inserted: Set<string>): PendingRun[] {
   return rows.map((r) => ({
     id: r.id,
     contactId: r.contactId,
@@ -149,7 +151,7 @@ function pendingRunsOf(rows: readonly RunInsert[], inserted: Set<string>): Pendi
   }));
 }
 
-function runInsert(input: NewRun, id: string, status: RunStatus, reason: string | null): RunInsert {
+export function runInsert(input: NewRun, id: string, status: RunStatus, reason: string | null): RunInsert {
   return {
     id,
     triggerKey: input.triggerKey,
@@ -171,7 +173,7 @@ function runInsert(input: NewRun, id: string, status: RunStatus, reason: string 
 }
 
 /** The rule's own actions carry its waits and windows (a segment's on-leave actions do not). */
-function timingOf(input: NewRun): TimingPlan | undefined {
+export function timingOf(input: NewRun): TimingPlan | undefined {
   return input.evaluation.actions === input.rule.actions ? timingPlanOf(input.rule) : undefined;
 }
 
@@ -182,16 +184,37 @@ async function admission(
   runId: string,
 ): Promise<{ status: RunStatus; reason: string | null }> {
   if (
-    input.eventType === 'contact.updated' &&
-    !input.replay &&
+    loopChecked(input) &&
     (await new ActionResultsRepository(tx).recentSuccess(
       input.rule.id,
       input.contactId,
       OWN_WRITE_LOOP_WINDOW_MS,
     ))
   ) {
-    return { status: 'suppressed', reason: 'own_write_loop' };
+    return OWN_WRITE_LOOP;
   }
+  return enrollmentAdmission(tx, input, runId);
+}
+
+export const OWN_WRITE_LOOP = Object.freeze({ status: 'suppressed' as RunStatus, reason: 'own_write_loop' });
+
+/** Loop protection looks at contact updates only; an operator's replay is deliberate. */
+export function loopChecked(input: NewRun): boolean {
+  return input.eventType === 'contact.updated' && !input.replay;
+}
+
+/** Whether the rule limits how often it fires (once, cooldown, at-most): a claim per run, in order. */
+export function hasEnrollmentGate(input: NewRun): boolean {
+  const { once, cooldownMs, atMost } = input.rule;
+  return atMost !== undefined || once === 'per-contact' || !!cooldownMs;
+}
+
+/** Admission after loop protection: once / cooldown / at-most claims (none: the run may act). */
+export async function enrollmentAdmission(
+  tx: EntityManager,
+  input: NewRun,
+  runId: string,
+): Promise<{ status: RunStatus; reason: string | null }> {
   const enrollments = new EnrollmentsRepository(tx);
   const { once, cooldownMs, atMost } = input.rule;
   if (atMost !== undefined && once !== 'per-contact') {

@@ -14,14 +14,15 @@ const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.co
 /** Runs from a JSON array ($1) of RunInsert rows; the caller adds its filter and conflict clause. */
 const INSERT_RUNS_FROM_JSON = `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version, rule_set_version,
                          contact_id, status, reason, mode, priority, trace, actions, contact_snapshot, correlation_id,
-                         finished_at)
+                         timing, finished_at)
        SELECT x."id", x."triggerKey", x."inboxEventId", x."ruleId", x."ruleVersion", x."ruleSetVersion",
               x."contactId", x."status", x."reason", x."mode", x."priority", x."trace", x."actions",
-              x."contactSnapshot", x."correlationId",
+              x."contactSnapshot", x."correlationId", x."timing",
               CASE WHEN x."status" IN ('pending','running') THEN NULL ELSE now() END
          FROM jsonb_to_recordset($1::jsonb) AS x("id" uuid, "triggerKey" text, "inboxEventId" uuid, "ruleId" text,
               "ruleVersion" text, "ruleSetVersion" text, "contactId" text, "status" text, "reason" text, "mode" text,
-              "priority" text, "trace" jsonb, "actions" jsonb, "contactSnapshot" jsonb, "correlationId" text)`;
+              "priority" text, "trace" jsonb, "actions" jsonb, "contactSnapshot" jsonb, "correlationId" text,
+              "timing" jsonb)`;
 
 /** A waiting run has its delayed job; a job a little early on the database's clock still wakes it. */
 const WAKE_TOLERANCE_MS = 1000;
@@ -64,8 +65,10 @@ export class RunsRepository extends RunViews {
   }
 
   /**
-   * Several runs in one statement (the not-matched runs of one event: one round trip however many
-   * rules listen). Returns the ids written; a (trigger, rule, contact) seen before writes nothing.
+   * Several runs in one statement (the not-matched runs of one event, or every matched run of a
+   * batch of events: one round trip however many). Each row keeps its status, reason and timing;
+   * finished_at is set unless it is pending. Returns the ids written; a (trigger, rule, contact)
+   * seen before writes nothing (its caller records it suppressed, as `insert` does).
    */
   async insertMany(runs: readonly RunInsert[]): Promise<Set<string>> {
     if (runs.length === 0) return new Set();

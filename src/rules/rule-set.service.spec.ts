@@ -34,6 +34,16 @@ describe('RuleSetService', () => {
     expect(service.current()).toBeUndefined();
   });
 
+  it('hands a caller that asks before the start-up load the set once it is loaded', async () => {
+    write(GOOD);
+    // A worker's queue may deliver a job before this module's onModuleInit has run.
+    const early = service.loaded();
+    await service.onModuleInit();
+    const set = service.current()!;
+    await expect(early).resolves.toBe(set);
+    await expect(service.loaded()).resolves.toBe(set);
+  });
+
   it('keeps the last good set when a reload fails, and exposes the problems', async () => {
     write(GOOD);
     await service.onModuleInit();

@@ -46,6 +46,10 @@ export class RuleSetService implements OnModuleInit, OnModuleDestroy {
   // Reloads run one after the other, so a slow one never overwrites a newer one.
   private queue: Promise<unknown> = Promise.resolve();
   private readonly onSighup = () => void this.reload('SIGHUP');
+  // Settled by the first set installed: a worker's queues may hand it jobs before onModuleInit
+  // (module hooks run one module after another), and an event matched against no set is lost.
+  private installFirst!: (set: CompiledRuleSet) => void;
+  private readonly first = new Promise<CompiledRuleSet>((resolve) => (this.installFirst = resolve));
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -69,6 +73,11 @@ export class RuleSetService implements OnModuleInit, OnModuleDestroy {
 
   current(): CompiledRuleSet | undefined {
     return this.set;
+  }
+
+  /** The running set, once the start-up load has installed one (at once afterwards). */
+  loaded(): Promise<CompiledRuleSet> {
+    return this.set ? Promise.resolve(this.set) : this.first;
   }
 
   /** Problems of the last attempt (warnings of a good set, or the errors of a refused one). */
@@ -115,6 +124,7 @@ export class RuleSetService implements OnModuleInit, OnModuleDestroy {
     }
     if (fresh.version !== this.set?.version) {
       this.set = fresh; // the swap: one reference; evaluations in flight keep the set they started with
+      this.installFirst(fresh);
       this.loadedAt = new Date();
       this.logger.log(
         `rule set ${fresh.version} loaded (${reason}): ${fresh.rules.length} rule(s) from ${dir}`,
