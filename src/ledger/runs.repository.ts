@@ -11,18 +11,27 @@ const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlation
 const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.contact_snapshot, r.priority,
                  r.timing, r.timeline, e.payload AS event_payload`;
 
-/** Runs from a JSON array ($1) of RunInsert rows; the caller adds its filter and conflict clause. */
-const INSERT_RUNS_FROM_JSON = `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version, rule_set_version,
-                         contact_id, status, reason, mode, priority, trace, actions, contact_snapshot, correlation_id,
-                         timing, finished_at)
+/**
+ * Runs from a JSON array ($1) of RunInsert rows, inserted in the array's order: `seq` (identity) is
+ * what orders one trigger's runs (same created_at) for the runner, so the order is stated, not left
+ * to the plan. The caller adds its filter and conflict clause.
+ */
+const INSERT_RUNS_FROM_JSON = (where = '') => `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version,
+                         rule_set_version, contact_id, status, reason, mode, priority, trace, actions,
+                         contact_snapshot, correlation_id, timing, finished_at)
        SELECT x."id", x."triggerKey", x."inboxEventId", x."ruleId", x."ruleVersion", x."ruleSetVersion",
               x."contactId", x."status", x."reason", x."mode", x."priority", x."trace", x."actions",
               x."contactSnapshot", x."correlationId", x."timing",
               CASE WHEN x."status" IN ('pending','running') THEN NULL ELSE now() END
-         FROM jsonb_to_recordset($1::jsonb) AS x("id" uuid, "triggerKey" text, "inboxEventId" uuid, "ruleId" text,
-              "ruleVersion" text, "ruleSetVersion" text, "contactId" text, "status" text, "reason" text, "mode" text,
-              "priority" text, "trace" jsonb, "actions" jsonb, "contactSnapshot" jsonb, "correlationId" text,
-              "timing" jsonb)`;
+         FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS ("id" uuid, "triggerKey" text, "inboxEventId" uuid,
+              "ruleId" text, "ruleVersion" text, "ruleSetVersion" text, "contactId" text, "status" text,
+              "reason" text, "mode" text, "priority" text, "trace" jsonb, "actions" jsonb, "contactSnapshot" jsonb,
+              "correlationId" text, "timing" jsonb)) WITH ORDINALITY
+           AS x("id", "triggerKey", "inboxEventId", "ruleId", "ruleVersion", "ruleSetVersion", "contactId",
+                "status", "reason", "mode", "priority", "trace", "actions", "contactSnapshot", "correlationId",
+                "timing", "position")
+        ${where}
+        ORDER BY x."position"`;
 
 /** A waiting run has its delayed job; a job a little early on the database's clock still wakes it. */
 const WAKE_TOLERANCE_MS = 1000;
@@ -73,7 +82,7 @@ export class RunsRepository extends RunViews {
   async insertMany(runs: readonly RunInsert[]): Promise<Set<string>> {
     if (runs.length === 0) return new Set();
     const inserted: { id: string }[] = await this.db.query(
-      `${INSERT_RUNS_FROM_JSON} ON CONFLICT (trigger_key, rule_id, contact_id) DO NOTHING RETURNING id`,
+      `${INSERT_RUNS_FROM_JSON()} ON CONFLICT (trigger_key, rule_id, contact_id) DO NOTHING RETURNING id`,
       [JSON.stringify(runs)],
     );
     return new Set(inserted.map((r) => r.id));
@@ -91,7 +100,7 @@ export class RunsRepository extends RunViews {
   ): Promise<{ claimed: Set<string>; inserted: Set<string> }> {
     const rows: { kind: 'claimed' | 'inserted'; id: string }[] = await this.db.query(
       `WITH claimed AS (${claim.sql}),
-            inserted AS (${INSERT_RUNS_FROM_JSON} WHERE x."inboxEventId" IN (SELECT id FROM claimed)
+            inserted AS (${INSERT_RUNS_FROM_JSON('WHERE x."inboxEventId" IN (SELECT id FROM claimed)')}
                          ON CONFLICT (trigger_key, rule_id, contact_id) DO NOTHING RETURNING id)
        SELECT 'claimed' AS kind, id FROM claimed UNION ALL SELECT 'inserted' AS kind, id FROM inserted`,
       [JSON.stringify(runs), ...claim.params],
