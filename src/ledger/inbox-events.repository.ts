@@ -1,8 +1,15 @@
 // Every statement on `inbox_events`: the intake's group commit, the events processor's claim and
 // mark, the reconciler's scan and the admin replay.
-import type { EntityManager } from 'typeorm';
 import { affectedRows, returnedRows } from '../db/returned-rows';
 import type { InboxOutcome, InboxStatus } from './inbox-event.entity';
+import { InboxEventViews, type Db } from './inbox-event-views';
+
+export type {
+  ContactDeliveryRow,
+  FailedEventRow,
+  InboxExportCursor,
+  InboxExportRow,
+} from './inbox-event-views';
 
 export interface NewInboxEvent {
   key: string;
@@ -27,72 +34,10 @@ export interface InboxEventRow {
 /** Event keys of operator replays start with this: they skip the mirror and loop protection. */
 export const REPLAY_KEY_PREFIX = 'replay:';
 
-const VIEW = `id, event_key AS "eventKey", type, status, outcome, attempts, last_error AS "lastError",
-  contact_id AS "contactId", received_at AS "receivedAt", processed_at AS "processedAt"`;
-
-/** Needs `transaction` besides `query`: the pool (DataSource) or an EntityManager. */
-type Db = Pick<EntityManager, 'query' | 'transaction'>;
-
-export interface ContactDeliveryRow {
-  id: string;
-  type: string;
-  eventKey: string;
-  status: InboxStatus;
-  error: string | null;
-  receivedAt: Date;
-  processedAt: Date | null;
-}
-
-export interface FailedEventRow {
-  id: string;
-  type: string;
-  contactId: string | null;
-  error: string | null;
-  receivedAt: Date;
-}
-
-export class InboxEventsRepository {
-  constructor(private readonly db: Db) {}
-
+/** The writes, the claims and the reconciler's scan; the console's and admin's reads are in InboxEventViews. */
+export class InboxEventsRepository extends InboxEventViews {
   in(db: Db): InboxEventsRepository {
     return new InboxEventsRepository(db);
-  }
-
-  // Read-only views for the operator console.
-
-  /** A contact's deliveries, the newest `limit`, in time order (contact timeline). */
-  ofContact(contactId: string, limit: number): Promise<ContactDeliveryRow[]> {
-    return this.db.query(
-      `SELECT * FROM (SELECT id, type, event_key AS "eventKey", status, last_error AS error, received_at AS "receivedAt",
-                             processed_at AS "processedAt"
-                        FROM inbox_events WHERE contact_id = $1 ORDER BY received_at DESC LIMIT $2) d
-        ORDER BY "receivedAt"`,
-      [contactId, limit],
-    );
-  }
-
-  /** Events whose processing failed for good, newest first. */
-  failed(limit: number): Promise<FailedEventRow[]> {
-    return this.db.query(
-      `SELECT id, type, contact_id AS "contactId", last_error AS error, received_at AS "receivedAt" FROM inbox_events
-        WHERE status = 'failed' ORDER BY received_at DESC LIMIT $1`,
-      [limit],
-    );
-  }
-
-  /** Stored, not yet processed (the partial index IDX_inbox_events_pending): the events backlog. */
-  async countPending(): Promise<number> {
-    const [{ n }] = await this.db.query(
-      `SELECT count(*)::int AS n FROM inbox_events WHERE status = 'pending'`,
-    );
-    return n;
-  }
-
-  async countFailed(): Promise<number> {
-    const [{ n }] = await this.db.query(
-      `SELECT count(*)::int AS n FROM inbox_events WHERE status = 'failed'`,
-    );
-    return n;
   }
 
   /**
@@ -237,22 +182,6 @@ export class InboxEventsRepository {
     return rows.length > 0;
   }
 
-  /** Newest first, for the admin list; the payload only in `show`. */
-  list(f: { status?: string; type?: string; limit: number }): Promise<Record<string, unknown>[]> {
-    return this.db.query(
-      `SELECT ${VIEW} FROM inbox_events
-        WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR type = $2)
-        ORDER BY received_at DESC LIMIT $3`,
-      [f.status ?? null, f.type ?? null, f.limit],
-    );
-  }
-
-  async show(id: string): Promise<Record<string, unknown> | undefined> {
-    const [row] = await this.db.query(`SELECT ${VIEW}, payload FROM inbox_events WHERE id = $1`, [id]);
-    return row;
-  }
-
-  /** Pending events received more than `staleAfterMs` ago, oldest first (reconciler). */
   /** Pending events received before `staleAfterMs` ago, oldest first, with the intake batch that stored them. */
   stalePending(staleAfterMs: number, limit: number): Promise<{ id: string; batchKey: string | null }[]> {
     return this.db.query(
@@ -273,44 +202,4 @@ export class InboxEventsRepository {
     );
     return copy?.id;
   }
-
-  /**
-   * Events received in [since, until) after the cursor, oldest first, for the toolchain's export;
-   * each with the contact state one of its runs recorded (message events are evaluated against a
-   * contact read at the time, which the payload does not carry).
-   */
-  pageForExport(
-    range: { since: Date; until: Date },
-    after: InboxExportCursor | undefined,
-    limit: number,
-  ): Promise<InboxExportRow[]> {
-    return this.db.query(
-      // received_at travels as text too: a JS Date drops the microseconds the cursor compares.
-      `SELECT e.id, e.type, e.payload, e.contact_id, e.received_at, e.received_at::text AS cursor_at,
-              (SELECT r.contact_snapshot FROM runs r
-                WHERE r.inbox_event_id = e.id AND r.contact_snapshot IS NOT NULL LIMIT 1) AS contact
-         FROM inbox_events e
-        WHERE e.received_at >= $1 AND e.received_at < $2
-          AND ($3::timestamptz IS NULL OR (e.received_at, e.id) > ($3::timestamptz, $4::uuid))
-        ORDER BY e.received_at, e.id
-        LIMIT $5`,
-      [range.since, range.until, after?.receivedAt ?? null, after?.id ?? null, limit],
-    );
-  }
-}
-
-export interface InboxExportCursor {
-  /** received_at as Postgres prints it (microseconds kept). */
-  receivedAt: string;
-  id: string;
-}
-
-export interface InboxExportRow {
-  id: string;
-  type: string;
-  payload: { id?: string; createdAt?: string; data?: Record<string, unknown> };
-  contact_id: string | null;
-  received_at: Date;
-  cursor_at: string;
-  contact: Record<string, unknown> | null;
 }
