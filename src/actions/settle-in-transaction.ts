@@ -123,22 +123,8 @@ function withTypes(skips: ActionSkip[] | undefined, shape: RunShape): SettledAct
   return skips?.map((s, i) => ({ ...s, type: shape.actions[i].type }));
 }
 
-/** The hook createRun calls for a run admission let act; `undefined` leaves it to the runner. */
-export function settleInTransaction(directory: CrmDirectory): SettleHook {
-  return async (tx: Queryable, run: NewRun, timing: TimingPlan | undefined) => {
-    const shape = shapeOf(run, 'pending', timing);
-    // Most acting runs are ruled out by their shape: no statement for them.
-    if (settleExclusion(shape)) return undefined;
-    const eventId = payloadEventOf(run, shape);
-    const states = await readSettlementStates(tx, [run.contactId], eventId ? [eventId] : []);
-    const read = await batchReadOf(directory, run, shape, states);
-    const [skips] = settleInBatchOrder([{ contactId: run.contactId, shape, read }]);
-    return withTypes(skips, shape);
-  };
-}
-
 /**
- * The batch variant (recordMatchedEvents): every candidate's contact and payload in ONE read, then
+ * The hook recordMatchedEvents calls: every candidate's contact and payload in ONE read, then
  * the decision in batch order (settle-batch-order.ts: an earlier run of the contact left pending in
  * the batch holds the later ones back, as a run inserted earlier in the transaction would).
  */
@@ -192,4 +178,14 @@ async function resolveAll(
   } catch (err) {
     return { error: (err as Error).message };
   }
+}
+
+/**
+ * The hook createRun calls for one run admission let act (the per-event path): the batch hook on a
+ * batch of one; `undefined` leaves it to the runner.
+ */
+export function settleInTransaction(directory: CrmDirectory): SettleHook {
+  const batch = settleBatchInTransaction(directory);
+  return async (tx: Queryable, run: NewRun, timing: TimingPlan | undefined) =>
+    (await batch(tx, [{ run, status: 'pending', timing }]))[0];
 }
