@@ -87,11 +87,7 @@ export class InboxEventsRepository extends InboxEventViews {
   }
 
   async find(id: string): Promise<InboxEventRow | undefined> {
-    const [row] = await this.db.query(
-      `SELECT id, type, payload, status, contact_id, event_key, attempts FROM inbox_events WHERE id = $1`,
-      [id],
-    );
-    return row;
+    return (await this.findMany([id]))[0];
   }
 
   /** The rows of several events in one read (an events job of an intake batch); missing ids are left out. */
