@@ -1,14 +1,11 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { CrmGateway } from '../../src/crm/crm-gateway.service';
-import { ADMIN_TOKEN, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { admin, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { DEMO } from '../support/demo-fixture';
 import { api } from '../support/http';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 import { launchBrowser, logIn, screenshot } from './browser';
-
-const admin = (h: Harness, method: string, path: string) =>
-  api(h.url, method, path, undefined, { 'x-admin-token': ADMIN_TOKEN });
 
 const RULES = {
   'vip-sweep.yaml': [

@@ -1,6 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ADMIN_TOKEN, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import {
+  admin,
+  ADMIN_TOKEN,
+  crm,
+  eventually,
+  Harness,
+  newContact,
+  startHarness,
+} from '../support/engine-harness';
 import { api } from '../support/http';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
@@ -14,8 +22,6 @@ const RULE = [
   '  - add-tag: vip',
   '',
 ].join('\n');
-const admin = (h: Harness, method: string, path: string, body?: unknown) =>
-  api(h.url, method, path, body, { 'x-admin-token': ADMIN_TOKEN });
 
 describe('admin API, health and metrics as a user would try them', () => {
   let h: Harness;

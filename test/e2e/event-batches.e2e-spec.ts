@@ -3,7 +3,6 @@
 // its own without holding back its neighbours, and the reconciler finds a pending event's batch job.
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ReconcilerService } from '../../src/events/reconciler.service';
 import { IntakeService } from '../../src/intake/intake.service';
@@ -11,7 +10,7 @@ import { signatureHeader } from '../../src/intake/verify-signature';
 import { EVENTS_QUEUE, eventJobId, eventsBatchJobId } from '../../src/queues/queues';
 import { crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { api } from '../support/http';
-import { contactEvent, TEST_WEBHOOK_SECRET } from '../support/webhooks';
+import { contactEvent, messageEvent, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
 const READ_CONTACT = 'GET /v1/contacts/:contactId';
 const RULES = {
@@ -29,13 +28,6 @@ const RULES = {
     '\n',
   ),
 };
-
-const messageEvent = (contactId: string) => ({
-  id: `evt_${randomUUID()}`,
-  type: 'message.created',
-  createdAt: new Date().toISOString(),
-  data: { id: randomUUID(), conversationId: randomUUID(), contactId, direction: 'incoming', text: 'hi' },
-});
 
 describe('events jobs of intake batches', () => {
   let h: Harness;
@@ -69,7 +61,13 @@ describe('events jobs of intake batches', () => {
       .filter((e) => e.event === 'added')
       .map((e) => e.jobId as string);
   const streamNow = async () => {
-    const [last] = await h.redis.xrevrange(`${h.config.redis.prefix}:${EVENTS_QUEUE}:events`, '+', '-', 'COUNT', 1);
+    const [last] = await h.redis.xrevrange(
+      `${h.config.redis.prefix}:${EVENTS_QUEUE}:events`,
+      '+',
+      '-',
+      'COUNT',
+      1,
+    );
     return last ? `(${last[0]}` : '-';
   };
 
@@ -124,7 +122,9 @@ describe('events jobs of intake batches', () => {
     // One job carried the thirteen events; the failed one got a job of its own for its retry.
     const added = await addedJobs(from);
     expect(added).toEqual([batchJob, eventJobId(ids[0])]);
-    const attempts = Object.fromEntries(done.map((r: { id: string; attempts: number }) => [r.id, r.attempts]));
+    const attempts = Object.fromEntries(
+      done.map((r: { id: string; attempts: number }) => [r.id, r.attempts]),
+    );
     expect(attempts[ids[0]]).toBe(1);
     expect(ids.slice(1).every((id) => attempts[id] === 0)).toBe(true);
 

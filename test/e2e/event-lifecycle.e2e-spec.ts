@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ReconcilerService } from '../../src/events/reconciler.service';
-import { ADMIN_TOKEN, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { admin, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { api } from '../support/http';
-import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
+import { contactEvent, deliver, messageEvent, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
 const RULES = {
   'vip.yaml': ['rule: vip-on-update', 'on: contact.updated', 'do:', '  - add-tag: vip', ''].join('\n'),
@@ -14,17 +13,8 @@ const RULES = {
 const READ_CONTACT = 'GET /v1/contacts/:contactId';
 const MAX_ATTEMPTS = 3;
 
-const admin = (h: Harness, method: string, path: string) =>
-  api(h.url, method, path, undefined, { 'x-admin-token': ADMIN_TOKEN });
 const readCalls = async (h: Harness) =>
   ((await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body[READ_CONTACT] ?? 0) as number;
-const messageEvent = (contactId: string) => ({
-  id: `evt_${randomUUID()}`,
-  type: 'message.created',
-  createdAt: new Date().toISOString(),
-  data: { id: randomUUID(), conversationId: randomUUID(), contactId, direction: 'incoming', text: 'hi' },
-});
-
 // Every stored event ends: processed (perhaps with an outcome saying what was odd about it) or
 // failed after a bounded number of attempts, listed and replayable. Nothing loops.
 describe('event lifecycle', () => {

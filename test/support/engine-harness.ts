@@ -103,6 +103,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 }
 
 /** The CRM's API (the embedded sandbox) with an API key, the demo's full key by default. */
+/** The engine's admin API with the harness's token. */
+export const admin = (h: Harness, method: string, path: string, body?: unknown) =>
+  api(h.url, method, path, body, { 'x-admin-token': ADMIN_TOKEN });
+
 export const crm = (h: Harness, method: string, path: string, body?: unknown, key: string = KEYS.full) =>
   api(h.sandboxUrl, method, path, body, { authorization: `Bearer ${key}` });
 

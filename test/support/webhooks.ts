@@ -12,6 +12,14 @@ export function contactEvent(
   return { ...(id ? { id } : {}), type, createdAt: new Date().toISOString(), data: contact };
 }
 
+/** An incoming message from the contact, as the CRM's message.created webhook carries it. */
+export const messageEvent = (contactId: string) => ({
+  id: `evt_${randomUUID()}`,
+  type: 'message.created',
+  createdAt: new Date().toISOString(),
+  data: { id: randomUUID(), conversationId: randomUUID(), contactId, direction: 'incoming', text: 'hi' },
+});
+
 export async function deliver(
   engineUrl: string,
   body: string,
