@@ -30,11 +30,9 @@ describe('console login throttle and Bull Board headers', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const alertUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    const logging = capturedLogging(logs, 'info');
     h = await startHarness({
-      ...logging,
+      ...capturedLogging(logs, { RULES_WATCH: 'false', ALERT_WEBHOOK_URL: alertUrl }, 'info'),
       subscribe: false,
-      env: { ...logging.env, RULES_WATCH: 'false', ALERT_WEBHOOK_URL: alertUrl },
     });
     throttle = h.app.get(LoginThrottle);
     throttle.now = () => clock;

@@ -19,11 +19,9 @@ describe('console sessions (Postgres)', () => {
   const cookies: string[] = [];
 
   beforeAll(async () => {
-    const logging = capturedLogging(logs, 'info');
     h = await startHarness({
-      ...logging,
+      ...capturedLogging(logs, { RULES_WATCH: 'false', CONSOLE_SESSION_IDLE_MINUTES: '5' }, 'info'),
       subscribe: false,
-      env: { ...logging.env, RULES_WATCH: 'false', CONSOLE_SESSION_IDLE_MINUTES: '5' },
     });
     db = h.app.get(DataSource);
   });

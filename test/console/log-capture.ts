@@ -20,7 +20,7 @@ export class LogCapture implements DestinationStream {
   }
 }
 
-/** What the harness needs to send every log line of an engine (pino's and Nest's) to `capture`. */
-export function capturedLogging(capture: LogCapture, level = 'debug') {
-  return { quiet: false, logDestination: capture, env: { LOG_LEVEL: level } };
+/** Harness options that send every log line of an engine (pino's and Nest's) to `capture`. */
+export function capturedLogging(capture: LogCapture, env: Record<string, string> = {}, level = 'debug') {
+  return { quiet: false, logDestination: capture, env: { LOG_LEVEL: level, ...env } };
 }
