@@ -3,6 +3,7 @@
 // here, no waiting), expired rows are pruned, and the session values never reach the logs.
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/load-config';
+import { ConsoleAuth } from '../../src/console/auth/console-auth';
 import { sessionIdHash } from '../../src/console/auth/console-session';
 import { startEngine, type RunningEngine } from '../../src/engine';
 import { RetentionService } from '../../src/ops/retention/retention.service';
@@ -32,6 +33,23 @@ describe('console sessions (Postgres)', () => {
     cookies.push(cookie);
     return { cookie, idHash: sessionIdHash(cookie.split('=')[1]) };
   }
+  /** Logout is a form post: it needs a page's CSRF token and its cookie. */
+  async function logout(cookie: string): Promise<Response> {
+    const page = await fetch(`${h.url}/console/rules`, { headers: { cookie } });
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1];
+    const csrfCookie = page.headers.getSetCookie().find((c) => c.startsWith('crmr_console_csrf='))!;
+    const csrfCookieValue = csrfCookie.split(';')[0].split('=')[1];
+    cookies.push(csrf, csrfCookieValue, decodeURIComponent(csrfCookieValue));
+    return fetch(`${h.url}/console/logout`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        cookie: `${cookie}; crmr_console_csrf=${csrfCookieValue}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ _csrf: csrf }).toString(),
+    });
+  }
   const row = async (idHash: string) =>
     (await db.query(`SELECT created_at, last_seen_at FROM console_sessions WHERE id_hash = $1`, [idHash]))[0];
   const backdate = (idHash: string, column: 'created_at' | 'last_seen_at', minutes: number) =>
@@ -52,24 +70,22 @@ describe('console sessions (Postgres)', () => {
     expect(stored).not.toContain(cookie.split('=')[1]);
     expect(await opens(cookie)).toBe(true);
 
-    // Logout is a form post: it needs the page's CSRF token and its cookie.
-    const page = await fetch(`${h.url}/console/rules`, { headers: { cookie } });
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1];
-    const csrfCookie = page.headers.getSetCookie().find((c) => c.startsWith('crmr_console_csrf='))!;
-    const logout = await fetch(`${h.url}/console/logout`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: {
-        cookie: `${cookie}; ${csrfCookie.split(';')[0]}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({ _csrf: csrf }).toString(),
-    });
-    expect(logout.status).toBe(303);
+    expect((await logout(cookie)).status).toBe(303);
     expect(await row(idHash)).toBeUndefined();
     expect(await opens(cookie)).toBe(false);
-    const csrfCookieValue = csrfCookie.split(';')[0].split('=')[1];
-    cookies.push(csrf, csrfCookieValue, decodeURIComponent(csrfCookieValue));
+  });
+
+  it('ends a live stream opened before logout', async () => {
+    h.app.get(ConsoleAuth).streamCheckMs = 20;
+    const { cookie } = await login();
+    const stream = await fetch(`${h.url}/console/stream/overview`, { headers: { cookie } });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    expect((await reader.read()).done).toBe(false); // a first sample
+    expect((await logout(cookie)).status).toBe(303);
+    let ended = false;
+    while (!ended) ended = (await reader.read()).done;
+    expect((await fetch(`${h.url}/console/stream/overview`, { headers: { cookie } })).status).toBe(401);
   });
 
   it('ends a session idle longer than CONSOLE_SESSION_IDLE_MINUTES, and extends one used in time', async () => {

@@ -5,6 +5,7 @@
 import { Inject, Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import { doubleCsrf, type DoubleCsrfUtilities } from 'csrf-csrf';
 import type { NextFunction, Request, Response } from 'express';
+import { filter, from, interval, type Observable, switchMap, take } from 'rxjs';
 import { CONSOLE_CSP, securityHeaders } from '../../admin/security-headers';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import {
@@ -38,6 +39,8 @@ export class ConsoleAuth implements NestMiddleware {
   private readonly fingerprint?: string;
   private readonly csrf?: DoubleCsrfUtilities;
   private readonly secure: boolean;
+  /** How often a live stream re-checks its session; e2e tests shorten it. */
+  streamCheckMs = 30_000;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -115,6 +118,24 @@ export class ConsoleAuth implements NestMiddleware {
     if (req.consoleSession) await this.sessions.close(req.consoleSession.idHash);
     res.clearCookie(SESSION_COOKIE, { path: '/console' });
     res.clearCookie(CSRF_COOKIE, { path: '/console' });
+  }
+
+  /**
+   * Emits once the request's session has ended (logout, idle, lifetime, token change), so a live
+   * stream opened before does not outlive it. Does not count as activity: an open tab alone does
+   * not keep a session from going idle.
+   */
+  sessionEnded(req: ConsoleRequest): Observable<unknown> {
+    const idHash = req.consoleSession?.idHash ?? '';
+    return interval(this.streamCheckMs).pipe(
+      switchMap(() =>
+        from(
+          this.sessions.isOpen(idHash, this.fingerprint ?? '', this.config.consoleSession).catch(() => true), // a database hiccup does not end a stream; the next check decides
+        ),
+      ),
+      filter((open) => !open),
+      take(1),
+    );
   }
 
   /** How the audit log names whoever acted: a prefix of the session's hash and the address, never a secret. */

@@ -36,6 +36,18 @@ export class ConsoleSessionsRepository {
     return returnedRows(result).length === 1;
   }
 
+  /** touch() without the touch: whether the session is still open, for a long answer (a live stream). */
+  async isOpen(idHash: string, tokenFingerprint: string, limits: SessionLimits): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `SELECT 1 FROM console_sessions
+        WHERE id_hash = $1 AND token_fingerprint = $2
+          AND last_seen_at > now() - $3 * interval '1 millisecond'
+          AND created_at > now() - $4 * interval '1 millisecond'`,
+      [idHash, tokenFingerprint, limits.idleMs, limits.lifetimeMs],
+    );
+    return rows.length === 1;
+  }
+
   async close(idHash: string): Promise<void> {
     await this.db.query(`DELETE FROM console_sessions WHERE id_hash = $1`, [idHash]);
   }
