@@ -3,6 +3,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { ActionsModule } from './actions/actions.module';
 import { AdminModule } from './admin/admin.module';
 import { QueueBoardModule } from './admin/queue-board.module';
@@ -22,7 +23,7 @@ import { SegmentsModule } from './segments/segments.module';
 @Module({})
 export class AppModule {
   /** ROLE decides what this process does: api (intake + admin), worker (queues), scheduler (cron, reconciler). */
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, logDestination?: DestinationStream): DynamicModule {
     const withApi = config.role === 'all' || config.role === 'api';
     const withWorkers = config.role === 'all' || config.role === 'worker';
     const withScheduler = config.role === 'all' || config.role === 'scheduler';
@@ -30,7 +31,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerOptions(config)),
+        LoggerModule.forRoot(loggerOptions(config, logDestination)),
         MetricsModule,
         TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, {}, config.databasePoolMax)),
         BullModule.forRoot({ connection: redisConnection(config.redis.url), prefix: config.redis.prefix }),

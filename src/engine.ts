@@ -6,6 +6,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { json } from 'express';
 import type { RequestListener, Server } from 'node:http';
 import { PinoLogger } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { EngineLogger } from './ops/engine-logger';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
@@ -26,6 +27,8 @@ export interface EngineOptions {
   subscribe?: boolean;
   /** Use Nest's plain logger instead of pino (tests keep their output quiet). */
   quiet?: boolean;
+  /** Where pino writes instead of stdout (tests that read the logs back). */
+  logDestination?: DestinationStream;
 }
 
 export interface RunningEngine {
@@ -48,7 +51,7 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
     // The sandbox was born with this process: no call was made before, nothing to wait out.
     config.crm.budgetColdStart = false;
   }
-  const app = await NestFactory.create(AppModule.forRoot(config), {
+  const app = await NestFactory.create(AppModule.forRoot(config, options.logDestination), {
     bodyParser: false,
     // Throw instead of process.exit: main.ts prints the reason, tests see the error.
     abortOnError: false,

@@ -51,6 +51,8 @@ export interface AppConfig {
   rulesDir: string;
   rulesWatch: boolean;
   adminToken?: string;
+  /** Console sessions end after this long without a request, and this long after login at most. */
+  consoleSession: { idleMs: number; lifetimeMs: number };
   /** Slack-compatible webhook for operator alerts (console). */
   alertWebhookUrl?: string;
   webhookBodyLimitBytes: number;

@@ -58,7 +58,25 @@ describe('loadConfig', () => {
       /ADMIN_TOKEN must be at least 32 characters \(got 12\)/,
     );
     expect(() => loadConfig({ ADMIN_TOKEN: 'short-secret' })).toThrow(/^(?![\s\S]*short-secret)/);
-    expect(loadConfig({ ADMIN_TOKEN: 'x'.repeat(32) }).adminToken).toBe('x'.repeat(32));
+    const hex = 'f3a9c1d2e4b5a6978877665544332211ffeeddccbbaa0099';
+    expect(loadConfig({ ADMIN_TOKEN: hex }).adminToken).toBe(hex);
+  });
+
+  it('refuses a guessable ADMIN_TOKEN at start without echoing it', () => {
+    expect(() => loadConfig({ ADMIN_TOKEN: 'a'.repeat(32) })).toThrow(
+      /ADMIN_TOKEN is one character repeated/,
+    );
+    expect(() => loadConfig({ ADMIN_TOKEN: 'a'.repeat(32) })).toThrow(/^(?![\s\S]*aaaaaaaa)/);
+  });
+
+  it.each([
+    [{}, { idleMs: 30 * 60_000, lifetimeMs: 12 * 3_600_000 }],
+    [
+      { CONSOLE_SESSION_IDLE_MINUTES: '5', CONSOLE_SESSION_MAX_HOURS: '1' },
+      { idleMs: 300_000, lifetimeMs: 3_600_000 },
+    ],
+  ])('times console sessions out from %j', (env, expected) => {
+    expect(loadConfig(env).consoleSession).toEqual(expected);
   });
 
   it.each([
@@ -70,6 +88,8 @@ describe('loadConfig', () => {
     ['HTTP_REQUEST_TIMEOUT_MS', '10'],
     ['HTTP_MAX_CONNECTIONS', '0'],
     ['INTAKE_DB_POOL_SIZE', '-1'],
+    ['CONSOLE_SESSION_IDLE_MINUTES', '0'],
+    ['CONSOLE_SESSION_MAX_HOURS', '1000'],
   ])('refuses a bad %s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });

@@ -2,6 +2,7 @@
 // reported together so a misconfigured deployment is fixed in one go.
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { adminTokenWeakness } from './admin-token-strength';
 import type { AppConfig, Role } from './app-config';
 
 export class ConfigError extends Error {
@@ -85,11 +86,9 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
   if (organizationId !== undefined && !/^[A-Za-z0-9._-]{1,100}$/.test(organizationId))
     problems.push('CRM_ORGANIZATION_ID must be 1-100 letters, digits, ".", "_" or "-"');
   const adminToken = str('ADMIN_TOKEN');
-  // Never echo the value; a short token can be guessed through the admin API.
-  if (adminToken !== undefined && adminToken.length < 32)
-    problems.push(
-      `ADMIN_TOKEN must be at least 32 characters (got ${adminToken.length}); e.g. openssl rand -hex 24`,
-    );
+  // Never echo the value; a short or patterned token can be guessed through the admin API.
+  const weakness = adminToken === undefined ? undefined : adminTokenWeakness(adminToken);
+  if (weakness) problems.push(`ADMIN_TOKEN ${weakness}`);
 
   const config: AppConfig = {
     nodeEnv: str('NODE_ENV', 'development')!,
@@ -133,6 +132,10 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     rulesDir: str('RULES_DIR', 'rules')!,
     rulesWatch: bool('RULES_WATCH', true),
     adminToken,
+    consoleSession: {
+      idleMs: int('CONSOLE_SESSION_IDLE_MINUTES', 30, 1, 24 * 60) * 60_000,
+      lifetimeMs: int('CONSOLE_SESSION_MAX_HOURS', 12, 1, 7 * 24) * 3_600_000,
+    },
     webhookBodyLimitBytes: int('WEBHOOK_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     eventMaxAttempts: int('EVENT_MAX_ATTEMPTS', 5, 1, 100),
     http: {

@@ -1,7 +1,9 @@
 // Server-sent events for the live pages: one shared feed per kind, whatever the number of tabs.
-import { Controller, Get, type MessageEvent, Sse } from '@nestjs/common';
+// A stream ends with its session (logout, idle timeout, token change): see ConsoleAuth.sessionEnded.
+import { Controller, Get, type MessageEvent, Req, Sse } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { map, type Observable } from 'rxjs';
+import { map, type Observable, takeUntil } from 'rxjs';
+import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
 import { BudgetFeed } from './live/budget-feed.service';
 import { formatDuration } from './live/backlog-eta';
 import { OverviewFeed } from './live/overview-feed.service';
@@ -12,16 +14,21 @@ export class ConsoleStreamController {
   constructor(
     private readonly overview: OverviewFeed,
     private readonly budget: BudgetFeed,
+    private readonly auth: ConsoleAuth,
   ) {}
 
   @Sse('stream/overview')
-  overviewStream(): Observable<MessageEvent> {
-    return this.overview.stream.pipe(map((data) => ({ data })));
+  overviewStream(@Req() req: ConsoleRequest): Observable<MessageEvent> {
+    return this.overview.stream.pipe(
+      map((data) => ({ data })),
+      takeUntil(this.auth.sessionEnded(req)),
+    );
   }
 
   @Sse('stream/budget')
-  budgetStream(): Observable<MessageEvent> {
+  budgetStream(@Req() req: ConsoleRequest): Observable<MessageEvent> {
     return this.budget.stream.pipe(
+      takeUntil(this.auth.sessionEnded(req)),
       map((s) => ({
         data: {
           ...s,

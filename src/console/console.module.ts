@@ -9,6 +9,8 @@ import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rules/rules.module';
 import { ConsoleAuth } from './auth/console-auth';
+import { ConsoleSessionsModule } from './auth/console-sessions.module';
+import { LoginThrottle } from './auth/login-throttle.service';
 import { ConsoleAssetsController } from './console-assets.controller';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleFailuresController } from './console-failures.controller';
@@ -40,9 +42,10 @@ const CONTROLLERS = [
     RulesModule,
     RuleControlsModule,
     ContactJournalModule,
+    ConsoleSessionsModule,
   ],
   controllers: CONTROLLERS,
-  providers: [ConsoleAuth, ConsoleResponder, OverviewFeed, BudgetFeed, AlertsService],
+  providers: [ConsoleAuth, LoginThrottle, ConsoleResponder, OverviewFeed, BudgetFeed, AlertsService],
 })
 export class ConsoleModule implements NestModule {
   constructor(private readonly auth: ConsoleAuth) {}
@@ -52,7 +55,8 @@ export class ConsoleModule implements NestModule {
       .apply(
         cookieParser(),
         urlencoded({ extended: false, limit: '16kb' }),
-        (req: never, res: never, next: () => void) => this.auth.use(req, res, next),
+        (req: never, res: never, next: (err?: unknown) => void) =>
+          void this.auth.use(req, res, next).catch(next),
       )
       .forRoutes(...CONTROLLERS);
   }

@@ -1,3 +1,4 @@
+import { ConsoleSessionEntity } from '../console/auth/console-session.entity';
 import { ContactJournalEntity } from '../console/journal/contact-journal.entity';
 import { RuleControlAuditEntity } from '../console/rule-controls/rule-control-audit.entity';
 import { RuleControlEntity } from '../console/rule-controls/rule-control.entity';
@@ -31,4 +32,5 @@ export const ENTITIES = [
   RuleControlEntity,
   RuleControlAuditEntity,
   ContactJournalEntity,
+  ConsoleSessionEntity,
 ];

@@ -48,6 +48,13 @@ export class EngineMetrics {
     registers: [this.registry],
   });
 
+  readonly consoleLoginFailures = new Counter({
+    name: 'crmr_console_login_failures_total',
+    help: 'Console logins refused: wrong_token (checked and wrong) or throttled (refused unchecked, too soon after failures)',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'crmr_' });
   }

@@ -1,38 +1,50 @@
+import type { DestinationStream } from 'pino';
 import type { Params } from 'nestjs-pino';
 import type { AppConfig } from '../config/app-config';
 
 /**
- * JSON logs (pino). Headers that carry secrets are redacted; on a terminal the output is
- * pretty-printed so a newcomer's `npm start` is readable.
+ * Where a secret can sit in a request or answer log line: the API key and signature, the admin
+ * token, and the console's session and CSRF values (its cookies both ways, the CSRF header and
+ * form field). Each path is replaced whole, wherever a log line carries it.
  */
-export function loggerOptions(config: AppConfig): Params {
-  const pretty = process.stdout.isTTY && config.nodeEnv !== 'production';
-  return {
-    pinoHttp: {
-      level: config.logLevel,
-      redact: {
-        paths: [
-          'req.headers.authorization',
-          `req.headers["${config.crm.signatureHeader}"]`,
-          'req.headers["x-admin-token"]',
-          'req.headers.cookie',
-        ],
-        censor: '[redacted]',
-      },
-      autoLogging: { ignore: (req) => /^\/(health|metrics)/.test(req.url ?? '') },
-      customProps: (req) => ({ correlationId: (req as { id?: unknown }).id }),
-      // On a terminal: `12:00:01 INFO [Engine] message`, extra fields on the same line; else JSON.
-      transport: pretty
-        ? {
-            target: 'pino-pretty',
-            options: {
-              singleLine: true,
-              translateTime: 'SYS:HH:MM:ss',
-              messageFormat: '{if context}[{context}] {end}{msg}',
-              ignore: 'pid,hostname,req,res,context',
-            },
-          }
-        : undefined,
-    },
+export function redactedPaths(signatureHeader: string): string[] {
+  return [
+    'req.headers.authorization',
+    `req.headers["${signatureHeader}"]`,
+    'req.headers["x-admin-token"]',
+    'req.headers.cookie',
+    'req.headers["x-csrf-token"]',
+    'req.body._csrf',
+    'req.body.token',
+    'res.headers["set-cookie"]',
+    'res.headers["x-csrf-token"]',
+  ];
+}
+
+/**
+ * JSON logs (pino). Headers that carry secrets are redacted; on a terminal the output is
+ * pretty-printed so a newcomer's `npm start` is readable. `destination`: where the lines go
+ * instead of stdout (the browser tests read them back to look for leaked session values).
+ */
+export function loggerOptions(config: AppConfig, destination?: DestinationStream): Params {
+  const pretty = !destination && process.stdout.isTTY && config.nodeEnv !== 'production';
+  const options = {
+    level: config.logLevel,
+    redact: { paths: redactedPaths(config.crm.signatureHeader), censor: '[redacted]' },
+    autoLogging: { ignore: (req: { url?: string }) => /^\/(health|metrics)/.test(req.url ?? '') },
+    customProps: (req: unknown) => ({ correlationId: (req as { id?: unknown }).id }),
+    // On a terminal: `12:00:01 INFO [Engine] message`, extra fields on the same line; else JSON.
+    transport: pretty
+      ? {
+          target: 'pino-pretty',
+          options: {
+            singleLine: true,
+            translateTime: 'SYS:HH:MM:ss',
+            messageFormat: '{if context}[{context}] {end}{msg}',
+            ignore: 'pid,hostname,req,res,context',
+          },
+        }
+      : undefined,
   };
+  return { pinoHttp: destination ? [options, destination] : options };
 }

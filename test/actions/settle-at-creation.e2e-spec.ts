@@ -6,11 +6,11 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { Pool } from 'pg';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
-import { issueSession, SESSION_COOKIE, sessionKey } from '../../src/console/auth/console-session';
 import { EngineMetrics } from '../../src/ops/engine-metrics';
 import { ACTIONS_QUEUE, actionJobId } from '../../src/queues/queues';
 import { DEMO } from '../support/demo-fixture';
 import { ADMIN_TOKEN, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { consoleCookie } from '../console/console-login';
 import { api, request } from '../support/http';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
@@ -217,7 +217,7 @@ describe('a guarded no-op run settled in the events transaction', () => {
       ]);
     }
     // The console's run page tells the reason and its detail.
-    const cookie = `${SESSION_COOKIE}=${issueSession(sessionKey(ADMIN_TOKEN), Date.now())}`;
+    const cookie = await consoleCookie(h.url);
     const page = await request(`${h.url}/console/runs/${runId}`, 'GET', { headers: { cookie } });
     expect(page.status).toBe(200);
     expect(String(page.body)).toContain(`no_change: ${detail}`);

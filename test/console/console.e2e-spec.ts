@@ -5,7 +5,8 @@ import { admin, crm, eventually, Harness, newContact, startHarness } from '../su
 import { DEMO } from '../support/demo-fixture';
 import { api } from '../support/http';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
-import { launchBrowser, logIn, screenshot } from './browser';
+import { launchBrowser, logIn, screenshot, watchSessionValues } from './browser';
+import { capturedLogging, LogCapture } from './log-capture';
 
 const RULES = {
   'vip-sweep.yaml': [
@@ -44,17 +45,24 @@ describe('operator console in a real browser', () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
+  const logs = new LogCapture(); // every engine log line of the suite, searched at its end
+  let sessionValues: () => Promise<string[]>;
 
   beforeAll(async () => {
     [h, browser] = await Promise.all([
       startHarness({
+        ...capturedLogging(logs, {
+          CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+          CRM_MAX_RETRIES: '1',
+          RULES_WATCH: 'false',
+        }),
         rules: RULES,
         subscribe: false,
-        env: { CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET, CRM_MAX_RETRIES: '1', RULES_WATCH: 'false' },
       }),
       launchBrowser(),
     ]);
     context = await browser.newContext();
+    sessionValues = watchSessionValues(context);
     page = await context.newPage();
   });
   afterAll(async () => {
@@ -280,5 +288,12 @@ describe('operator console in a real browser', () => {
     );
     expect(Number(await page.locator('[data-live="bulk"]').innerText())).toBeGreaterThan(0);
     await screenshot(page, 'budget');
+  });
+
+  it('left no session id or CSRF value in the engine logs of the whole suite', async () => {
+    const values = await sessionValues();
+    expect(values.some((v) => /^[A-Za-z0-9_-]{43}$/.test(v))).toBe(true); // the session id was seen
+    expect(logs.text()).toContain('"set-cookie":"[redacted]"');
+    expect(logs.leaked(values)).toEqual([]);
   });
 });

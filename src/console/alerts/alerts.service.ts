@@ -1,6 +1,7 @@
 // Alerts to a Slack-compatible webhook (ALERT_WEBHOOK_URL): new dead or uncertain actions, failed
 // events, a burst of refused signatures, a CRM pause beyond what the engine expects. Checked every
-// 15 s on this process; alert-limiter.ts keeps an incident to a handful of messages.
+// 15 s on this process; alert-limiter.ts keeps an incident to a handful of messages. Others send
+// through notify() (bursts of wrong console logins: login-throttle.service.ts).
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { CrmGateway } from '../../crm/crm-gateway.service';
@@ -100,6 +101,11 @@ export class AlertsService implements OnModuleInit, OnModuleDestroy {
   private async refusedSignatures(): Promise<number> {
     const { values } = await this.metrics.events.get();
     return values.filter((v) => v.labels.outcome === 'refused_signature').reduce((n, v) => n + v.value, 0);
+  }
+
+  /** Sends one alert, within the per-kind limit; nothing without ALERT_WEBHOOK_URL. */
+  async notify(kind: string, occurrences: number, text: string): Promise<void> {
+    if (this.config.alertWebhookUrl) await this.alert(kind, occurrences, text);
   }
 
   private async alert(kind: string, occurrences: number, text: string): Promise<void> {

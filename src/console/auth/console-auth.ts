@@ -1,22 +1,33 @@
-// Who may use the console: a session cookie (see console-session.ts) for every page, and for
-// every state-changing request also a same-origin browser request carrying the CSRF token
-// (double-submit, csrf-csrf, bound to the session). Express middleware ahead of the routes.
-import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
+// Who may use the console: a server-side session (console-session.ts, a row of console_sessions)
+// for every page, and for every state-changing request also a same-origin browser request carrying
+// the CSRF token (double-submit, csrf-csrf, bound to the session). Express middleware ahead of the
+// routes; the security headers of every answer are set here too.
+import { Inject, Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import { doubleCsrf, type DoubleCsrfUtilities } from 'csrf-csrf';
 import type { NextFunction, Request, Response } from 'express';
+import { filter, from, interval, type Observable, switchMap, take } from 'rxjs';
+import { CONSOLE_CSP, securityHeaders } from '../../admin/security-headers';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import {
-  type ConsoleSession,
+  CSRF_COOKIE,
   isSameOrigin,
-  issueSession,
+  isWellFormedSessionId,
+  newSessionId,
   SESSION_COOKIE,
-  SESSION_TTL_MS,
+  sessionIdHash,
   sessionKey,
-  verifySession,
+  tokenFingerprint,
 } from './console-session';
+import { ConsoleSessionsRepository } from './console-sessions.repository';
 
 /** Reachable without a session: the login form and the static assets it needs. */
 const OPEN_PATHS = [/^\/console\/login\/?$/, /^\/console\/assets\//];
+const CONSOLE_HEADERS = securityHeaders(CONSOLE_CSP);
+
+export interface ConsoleSession {
+  /** The row's key (a hash of the cookie's id): safe to show in part, e.g. in the audit log. */
+  idHash: string;
+}
 
 export interface ConsoleRequest extends Request {
   consoleSession?: ConsoleSession;
@@ -24,39 +35,46 @@ export interface ConsoleRequest extends Request {
 
 @Injectable()
 export class ConsoleAuth implements NestMiddleware {
-  private readonly key?: Buffer;
+  private readonly logger = new Logger(ConsoleAuth.name);
+  private readonly fingerprint?: string;
   private readonly csrf?: DoubleCsrfUtilities;
   private readonly secure: boolean;
+  /** How often a live stream re-checks its session; e2e tests shorten it. */
+  streamCheckMs = 30_000;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly sessions: ConsoleSessionsRepository,
+  ) {
     this.secure = (config.publicUrl ?? '').startsWith('https:');
     if (!config.adminToken) return;
-    const key = (this.key = sessionKey(config.adminToken));
+    this.fingerprint = tokenFingerprint(config.adminToken);
+    const key = sessionKey(config.adminToken);
     this.csrf = doubleCsrf({
       getSecret: () => key.toString('hex'),
       getSessionIdentifier: (req) => String(req.cookies?.[SESSION_COOKIE] ?? ''),
-      cookieName: 'crmr_console_csrf',
+      cookieName: CSRF_COOKIE,
       cookieOptions: { sameSite: 'strict', secure: this.secure, path: '/console', httpOnly: true },
       getCsrfTokenFromRequest: (req) => req.body?._csrf ?? req.headers['x-csrf-token'],
     });
   }
 
   get enabled(): boolean {
-    return this.key !== undefined;
+    return this.fingerprint !== undefined;
   }
 
-  use(req: ConsoleRequest, res: Response, next: NextFunction): void {
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Frame-Options', 'DENY');
-    res.setHeader('Referrer-Policy', 'same-origin');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader(
-      'Content-Security-Policy',
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
-    );
+  async use(req: ConsoleRequest, res: Response, next: NextFunction): Promise<void> {
+    res.set(CONSOLE_HEADERS);
     const path = req.originalUrl.split('?')[0];
     if (OPEN_PATHS.some((p) => p.test(path))) return next();
-    const session = this.key ? verifySession(this.key, req.cookies?.[SESSION_COOKIE], Date.now()) : null;
+    let session: ConsoleSession | null;
+    try {
+      session = await this.currentSession(req);
+    } catch (err) {
+      this.logger.warn(`console session not checked (database): ${(err as Error).message}`);
+      res.status(503).type('text/plain').send('sessions unavailable (database); try again shortly');
+      return;
+    }
     if (!session) {
       if (req.method === 'GET' && !path.startsWith('/console/stream/'))
         return res.redirect(303, '/console/login');
@@ -81,26 +99,55 @@ export class ConsoleAuth implements NestMiddleware {
     return this.csrf!.generateCsrfToken(req, res);
   }
 
-  /** Sets the session cookie; `req.cookies` is updated so a token made now binds to it. */
-  startSession(req: Request, res: Response): void {
-    const value = issueSession(this.key!, Date.now());
-    res.cookie(SESSION_COOKIE, value, {
+  /** Opens a session row and sets its cookie; `req.cookies` is updated so a token made now binds to it. */
+  async startSession(req: Request, res: Response): Promise<void> {
+    const id = newSessionId();
+    await this.sessions.open(sessionIdHash(id), this.fingerprint!, req.ip);
+    res.cookie(SESSION_COOKIE, id, {
       httpOnly: true,
       sameSite: 'strict',
       secure: this.secure,
       path: '/console',
-      maxAge: SESSION_TTL_MS,
+      maxAge: this.config.consoleSession.lifetimeMs,
     });
-    req.cookies = { ...req.cookies, [SESSION_COOKIE]: value };
+    req.cookies = { ...req.cookies, [SESSION_COOKIE]: id };
   }
 
-  endSession(res: Response): void {
+  /** Deletes the session's row, so a copy of the cookie kept elsewhere stops working too. */
+  async endSession(req: ConsoleRequest, res: Response): Promise<void> {
+    if (req.consoleSession) await this.sessions.close(req.consoleSession.idHash);
     res.clearCookie(SESSION_COOKIE, { path: '/console' });
-    res.clearCookie('crmr_console_csrf', { path: '/console' });
+    res.clearCookie(CSRF_COOKIE, { path: '/console' });
   }
 
-  /** How the audit log names whoever acted: the session's id and address, never a secret. */
+  /**
+   * Emits once the request's session has ended (logout, idle, lifetime, token change), so a live
+   * stream opened before does not outlive it. Does not count as activity: an open tab alone does
+   * not keep a session from going idle.
+   */
+  sessionEnded(req: ConsoleRequest): Observable<unknown> {
+    const idHash = req.consoleSession?.idHash ?? '';
+    return interval(this.streamCheckMs).pipe(
+      switchMap(() =>
+        from(
+          this.sessions.isOpen(idHash, this.fingerprint ?? '', this.config.consoleSession).catch(() => true), // a database hiccup does not end a stream; the next check decides
+        ),
+      ),
+      filter((open) => !open),
+      take(1),
+    );
+  }
+
+  /** How the audit log names whoever acted: a prefix of the session's hash and the address, never a secret. */
   actor(req: ConsoleRequest): string {
-    return `console session ${req.consoleSession?.id.slice(0, 8) ?? '?'} from ${req.ip ?? 'unknown'}`;
+    return `console session ${req.consoleSession?.idHash.slice(0, 8) ?? '?'} from ${req.ip ?? 'unknown'}`;
+  }
+
+  private async currentSession(req: Request): Promise<ConsoleSession | null> {
+    const id: unknown = req.cookies?.[SESSION_COOKIE];
+    if (!this.fingerprint || !isWellFormedSessionId(id)) return null;
+    const idHash = sessionIdHash(id);
+    const open = await this.sessions.touch(idHash, this.fingerprint, this.config.consoleSession);
+    return open ? { idHash } : null;
   }
 }

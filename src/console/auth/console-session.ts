@@ -1,38 +1,35 @@
-// The console's session cookie. Pure. The cookie carries an expiry, a random session id and an
-// HMAC over both, keyed by a key derived from ADMIN_TOKEN: the token itself never leaves the
-// server, and changing the token ends every session.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+// The console's session values. Pure. The cookie carries an opaque random id and nothing else;
+// the server keeps the session as a row (console-sessions.repository.ts) under a hash of that id,
+// so a database dump holds no usable cookie. Each row also keeps a fingerprint of ADMIN_TOKEN:
+// after a token change no earlier session matches and every one of them ends.
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 export const SESSION_COOKIE = 'crmr_console';
-export const SESSION_TTL_MS = 12 * 3600_000;
+export const CSRF_COOKIE = 'crmr_console_csrf';
 
-export interface ConsoleSession {
-  id: string;
-  expiresAt: number;
-}
-
+/** The CSRF tokens' secret (csrf-csrf): derived from the token, never the token itself. */
 export function sessionKey(adminToken: string): Buffer {
   return createHmac('sha256', adminToken).update('crm-rules console session key v1').digest();
 }
 
-const mac = (key: Buffer, payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
-
-export function issueSession(key: Buffer, nowMs: number, ttlMs = SESSION_TTL_MS): string {
-  const payload = `${nowMs + ttlMs}.${randomBytes(12).toString('base64url')}`;
-  return `${payload}.${mac(key, payload)}`;
+/** 256 random bits, base64url: what the cookie carries. */
+export function newSessionId(): string {
+  return randomBytes(32).toString('base64url');
 }
 
-export function verifySession(key: Buffer, cookie: string | undefined, nowMs: number): ConsoleSession | null {
-  if (!cookie) return null;
-  const parts = cookie.split('.');
-  if (parts.length !== 3) return null;
-  const [expires, id, signature] = parts;
-  const expected = Buffer.from(mac(key, `${expires}.${id}`));
-  const given = Buffer.from(signature);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  const expiresAt = Number(expires);
-  if (!Number.isFinite(expiresAt) || expiresAt <= nowMs) return null;
-  return { id, expiresAt };
+/** The row's key: a session id cannot be read back from it. */
+export function sessionIdHash(sessionId: string): string {
+  return createHash('sha256').update(sessionId).digest('hex');
+}
+
+/** Names the admin token a session was opened with, without revealing it. */
+export function tokenFingerprint(adminToken: string): string {
+  return createHmac('sha256', adminToken).update('crm-rules console token fingerprint v1').digest('hex');
+}
+
+/** A cookie value worth looking up: the shape newSessionId() makes, nothing longer. */
+export function isWellFormedSessionId(value: unknown): value is string {
+  return typeof value === 'string' && /^[A-Za-z0-9_-]{43}$/.test(value);
 }
 
 /**

@@ -1,0 +1,38 @@
+import { delaySchedule, isAlertBurst, LOGIN_THROTTLE, loginDelayMs } from './login-throttle';
+
+describe('console login throttle', () => {
+  it.each([
+    [0, 0],
+    [1, 0],
+    [3, 0],
+    [4, 250],
+    [5, 500],
+    [6, 1_000],
+    [10, 16_000],
+    [12, 60_000],
+    [13, 60_000],
+    [1_000, 60_000],
+  ])('after %i failure(s) in a row the next attempt waits %i ms', (failures, delay) => {
+    expect(loginDelayMs(failures)).toBe(delay);
+  });
+
+  it('lists every wait up to the cap, the cap last', () => {
+    expect(delaySchedule()).toEqual([0, 0, 0, 250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000]);
+  });
+
+  it('grows with every failure past the free ones and never shrinks', () => {
+    const schedule = delaySchedule();
+    for (let i = LOGIN_THROTTLE.freeFailures + 1; i < schedule.length; i++)
+      expect(schedule[i]).toBeGreaterThan(schedule[i - 1]);
+  });
+
+  it.each([
+    [0, false],
+    [9, false],
+    [10, true],
+    [11, false],
+    [20, true],
+  ])('alerts at %i failures in a row: %s', (failures, alert) => {
+    expect(isAlertBurst(failures)).toBe(alert);
+  });
+});

@@ -1,0 +1,48 @@
+// Pure. How long a client address waits after wrong admin tokens at the console's login form.
+// A few typos cost nothing; after them the wait doubles from 250 ms up to a minute, so guessing
+// the token from one address runs at one try a minute. Every attempt is counted as a failure
+// before the token is checked (a success clears the count), so parallel attempts cannot slip
+// through while the first ones are being checked.
+
+export interface ThrottlePolicy {
+  /** Failures in a row that add no wait. */
+  freeFailures: number;
+  firstDelayMs: number;
+  maxDelayMs: number;
+  /** Every this many failures in a row from one address, an alert goes out. */
+  alertEvery: number;
+  /** A quiet address is forgotten this long after its wait ends. */
+  forgetAfterMs: number;
+}
+
+export const LOGIN_THROTTLE: ThrottlePolicy = {
+  freeFailures: 3,
+  firstDelayMs: 250,
+  maxDelayMs: 60_000,
+  alertEvery: 10,
+  forgetAfterMs: 15 * 60_000,
+};
+
+/** The wait before the next attempt after `failures` failures in a row. */
+export function loginDelayMs(failures: number, policy: ThrottlePolicy = LOGIN_THROTTLE): number {
+  if (failures <= policy.freeFailures) return 0;
+  const doublings = failures - policy.freeFailures - 1;
+  return Math.min(policy.firstDelayMs * 2 ** Math.min(doublings, 30), policy.maxDelayMs);
+}
+
+/**
+ * The waits after 1, 2, … failures until the cap, the cap last: what the Redis script indexes
+ * (its last entry stands for every count beyond the list).
+ */
+export function delaySchedule(policy: ThrottlePolicy = LOGIN_THROTTLE): number[] {
+  const schedule: number[] = [];
+  for (let failures = 1; ; failures++) {
+    const delay = loginDelayMs(failures, policy);
+    schedule.push(delay);
+    if (delay >= policy.maxDelayMs) return schedule;
+  }
+}
+
+export function isAlertBurst(failures: number, policy: ThrottlePolicy = LOGIN_THROTTLE): boolean {
+  return failures > 0 && failures % policy.alertEvery === 0;
+}
