@@ -62,5 +62,7 @@ export interface AppConfig {
   intakeDbPoolSize: number;
   /** Processed inbox payloads, runs and contact snapshots older than this are pruned. */
   retentionDays: number;
+  /** Audit rows (rule controls) older than this are pruned: a longer horizon than the ledger's. */
+  retentionAuditDays: number;
   logLevel: string;
 }

@@ -67,6 +67,7 @@ describe('loadConfig', () => {
     ['CRM_BUDGET_COLD_START', 'maybe'],
     ['CRM_ORGANIZATION_ID', 'org with spaces'],
     ['RETENTION_DAYS', '0'],
+    ['RETENTION_AUDIT_DAYS', '7'], // shorter than RETENTION_DAYS (30)
     ['HTTP_REQUEST_TIMEOUT_MS', '10'],
     ['HTTP_MAX_CONNECTIONS', '0'],
     ['INTAKE_DB_POOL_SIZE', '-1'],

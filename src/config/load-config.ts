@@ -141,11 +141,14 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     },
     intakeDbPoolSize: int('INTAKE_DB_POOL_SIZE', 8, 1, 100),
     retentionDays: int('RETENTION_DAYS', 30, 1, 3650),
+    retentionAuditDays: int('RETENTION_AUDIT_DAYS', 365, 1, 36500),
     logLevel: str('LOG_LEVEL', 'info')!,
   };
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
   }
+  if (config.retentionAuditDays < config.retentionDays)
+    problems.push(`RETENTION_AUDIT_DAYS must be at least RETENTION_DAYS (${config.retentionDays})`);
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

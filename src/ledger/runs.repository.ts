@@ -190,7 +190,7 @@ export class RunsRepository extends RunViews {
     const result = await this.db.query(
       `DELETE FROM runs WHERE id IN (
          SELECT id FROM runs
-          WHERE created_at < $1 AND status IN ('succeeded', 'failed', 'not_matched', 'suppressed')
+          WHERE created_at < $1 AND status IN ('succeeded', 'failed', 'not_matched', 'suppressed', 'cancelled')
           LIMIT $2)`,
       [cutoff, limit],
     );
