@@ -3,6 +3,7 @@
 // they share INSERTs. A payload Postgres refuses must cost its own delivery a 4xx and nothing else:
 // never a 5xx, and every delivery answered 2xx is in inbox_events. The seed is printed on failure
 // (rerun with FUZZ_SEED=<seed>; FUZZ_RUNS sets the number of batches).
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { Harness, newContact, startHarness } from '../support/engine-harness';
@@ -47,26 +48,30 @@ const { json: jsonValue } = fc.letrec<{ json: string }>((tie) => ({
   ),
 }));
 /** A delivery body: mostly an event-like object (so it reaches the INSERT), sometimes anything. */
-const body = fc.oneof(
-  {
-    weight: 4,
-    arbitrary: fc
-      .tuple(
-        fc.option(
-          fc.oneof(
-            fc.uuid().map((u) => JSON.stringify(`evt_${u}`)),
-            jsonString,
-            jsonValue,
+const body = fc
+  .oneof(
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(
+          fc.option(
+            fc.oneof(
+              fc.uuid().map((u) => JSON.stringify(`evt_${u}`)),
+              jsonString,
+              jsonValue,
+            ),
+            { nil: undefined },
           ),
-          { nil: undefined },
-        ),
-        fc.oneof(fc.constantFrom('"contact.updated"', '"message.created"', '"x"'), jsonString),
-        jsonValue,
-      )
-      .map(([id, type, data]) => `{${id === undefined ? '' : `"id":${id},`}"type":${type},"data":${data}}`),
-  },
-  { weight: 1, arbitrary: jsonValue },
-);
+          fc.oneof(fc.constantFrom('"contact.updated"', '"message.created"', '"x"'), jsonString),
+          jsonValue,
+        )
+        .map(([id, type, data]) => `{${id === undefined ? '' : `"id":${id},`}"type":${type},"data":${data}}`),
+    },
+    { weight: 1, arbitrary: jsonValue },
+    // Under the body limit (1 MiB): a 413 is tested elsewhere, and the server closes the connection
+    // on it, which a client still writing a large body sees as a reset rather than an answer.
+  )
+  .filter((text) => Buffer.byteLength(text) < 1_000_000);
 
 describe('intake fuzz (fast-check)', () => {
   let h: Harness;
@@ -90,17 +95,24 @@ describe('intake fuzz (fast-check)', () => {
     const numRuns = Number(process.env.FUZZ_RUNS ?? 25);
     let batches = 0;
     let deliveries = 0;
-    const statuses = new Map<number, number>();
+    const statuses = new Map<string, number>();
     const property = fc.asyncProperty(fc.array(body, { minLength: 1, maxLength: 10 }), async (bodies) => {
-      // A well-formed event in every batch: the poison must not take it down with it.
+      // In every batch a well-formed event and a known poison (nested 50,000 deep: 54001), sent
+      // first: whatever fast-check adds, the batch mixes a refused payload with good ones.
       const good = JSON.stringify(contactEvent('contact.updated', contact));
-      const sent = [good, ...bodies];
+      const poison = `{"id":"evt_${randomUUID()}","type":"x","data":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
+      const sent = [good, poison, ...bodies];
       const replies = await Promise.all(sent.map((b) => deliver(h.url, b)));
       batches++;
       deliveries += sent.length;
-      for (const r of replies) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+      for (const r of replies) {
+        const unstorable = String(r.json?.error?.message ?? '').startsWith('event payload cannot be stored');
+        const kind =
+          r.status === 400 ? `400 ${unstorable ? 'unstorable' : r.json?.error?.code}` : String(r.status);
+        statuses.set(kind, (statuses.get(kind) ?? 0) + 1);
+      }
       expect(replies.map((r) => r.status).filter((s) => s < 200 || s >= 500)).toEqual([]);
-      expect(replies[0].status).toBe(200);
+      expect([replies[0].status, replies[1].status]).toEqual([200, 400]);
       const accepted = replies.filter((r) => r.status < 300).map((r) => String(r.json.id));
       const found = await db.query(`SELECT id FROM inbox_events WHERE id = ANY($1::uuid[])`, [accepted]);
       expect(new Set(found.map((f: { id: string }) => f.id))).toEqual(new Set(accepted));
