@@ -2,12 +2,13 @@
 // holds no plain text, the sandbox's signed deliveries still verify, and after a key rotation
 // (a second engine on the same database with a new WEBHOOK_SECRET_KEY, the old one in
 // WEBHOOK_SECRET_OLD_KEYS) every row is sealed with the new key, including a plain-text row from
-// before encryption, and deliveries signed with those secrets are still accepted.
+// before encryption, and deliveries signed with those secrets are still accepted; a row no
+// configured key opens is deactivated and its secret refused.
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/load-config';
 import { startEngine, type RunningEngine } from '../../src/engine';
-import { openSecret, parseSecretKey, secretKeyOf } from '../../src/intake/secret-box';
+import { openSecret, parseSecretKey, sealSecret, secretKeyOf } from '../../src/intake/secret-box';
 import { KEYS } from '../support/demo-fixture';
 import { ADMIN_TOKEN, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver } from '../support/webhooks';
@@ -17,6 +18,7 @@ const NEW_KEY = randomBytes(32).toString('base64');
 const oldKey = secretKeyOf(parseSecretKey(OLD_KEY)!);
 const newKey = secretKeyOf(parseSecretKey(NEW_KEY)!);
 const LEGACY_SECRET = `whsec_legacy_${randomBytes(8).toString('hex')}`;
+const PLANTED_SECRET = `whsec_planted_${randomBytes(8).toString('hex')}`;
 
 interface Row {
   id: string;
@@ -78,6 +80,13 @@ describe('webhook secrets at rest', () => {
        VALUES ('legacy-sub', $1, 'http://old.example/webhooks/crm', '{contact.updated}', $2, true)`,
       [h.config.crm.baseUrl, LEGACY_SECRET],
     );
+    // A row sealed with a key nobody configured (lost, or planted by someone with database access).
+    const plantedSeal = sealSecret(PLANTED_SECRET, secretKeyOf(randomBytes(32)), 'planted-sub');
+    await db.query(
+      `INSERT INTO webhook_subscriptions (id, crm_base_url, url, events, secret, secret_key_id, active)
+       VALUES ('planted-sub', $1, 'http://old.example/webhooks/crm', '{contact.updated}', $2, $3, true)`,
+      [h.config.crm.baseUrl, plantedSeal.ciphertext, plantedSeal.keyId],
+    );
     const config = loadConfig({
       ...process.env,
       ROLE: 'api',
@@ -97,7 +106,13 @@ describe('webhook secrets at rest', () => {
     });
     rotated = await startEngine(config, { quiet: true, subscribe: false });
 
-    const after = await rows();
+    const all = await rows();
+    // The planted row opens with no configured key: deactivated, not trusted, left as it was.
+    const [planted] = await db.query(
+      `SELECT active, secret_key_id FROM webhook_subscriptions WHERE id = 'planted-sub'`,
+    );
+    expect(planted).toEqual({ active: false, secret_key_id: expect.not.stringMatching(newKey.id) });
+    const after = all.filter((r) => r.id !== 'planted-sub');
     expect(after.map((r) => r.secret_key_id)).toEqual(after.map(() => newKey.id));
     for (const row of after) {
       expect(row.dump).not.toContain(sandboxSecret);
@@ -113,5 +128,6 @@ describe('webhook secrets at rest', () => {
     expect((await deliver(rotated.url, body(), { secret: sandboxSecret })).status).toBe(200);
     expect((await deliver(rotated.url, body(), { secret: LEGACY_SECRET })).status).toBe(200);
     expect((await deliver(rotated.url, body(), { secret: 'whsec_forged' })).status).toBe(401);
+    expect((await deliver(rotated.url, body(), { secret: PLANTED_SECRET })).status).toBe(401);
   });
 });
