@@ -1,5 +1,6 @@
 // The typed configuration every part of the engine receives. Built once from the
 // environment by load-config.ts; nothing else reads process.env.
+import type { SecretKey } from '../intake/secret-box';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -64,5 +65,12 @@ export interface AppConfig {
   intakeDbPoolSize: number;
   /** Processed inbox payloads, runs and contact snapshots older than this are pruned. */
   retentionDays: number;
+  /**
+   * Keys of the webhook secrets at rest: `current` seals (WEBHOOK_SECRET_KEY, or the public local
+   * key outside production: `local`), `old` still open (WEBHOOK_SECRET_OLD_KEYS, during a rotation).
+   */
+  webhookSecretKeys: { current: SecretKey; old: SecretKey[]; local: boolean };
+  /** Audit rows (rule controls) older than this are pruned: a longer horizon than the ledger's. */
+  retentionAuditDays: number;
   logLevel: string;
 }

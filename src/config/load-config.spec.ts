@@ -1,3 +1,4 @@
+import { localSecretKey } from '../intake/secret-box';
 import { ConfigError, loadConfig } from './load-config';
 
 describe('loadConfig', () => {
@@ -85,6 +86,7 @@ describe('loadConfig', () => {
     ['CRM_BUDGET_COLD_START', 'maybe'],
     ['CRM_ORGANIZATION_ID', 'org with spaces'],
     ['RETENTION_DAYS', '0'],
+    ['RETENTION_AUDIT_DAYS', '7'], // shorter than RETENTION_DAYS (30)
     ['HTTP_REQUEST_TIMEOUT_MS', '10'],
     ['HTTP_MAX_CONNECTIONS', '0'],
     ['INTAKE_DB_POOL_SIZE', '-1'],
@@ -100,6 +102,47 @@ describe('loadConfig', () => {
     expect({ retentionDays, http }).toEqual({
       retentionDays: 30,
       http: { requestTimeoutMs: 10_000, maxConnections: 1_000 },
+    });
+  });
+
+  describe('webhook secret keys', () => {
+    const KEY = 'ab'.repeat(32);
+    const OLD = Buffer.alloc(32, 7).toString('base64');
+
+    it('seals with WEBHOOK_SECRET_KEY and still opens with WEBHOOK_SECRET_OLD_KEYS (and "local")', () => {
+      const { webhookSecretKeys: k } = loadConfig({
+        WEBHOOK_SECRET_KEY: KEY,
+        WEBHOOK_SECRET_OLD_KEYS: `${OLD}, local`,
+      });
+      expect(k.current.key.toString('hex')).toBe(KEY);
+      expect(k.old.map((o) => o.key)).toEqual([Buffer.alloc(32, 7), localSecretKey().key]);
+      expect(k.local).toBe(false);
+    });
+
+    it('falls back to the public local key outside production, so the demo starts with no env', () => {
+      const { webhookSecretKeys: k } = loadConfig({});
+      expect(k).toEqual({ current: localSecretKey(), old: [], local: true });
+    });
+
+    it.each([
+      [
+        'a key that is not 32 bytes',
+        { WEBHOOK_SECRET_KEY: 'not-a-key-0123456789' },
+        /WEBHOOK_SECRET_KEY must be 32 bytes/,
+      ],
+      [
+        'no key in production',
+        { NODE_ENV: 'production' },
+        /WEBHOOK_SECRET_KEY is required with NODE_ENV=production/,
+      ],
+      [
+        'a bad old key',
+        { WEBHOOK_SECRET_OLD_KEYS: `${OLD},not-a-key-0123456789` },
+        /WEBHOOK_SECRET_OLD_KEYS: key 2/,
+      ],
+    ])('refuses %s without echoing it', (_case, env, message) => {
+      expect(() => loadConfig(env)).toThrow(message);
+      expect(() => loadConfig(env)).toThrow(/^(?![\s\S]*not-a-key-0123456789)/);
     });
   });
 });

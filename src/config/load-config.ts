@@ -2,6 +2,7 @@
 // reported together so a misconfigured deployment is fixed in one go.
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { localSecretKey, parseSecretKey, secretKeyOf, type SecretKey } from '../intake/secret-box';
 import { adminTokenWeakness } from './admin-token-strength';
 import type { AppConfig, Role } from './app-config';
 
@@ -90,8 +91,31 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
   const weakness = adminToken === undefined ? undefined : adminTokenWeakness(adminToken);
   if (weakness) problems.push(`ADMIN_TOKEN ${weakness}`);
 
+  const nodeEnv = str('NODE_ENV', 'development')!;
+  // Keys are never echoed. Outside production a missing key falls back to the public local key
+  // (the demo must start with no env at all); `local` in the old keys opens what it sealed.
+  const KEY_HINT = '32 bytes as 64 hex digits or base64 (e.g. openssl rand -base64 32)';
+  const secretKeyText = str('WEBHOOK_SECRET_KEY');
+  let currentKey: SecretKey = localSecretKey();
+  if (secretKeyText !== undefined) {
+    const key = parseSecretKey(secretKeyText);
+    if (key) currentKey = secretKeyOf(key);
+    else problems.push(`WEBHOOK_SECRET_KEY must be ${KEY_HINT}`);
+  } else if (nodeEnv === 'production')
+    problems.push(`WEBHOOK_SECRET_KEY is required with NODE_ENV=production (${KEY_HINT})`);
+  const oldKeys: SecretKey[] = [];
+  (str('WEBHOOK_SECRET_OLD_KEYS') ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean)
+    .forEach((text, i) => {
+      const key = text === 'local' ? localSecretKey().key : parseSecretKey(text);
+      if (key) oldKeys.push(secretKeyOf(key));
+      else problems.push(`WEBHOOK_SECRET_OLD_KEYS: key ${i + 1} must be ${KEY_HINT}, or "local"`);
+    });
+
   const config: AppConfig = {
-    nodeEnv: str('NODE_ENV', 'development')!,
+    nodeEnv,
     role,
     port: int('PORT', 3000, 0, 65535),
     host: str('HOST', '127.0.0.1')!,
@@ -144,11 +168,15 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     },
     intakeDbPoolSize: int('INTAKE_DB_POOL_SIZE', 8, 1, 100),
     retentionDays: int('RETENTION_DAYS', 30, 1, 3650),
+    retentionAuditDays: int('RETENTION_AUDIT_DAYS', 365, 1, 36500),
+    webhookSecretKeys: { current: currentKey, old: oldKeys, local: secretKeyText === undefined },
     logLevel: str('LOG_LEVEL', 'info')!,
   };
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
   }
+  if (config.retentionAuditDays < config.retentionDays)
+    problems.push(`RETENTION_AUDIT_DAYS must be at least RETENTION_DAYS (${config.retentionDays})`);
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

@@ -38,9 +38,10 @@ export class InboxBatcher {
     this.batcher = new MicroBatcher((rows) => this.write(rows), {
       maxBatch: MAX_BATCH,
       maxInFlight,
-      // One payload Postgres cannot store (e.g. a lone surrogate escape) must not fail its
-      // neighbours; any other error (Postgres down) fails the whole batch at once.
-      splitOnError: isDataError,
+      // One payload Postgres cannot store (a lone surrogate escape, JSON nested too deep, a key
+      // too long for its index) must not fail its neighbours; any other error (Postgres down)
+      // fails the whole batch at once. Only a failed INSERT pays for this: the happy path is one.
+      splitOnError: isRefusedPayload,
     });
   }
 
@@ -52,7 +53,7 @@ export class InboxBatcher {
     try {
       return await this.writeBatch(rows);
     } catch (err) {
-      throw rows.length === 1 && isDataError(err) ? new UnstorablePayloadError(err) : err;
+      throw rows.length === 1 && isRefusedPayload(err) ? new UnstorablePayloadError(err) : err;
     }
   }
 
@@ -86,10 +87,15 @@ export class InboxBatcher {
   }
 }
 
-/** SQLSTATE class 22: the data itself is invalid for its type. */
-function isDataError(err: unknown): boolean {
+/**
+ * The SQLSTATE classes of an INSERT refused for what one row holds, never for the state of the
+ * server: 22 (data exception: a lone surrogate 22P05, a number out of range 22003, bad UTF-8
+ * 22021) and 54 (program limit exceeded: JSON nested too deep 54001, an event id too long for
+ * its unique index 54000). Postgres down, a timeout or a full disk belong to other classes.
+ */
+export function isRefusedPayload(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
-  return typeof code === 'string' && code.startsWith('22');
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('54'));
 }
 
 /** A delivery whose payload Postgres refuses: the sender's fault, answered 400, not 503. */

@@ -30,7 +30,11 @@ export class IntakeService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     // One insert in flight per connection of the intake's pool.
-    this.batcher = new InboxBatcher(dataSource, (rows, batchKey) => this.enqueue(rows, batchKey), config.intakeDbPoolSize);
+    this.batcher = new InboxBatcher(
+      dataSource,
+      (rows, batchKey) => this.enqueue(rows, batchKey),
+      config.intakeDbPoolSize,
+    );
   }
 
   /** Before the body is read: a missing, unreadable or stale signature header is refused at once. */
@@ -113,7 +117,8 @@ export class IntakeService {
           body: {
             error: {
               code: 'invalid_event',
-              message: 'event payload cannot be stored (JSON text Postgres refuses, e.g. a lone surrogate)',
+              message:
+                'event payload cannot be stored (JSON Postgres refuses, e.g. a lone surrogate or nesting too deep)',
             },
           },
         };

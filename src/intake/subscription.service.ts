@@ -75,7 +75,7 @@ export class SubscriptionService {
         crmBaseUrl,
         url,
         events: eventKinds,
-        secret: created.secret,
+        ...this.secrets.sealFor(created.id, created.secret), // never stored in plain text
         active: true,
       }),
     );

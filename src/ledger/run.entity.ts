@@ -39,6 +39,7 @@ export type RunPriority = 'interactive' | 'bulk';
 @Index('IDX_runs_contact_unfinished', ['contactId', 'createdAt'], {
   where: `status IN ('pending', 'running', 'waiting')`,
 })
+@Index('IDX_runs_limited_rule_updated', ['ruleId', 'updatedAt'], { where: `timing ? 'limit'` })
 export class RunEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

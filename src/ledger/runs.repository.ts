@@ -16,7 +16,9 @@ const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.co
  * what orders one trigger's runs (same created_at) for the runner, so the order is stated, not left
  * to the plan. The caller adds its filter and conflict clause.
  */
-const INSERT_RUNS_FROM_JSON = (where = '') => `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version,
+const INSERT_RUNS_FROM_JSON = (
+  where = '',
+) => `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version,
                          rule_set_version, contact_id, status, reason, mode, priority, trace, actions,
                          contact_snapshot, correlation_id, timing, finished_at)
        SELECT x."id", x."triggerKey", x."inboxEventId", x."ruleId", x."ruleVersion", x."ruleSetVersion",
@@ -188,7 +190,7 @@ export class RunsRepository extends RunViews {
     const result = await this.db.query(
       `DELETE FROM runs WHERE id IN (
          SELECT id FROM runs
-          WHERE created_at < $1 AND status IN ('succeeded', 'failed', 'not_matched', 'suppressed')
+          WHERE created_at < $1 AND status IN ('succeeded', 'failed', 'not_matched', 'suppressed', 'cancelled')
           LIMIT $2)`,
       [cutoff, limit],
     );
@@ -196,6 +198,23 @@ export class RunsRepository extends RunViews {
   }
 
   // --- waits, windows and limits (src/timing) ---
+
+  /**
+   * How many runs of a limited rule took a slot of the period [from, to) (their timeline's `limit`
+   * step): the rule's counter as the ledger knows it, for a counter Redis lost. The slot is
+   * recorded right after it is taken, so such runs were updated since `from` (less a margin for
+   * the clocks), which keeps the scan to the partial index IDX_runs_limited_rule_updated.
+   */
+  async countLimitSlots(ruleId: string, from: Date, to: Date): Promise<number> {
+    const [{ n }] = await this.db.query(
+      `SELECT count(*)::int AS n FROM runs
+        WHERE rule_id = $1 AND timing ? 'limit' AND updated_at >= $2::timestamptz - interval '5 minutes'
+          AND jsonb_path_exists(timeline, '$[*] ? (@.step == "limit" && @.at >= $from && @.at < $to)',
+                                jsonb_build_object('from', $3::text, 'to', $4::text))`,
+      [ruleId, from, from.toISOString(), to.toISOString()],
+    );
+    return n;
+  }
 
   /** Records a step of the run's timeline. */
   async record(runId: string, entry: TimelineEntry): Promise<void> {

@@ -6,6 +6,9 @@ export type SweepPhase = 'mirror' | 'evaluate' | 'left' | 'members' | 'done';
 /** One sweep of one rule for one tick, with its progress (GET /admin/sweeps). */
 @Entity('segment_sweeps')
 @Index('UQ_segment_sweeps_rule_tick', ['ruleId', 'tickAt'], { unique: true })
+@Index('IDX_segment_sweeps_ended_queued', ['queuedAt'], {
+  where: `status IN ('succeeded', 'failed', 'skipped')`,
+})
 export class SegmentSweepEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_segment_sweeps' })
   id!: string;

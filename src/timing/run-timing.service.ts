@@ -82,7 +82,8 @@ export class RunTimingService {
     const action = row.action_index;
     const progress = timelineProgress(run.timeline ?? []);
     if (plan.limit && !progress.limitTaken) {
-      const slot = await this.limits.take(run.rule_id, plan.limit);
+      const ledgerCount = (from: Date, to: Date) => ledger.runs.countLimitSlots(run.rule_id, from, to);
+      const slot = await this.limits.take(run.rule_id, plan.limit, ledgerCount, now);
       if (!slot.taken) {
         const detail = `${plan.limit.max} run(s) per period already started`;
         if (plan.limit.over === 'skip')

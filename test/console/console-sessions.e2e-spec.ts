@@ -147,7 +147,7 @@ describe('console sessions (Postgres)', () => {
     const live = await login();
     await backdate(expired.idHash, 'last_seen_at', 6);
     const result = await h.app.get(RetentionService).prune();
-    expect(result.consoleSessions).toBeGreaterThanOrEqual(1);
+    expect(result.deleted.console_sessions).toBeGreaterThanOrEqual(1);
     expect(await row(expired.idHash)).toBeUndefined();
     expect(await row(live.idHash)).toBeDefined();
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { DataSource } from 'typeorm';
 import { signatureHeader } from '../../src/intake/verify-signature';
@@ -140,24 +141,37 @@ describe('webhook intake', () => {
     expect(res.statusCode).toBe(408);
   });
 
-  it('stores the good rows of a batch that also holds an unstorable one (same batch, guaranteed)', async () => {
-    const inserted: string[] = [];
-    const batcher = new InboxBatcher(h.app.get<DataSource>(INTAKE_DB), (rows) => inserted.push(...rows.map((r) => r.row.key)));
-    const row = (key: string, payloadJson: string) => ({
-      key,
-      type: 'contact.updated',
-      payloadJson,
-      contactId: null,
-    });
-    // Both stored in the same tick: one INSERT, which Postgres refuses because of the \u0000.
-    const results = await Promise.allSettled([
-      batcher.store(row(`test:poison:${Date.now()}`, '{"notes":"\\u0000"}')),
-      batcher.store(row(`test:good:${Date.now()}`, '{"notes":"fine"}')),
-    ]);
-    expect(results[0]).toEqual({ status: 'rejected', reason: expect.any(UnstorablePayloadError) });
-    expect(results[1]).toEqual({ status: 'fulfilled', value: { id: expect.any(String), duplicate: false } });
-    expect(inserted).toEqual([expect.stringMatching(/^test:good:/)]);
-  });
+  // What Postgres refuses for a row's shape, one per SQLSTATE class the batcher splits on.
+  const deep = (depth: number) => `{"data":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+  it.each([
+    ['\\u0000 in jsonb (22P05)', () => '{"notes":"\\u0000"}', ''],
+    ['JSON nested 50,000 deep (54001 stack depth)', () => deep(50_000), ''],
+    ['an event id too long for its unique index (54000)', () => '{}', randomBytes(100_000).toString('hex')],
+  ])(
+    'stores the good rows of a batch that also holds an unstorable one: %s',
+    async (_name, poisonJson, longKey) => {
+      const inserted: string[] = [];
+      const batcher = new InboxBatcher(h.app.get<DataSource>(INTAKE_DB), (rows) =>
+        inserted.push(...rows.map((r) => r.row.key)),
+      );
+      const row = (key: string, payloadJson: string) => ({
+        key,
+        type: 'contact.updated',
+        payloadJson,
+        contactId: null,
+      });
+      const stamp = `${Date.now()}-${Math.random()}`;
+      // All stored in the same tick: one INSERT, which Postgres refuses because of the poison.
+      const results = await Promise.allSettled([
+        batcher.store(row(`test:good1:${stamp}`, '{"notes":"fine"}')),
+        batcher.store(row(`test:poison:${stamp}${longKey}`, poisonJson())),
+        batcher.store(row(`test:good2:${stamp}`, '{"notes":"fine too"}')),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(results[1]).toEqual({ status: 'rejected', reason: expect.any(UnstorablePayloadError) });
+      expect(inserted).toEqual([`test:good1:${stamp}`, `test:good2:${stamp}`]);
+    },
+  );
 
   it('stores and acknowledges unknown event kinds without running anything', async () => {
     const reply = await deliver(

@@ -7,6 +7,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
  */
 @Entity('contact_journal')
 @Index('IDX_contact_journal_contact_at', ['contactId', 'at'])
+@Index('IDX_contact_journal_at', ['at'])
 export class ContactJournalEntity {
   @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'PK_contact_journal' })
   id!: string;

@@ -3,6 +3,7 @@
 // A lost entry costs a line of the timeline, never an event or an action.
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { affectedRows } from '../../db/returned-rows';
 
 export type JournalKind =
   'delivery.duplicate' | 'mirror.updated' | 'mirror.deleted' | 'crm.call' | 'segment.left';
@@ -55,6 +56,16 @@ export class ContactJournalRepository implements OnModuleDestroy {
       `SELECT * FROM (SELECT kind, at, detail FROM contact_journal WHERE contact_id = $1 ORDER BY at DESC, id DESC LIMIT $2) j
         ORDER BY at`,
       [contactId, limit],
+    );
+  }
+
+  /** Retention: up to `limit` entries older than `cutoff` (IDX_contact_journal_at). */
+  async deleteBefore(cutoff: Date, limit: number): Promise<number> {
+    return affectedRows(
+      await this.db.query(
+        `DELETE FROM contact_journal WHERE id IN (SELECT id FROM contact_journal WHERE at < $1 LIMIT $2)`,
+        [cutoff, limit],
+      ),
     );
   }
 

@@ -2,6 +2,7 @@
 // together, and the same transaction notifies every process (LISTEN rule_controls).
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { affectedRows } from '../../db/returned-rows';
 import type { RuleControlChange } from './rule-control-audit.entity';
 
 export const RULE_CONTROLS_CHANNEL = 'rule_controls';
@@ -60,6 +61,16 @@ export class RuleControlsRepository {
       `SELECT id, rule_id AS "ruleId", change, actor, note, at FROM rule_control_audit
         WHERE $1::text IS NULL OR rule_id = $1 ORDER BY at DESC, id DESC LIMIT $2`,
       [ruleId ?? null, limit],
+    );
+  }
+
+  /** Retention (the audit's longer horizon): up to `limit` audit rows older than `cutoff`. */
+  async deleteAuditBefore(cutoff: Date, limit: number): Promise<number> {
+    return affectedRows(
+      await this.db.query(
+        `DELETE FROM rule_control_audit WHERE id IN (SELECT id FROM rule_control_audit WHERE at < $1 LIMIT $2)`,
+        [cutoff, limit],
+      ),
     );
   }
 }

@@ -1,4 +1,12 @@
-import { pruneInBatches, retentionCutoff } from './retention';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  BOUNDED_TABLES,
+  GROWING_TABLES,
+  pruneInBatches,
+  retentionCutoff,
+  retentionCutoffs,
+} from './retention';
 
 describe('retention', () => {
   it.each([
@@ -29,4 +37,35 @@ describe('retention', () => {
   it('stops after maxBatches even if rows keep coming', async () => {
     expect(await pruneInBatches(async (limit) => limit, 5, 3)).toBe(15);
   });
+});
+
+describe('the list of growing tables', () => {
+  const doc = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'RELIABILITY.md'), 'utf8');
+  const retentionTable = doc.slice(doc.indexOf('## Retention'), doc.indexOf('## Chaos suite'));
+
+  it.each(GROWING_TABLES.map((t) => [t.table, t.horizon] as const))(
+    '%s is in the retention table of docs/RELIABILITY.md with its horizon',
+    (table, horizon) => {
+      const row = retentionTable.split('\n').find((line) => line.startsWith(`| \`${table}\` |`));
+      expect(row).toBeDefined();
+      if (!('prunedWith' in (GROWING_TABLES.find((t) => t.table === table) ?? {})))
+        expect(row).toContain(
+          { audit: 'RETENTION_AUDIT_DAYS', ledger: 'RETENTION_DAYS', session: 'CONSOLE_SESSION_IDLE_MINUTES' }[
+            horizon
+          ],
+        );
+    },
+  );
+
+  it('names no table both growing and bounded', () => {
+    expect(GROWING_TABLES.filter((t) => t.table in BOUNDED_TABLES)).toEqual([]);
+  });
+
+  it.each([['2026-01-31T12:00:00.000Z', 30, 365, '2026-01-01T12:00:00.000Z', '2025-01-31T12:00:00.000Z']])(
+    'at %s keeps the ledger %i days and the audit %i days',
+    (now, ledger, audit, ledgerCut, auditCut) => {
+      const cut = retentionCutoffs(new Date(now), { ledger, audit });
+      expect([cut.ledger.toISOString(), cut.audit.toISOString()]).toEqual([ledgerCut, auditCut]);
+    },
+  );
 });

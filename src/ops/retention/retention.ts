@@ -25,3 +25,113 @@ export async function pruneInBatches(
   }
   return total;
 }
+
+/**
+ * How long a table's rows are kept: the ledger's RETENTION_DAYS, the audit's RETENTION_AUDIT_DAYS,
+ * or a console session's own limits (idle timeout, absolute lifetime: its pruner applies both).
+ */
+export type RetentionHorizon = 'ledger' | 'audit' | 'session';
+
+export interface GrowingTable {
+  table: string;
+  /** What adds rows to it. */
+  grows: string;
+  horizon: RetentionHorizon;
+  /** Which rows go once past the horizon; the others stay whatever their age. */
+  prunes: string;
+  /** Deleted with the rows of another table (a foreign key's cascade), not by its own statement. */
+  prunedWith?: string;
+}
+
+/**
+ * Every table that grows with traffic, in the order the daily job prunes them. The one list the
+ * retention job, docs/RELIABILITY.md and test/e2e/retention.e2e-spec.ts (which backdates rows of
+ * each and checks they go) are built from. A new table that grows: add it here, its statement in
+ * retention-pruners.ts (the compiler asks for it) and its rows in the test (the test asks for
+ * them). A table that does not grow belongs in BOUNDED_TABLES; the test fails for a table in
+ * neither list.
+ */
+export const GROWING_TABLES = [
+  {
+    table: 'runs',
+    grows: 'every rule evaluated for a trigger (event or sweep tick) and contact',
+    horizon: 'ledger',
+    prunes:
+      'finished runs (succeeded, failed, not_matched, suppressed, cancelled) by created_at; dead, uncertain, pending, running and waiting runs stay',
+  },
+  {
+    table: 'action_results',
+    grows: 'every action of a run that matched',
+    horizon: 'ledger',
+    prunes: 'those of pruned runs',
+    prunedWith: 'runs',
+  },
+  {
+    table: 'inbox_events',
+    grows: 'every webhook delivery (payload and raw body)',
+    horizon: 'ledger',
+    prunes: 'processed events by received_at; pending and failed events stay',
+  },
+  {
+    table: 'contact_journal',
+    grows: 'duplicate deliveries, mirror changes, CRM calls, segment exits (the console timeline)',
+    horizon: 'ledger',
+    prunes: 'entries by at',
+  },
+  {
+    table: 'segment_sweeps',
+    grows: 'every tick of every scheduled rule',
+    horizon: 'ledger',
+    prunes: 'ended sweeps (succeeded, failed, skipped) by queued_at; queued and running ones stay',
+  },
+  {
+    table: 'contact_mirror_tombstones',
+    grows: 'every contact deleted in the CRM',
+    horizon: 'ledger',
+    prunes: 'tombstones by deleted_at (also pruned after 30 days by a completed full sync)',
+  },
+  {
+    table: 'rule_control_audit',
+    grows: 'every pause, resume and shadow change made in the console',
+    horizon: 'audit',
+    prunes: 'entries by at',
+  },
+  {
+    table: 'console_sessions',
+    grows: 'every console login',
+    horizon: 'session',
+    prunes:
+      'sessions idle longer than CONSOLE_SESSION_IDLE_MINUTES or older than CONSOLE_SESSION_MAX_HOURS (already refused; the rows go here)',
+  },
+] as const satisfies readonly GrowingTable[];
+
+export type GrowingTableName = (typeof GROWING_TABLES)[number]['table'];
+/** Tables the job deletes from by a statement of their own (not by a cascade). */
+export type PrunedTableName = Exclude<(typeof GROWING_TABLES)[number], { prunedWith: string }>['table'];
+
+/** The tables that do not grow with traffic, and why. */
+export const BOUNDED_TABLES: Readonly<Record<string, string>> = {
+  schema_migrations: 'one row per migration',
+  webhook_subscriptions: 'the engine’s subscriptions (retired ones are deleted at start)',
+  enrollments: 'one row per rule and contact, kept for ever: `once` and `at-most` per contact must hold',
+  contact_mirror: 'a copy of the CRM’s contacts; a deleted contact leaves it',
+  contact_mirror_state: 'one row',
+  contact_leases:
+    'at most one row per contact, deleted when its job ends (a crashed holder’s row is taken over)',
+  segment_rule_state: 'one row per scheduled rule',
+  segment_memberships: 'one row per scheduled rule and contact in its segment',
+  rule_controls: 'one row per rule',
+};
+
+export function retentionCutoffs(
+  now: Date,
+  days: { ledger: number; audit: number },
+  sessionIdleMs = 0,
+): Record<RetentionHorizon, Date> {
+  return {
+    ledger: retentionCutoff(now, days.ledger),
+    audit: retentionCutoff(now, days.audit),
+    // Informative only: the sessions' pruner applies both of their limits itself.
+    session: new Date(now.getTime() - sessionIdleMs),
+  };
+}

@@ -1,7 +1,7 @@
 // Every statement on `segment_sweeps`: one row per (rule, tick), its status, phase and progress.
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { returnedRows } from '../../db/returned-rows';
+import { affectedRows, returnedRows } from '../../db/returned-rows';
 import type { SweepPhase, SweepStatus } from '../segment-sweep.entity';
 
 export interface SweepProgressRow {
@@ -75,6 +75,17 @@ export class SegmentSweepsRepository {
     await this.db.query(
       `UPDATE segment_sweeps SET status = $2, detail = $3, evaluation_ms = COALESCE($4, evaluation_ms), finished_at = now(), updated_at = now() WHERE id = $1`,
       [id, status, detail, evaluationMs],
+    );
+  }
+
+  /** Retention: up to `limit` ended sweeps queued before `cutoff` (IDX_segment_sweeps_ended_queued). */
+  async deleteEndedBefore(cutoff: Date, limit: number): Promise<number> {
+    return affectedRows(
+      await this.db.query(
+        `DELETE FROM segment_sweeps WHERE id IN (
+           SELECT id FROM segment_sweeps WHERE status IN ('succeeded', 'failed', 'skipped') AND queued_at < $1 LIMIT $2)`,
+        [cutoff, limit],
+      ),
     );
   }
 
