@@ -1,9 +1,9 @@
-// @ts-check
 // The pure half of scripts/bench-compare.js (no I/O, so it is unit-tested in
 // scripts/bench-compare-lib.spec.ts): reading the figures a benchmark printed, either its
 // `BENCH_RESULT {json}` line or, for builds from before that line existed (main at c377cf1), its
 // human output; medians and deltas over rounds; the tables; how a bench script splits into its
 // build steps and its run command; the command line.
+// @ts-check
 'use strict';
 
 /** @typedef {Record<string, number>} Metrics */

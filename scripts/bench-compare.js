@@ -8,6 +8,7 @@
 // (medians, every round, delta) and writes them as Markdown with --out (docs/BENCHMARKS.md, "Before
 // and after in one run"). The temporary worktree is removed at the end, also on Ctrl-C.
 // Parsing and tables live in ./bench-compare-lib.js (pure, unit-tested).
+// @ts-check
 'use strict';
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
