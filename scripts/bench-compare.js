@@ -122,6 +122,8 @@ function describeEnv(env) {
 }
 
 function cleanUp() {
+  const started = Date.now();
+  const had = state.tempDir;
   if (state.baseTree) {
     try {
       git(['worktree', 'remove', '--force', state.baseTree]);
@@ -139,6 +141,7 @@ function cleanUp() {
       // nothing left to prune
     }
   }
+  if (had) log(`removed the base worktree ${had} (${seconds(Date.now() - started)})`);
 }
 
 function onSignal(signal) {
