@@ -7,7 +7,7 @@
 // environment) so the machine's noise falls on both sides alike. Prints one table per benchmark
 // (medians, every round, delta) and writes them as Markdown with --out (docs/BENCHMARKS.md, "Before
 // and after in one run"). The temporary worktree is removed at the end, also on Ctrl-C.
-// Parsing and tables live in ./bench-compare-lib.js (pure, unit-tested).
+// The pure parts (unit-tested): ./bench-output-parse.js reads outputs, ./bench-compare-lib.js the rest.
 // @ts-check
 'use strict';
 const { spawn, execFileSync } = require('node:child_process');
@@ -15,6 +15,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const lib = require('./bench-compare-lib');
+const { parseBenchOutput } = require('./bench-output-parse');
 
 const headTree = path.resolve(__dirname, '..');
 const log = (msg) => process.stderr.write(`[bench:compare] ${msg}\n`);
@@ -86,18 +87,12 @@ async function checkOutBase(sha) {
   return tree;
 }
 
-/**
- * How a tree runs one bench, read from its own package.json: the build steps (run once) and the
- * run command (run every round). A tree whose bench script does not end in `node …` runs the
- * whole script every round.
- */
+/** A tree's plan for `bench` (lib.benchPlan), read from its own package.json. */
 function benchPlan(tree, bench) {
   const scripts = JSON.parse(fs.readFileSync(path.join(tree, 'package.json'), 'utf8')).scripts ?? {};
-  const name = `bench:${bench}`;
-  if (!scripts[name]) throw new Error(`${tree} has no "${name}" script in its package.json`);
-  const { build, run } = lib.splitBenchScript(scripts[name]);
-  if (!run) return { build: scripts[`pre${name}`] ? [`npm run pre${name}`] : [], run: `npm run ${name}` };
-  return { build: [...(scripts[`pre${name}`] ? [`npm run pre${name}`] : []), ...build], run };
+  const plan = lib.benchPlan(scripts, bench);
+  if (!plan) throw new Error(`${tree} has no "bench:${bench}" script in its package.json`);
+  return plan;
 }
 
 async function buildTree(label, tree, plans) {
@@ -192,7 +187,7 @@ async function main() {
             treeEnv(tree, benchEnv(bench, opts.quick)),
           );
           if (opts.logs) fs.writeFileSync(path.join(opts.logs, `${bench}-${side}-${round}.txt`), r.output);
-          const parsed = lib.parseBenchOutput(bench, r.output);
+          const parsed = parseBenchOutput(bench, r.output);
           const count = Object.keys(parsed.metrics).length;
           log(
             `round ${round}/${opts.rounds} ${bench} ${side}: ${seconds(r.ms)}, exit ${r.code}, ${count} figures (${parsed.source})`,
