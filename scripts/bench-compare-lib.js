@@ -48,7 +48,9 @@ function formatDelta(base, head) {
 
 /**
  * One row per metric seen in any round of either side (base's order first), with the medians,
- * every round's figure ('–' for a round that did not print it) and the delta of the medians.
+ * every round's figure ('–' for a round that did not print it), the delta of the medians, and
+ * whether the head's median lies within the base's own spread (lowest to highest round): 'yes'
+ * means these rounds cannot tell the change from the machine's noise.
  * @param {Metrics[]} baseRounds
  * @param {Metrics[]} headRounds
  */
@@ -57,8 +59,9 @@ function compareRounds(baseRounds, headRounds) {
   return names.map((metric) => {
     const side = (rounds) => {
       const values = rounds.map((m) => (metric in m ? m[metric] : NaN));
-      const med = median(values.filter((v) => !Number.isNaN(v)));
-      return { median: med, rounds: values.map(formatNumber).join(' / ') };
+      const present = values.filter((v) => !Number.isNaN(v));
+      const [low, high] = present.length ? [Math.min(...present), Math.max(...present)] : [NaN, NaN];
+      return { median: median(present), low, high, rounds: values.map(formatNumber).join(' / ') };
     };
     const base = side(baseRounds);
     const head = side(headRounds);
@@ -69,6 +72,12 @@ function compareRounds(baseRounds, headRounds) {
       'head median': formatNumber(head.median),
       'head rounds': head.rounds,
       delta: formatDelta(base.median, head.median),
+      'head in base range':
+        Number.isNaN(base.median) || Number.isNaN(head.median)
+          ? '–'
+          : head.median >= base.low && head.median <= base.high
+            ? 'yes'
+            : 'no',
     };
   });
 }

@@ -41,7 +41,7 @@ describe('formatNumber and formatDelta', () => {
 });
 
 describe('compareRounds', () => {
-  it('gives medians, every round and the delta; a round without a figure shows –', () => {
+  it('gives medians, every round, the delta and whether the head is within the base spread', () => {
     const rows = compareRounds(
       [{ p50_ms: 10, max_ms: 30 }, { p50_ms: 14 }, { p50_ms: 12, max_ms: 40 }],
       [{ p50_ms: 9, extra: 1 }, { p50_ms: 11 }, { p50_ms: 10 }],
@@ -54,6 +54,7 @@ describe('compareRounds', () => {
         'head median': '10',
         'head rounds': '9 / 11 / 10',
         delta: '-16.7%',
+        'head in base range': 'yes',
       },
       {
         metric: 'max_ms',
@@ -62,6 +63,7 @@ describe('compareRounds', () => {
         'head median': '–',
         'head rounds': '– / – / –',
         delta: '–',
+        'head in base range': '–',
       },
       {
         metric: 'extra',
@@ -70,8 +72,22 @@ describe('compareRounds', () => {
         'head median': '1',
         'head rounds': '1 / – / –',
         delta: '–',
+        'head in base range': '–',
       },
     ]);
+  });
+  it.each([
+    [[10, 14, 12], [9, 10, 11], 'yes'],
+    [[10, 14, 12], [14, 15, 14], 'yes'],
+    [[10, 14, 12], [9, 9, 10], 'no'],
+    [[10, 14, 12], [15, 16, 14], 'no'],
+    [[10], [10.1], 'no'],
+  ])('base rounds %j, head rounds %j: head in base range %s', (base, head, expected) => {
+    const [row] = compareRounds(
+      base.map((v) => ({ x: v })),
+      head.map((v) => ({ x: v })),
+    );
+    expect(row['head in base range']).toBe(expected);
   });
 });
 
