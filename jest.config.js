@@ -1,4 +1,4 @@
-// Two projects: `unit` (pure logic and services, *.spec.ts beside the code) and
+// Two projects: `unit` (pure logic and services, *.spec.ts beside the code, in src/ and scripts/) and
 // `e2e` (real Postgres, Redis and the sandbox over HTTP, test/**/*.e2e-spec.ts).
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, keepClassNames: true, target: 'es2022' } }];
 module.exports = {
@@ -8,7 +8,7 @@ module.exports = {
     {
       displayName: 'unit',
       testEnvironment: 'node',
-      roots: ['<rootDir>/src'],
+      roots: ['<rootDir>/src', '<rootDir>/scripts'],
       testMatch: ['**/*.spec.ts'],
       transform: { '^.+\\.ts$': swc },
     },

@@ -133,11 +133,33 @@ async function main() {
     console.log(
       `\nevent-loop delay of the engine process (engine and load generator; the sandbox runs apart): p50 ${(loop.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms`,
     );
+    // One machine-readable line for scripts/bench-compare.js; the human output above stays as it is.
+    const figures = (prefix: string, sorted: number[]) => ({
+      [`${prefix}p50_ms`]: round3(percentile(sorted, 50)),
+      [`${prefix}p95_ms`]: round3(percentile(sorted, 95)),
+      [`${prefix}p99_ms`]: round3(percentile(sorted, 99)),
+      [`${prefix}max_ms`]: round3(sorted[sorted.length - 1]),
+    });
+    const result = {
+      bench: 'e2e',
+      measured: ms.length,
+      ...figures('', ms),
+      ...figures('to_run_', matchMs),
+      ...figures('run_to_call_', actMs),
+      ...Object.fromEntries(dispatch.map((v) => [`dispatch_${v.labels.how}`, v.value])),
+      loop_p50_ms: round3(loop.percentile(50) / 1e6),
+      loop_p99_ms: round3(loop.percentile(99) / 1e6),
+    };
+    console.log(`BENCH_RESULT ${JSON.stringify(result)}`);
   } finally {
     await engine.close();
     sandbox.child.kill();
     await db.drop();
   }
+}
+
+function round3(x: number | undefined): number | null {
+  return x === undefined || Number.isNaN(x) ? null : Math.round(x * 1000) / 1000;
 }
 
 main().catch((err) => {

@@ -103,6 +103,17 @@ async function main(): Promise<void> {
     `matcher ahead of every baseline per event: ${slowest > 1 ? 'yes' : 'NO'} (smallest lead ${slowest.toFixed(1)}×); ` +
       `ahead of the naive engine by ≥ 50×: ${matcher.perSecond / rows[1].perSecond >= 50 ? 'yes' : 'NO'}`,
   );
+  // One machine-readable line for scripts/bench-compare.js; names in the order of `rows` above.
+  const keys = ['matcher', 'jre_naive', 'jre_well', 'zen'];
+  const result: Record<string, string | number> = { bench: 'rules' };
+  rows.forEach((r, i) => {
+    const key = keys[i] ?? `engine${i}`;
+    result[`${key}.events_per_s`] = Math.round(r.perSecond);
+    result[`${key}.p50_ms`] = Number(r.p50.toFixed(3));
+    result[`${key}.p99_ms`] = Number(r.p99.toFixed(3));
+    if (r !== matcher) result[`${key}.matcher_lead_x`] = Number((matcher.perSecond / r.perSecond).toFixed(1));
+  });
+  console.log(`BENCH_RESULT ${JSON.stringify(result)}`);
   if (slowest <= 1) process.exitCode = 1;
 }
 

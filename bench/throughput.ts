@@ -103,6 +103,7 @@ async function main() {
     console.log('');
     printTable(rows);
     await summary(b);
+    console.log(`BENCH_RESULT ${JSON.stringify(benchResult(rows, b))}`);
   } finally {
     await Promise.all([b.api, ...b.workers].filter(Boolean).map((p) => p.stop()));
     crm.child.kill('SIGTERM');
@@ -265,6 +266,26 @@ async function summary(b: Bench) {
       `(budget ${LIMIT} per ${WINDOW_MS} ms shared through Redis, the sandbox enforcing the same limit) ` +
       `${total429 === 0 ? 'never exceeded' : 'EXCEEDED'}`,
   );
+}
+
+/** The figures of the rows as one JSON line for scripts/bench-compare.js, under stable names. */
+function benchResult(rows: Record<string, string | number>[], b: Bench): Record<string, string | number> {
+  const names: Record<string, string> = {
+    'intake req/s': 'intake_req_per_s',
+    'intake p99 ms': 'intake_p99_ms',
+    'end to end /s': 'end_to_end_per_s',
+    'CPU ms/ev api': 'cpu_api_ms_per_event',
+    'CPU workers': 'cpu_workers_ms_per_event',
+    'CPU postgres': 'cpu_postgres_ms_per_event',
+    'pg commits/event': 'pg_commits_per_event',
+    'pg rows/event': 'pg_rows_per_event',
+  };
+  const result: Record<string, string | number> = { bench: 'throughput' };
+  for (const row of rows)
+    for (const [label, name] of Object.entries(names))
+      result[`w${row.workers}.${row.mode}.${name}`] = Number(row[label]);
+  result.peak_rss_mb = Math.round(Math.max(...b.peakRss.values()));
+  return result;
 }
 
 main().catch((err) => {
