@@ -14,7 +14,14 @@ export class ActionsModule {
   static register(withWorkers: boolean) {
     return {
       module: ActionsModule,
-      imports: [QueuesModule, LedgerModule, CrmModule, ContactMirrorModule, ContactJournalModule, TimingModule],
+      imports: [
+        QueuesModule,
+        LedgerModule,
+        CrmModule,
+        ContactMirrorModule,
+        ContactJournalModule,
+        TimingModule,
+      ],
       providers: [ActionRunnerService, ...(withWorkers ? [ActionsProcessor] : [])],
       exports: [ActionRunnerService],
     };

@@ -30,7 +30,11 @@ export class IntakeService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     // One insert in flight per connection of the intake's pool.
-    this.batcher = new InboxBatcher(dataSource, (rows, batchKey) => this.enqueue(rows, batchKey), config.intakeDbPoolSize);
+    this.batcher = new InboxBatcher(
+      dataSource,
+      (rows, batchKey) => this.enqueue(rows, batchKey),
+      config.intakeDbPoolSize,
+    );
   }
 
   /** Before the body is read: a missing, unreadable or stale signature header is refused at once. */

@@ -16,7 +16,9 @@ const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.co
  * what orders one trigger's runs (same created_at) for the runner, so the order is stated, not left
  * to the plan. The caller adds its filter and conflict clause.
  */
-const INSERT_RUNS_FROM_JSON = (where = '') => `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version,
+const INSERT_RUNS_FROM_JSON = (
+  where = '',
+) => `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version,
                          rule_set_version, contact_id, status, reason, mode, priority, trace, actions,
                          contact_snapshot, correlation_id, timing, finished_at)
        SELECT x."id", x."triggerKey", x."inboxEventId", x."ruleId", x."ruleVersion", x."ruleSetVersion",

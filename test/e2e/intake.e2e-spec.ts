@@ -142,7 +142,9 @@ describe('webhook intake', () => {
 
   it('stores the good rows of a batch that also holds an unstorable one (same batch, guaranteed)', async () => {
     const inserted: string[] = [];
-    const batcher = new InboxBatcher(h.app.get<DataSource>(INTAKE_DB), (rows) => inserted.push(...rows.map((r) => r.row.key)));
+    const batcher = new InboxBatcher(h.app.get<DataSource>(INTAKE_DB), (rows) =>
+      inserted.push(...rows.map((r) => r.row.key)),
+    );
     const row = (key: string, payloadJson: string) => ({
       key,
       type: 'contact.updated',
