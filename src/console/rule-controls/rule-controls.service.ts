@@ -88,16 +88,19 @@ export class RuleControlsService implements OnModuleInit, OnModuleDestroy {
   private scheduleReconnect(): void {
     if (this.closed) return;
     clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = setTimeout(async () => {
-      try {
-        await this.listen();
-        await this.reload();
-      } catch (err) {
-        this.warn('reconnect', err);
-        this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, RECONNECT_MAX_MS);
-        this.scheduleReconnect();
-      }
-    }, this.reconnectDelayMs);
+    // reconnect() catches its own failures (it schedules the next try), so nothing is left to await.
+    this.reconnectTimer = setTimeout(() => void this.reconnect(), this.reconnectDelayMs);
+  }
+
+  private async reconnect(): Promise<void> {
+    try {
+      await this.listen();
+      await this.reload();
+    } catch (err) {
+      this.warn('reconnect', err);
+      this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, RECONNECT_MAX_MS);
+      this.scheduleReconnect();
+    }
   }
 
   private warn(what: string, err: unknown): void {
