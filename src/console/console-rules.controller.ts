@@ -20,9 +20,9 @@ import { ConsoleResponder } from './console-responder';
 import { statusTone, when } from './pages/format';
 import { parsePeriod, PERIODS, periodStart } from './queries/period';
 import { RunsRepository } from '../ledger/runs.repository';
-import type { RuleControlChange } from './rule-controls/rule-control-audit.entity';
-import { RuleControlsRepository } from './rule-controls/rule-controls.repository';
-import { RuleControlsService } from './rule-controls/rule-controls.service';
+import type { RuleControlChange } from '../rule-controls/rule-control-audit.entity';
+import { RuleControlsRepository } from '../rule-controls/rule-controls.repository';
+import { RuleControlsService } from '../rule-controls/rule-controls.service';
 
 const CHANGES: RuleControlChange[] = ['pause', 'resume', 'shadow-on', 'shadow-off'];
 const LAST_RUNS = 5;

@@ -16,11 +16,11 @@ import { ConsolePagesController } from './console-pages.controller';
 import { ConsoleResponder } from './console-responder';
 import { ConsoleRulesController } from './console-rules.controller';
 import { ConsoleStreamController } from './console-stream.controller';
-import { ContactJournalModule } from './journal/contact-journal.module';
+import { ContactJournalModule } from '../journal/contact-journal.module';
 import { AlertsService } from './alerts/alerts.service';
 import { BudgetFeed } from './live/budget-feed.service';
 import { OverviewFeed } from './live/overview-feed.service';
-import { RuleControlsModule } from './rule-controls/rule-controls.module';
+import { RuleControlsModule } from '../rule-controls/rule-controls.module';
 
 const CONTROLLERS = [
   ConsoleAssetsController,

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { RuleControlsService } from '../console/rule-controls/rule-controls.service';
+import { RuleControlsService } from '../rule-controls/rule-controls.service';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';

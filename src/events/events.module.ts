@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ActionsModule } from '../actions/actions.module';
-import { RuleControlsModule } from '../console/rule-controls/rule-controls.module';
+import { RuleControlsModule } from '../rule-controls/rule-controls.module';
 import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { CrmModule } from '../crm/crm.module';
 import { LedgerModule } from '../ledger/ledger.module';

@@ -1,4 +1,4 @@
-import { RuleControlsModule } from '../console/rule-controls/rule-controls.module';
+import { RuleControlsModule } from '../rule-controls/rule-controls.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CrmModule } from '../crm/crm.module';

@@ -10,7 +10,7 @@ import type { RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
 import { RuleSetService } from '../../rules/rule-set.service';
 import { sweepLockKey, withAdvisoryLock } from '../../db/advisory-lock';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
-import { RuleControlsService } from '../../console/rule-controls/rule-controls.service';
+import { RuleControlsService } from '../../rule-controls/rule-controls.service';
 import { MembershipDiff, type DiffContext } from './membership-diff';
 import { resolveFilterNames, resolveRelativeDates } from '../filters/resolved-filters';
 import { SegmentFilterError } from '../filters/segment-filter-error';

@@ -3,8 +3,8 @@
 // NOTIFY on `rule_controls` — a change is live on every process within milliseconds, no polling.
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Client } from 'pg';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import type { RuleDefinition } from '../../rules/rule-types';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import type { RuleDefinition } from '../rules/rule-types';
 import type { RuleControlChange } from './rule-control-audit.entity';
 import { RULE_CONTROLS_CHANNEL, RuleControl, RuleControlsRepository } from './rule-controls.repository';
 
