@@ -3,7 +3,7 @@ import { Controller, Get, Inject, NotFoundException, Param, Query, Req, Res } fr
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { RuleSetService } from '../rules/rule-set.service';
+import { RuleSetService } from '../rule-set/rule-set.service';
 import { ConsoleResponder } from './console-responder';
 import { ContactJournalRepository } from '../journal/contact-journal.repository';
 import { BudgetFeed } from './live/budget-feed.service';

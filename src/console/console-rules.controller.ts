@@ -13,7 +13,7 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { RuleSetService } from '../rules/rule-set.service';
+import { RuleSetService } from '../rule-set/rule-set.service';
 import type { RuleDefinition } from '../rules/rule-types';
 import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
 import { ConsoleResponder } from './console-responder';

@@ -7,7 +7,7 @@ import { AdminModule } from '../admin/admin.module';
 import { CrmModule } from '../crm/crm.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
-import { RulesModule } from '../rules/rules.module';
+import { RulesModule } from '../rule-set/rules.module';
 import { ConsoleAuth } from './auth/console-auth';
 import { ConsoleAssetsController } from './console-assets.controller';
 import { ConsoleAuthController } from './console-auth.controller';

@@ -11,7 +11,7 @@ import { EngineMetrics } from '../ops/engine-metrics';
 import { ActionsQueue } from '../queues/actions-queue.service';
 import { RunsRepository } from '../ledger/runs.repository';
 import type { EvaluationFacts, RuleEvaluation } from '../rules/rule-types';
-import { RuleSetService } from '../rules/rule-set.service';
+import { RuleSetService } from '../rule-set/rule-set.service';
 import { isContactGone } from './event-failure';
 import { WaitCancellationService } from '../timing/wait-cancellation.service';
 import { eventFacts, planEvent, type StoredEvent } from './event-plan';

@@ -5,7 +5,7 @@ import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { CrmModule } from '../crm/crm.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
-import { RulesModule } from '../rules/rules.module';
+import { RulesModule } from '../rule-set/rules.module';
 import { EventFailuresService } from './event-failures.service';
 import { TimingModule } from '../timing/timing.module';
 import { EventMatchingService } from './event-matching.service';

@@ -7,7 +7,7 @@ import { EngineMetrics } from '../../ops/engine-metrics';
 import { ActionResultsRepository } from '../../ledger/action-results.repository';
 import { ActionsQueue } from '../../queues/actions-queue.service';
 import type { RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
-import { RuleSetService } from '../../rules/rule-set.service';
+import { RuleSetService } from '../../rule-set/rule-set.service';
 import { sweepLockKey, withAdvisoryLock } from '../../db/advisory-lock';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
 import { RuleControlsService } from '../../rule-controls/rule-controls.service';
