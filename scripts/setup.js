@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Idempotent set-up run by `prestart` and `pretest` (and usable alone: `npm run setup`).
 //  1. installs dependencies when package-lock.json changed since the last install;
-//  2. compiles src/, migrations/ and bench/ with swc (about a second);
+//  2. compiles src/ and migrations/ with swc (about a second; benches build apart: npm run build:bench);
 //  3. finds Postgres and Redis via DATABASE_URL / REDIS_URL (defaults: localhost); when none answers
 //     it starts local ones from installed binaries under .data/, or stops with the exact command to run;
 //  4. creates the database when missing and runs pending migrations.
@@ -72,7 +72,7 @@ function newestMtime(dir) {
 /** Compiles with swc (about a second); skipped when nothing changed since the last build. */
 function build() {
   const stamp = path.join(root, 'dist', '.build-stamp');
-  const sources = ['src', 'migrations', 'bench'].filter((d) => fs.existsSync(path.join(root, d)));
+  const sources = ['src', 'migrations'].filter((d) => fs.existsSync(path.join(root, d)));
   const newest = Math.max(
     ...sources.map((d) => newestMtime(path.join(root, d))),
     mtime(path.join(root, '.swcrc')),
