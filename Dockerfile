@@ -10,7 +10,6 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json .swcrc nest-cli.json ./
 COPY src src
 COPY migrations migrations
-COPY bench bench
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS runtime

@@ -9,7 +9,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { signatureHeader } from '../src/intake/verify-signature';
 import { printTable } from './bench-support';
 import {
   EngineProcess,
@@ -21,14 +20,13 @@ import {
   until,
   type CrmRequest,
 } from './chaos-services';
+import { control, createContacts, deliverAll, hasVip, SECRET } from './chaos-traffic';
 
 const SHORT = process.env.CHAOS_SHORT === '1';
 const EVENTS = Number(process.env.CHAOS_EVENTS ?? (SHORT ? 60 : 240));
 const LIMIT = 60;
 const WINDOW_MS = 6_000;
-const SECRET = 'whsec_chaos';
 const ORG = '0d000000-0000-4000-8000-000000000001';
-const VIP = '7a000000-0000-4000-8000-000000000002';
 const SETTLE_MS = SHORT ? 120_000 : 240_000;
 /** Runs only the scenarios whose name contains this text. */
 const ONLY = process.env.CHAOS_ONLY;
@@ -242,76 +240,6 @@ async function runScenario(ctx: Ctx, s: Scenario): Promise<Record<string, string
 const isTagWrite = (r: CrmRequest) => r.method === 'POST' && /^\/v1\/contacts\/[^/]+\/tags\//.test(r.path);
 const contactOf = (r: CrmRequest) => r.path.split('/')[3];
 
-let phoneSeq = 0;
-async function createContacts(sandboxUrl: string, n: number): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = [];
-  // Another key of the organization: the sandbox limits each key apart, so this does not eat the engine's.
-  for (let i = 0; i < n; i++) {
-    const phone = `4915${String(process.pid % 1000).padStart(3, '0')}${String(++phoneSeq).padStart(6, '0')}`;
-    for (;;) {
-      const res = await fetch(`${sandboxUrl}/v1/contacts`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer sk_demo_contacts', 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `Chaos ${phoneSeq}`, phone }),
-      });
-      if (res.status === 201) {
-        out.push((await res.json()) as Record<string, unknown>);
-        break;
-      }
-      if (res.status !== 429) throw new Error(`contact not created: ${res.status} ${await res.text()}`);
-      await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
-    }
-  }
-  return out;
-}
-
-/** Delivers like the CRM does: signed, retried with backoff on anything but 2xx (7 attempts). */
-async function deliverAll(apiUrl: string, items: { contact: Record<string, unknown>; copies: number }[]) {
-  let accepted = 0;
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++];
-      const body = JSON.stringify({
-        id: `evt_${randomUUID()}`,
-        type: 'contact.updated',
-        createdAt: new Date().toISOString(),
-        data: item.contact,
-      });
-      const results = await Promise.all(Array.from({ length: item.copies }, () => deliver(apiUrl, body)));
-      if (results.some(Boolean)) accepted++;
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
-  return accepted;
-}
-
-async function deliver(apiUrl: string, body: string): Promise<boolean> {
-  for (let attempt = 0; attempt < 7; attempt++) {
-    try {
-      const res = await fetch(`${apiUrl}/webhooks/crm`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-service-signature': signatureHeader(SECRET, body) },
-        body,
-        signal: AbortSignal.timeout(10_000),
-      });
-      await res.text();
-      if (res.ok) return true;
-    } catch {
-      // connection refused / timeout: retried like any failure
-    }
-    await sleep(250 * 2 ** attempt);
-  }
-  return false;
-}
-
-async function hasVip(sandboxUrl: string, id: string): Promise<boolean> {
-  const res = await fetch(`${sandboxUrl}/_sandbox/state/contacts/${id}`);
-  if (!res.ok) return false;
-  const contact = (await res.json()) as { tags: { id: string }[] };
-  return contact.tags.some((t) => t.id === VIP);
-}
-
 /**
  * A poison event must end, never loop: its inbox event failed (after its attempts), or processed
  * with every run of it finished (a 404 write fails its run). Counted from the ledger.
@@ -349,15 +277,6 @@ async function faultsUsedUp(sandboxUrl: string): Promise<number> {
     return ((await res.json()) as { data: unknown[] }).data.length === 0;
   }, SETTLE_MS);
   return Date.now();
-}
-
-async function control(sandboxUrl: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${sandboxUrl}/_sandbox/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${await res.text()}`);
 }
 
 main().catch((err) => {

@@ -17,7 +17,9 @@ export class CreateLedger1763776800000 implements MigrationInterface {
       "processed_at" TIMESTAMP WITH TIME ZONE,
       CONSTRAINT "PK_inbox_events" PRIMARY KEY ("id"))`);
     await q.query(`CREATE UNIQUE INDEX "UQ_inbox_events_event_key" ON "inbox_events" ("event_key")`);
-    await q.query(`CREATE INDEX "IDX_inbox_events_pending" ON "inbox_events" ("received_at") WHERE status = 'pending'`);
+    await q.query(
+      `CREATE INDEX "IDX_inbox_events_pending" ON "inbox_events" ("received_at") WHERE status = 'pending'`,
+    );
 
     await q.query(`CREATE TABLE "webhook_subscriptions" (
       "id" text NOT NULL,
@@ -49,10 +51,14 @@ export class CreateLedger1763776800000 implements MigrationInterface {
       "finished_at" TIMESTAMP WITH TIME ZONE,
       CONSTRAINT "PK_runs" PRIMARY KEY ("id"),
       CONSTRAINT "FK_runs_inbox_event" FOREIGN KEY ("inbox_event_id") REFERENCES "inbox_events"("id") ON DELETE SET NULL)`);
-    await q.query(`CREATE UNIQUE INDEX "UQ_runs_trigger_rule_contact" ON "runs" ("trigger_key", "rule_id", "contact_id")`);
+    await q.query(
+      `CREATE UNIQUE INDEX "UQ_runs_trigger_rule_contact" ON "runs" ("trigger_key", "rule_id", "contact_id")`,
+    );
     await q.query(`CREATE INDEX "IDX_runs_contact_created" ON "runs" ("contact_id", "created_at")`);
     await q.query(`CREATE INDEX "IDX_runs_rule_created" ON "runs" ("rule_id", "created_at")`);
-    await q.query(`CREATE INDEX "IDX_runs_unfinished" ON "runs" ("updated_at") WHERE status IN ('pending', 'running')`);
+    await q.query(
+      `CREATE INDEX "IDX_runs_unfinished" ON "runs" ("updated_at") WHERE status IN ('pending', 'running')`,
+    );
 
     await q.query(`CREATE TABLE "action_results" (
       "id" uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -71,7 +77,9 @@ export class CreateLedger1763776800000 implements MigrationInterface {
       "duration_ms" integer,
       CONSTRAINT "PK_action_results" PRIMARY KEY ("id"),
       CONSTRAINT "FK_action_results_run" FOREIGN KEY ("run_id") REFERENCES "runs"("id") ON DELETE CASCADE)`);
-    await q.query(`CREATE UNIQUE INDEX "UQ_action_results_run_index" ON "action_results" ("run_id", "action_index")`);
+    await q.query(
+      `CREATE UNIQUE INDEX "UQ_action_results_run_index" ON "action_results" ("run_id", "action_index")`,
+    );
     await q.query(`CREATE INDEX "IDX_action_results_status" ON "action_results" ("status")`);
 
     await q.query(`CREATE TABLE "enrollments" (

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Idempotent set-up run by `prestart` and `pretest` (and usable alone: `npm run setup`).
 //  1. installs dependencies when package-lock.json changed since the last install;
-//  2. compiles src/, migrations/ and bench/ with swc (about a second);
+//  2. compiles src/ and migrations/ with swc (about a second; benches build apart: npm run build:bench);
 //  3. finds Postgres and Redis via DATABASE_URL / REDIS_URL (defaults: localhost); when none answers
 //     it starts local ones from installed binaries under .data/, or stops with the exact command to run;
 //  4. creates the database when missing and runs pending migrations.
@@ -31,7 +31,9 @@ function mtime(file) {
 
 function lockHash() {
   const lock = path.join(root, 'package-lock.json');
-  return fs.existsSync(lock) ? require('node:crypto').createHash('sha256').update(fs.readFileSync(lock)).digest('hex') : 'none';
+  return fs.existsSync(lock)
+    ? require('node:crypto').createHash('sha256').update(fs.readFileSync(lock)).digest('hex')
+    : 'none';
 }
 
 /**
@@ -43,7 +45,9 @@ function installDependencies() {
   const stamp = fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8') : '';
   const hasSwc = fs.existsSync(path.join(root, 'node_modules', '.bin', 'swc'));
   if (stamp && stamp === lockHash() && hasSwc) return;
-  const installedByHand = mtime(path.join(root, 'node_modules', '.package-lock.json')) >= mtime(path.join(root, 'package-lock.json'));
+  const installedByHand =
+    mtime(path.join(root, 'node_modules', '.package-lock.json')) >=
+    mtime(path.join(root, 'package-lock.json'));
   if (!stamp && hasSwc && installedByHand) {
     fs.writeFileSync(stampFile, lockHash());
     return;
@@ -68,14 +72,20 @@ function newestMtime(dir) {
 /** Compiles with swc (about a second); skipped when nothing changed since the last build. */
 function build() {
   const stamp = path.join(root, 'dist', '.build-stamp');
-  const sources = ['src', 'migrations', 'bench'].filter((d) => fs.existsSync(path.join(root, d)));
-  const newest = Math.max(...sources.map((d) => newestMtime(path.join(root, d))), mtime(path.join(root, '.swcrc')));
+  const sources = ['src', 'migrations'].filter((d) => fs.existsSync(path.join(root, d)));
+  const newest = Math.max(
+    ...sources.map((d) => newestMtime(path.join(root, d))),
+    mtime(path.join(root, '.swcrc')),
+  );
   if (mtime(stamp) > newest) return;
   const swc = path.join(root, 'node_modules', '.bin', 'swc');
   for (const dir of sources) {
     // From scratch: a deleted source (a migration!) must not live on in dist.
     fs.rmSync(path.join(root, 'dist', dir), { recursive: true, force: true });
-    execFileSync(swc, [dir, '-d', `dist/${dir}`, '--strip-leading-paths', '--copy-files', '-q'], { cwd: root, stdio: 'inherit' });
+    execFileSync(swc, [dir, '-d', `dist/${dir}`, '--strip-leading-paths', '--copy-files', '-q'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
   }
   fs.writeFileSync(stamp, new Date().toISOString());
 }
@@ -87,7 +97,12 @@ function readRuntimeEnv() {
 
 function writeRuntimeEnv(env) {
   fs.mkdirSync(dataDir, { recursive: true });
-  fs.writeFileSync(runtimeEnvFile, Object.entries(env).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
+  fs.writeFileSync(
+    runtimeEnvFile,
+    Object.entries(env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n') + '\n',
+  );
 }
 
 function canConnect(host, port, timeoutMs = 800) {
@@ -120,7 +135,11 @@ function findBinary(name, dirs) {
 function postgresBinDirs() {
   const base = '/usr/lib/postgresql';
   if (!fs.existsSync(base)) return [];
-  return fs.readdirSync(base).sort().reverse().map((v) => path.join(base, v, 'bin'));
+  return fs
+    .readdirSync(base)
+    .sort()
+    .reverse()
+    .map((v) => path.join(base, v, 'bin'));
 }
 
 /** Starts a private Postgres on port 55432 under .data/pg (as the postgres user when run as root). */
@@ -137,17 +156,29 @@ function startLocalPostgres() {
   const pgDir = path.join(dataDir, 'pg');
   const asRoot = process.getuid && process.getuid() === 0;
   const runAs = (cmd, cmdArgs) =>
-    asRoot ? spawnSync('runuser', ['-u', 'postgres', '--', cmd, ...cmdArgs], { stdio: 'inherit' }) : spawnSync(cmd, cmdArgs, { stdio: 'inherit' });
+    asRoot
+      ? spawnSync('runuser', ['-u', 'postgres', '--', cmd, ...cmdArgs], { stdio: 'inherit' })
+      : spawnSync(cmd, cmdArgs, { stdio: 'inherit' });
   fs.mkdirSync(dataDir, { recursive: true });
   if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) {
     fs.mkdirSync(pgDir, { recursive: true });
     if (asRoot) spawnSync('chown', ['-R', 'postgres:postgres', pgDir]);
     log(`initialising a local Postgres in ${pgDir}`);
     const r = runAs(initdb, ['-D', pgDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
-    if (r.status !== 0) fail(`initdb failed; run it yourself: ${initdb} -D ${pgDir} -U postgres --auth=trust`);
+    if (r.status !== 0)
+      fail(`initdb failed; run it yourself: ${initdb} -D ${pgDir} -U postgres --auth=trust`);
   }
   const logFile = path.join(pgDir, 'server.log');
-  const r = runAs(pgCtl, ['-D', pgDir, '-l', logFile, '-o', `-p 55432 -k ${pgDir} -c listen_addresses=127.0.0.1`, '-w', 'start']);
+  const r = runAs(pgCtl, [
+    '-D',
+    pgDir,
+    '-l',
+    logFile,
+    '-o',
+    `-p 55432 -k ${pgDir} -c listen_addresses=127.0.0.1`,
+    '-w',
+    'start',
+  ]);
   if (r.status !== 0) fail(`could not start Postgres; see ${logFile}`);
   return 'postgres://postgres@127.0.0.1:55432/crm_rules';
 }
@@ -164,7 +195,26 @@ function startLocalRedis() {
   }
   const dir = path.join(dataDir, 'redis');
   fs.mkdirSync(dir, { recursive: true });
-  const r = spawnSync(redisServer, ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '56379', '--save', '', '--appendonly', 'no', '--dir', dir, '--logfile', path.join(dir, 'redis.log')], { stdio: 'inherit' });
+  const r = spawnSync(
+    redisServer,
+    [
+      '--daemonize',
+      'yes',
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      '56379',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--logfile',
+      path.join(dir, 'redis.log'),
+    ],
+    { stdio: 'inherit' },
+  );
   if (r.status !== 0) fail('could not start redis-server');
   return 'redis://127.0.0.1:56379';
 }
@@ -172,15 +222,19 @@ function startLocalRedis() {
 async function ensureServices() {
   const runtime = readRuntimeEnv();
   const env = { ...runtime };
-  const dbUrl = new URL(process.env.DATABASE_URL || runtime.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/crm_rules');
+  const dbUrl = new URL(
+    process.env.DATABASE_URL || runtime.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/crm_rules',
+  );
   if (!(await canConnect(dbUrl.hostname, dbUrl.port || 5432))) {
-    if (process.env.DATABASE_URL) fail(`DATABASE_URL is set but nothing answers at ${dbUrl.hostname}:${dbUrl.port || 5432}`);
+    if (process.env.DATABASE_URL)
+      fail(`DATABASE_URL is set but nothing answers at ${dbUrl.hostname}:${dbUrl.port || 5432}`);
     log(`no Postgres at ${dbUrl.hostname}:${dbUrl.port || 5432}; starting a local one`);
     env.DATABASE_URL = startLocalPostgres();
   }
   const redisUrl = new URL(process.env.REDIS_URL || runtime.REDIS_URL || 'redis://127.0.0.1:6379');
   if (!(await canConnect(redisUrl.hostname, redisUrl.port || 6379))) {
-    if (process.env.REDIS_URL) fail(`REDIS_URL is set but nothing answers at ${redisUrl.hostname}:${redisUrl.port || 6379}`);
+    if (process.env.REDIS_URL)
+      fail(`REDIS_URL is set but nothing answers at ${redisUrl.hostname}:${redisUrl.port || 6379}`);
     log(`no Redis at ${redisUrl.hostname}:${redisUrl.port || 6379}; starting a local one`);
     env.REDIS_URL = startLocalRedis();
   }
@@ -202,11 +256,16 @@ function ensureChromium() {
   const command = 'apt-get update && apt-get install -y chromium';
   const canInstall = process.getuid && process.getuid() === 0 && findBinary('apt-get', []);
   if (!canInstall) {
-    log(`no Chromium at ${chromium}: the console's browser tests need it. Install it:  sudo sh -c '${command}'`);
+    log(
+      `no Chromium at ${chromium}: the console's browser tests need it. Install it:  sudo sh -c '${command}'`,
+    );
     return;
   }
   log(`no Chromium at ${chromium}; installing Debian's package for the console's browser tests`);
-  const result = spawnSync('sh', ['-c', command], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const result = spawnSync('sh', ['-c', command], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   if (result.status !== 0) log(`Chromium was not installed; run:  ${command}`);
 }
 

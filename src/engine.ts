@@ -14,7 +14,7 @@ import { CrmGateway } from './crm/crm-gateway.service';
 import { IntakeService } from './intake/intake.service';
 import { webhookFastPath } from './intake/webhook-handler';
 import { SubscriptionService, subscriptionKinds } from './intake/subscription.service';
-import { RuleSetService } from './rules/rule-set.service';
+import { RuleSetService } from './rule-set/rule-set.service';
 import { startSandbox, RunningSandbox, SandboxOptions } from './sandbox/start-sandbox';
 import { SweepQueueService } from './segments/sweeps/sweep-queue.service';
 

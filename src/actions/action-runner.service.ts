@@ -4,7 +4,7 @@ import { CrmDirectory } from '../crm/crm-directory.service';
 import { CrmApiError } from '../crm/crm-errors';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';
-import { ContactJournalRepository } from '../console/journal/contact-journal.repository';
+import { ContactJournalRepository } from '../journal/contact-journal.repository';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import type { Transactional } from '../db/queryable';
 import { ContactLeasesRepository } from '../ledger/contact-leases.repository';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ContactJournalModule } from '../console/journal/contact-journal.module';
+import { ContactJournalModule } from '../journal/contact-journal.module';
 import { CrmModule } from '../crm/crm.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
@@ -14,7 +14,14 @@ export class ActionsModule {
   static register(withWorkers: boolean) {
     return {
       module: ActionsModule,
-      imports: [QueuesModule, LedgerModule, CrmModule, ContactMirrorModule, ContactJournalModule, TimingModule],
+      imports: [
+        QueuesModule,
+        LedgerModule,
+        CrmModule,
+        ContactMirrorModule,
+        ContactJournalModule,
+        TimingModule,
+      ],
       providers: [ActionRunnerService, ...(withWorkers ? [ActionsProcessor] : [])],
       exports: [ActionRunnerService],
     };

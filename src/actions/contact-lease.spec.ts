@@ -65,7 +65,13 @@ describe('withContactLease', () => {
     { case: 'no renewal yet, 2.9 s in', renewal: 'ok', beats: 0, beatMs: 2_900, held: true },
     { case: 'a renewal finds it taken over', renewal: 'taken', beats: 1, beatMs: 1_000, held: false },
     { case: 'renewals fail (Postgres down), 3 s in', renewal: 'error', beats: 3, beatMs: 1_001, held: false },
-    { case: 'renewals fail, 2 s in (still inside the margin)', renewal: 'error', beats: 2, beatMs: 1_000, held: true },
+    {
+      case: 'renewals fail, 2 s in (still inside the margin)',
+      renewal: 'error',
+      beats: 2,
+      beatMs: 1_000,
+      held: true,
+    },
     { case: 'event loop blocked for 3.5 s', renewal: 'ok', beats: 0, beatMs: 3_500, held: false },
   ] as const)('$case → held: $held', async ({ renewal, beats, beatMs, held }) => {
     const f = fakes({ renewal });

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
-import { RulesModule } from '../rules/rules.module';
+import { RulesModule } from '../rule-set/rules.module';
 import { EventsAdminController } from './events-admin.controller';
 import { ExportsAdminController } from './exports-admin.controller';
 import { FailureOperationsService } from './failure-operations.service';

@@ -3,9 +3,9 @@ import { Controller, Get, Inject, NotFoundException, Param, Query, Req, Res } fr
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { RuleSetService } from '../rules/rule-set.service';
+import { RuleSetService } from '../rule-set/rule-set.service';
 import { ConsoleResponder } from './console-responder';
-import { ContactJournalRepository } from './journal/contact-journal.repository';
+import { ContactJournalRepository } from '../journal/contact-journal.repository';
 import { BudgetFeed } from './live/budget-feed.service';
 import { formatDuration } from './live/backlog-eta';
 import { ACTION_STATUSES, OverviewFeed, RUN_STATUSES } from './live/overview-feed.service';

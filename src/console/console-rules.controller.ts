@@ -13,16 +13,16 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { RuleSetService } from '../rules/rule-set.service';
+import { RuleSetService } from '../rule-set/rule-set.service';
 import type { RuleDefinition } from '../rules/rule-types';
 import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
 import { ConsoleResponder } from './console-responder';
 import { statusTone, when } from './pages/format';
 import { parsePeriod, PERIODS, periodStart } from './queries/period';
 import { RunsRepository } from '../ledger/runs.repository';
-import type { RuleControlChange } from './rule-controls/rule-control-audit.entity';
-import { RuleControlsRepository } from './rule-controls/rule-controls.repository';
-import { RuleControlsService } from './rule-controls/rule-controls.service';
+import type { RuleControlChange } from '../rule-controls/rule-control-audit.entity';
+import { RuleControlsRepository } from '../rule-controls/rule-controls.repository';
+import { RuleControlsService } from '../rule-controls/rule-controls.service';
 
 const CHANGES: RuleControlChange[] = ['pause', 'resume', 'shadow-on', 'shadow-off'];
 const LAST_RUNS = 5;

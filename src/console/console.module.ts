@@ -7,7 +7,7 @@ import { AdminModule } from '../admin/admin.module';
 import { CrmModule } from '../crm/crm.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
-import { RulesModule } from '../rules/rules.module';
+import { RulesModule } from '../rule-set/rules.module';
 import { ConsoleAuth } from './auth/console-auth';
 import { ConsoleSessionsModule } from './auth/console-sessions.module';
 import { LoginThrottle } from './auth/login-throttle.service';
@@ -18,11 +18,11 @@ import { ConsolePagesController } from './console-pages.controller';
 import { ConsoleResponder } from './console-responder';
 import { ConsoleRulesController } from './console-rules.controller';
 import { ConsoleStreamController } from './console-stream.controller';
-import { ContactJournalModule } from './journal/contact-journal.module';
+import { ContactJournalModule } from '../journal/contact-journal.module';
 import { AlertsService } from './alerts/alerts.service';
 import { BudgetFeed } from './live/budget-feed.service';
 import { OverviewFeed } from './live/overview-feed.service';
-import { RuleControlsModule } from './rule-controls/rule-controls.module';
+import { RuleControlsModule } from '../rule-controls/rule-controls.module';
 
 const CONTROLLERS = [
   ConsoleAssetsController,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ContactJournalModule } from '../console/journal/contact-journal.module';
+import { ContactJournalModule } from '../journal/contact-journal.module';
 import { CrmModule } from '../crm/crm.module';
 import { ContactMirrorStateEntity } from './contact-mirror-state.entity';
 import { ContactMirrorTombstoneEntity } from './contact-mirror-tombstone.entity';

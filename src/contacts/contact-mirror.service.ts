@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ContactJournalRepository } from '../console/journal/contact-journal.repository';
+import { ContactJournalRepository } from '../journal/contact-journal.repository';
 import { DataSource, EntityManager } from 'typeorm';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact, PageWithTotals } from '../crm/crm-types';

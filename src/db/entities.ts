@@ -1,7 +1,7 @@
 import { ConsoleSessionEntity } from '../console/auth/console-session.entity';
-import { ContactJournalEntity } from '../console/journal/contact-journal.entity';
-import { RuleControlAuditEntity } from '../console/rule-controls/rule-control-audit.entity';
-import { RuleControlEntity } from '../console/rule-controls/rule-control.entity';
+import { ContactJournalEntity } from '../journal/contact-journal.entity';
+import { RuleControlAuditEntity } from '../rule-controls/rule-control-audit.entity';
+import { RuleControlEntity } from '../rule-controls/rule-control.entity';
 import { ActionResultEntity } from '../ledger/action-result.entity';
 import { EnrollmentEntity } from '../ledger/enrollment.entity';
 import { RunEntity } from '../ledger/run.entity';

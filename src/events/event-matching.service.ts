@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { RuleControlsService } from '../console/rule-controls/rule-controls.service';
+import { RuleControlsService } from '../rule-controls/rule-controls.service';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';
@@ -11,7 +11,7 @@ import { EngineMetrics } from '../ops/engine-metrics';
 import { ActionsQueue } from '../queues/actions-queue.service';
 import { RunsRepository } from '../ledger/runs.repository';
 import type { EvaluationFacts, RuleEvaluation } from '../rules/rule-types';
-import { RuleSetService } from '../rules/rule-set.service';
+import { RuleSetService } from '../rule-set/rule-set.service';
 import { isContactGone } from './event-failure';
 import { WaitCancellationService } from '../timing/wait-cancellation.service';
 import { eventFacts, planEvent, type StoredEvent } from './event-plan';

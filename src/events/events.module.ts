@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ActionsModule } from '../actions/actions.module';
-import { RuleControlsModule } from '../console/rule-controls/rule-controls.module';
+import { RuleControlsModule } from '../rule-controls/rule-controls.module';
 import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { CrmModule } from '../crm/crm.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
-import { RulesModule } from '../rules/rules.module';
+import { RulesModule } from '../rule-set/rules.module';
 import { EventFailuresService } from './event-failures.service';
 import { TimingModule } from '../timing/timing.module';
 import { EventMatchingService } from './event-matching.service';

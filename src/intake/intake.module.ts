@@ -1,7 +1,7 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ContactJournalModule } from '../console/journal/contact-journal.module';
+import { ContactJournalModule } from '../journal/contact-journal.module';
 import { CrmModule } from '../crm/crm.module';
 import { QueuesModule } from '../queues/queues.module';
 import { INTAKE_DB, intakeDbProvider } from './intake-db';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { ContactJournalRepository } from '../console/journal/contact-journal.repository';
+import { ContactJournalRepository } from '../journal/contact-journal.repository';
 import { EngineMetrics } from '../ops/engine-metrics';
 import { EventsQueue } from '../queues/events-queue.service';
 import { InboxBatcher, Stored, UnstorablePayloadError } from './inbox-batcher';

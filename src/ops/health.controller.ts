@@ -12,7 +12,7 @@ import type { Request, Response } from 'express';
 import { checkAdminRequest } from '../admin/admin-token';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { EVENTS_QUEUE } from '../queues/queues';
-import { RuleSetService } from '../rules/rule-set.service';
+import { RuleSetService } from '../rule-set/rule-set.service';
 
 /**
  * GET /health: anyone (a load balancer) learns up or down, 200 or 503; what is down and why

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { CrmModule } from '../crm/crm.module';
 import { QueuesModule } from '../queues/queues.module';
-import { RulesModule } from '../rules/rules.module';
+import { RulesModule } from '../rule-set/rules.module';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
 

@@ -62,7 +62,11 @@ export class PrivateRedis {
   }
 
   private async withClient<T>(fn: (client: Redis) => Promise<T>): Promise<T> {
-    const client = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const client = new Redis(this.url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     client.on('error', () => undefined);
     try {
       await client.connect();

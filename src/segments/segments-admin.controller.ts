@@ -14,7 +14,7 @@ import {
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AdminTokenGuard } from '../admin/admin-token.guard';
 import { UnknownNameError } from '../crm/directory-match';
-import { RuleSetService } from '../rules/rule-set.service';
+import { RuleSetService } from '../rule-set/rule-set.service';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import { PlanError, SegmentPlanService } from './plan/segment-plan.service';
 import { SegmentFilterError } from './filters/segment-filter-error';

@@ -1,10 +1,10 @@
-import { RuleControlsModule } from '../console/rule-controls/rule-controls.module';
+import { RuleControlsModule } from '../rule-controls/rule-controls.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CrmModule } from '../crm/crm.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
-import { RulesModule } from '../rules/rules.module';
+import { RulesModule } from '../rule-set/rules.module';
 import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { SegmentMembershipEntity } from './segment-membership.entity';
 import { SegmentPlanService } from './plan/segment-plan.service';

@@ -2,7 +2,7 @@
 // and that worker records the next event's run as `paused`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { RuleControlsService } from '../../src/console/rule-controls/rule-controls.service';
+import { RuleControlsService } from '../../src/rule-controls/rule-controls.service';
 import { RunsRepository } from '../../src/ledger/runs.repository';
 import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';

@@ -8,8 +8,8 @@ import { Logger } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { ConfigModule } from '../../src/config/config.module';
 import { loadConfig } from '../../src/config/load-config';
-import { RuleSetService } from '../../src/rules/rule-set.service';
-import { RulesModule } from '../../src/rules/rules.module';
+import { RuleSetService } from '../../src/rule-set/rule-set.service';
+import { RulesModule } from '../../src/rule-set/rules.module';
 
 const rule = (tag: string) => `rule: tag-new\non: contact.created\ndo:\n  - add-tag: ${tag}\n`;
 

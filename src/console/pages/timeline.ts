@@ -3,7 +3,7 @@ import { describeLeaf, showValue } from '../../matching/format-explain';
 import type { ContactActionRow as TimelineActionRow } from '../../ledger/action-results.repository';
 import type { ContactDeliveryRow as DeliveryRow } from '../../ledger/inbox-events.repository';
 import type { ContactRunRow as TimelineRunRow } from '../../ledger/run-rows';
-import type { JournalRow } from '../journal/contact-journal.repository';
+import type { JournalRow } from '../../journal/contact-journal.repository';
 import { actionShown } from './format';
 
 export type Tone = 'ok' | 'bad' | 'warn' | 'muted' | 'info';

@@ -3,8 +3,8 @@
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config/app-config';
 import { ConsoleSessionsRepository } from '../../console/auth/console-sessions.repository';
-import { ContactJournalRepository } from '../../console/journal/contact-journal.repository';
-import { RuleControlsRepository } from '../../console/rule-controls/rule-controls.repository';
+import { ContactJournalRepository } from '../../journal/contact-journal.repository';
+import { RuleControlsRepository } from '../../rule-controls/rule-controls.repository';
 import { ContactMirrorTombstonesRepository } from '../../contacts/contact-mirror-tombstones.repository';
 import { InboxEventsRepository } from '../../ledger/inbox-events.repository';
 import { RunsRepository } from '../../ledger/runs.repository';

@@ -50,9 +50,11 @@ describe('the list of growing tables', () => {
       expect(row).toBeDefined();
       if (!('prunedWith' in (GROWING_TABLES.find((t) => t.table === table) ?? {})))
         expect(row).toContain(
-          { audit: 'RETENTION_AUDIT_DAYS', ledger: 'RETENTION_DAYS', session: 'CONSOLE_SESSION_IDLE_MINUTES' }[
-            horizon
-          ],
+          {
+            audit: 'RETENTION_AUDIT_DAYS',
+            ledger: 'RETENTION_DAYS',
+            session: 'CONSOLE_SESSION_IDLE_MINUTES',
+          }[horizon],
         );
     },
   );

@@ -4,7 +4,10 @@ describe('FaultInjector', () => {
   it('applies a fault to the next count matching requests, then disarms it', () => {
     const faults = new FaultInjector();
     faults.arm({ kind: 'error500', count: 2 });
-    expect(faults.takeForRequest('error500', 'GET', '/v1/tags')).toMatchObject({ kind: 'error500', remaining: 1 });
+    expect(faults.takeForRequest('error500', 'GET', '/v1/tags')).toMatchObject({
+      kind: 'error500',
+      remaining: 1,
+    });
     expect(faults.takeForRequest('error500', 'POST', '/v1/contacts')).toMatchObject({ remaining: 0 });
     expect(faults.takeForRequest('error500', 'GET', '/v1/tags')).toBeUndefined();
     expect(faults.list()).toEqual([]);

@@ -4,7 +4,7 @@ import { resolveAction } from '../../actions/resolve-action';
 import { CrmDirectory } from '../../crm/crm-directory.service';
 import { CrmGateway } from '../../crm/crm-gateway.service';
 import type { RuleAction, ScheduleTrigger } from '../../rules/rule-types';
-import { RuleSetService } from '../../rules/rule-set.service';
+import { RuleSetService } from '../../rule-set/rule-set.service';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
 import { leftBatches, memberBatches, segmentCounts } from '../sweeps/membership-diff';
 import { refreshCallsEstimate } from '../../contacts/mirror-policy';

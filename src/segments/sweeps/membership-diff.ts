@@ -132,7 +132,11 @@ export class MembershipDiff {
           rows.map((r) => r.contact_id),
         );
         await tx.query(remove.sql, remove.params);
-        await cancelWaitsOfLeavers(tx, ctx.rule.id, rows.map((r) => r.contact_id));
+        await cancelWaitsOfLeavers(
+          tx,
+          ctx.rule.id,
+          rows.map((r) => r.contact_id),
+        );
         if (ctx.trigger.onLeave.length === 0) return [];
         return this.createRuns(
           tx,

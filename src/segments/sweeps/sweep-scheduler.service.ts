@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
 import type { RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
-import { RuleSetService } from '../../rules/rule-set.service';
+import { RuleSetService } from '../../rule-set/rule-set.service';
 import { latestTickBetween } from './cron-ticks';
 import { SegmentRuleStateRepository } from '../segment-rule-state.repository';
 import { SweepQueueService } from './sweep-queue.service';

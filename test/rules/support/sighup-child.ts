@@ -2,7 +2,7 @@
 // only observable in a process of its own. Prints `ready <version>` and `version <version>`.
 import { Logger } from '@nestjs/common';
 import { loadConfig } from '../../../src/config/load-config';
-import { RuleSetService } from '../../../src/rules/rule-set.service';
+import { RuleSetService } from '../../../src/rule-set/rule-set.service';
 
 Logger.overrideLogger(false);
 const service = new RuleSetService(loadConfig({ RULES_DIR: process.argv[2], RULES_WATCH: 'false' }));

@@ -2,9 +2,9 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import { watch, type FSWatcher } from 'node:fs';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
-import { formatProblem, formatProblems } from './format-problems';
-import { cannotReadRules, isRuleTestFile, loadRulesFromDir } from './load-rules';
-import type { RuleProblem } from './rule-types';
+import { formatProblem, formatProblems } from '../rules/format-problems';
+import { cannotReadRules, isRuleTestFile, loadRulesFromDir } from '../rules/load-rules';
+import type { RuleProblem } from '../rules/rule-types';
 
 /** Editors save in bursts (write, rename, chmod): one reload per burst. */
 export const RELOAD_DEBOUNCE_MS = 250;

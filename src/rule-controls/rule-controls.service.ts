@@ -3,8 +3,8 @@
 // NOTIFY on `rule_controls` — a change is live on every process within milliseconds, no polling.
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Client } from 'pg';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import type { RuleDefinition } from '../../rules/rule-types';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import type { RuleDefinition } from '../rules/rule-types';
 import type { RuleControlChange } from './rule-control-audit.entity';
 import { RULE_CONTROLS_CHANNEL, RuleControl, RuleControlsRepository } from './rule-controls.repository';
 
@@ -88,16 +88,19 @@ export class RuleControlsService implements OnModuleInit, OnModuleDestroy {
   private scheduleReconnect(): void {
     if (this.closed) return;
     clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = setTimeout(async () => {
-      try {
-        await this.listen();
-        await this.reload();
-      } catch (err) {
-        this.warn('reconnect', err);
-        this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, RECONNECT_MAX_MS);
-        this.scheduleReconnect();
-      }
-    }, this.reconnectDelayMs);
+    // reconnect() catches its own failures (it schedules the next try), so nothing is left to await.
+    this.reconnectTimer = setTimeout(() => void this.reconnect(), this.reconnectDelayMs);
+  }
+
+  private async reconnect(): Promise<void> {
+    try {
+      await this.listen();
+      await this.reload();
+    } catch (err) {
+      this.warn('reconnect', err);
+      this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, RECONNECT_MAX_MS);
+      this.scheduleReconnect();
+    }
   }
 
   private warn(what: string, err: unknown): void {

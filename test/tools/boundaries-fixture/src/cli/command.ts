@@ -1,0 +1,5 @@
+// Fixture: breaks cli-imports-no-nest.
+import { Module } from '@nestjs/common';
+
+@Module({})
+export class CommandModule {}

@@ -1,0 +1,2 @@
+// Fixture: the CRM emulator, started by engine.ts only.
+export const startEmulator = () => 'sandbox';

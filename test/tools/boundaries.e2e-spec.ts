@@ -1,0 +1,59 @@
+// Each import boundary `npm run lint` enforces is live: dependency-cruiser, run with the
+// repository's own two configs on a fixture tree (boundaries-fixture/src) that breaks every rule
+// once, fails, naming each rule and the file that broke it; the allowed imports in that tree
+// (app.module.ts → console, engine.ts → sandbox, a type-only import of a Nest class) pass.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+const FIXTURE = join(__dirname, 'boundaries-fixture');
+const DEPCRUISE = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+
+/**
+ * Runs dependency-cruiser on the fixture's src with one config, as `npm run lint` does (its text
+ * output, its exit code): the [rule, file] pairs of the `error <rule>: <file> → ...` lines.
+ */
+function cruise(config: string): { status: number | null; violations: [string, string][] } {
+  const run = spawnSync(process.execPath, [DEPCRUISE, 'src', '--config', join(ROOT, config)], {
+    cwd: FIXTURE,
+    encoding: 'utf8',
+  });
+  const violations = [...run.stdout.matchAll(/^\s*error ([a-z-]+): (\S+) →/gm)]
+    .map((m): [string, string] => [m[1], m[2]])
+    .sort();
+  return { status: run.status, violations };
+}
+
+describe('import boundaries (npm run lint)', () => {
+  it('runs both configs from npm run lint', () => {
+    const scripts = (
+      JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
+    expect(scripts.lint).toContain('npm run --silent lint:boundaries');
+    expect(scripts['lint:boundaries']).toContain('--config .dependency-cruiser.cjs');
+    expect(scripts['lint:boundaries']).toContain('--config .dependency-cruiser-runtime.cjs');
+  });
+
+  it('fails on every import rule, naming it and the file that broke it', () => {
+    const { status, violations } = cruise('.dependency-cruiser.cjs');
+    expect(status).not.toBe(0);
+    expect(violations).toEqual([
+      ['cli-imports-no-nest', 'src/cli/command.ts'],
+      ['console-is-a-leaf', 'src/intake/intake.ts'],
+      ['core-imports-no-framework', 'src/rules/rule-service.ts'],
+      ['sandbox-only-from-engine-boot', 'src/ops/health.ts'],
+    ]);
+  });
+
+  it('fails on every run-time reach rule, through other folders, and not on a type-only import', () => {
+    const { status, violations } = cruise('.dependency-cruiser-runtime.cjs');
+    expect(status).not.toBe(0);
+    expect(violations).toEqual([
+      ['cli-loads-no-nest', 'src/cli/command.ts'],
+      ['cli-loads-no-nest', 'src/cli/explain.command.ts'],
+      ['core-loads-no-framework', 'src/matching/matcher.ts'],
+      ['core-loads-no-framework', 'src/rules/rule-service.ts'],
+    ]);
+  });
+});
