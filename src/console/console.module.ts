@@ -9,7 +9,7 @@ import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rule-set/rules.module';
 import { ConsoleAuth } from './auth/console-auth';
-import { ConsoleSessionsModule } from './auth/console-sessions.module';
+import { ConsoleSessionsModule } from '../sessions/console-sessions.module';
 import { LoginThrottle } from './auth/login-throttle.service';
 import { ConsoleAssetsController } from './console-assets.controller';
 import { ConsoleAuthController } from './console-auth.controller';

@@ -1,4 +1,4 @@
-import { ConsoleSessionEntity } from '../console/auth/console-session.entity';
+import { ConsoleSessionEntity } from '../sessions/console-session.entity';
 import { ContactJournalEntity } from '../journal/contact-journal.entity';
 import { RuleControlAuditEntity } from '../rule-controls/rule-control-audit.entity';
 import { RuleControlEntity } from '../rule-controls/rule-control.entity';

@@ -18,7 +18,7 @@ import {
   sessionKey,
   tokenFingerprint,
 } from './console-session';
-import { ConsoleSessionsRepository } from './console-sessions.repository';
+import { ConsoleSessionsRepository } from '../../sessions/console-sessions.repository';
 
 /** Reachable without a session: the login form and the static assets it needs. */
 const OPEN_PATHS = [/^\/console\/login\/?$/, /^\/console\/assets\//];

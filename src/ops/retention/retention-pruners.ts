@@ -2,7 +2,7 @@
 // own repository. Typed by the list: a table added there without its statement here does not compile.
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config/app-config';
-import { ConsoleSessionsRepository } from '../../console/auth/console-sessions.repository';
+import { ConsoleSessionsRepository } from '../../sessions/console-sessions.repository';
 import { ContactJournalRepository } from '../../journal/contact-journal.repository';
 import { RuleControlsRepository } from '../../rule-controls/rule-controls.repository';
 import { ContactMirrorTombstonesRepository } from '../../contacts/contact-mirror-tombstones.repository';
