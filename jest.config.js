@@ -1,5 +1,7 @@
-// Two projects: `unit` (pure logic and services, *.spec.ts beside the code) and
-// `e2e` (real Postgres, Redis and the sandbox over HTTP, test/**/*.e2e-spec.ts).
+// Three projects: `unit` (pure logic and services, *.spec.ts beside the code: no Redis, no
+// Postgres, no socket), `integration` (one component against a real Redis or a real socket,
+// test/integration/*.integration-spec.ts) and `e2e` (the engine with real Postgres, Redis and the
+// sandbox over HTTP, test/**/*.e2e-spec.ts). `npm test` runs all three.
 const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, keepClassNames: true, target: 'es2022' } }];
 module.exports = {
   // Global (jest ignores it per project): e2e tests boot real services.
@@ -10,6 +12,13 @@ module.exports = {
       testEnvironment: 'node',
       roots: ['<rootDir>/src'],
       testMatch: ['**/*.spec.ts'],
+      transform: { '^.+\\.ts$': swc },
+    },
+    {
+      displayName: 'integration',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.integration-spec.ts'],
       transform: { '^.+\\.ts$': swc },
     },
     {
