@@ -16,7 +16,9 @@ const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.co
  * what orders one trigger's runs (same created_at) for the runner, so the order is stated, not left
  * to the plan. The caller adds its filter and conflict clause.
  */
-const INSERT_RUNS_FROM_JSON = (where = '') => `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version,
+const INSERT_RUNS_FROM_JSON = (
+  where = '',
+) => `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version,
                          rule_set_version, contact_id, status, reason, mode, priority, trace, actions,
                          contact_snapshot, correlation_id, timing, finished_at)
        SELECT x."id", x."triggerKey", x."inboxEventId", x."ruleId", x."ruleVersion", x."ruleSetVersion",
@@ -214,12 +216,15 @@ export class RunsRepository extends RunViews {
     );
   }
 
-  /** The run if it waits and its time has come (its job may fire a moment early on this clock). */
-  async dueWaiting(runId: string): Promise<RunRow | undefined> {
+  /**
+   * The run if it waits and its time has come at `now`: the engine's clock, the one its wake job's
+   * delay was computed from (the job may fire a moment early on it).
+   */
+  async dueWaiting(runId: string, now: Date): Promise<RunRow | undefined> {
     const [row] = await this.db.query(
       `SELECT ${RUN_ROW} FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
-        WHERE r.id = $1 AND r.status = 'waiting' AND r.waiting_until <= now() + ($2::int * interval '1 millisecond')`,
-      [runId, WAKE_TOLERANCE_MS],
+        WHERE r.id = $1 AND r.status = 'waiting' AND r.waiting_until <= $3::timestamptz + ($2::int * interval '1 millisecond')`,
+      [runId, WAKE_TOLERANCE_MS, now],
     );
     return row;
   }
