@@ -56,7 +56,7 @@ if:
   all:
     - ${inbound}
     - ${nameStarts('Refund')}
-    - { fact: message.text, operator: ignoreCase:contains, value: refund }
+    - { fact: message.text, operator: ignoreCase:contains, value: Refund }
 do:
   - add-tag: refund-requested
 ---
@@ -226,14 +226,21 @@ describe('waits, windows and limits at run time', () => {
     expect(await tags(answered.id)).not.toContain('sla-breach');
   }, 90_000);
 
-  it("tags messages that contain 'refund' in any case", async () => {
-    const asking = await newContact(h, 'Refund Asking');
+  it("tags messages that contain 'Refund' in any case (upper, lower, mixed), not others", async () => {
+    const texts = { Upper: 'I would like a REFUND for my order', Lower: 'refund please', Mixed: 'a rEfUnD?' };
+    const asking = [];
+    for (const [name, text] of Object.entries(texts)) {
+      const contact = await newContact(h, `Refund ${name}`);
+      await receive(contact.id, text);
+      asking.push(contact);
+    }
     const other = await newContact(h, 'Refund Other');
-    await receive(asking.id, 'I would like a REFUND for my order');
     await receive(other.id, 'Where is my order?');
-    await runOf('refund-triage', asking.id, ['succeeded']);
+    for (const contact of asking) {
+      await runOf('refund-triage', contact.id, ['succeeded']);
+      expect(await tags(contact.id)).toContain('refund-requested');
+    }
     await runOf('refund-triage', other.id, ['not_matched']);
-    expect(await tags(asking.id)).toContain('refund-requested');
     expect(await tags(other.id)).not.toContain('refund-requested');
   });
 
