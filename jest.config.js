@@ -1,5 +1,7 @@
-// Two projects: `unit` (pure logic and services, *.spec.ts beside the code, in src/ and scripts/) and
-// `e2e` (real Postgres, Redis and the sandbox over HTTP, test/**/*.e2e-spec.ts).
+// Three projects: `unit` (pure logic and services, *.spec.ts beside the code in src/ and scripts/:
+// no Redis, no Postgres, no socket), `integration` (one component against a real Redis or a real
+// socket, test/integration/*.integration-spec.ts) and `e2e` (the engine with real Postgres, Redis and
+// the sandbox over HTTP, test/**/*.e2e-spec.ts). `npm test` runs all three.
 const swc = [
   '@swc/jest',
   {
@@ -20,6 +22,13 @@ module.exports = {
       testEnvironment: 'node',
       roots: ['<rootDir>/src', '<rootDir>/scripts'],
       testMatch: ['**/*.spec.ts'],
+      transform: { '^.+\\.ts$': swc },
+    },
+    {
+      displayName: 'integration',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.integration-spec.ts'],
       transform: { '^.+\\.ts$': swc },
     },
     {

@@ -76,11 +76,30 @@ describe('admin token', () => {
     expect(decision.ok ? 'ok' : decision.status).toBe(expected);
   });
 
-  it('answers 503 for every request while ADMIN_TOKEN is unset', () => {
-    expect(
-      checkAdminRequest({ method: 'GET', headers: { 'x-admin-token': TOKEN } }, undefined, {
-        allowBasic: true,
-      }),
-    ).toMatchObject({ ok: false, status: 503 });
-  });
+  // Every way a request can come (method, token or none, where it comes from), basic allowed or not.
+  const unsetCases = (['GET', 'HEAD', 'POST', 'PUT', 'DELETE'] as const).flatMap((method) =>
+    [
+      {},
+      { 'x-admin-token': TOKEN },
+      { 'x-admin-token': '' },
+      { authorization: `Bearer ${TOKEN}` },
+      { authorization: basic(TOKEN) },
+      { authorization: basic('') },
+      { 'x-admin-token': TOKEN, 'sec-fetch-site': 'same-origin' },
+      { 'x-admin-token': TOKEN, origin: 'http://evil.test', host: 'h' },
+    ].flatMap((headers) => [true, false].map((allowBasic) => [method, headers, allowBasic] as const)),
+  );
+  it.each(unsetCases)(
+    'answers 503 while ADMIN_TOKEN is unset: %s %j (basic allowed: %s)',
+    (method, headers, allowBasic) => {
+      expect(checkAdminRequest({ method, headers }, undefined, { allowBasic })).toMatchObject({
+        ok: false,
+        status: 503,
+      });
+      expect(checkAdminRequest({ method, headers }, '', { allowBasic })).toMatchObject({
+        ok: false,
+        status: 503,
+      });
+    },
+  );
 });

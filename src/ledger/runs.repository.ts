@@ -233,12 +233,15 @@ export class RunsRepository extends RunViews {
     );
   }
 
-  /** The run if it waits and its time has come (its job may fire a moment early on this clock). */
-  async dueWaiting(runId: string): Promise<RunRow | undefined> {
+  /**
+   * The run if it waits and its time has come at `now`: the engine's clock, the one its wake job's
+   * delay was computed from (the job may fire a moment early on it).
+   */
+  async dueWaiting(runId: string, now: Date): Promise<RunRow | undefined> {
     const [row] = await this.db.query(
       `SELECT ${RUN_ROW} FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
-        WHERE r.id = $1 AND r.status = 'waiting' AND r.waiting_until <= now() + ($2::int * interval '1 millisecond')`,
-      [runId, WAKE_TOLERANCE_MS],
+        WHERE r.id = $1 AND r.status = 'waiting' AND r.waiting_until <= $3::timestamptz + ($2::int * interval '1 millisecond')`,
+      [runId, WAKE_TOLERANCE_MS, now],
     );
     return row;
   }

@@ -25,11 +25,11 @@ export class ActionsQueue {
   }
 
   /** Wakes a waiting run at `at`: a delayed job, so a restart or another worker still fires it. */
-  async wakeAt(run: RunToQueue, at: Date): Promise<void> {
+  async wakeAt(run: RunToQueue, at: Date, now = new Date()): Promise<void> {
     await this.queue.add('run', jobData(run), {
       ...actionJobOptions(run.id),
       jobId: wakeJobId(run.id, at),
-      delay: Math.max(0, at.getTime() - Date.now()),
+      delay: Math.max(0, at.getTime() - now.getTime()),
     });
   }
 

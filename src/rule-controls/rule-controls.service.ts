@@ -27,7 +27,7 @@ export class RuleControlsService implements OnModuleInit, OnModuleDestroy {
 
   async onModuleInit(): Promise<void> {
     await this.listen();
-    await this.reload();
+    await this.reload('start');
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -56,16 +56,17 @@ export class RuleControlsService implements OnModuleInit, OnModuleDestroy {
 
   async change(ruleId: string, change: RuleControlChange, actor: string, note: string | null): Promise<void> {
     await this.repository.change(ruleId, change, actor, note);
-    await this.reload(); // this process need not wait for its own notification
+    await this.reload('own change'); // this process need not wait for its own notification
   }
 
-  private async reload(): Promise<void> {
+  /** `cause` goes into the log line: how the change reached this process (a NOTIFY, a reconnect). */
+  private async reload(cause: 'start' | 'own change' | 'notification' | 'reconnect'): Promise<void> {
     const rows = await this.repository.all();
     const before = describe(this.controls);
     this.controls = new Map(rows.map((r) => [r.ruleId, r]));
     const after = describe(this.controls);
     // Every process says it in its log: an operator can check a pause reached all of them.
-    if (after !== before) this.logger.log(`rule controls now: ${after}`);
+    if (after !== before) this.logger.log(`rule controls now: ${after} (${cause})`);
     for (const listener of this.listeners) listener(this.controls);
   }
 
@@ -75,7 +76,10 @@ export class RuleControlsService implements OnModuleInit, OnModuleDestroy {
    */
   private async listen(): Promise<void> {
     const client = new Client({ connectionString: this.config.databaseUrl });
-    client.on('notification', () => void this.reload().catch((err) => this.warn('reload', err)));
+    client.on(
+      'notification',
+      () => void this.reload('notification').catch((err) => this.warn('reload', err)),
+    );
     client.on('error', (err) => this.warn('listener', err));
     // Only the current connection's end matters: an older one's late event must not fork a second.
     client.on('end', () => client === this.listener && this.scheduleReconnect());
@@ -95,7 +99,7 @@ export class RuleControlsService implements OnModuleInit, OnModuleDestroy {
   private async reconnect(): Promise<void> {
     try {
       await this.listen();
-      await this.reload();
+      await this.reload('reconnect');
     } catch (err) {
       this.warn('reconnect', err);
       this.reconnectDelayMs = Math.min(this.reconnectDelayMs * 2, RECONNECT_MAX_MS);

@@ -1,12 +1,24 @@
+// The live rule set: start-up load, reloads (kept when broken, serialised when concurrent) and
+// the compiled plan a rule hands the action runner. Real files in a temporary directory.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
+import * as loadRules from './load-rules';
 import { RuleSetService } from './rule-set.service';
+
+// The loader itself, wrapped so a test can hold one load back (the order of concurrent reloads).
+jest.mock('./load-rules', () => {
+  const actual = jest.requireActual<typeof import('./load-rules')>('./load-rules');
+  return { ...actual, loadRulesFromDir: jest.fn(actual.loadRulesFromDir) };
+});
+const loadSpy = loadRules.loadRulesFromDir as jest.MockedFunction<typeof loadRules.loadRulesFromDir>;
+const actualLoad = jest.requireActual<typeof import('./load-rules')>('./load-rules').loadRulesFromDir;
 
 const GOOD = 'rule: a\non: contact.created\ndo: [{ add-tag: a }]\n';
 const OTHER = 'rule: a\non: contact.created\ndo: [{ add-tag: b }]\n';
+const THIRD = 'rule: a\non: contact.created\ndo: [{ add-tag: c }]\n';
 const BROKEN = 'rule: a\non: contact.creatd\ndo: [{ add-tag: a }]\n';
 
 describe('RuleSetService', () => {
@@ -93,18 +105,47 @@ describe('RuleSetService', () => {
   it('applies concurrent reloads in order, so the newest content wins', async () => {
     write(GOOD);
     await service.onModuleInit();
+    loadSpy.mockClear();
+    const versions: string[] = [];
+    service.onChange((set) => versions.push(set.version));
+    // The first reload reads OTHER, then is held back until the second reload has been asked for
+    // and the file says THIRD: run concurrently, the first would finish last and install OTHER.
+    let readFirst!: () => void;
+    const firstRead = new Promise<void>((resolve) => (readFirst = resolve));
+    let releaseFirst!: () => void;
+    const held = new Promise<void>((resolve) => (releaseFirst = resolve));
+    loadSpy.mockImplementationOnce(async (dir: string) => {
+      const result = await actualLoad(dir);
+      readFirst();
+      await held;
+      return result;
+    });
     write(OTHER);
-    const [a, b] = await Promise.all([service.reload('1'), service.reload('2')]);
-    expect(a.version).toBe(b.version);
-    expect(service.current()!.rule('a')!.actions).toEqual([{ type: 'add-tag', tag: 'b' }]);
+    const first = service.reload('1');
+    await firstRead;
+    write(THIRD);
+    const second = service.reload('2');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(loadSpy).toHaveBeenCalledTimes(1); // the second waits its turn
+    releaseFirst();
+    const [a, b] = await Promise.all([first, second]);
+    expect(loadSpy).toHaveBeenCalledTimes(2);
+    expect(a.version).not.toBe(b.version);
+    expect(versions).toEqual([a.version, b.version]);
+    expect(service.current()!.version).toBe(b.version);
+    expect(service.current()!.rule('a')!.actions).toEqual([{ type: 'add-tag', tag: 'c' }]);
   });
 
-  it('runs live rules with waits, windows and limits: the runner executes them', async () => {
-    write('rule: a\non: contact.created\nlimit: { max: 5, per: 1h }\ndo:\n  - wait: 10m\n  - add-tag: a\n');
+  it("compiles a live rule's wait, window and limit into the plan the action runner reads", async () => {
+    write(
+      'rule: a\non: contact.created\nlimit: { max: 5, per: 1h }\n' +
+        "window: { hours: '09:00-18:00', timezone: UTC }\ndo:\n  - wait: 10m\n  - add-tag: a\n",
+    );
     await service.onModuleInit();
     const rule = service.current()!.rule('a')!;
     expect(rule.mode).toBe('live');
     expect(rule.limit).toEqual({ max: 5, perMs: 3_600_000, over: 'queue' });
     expect(rule.waits).toEqual([{ beforeAction: 0, ms: 600_000 }]);
+    expect(rule.window).toEqual(expect.objectContaining({ from: 540, to: 1080 }));
   });
 });

@@ -1,4 +1,5 @@
 // Collects the problems of one rule, each positioned through the rule's Locator.
+import type { RuleProblemCode } from './problem-codes';
 import type { RuleProblem } from './rule-types';
 import type { Locator, YamlPath } from './yaml-source';
 
@@ -10,12 +11,12 @@ export class RuleContext {
     private readonly problems: RuleProblem[],
   ) {}
 
-  error(path: YamlPath, code: string, message: string, target: 'key' | 'value' = 'value'): void {
+  error(path: YamlPath, code: RuleProblemCode, message: string, target: 'key' | 'value' = 'value'): void {
     this.count++;
     this.problems.push({ ...this.at.pos(path, target), message, severity: 'error', code });
   }
 
-  warn(path: YamlPath, code: string, message: string, target: 'key' | 'value' = 'value'): void {
+  warn(path: YamlPath, code: RuleProblemCode, message: string, target: 'key' | 'value' = 'value'): void {
     this.problems.push({ ...this.at.pos(path, target), message, severity: 'warning', code });
   }
 

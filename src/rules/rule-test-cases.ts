@@ -71,7 +71,7 @@ export function parseRuleTestFile(
   const cases: RuleTestCase[] = [];
   for (const doc of parsed.documents) {
     const issues = schemaIssues(testValidators().file, doc.value);
-    problems.push(...issuesToProblems(issues, doc.at).map((p) => ({ ...p, code: 'test-file' })));
+    problems.push(...issuesToProblems(issues, doc.at).map((p) => ({ ...p, code: 'test-file' as const })));
     // A broken case is skipped, the others still run; a broken file header skips the file.
     const inCase = (i: SchemaIssue) => i.path[0] === 'tests' && typeof i.path[1] === 'number';
     const brokenCases = new Set(issues.filter(inCase).map((i) => i.path[1]));

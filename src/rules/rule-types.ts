@@ -1,5 +1,6 @@
 // The compiled rule model: what the loader produces from rules/*.yaml and what the
 // matcher, the action runner and the segment sweeps consume. Plain types, no Nest.
+import type { RuleProblemCode } from './problem-codes';
 import type { SegmentFilters } from '../crm/crm-types';
 import type { RuleAction } from '../actions/catalogue/catalogue';
 import type { TimeWindow } from './time-window';
@@ -98,7 +99,7 @@ export interface RuleProblem {
   message: string;
   severity: 'error' | 'warning';
   /** Stable class, e.g. 'yaml-syntax', 'schema', 'duplicate-id', 'unknown-fact', 'loop'. */
-  code: string;
+  code: RuleProblemCode;
 }
 
 /** One leaf condition as evaluated: the explain trace. */

@@ -2,6 +2,7 @@
 // messages ops can act on, each at the position of the offending key or value.
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import ruleSchema from './rule.schema.json';
+import { isRuleProblemCode, type RuleProblemCode } from './problem-codes';
 import type { RuleProblem } from './rule-types';
 import { hint } from './suggest';
 import type { Locator, YamlPath } from './yaml-source';
@@ -37,7 +38,7 @@ export interface SchemaIssue {
   path: YamlPath;
   target: 'key' | 'value';
   message: string;
-  code: string;
+  code: RuleProblemCode;
 }
 
 /** ajv errors of one value, as issues relative to that value; duplicates removed. */
@@ -74,7 +75,8 @@ type Annotated = Record<string, unknown> & {
 function describe(err: ErrorObject): SchemaIssue | undefined {
   const path = parsePointer(err.instancePath);
   const schema = (err.parentSchema ?? {}) as Annotated;
-  const code = schema['x-problem-code'] ?? 'schema';
+  const annotated = schema['x-problem-code'];
+  const code: RuleProblemCode = isRuleProblemCode(annotated) ? annotated : 'schema';
   const p = err.params as Record<string, unknown>;
   switch (err.keyword) {
     case 'if':

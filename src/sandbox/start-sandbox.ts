@@ -32,6 +32,8 @@ export interface SandboxOptions {
   webhookTimeoutMs?: number;
   /** Log deliveries and errors to stdout; default false. */
   log?: boolean;
+  /** The sandbox's clock (rate windows, timestamps); default the process clock. Tests set it. */
+  now?: () => Date;
 }
 
 export interface RunningSandbox {
@@ -51,6 +53,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     webhookRetryBaseMs: opts.webhookRetryBaseMs ?? 1000,
     webhookTimeoutMs: opts.webhookTimeoutMs ?? 10_000,
     log: opts.log ?? false,
+    ...(opts.now ? { now: opts.now } : {}),
   });
   const app = await NestFactory.create<NestExpressApplication>(SandboxModule.forRuntime(runtime), {
     logger: opts.log ? ['error', 'warn'] : false,

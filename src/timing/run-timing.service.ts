@@ -4,7 +4,7 @@
 // and a restart loses nothing. When it wakes, a wait's `unless` is evaluated on the contact as the
 // CRM has it then. The decisions themselves are the pure ones of src/rules/run-gates.ts, shared
 // with the offline rule tests.
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CrmApiError } from '../crm/crm-errors';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { ActionResultsRepository } from '../ledger/action-results.repository';
@@ -14,6 +14,7 @@ import { timelineProgress, type TimelineEntry } from '../ledger/run-timeline-ent
 import { ActionsQueue } from '../queues/actions-queue.service';
 import { gateBefore, unlessHolds } from '../rules/run-gates';
 import type { EvaluationFacts } from '../rules/rule-types';
+import { ENGINE_CLOCK, type EngineClock } from './engine-clock';
 import { RuleLimitService } from './rule-limit.service';
 
 /** The ledger of a run, used while the runner holds the contact's lease. */
@@ -33,6 +34,7 @@ export class RunTimingService {
     private readonly queue: ActionsQueue,
     private readonly limits: RuleLimitService,
     private readonly gateway: CrmGateway,
+    @Inject(ENGINE_CLOCK) private readonly clock: EngineClock,
   ) {}
 
   /**
@@ -40,10 +42,10 @@ export class RunTimingService {
    * or cancel it if the wait's `unless` now holds or the contact is gone. Anything else: no-op.
    */
   async wake(ledger: TimingLedger, runId: string): Promise<void> {
-    const run = await ledger.runs.dueWaiting(runId);
+    const now = this.clock.now();
+    const run = await ledger.runs.dueWaiting(runId, now);
     if (!run) return;
     const waiting = timelineProgress(run.timeline ?? []).waiting;
-    const now = new Date();
     const base = {
       at: now.toISOString(),
       ...(waiting?.action !== undefined ? { action: waiting.action } : {}),
@@ -77,7 +79,7 @@ export class RunTimingService {
   ): Promise<GateOutcome> {
     const plan = run.timing;
     if (!plan) return 'go';
-    const now = new Date();
+    const now = this.clock.now();
     const at = now.toISOString();
     const action = row.action_index;
     const progress = timelineProgress(run.timeline ?? []);
@@ -88,7 +90,7 @@ export class RunTimingService {
         const detail = `${plan.limit.max} run(s) per period already started`;
         if (plan.limit.over === 'skip')
           return this.cancel(ledger, run, { at, step: 'cancelled', reason: 'rate_limited', detail }, false);
-        return this.sleep(run, ledger, slot.nextPeriod, {
+        return this.sleep(run, ledger, now, slot.nextPeriod, {
           at,
           step: 'waiting',
           for: 'limit',
@@ -104,7 +106,7 @@ export class RunTimingService {
       case 'go':
         return 'go';
       case 'wait':
-        return this.sleep(run, ledger, gate.until, {
+        return this.sleep(run, ledger, now, gate.until, {
           at,
           step: 'waiting',
           for: 'wait',
@@ -112,7 +114,7 @@ export class RunTimingService {
           action,
         });
       case 'closed':
-        return this.sleep(run, ledger, gate.until, {
+        return this.sleep(run, ledger, now, gate.until, {
           at,
           step: 'waiting',
           for: 'window',
@@ -142,6 +144,7 @@ export class RunTimingService {
   private async sleep(
     run: RunRow,
     ledger: TimingLedger,
+    now: Date,
     until: Date,
     entry: TimelineEntry,
   ): Promise<GateOutcome> {
@@ -152,6 +155,7 @@ export class RunTimingService {
     await this.queue.wakeAt(
       { id: run.id, contactId: run.contact_id, correlationId: run.correlation_id, priority: run.priority },
       until,
+      now,
     );
     this.logger.log(`rule ${run.rule_id}: run ${run.id} waits until ${waiting.until} (${entry.for})`);
     return 'stop';

@@ -7,19 +7,42 @@ import { api } from '../support/http';
 jest.setTimeout(90_000);
 
 const RULES = {
-  // File order says "later" first; priority says "first" first.
-  'order-a.yaml': `
-rule: later
+  // Five rules of one event whose priority order (o2, o4, o3, o1, o5: ties keep file order) is
+  // neither file order nor its reverse, nor what an unstable sort of the ties gives.
+  'order-1.yaml': `
+rule: o1-low
 on: contact.created
 if: { fact: contact.name, operator: matches, value: "^Order" }
+priority: 1
 do: [{ add-tag: customer }]
 `,
-  'order-b.yaml': `
-rule: first
+  'order-2.yaml': `
+rule: o2-high
 on: contact.created
 if: { fact: contact.name, operator: matches, value: "^Order" }
 priority: 10
 do: [{ add-tag: vip }]
+`,
+  'order-3.yaml': `
+rule: o3-mid
+on: contact.created
+if: { fact: contact.name, operator: matches, value: "^Order" }
+priority: 5
+do: [{ add-tag: dormant }]
+`,
+  'order-4.yaml': `
+rule: o4-high
+on: contact.created
+if: { fact: contact.name, operator: matches, value: "^Order" }
+priority: 10
+do: [{ add-tag: thanked }]
+`,
+  'order-5.yaml': `
+rule: o5-low
+on: contact.created
+if: { fact: contact.name, operator: matches, value: "^Order" }
+priority: 1
+do: [{ add-tag: new-contact }]
 `,
   'welcome.yaml': `
 rule: welcome-template
@@ -140,13 +163,19 @@ describe('new actions against the sandbox', () => {
 
   it('runs the rules of one event in priority order, not file or random order', async () => {
     const contact = await newContact(h, 'Order Olga');
-    await actionsOf(contact.id, 'later');
-    await actionsOf(contact.id, 'first');
+    for (const rule of ['o1-low', 'o2-high', 'o3-mid', 'o4-high', 'o5-low'])
+      await actionsOf(contact.id, rule);
     const order = await db.query(
       `SELECT r.rule_id FROM runs r JOIN action_results a ON a.run_id = r.id
         WHERE r.contact_id = $1 ORDER BY a.started_at`,
       [contact.id],
     );
-    expect(order.map((r: { rule_id: string }) => r.rule_id)).toEqual(['first', 'later']);
+    expect(order.map((r: { rule_id: string }) => r.rule_id)).toEqual([
+      'o2-high',
+      'o4-high',
+      'o3-mid',
+      'o1-low',
+      'o5-low',
+    ]);
   });
 });

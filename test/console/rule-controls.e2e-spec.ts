@@ -1,5 +1,5 @@
-// A pause set in one process reaches a worker in another process within a second (LISTEN/NOTIFY),
-// and that worker records the next event's run as `paused`.
+// A pause set in one process reaches a worker in another process through Postgres NOTIFY (the
+// worker's log names the cause), and that worker records the next event's run as `paused`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { RuleControlsService } from '../../src/rule-controls/rule-controls.service';
@@ -13,7 +13,7 @@ const RULE = ['rule: tag-on-update', 'on: contact.updated', 'do:', '  - add-tag:
 describe('rule controls across processes', () => {
   let h: Harness;
   let worker: ChildProcess;
-  const lines: { at: number; text: string }[] = [];
+  const lines: string[] = [];
 
   beforeAll(async () => {
     // The worker runs the compiled engine (dist/), exactly as `npm start` would.
@@ -47,9 +47,9 @@ describe('rule controls across processes', () => {
       buffer += chunk.toString('utf8');
       const complete = buffer.split('\n');
       buffer = complete.pop()!;
-      for (const text of complete) lines.push({ at: Date.now(), text });
+      lines.push(...complete);
     });
-    await eventually(async () => lines.some((l) => l.text.includes('engine listening')), 60_000, 100);
+    await eventually(async () => lines.some((l) => l.includes('engine listening')), 60_000, 100);
   }, 120_000);
 
   afterAll(async () => {
@@ -61,17 +61,17 @@ describe('rule controls across processes', () => {
     await h?.stop();
   });
 
-  it('pauses on the second process within a second, which then records paused', async () => {
+  it('pauses on the second process through a NOTIFY, and that process then records paused', async () => {
     const controls = h.app.get(RuleControlsService);
     const before = lines.length;
-    const pausedAt = Date.now();
     await controls.change('tag-on-update', 'pause', 'test', null);
     const seen = await eventually(
-      async () => lines.slice(before).find((l) => l.text.includes('rule controls now: paused tag-on-update')),
-      5_000,
+      async () => lines.slice(before).find((l) => l.includes('rule controls now: paused tag-on-update')),
+      30_000,
       10,
     );
-    expect(seen.at - pausedAt).toBeLessThan(1_000);
+    // Pushed by the notification, not found at a reconnect or a restart.
+    expect(seen).toMatch(/rule controls now: paused tag-on-update;[^"]*\(notification\)/);
 
     const contact = await newContact(h, 'Walter Worker');
     await deliver(h.url, JSON.stringify(contactEvent('contact.updated', contact)));

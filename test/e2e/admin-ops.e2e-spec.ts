@@ -176,18 +176,44 @@ describe('admin API, health and metrics as a user would try them', () => {
   });
 
   it('exposes Prometheus metrics for events, runs, actions, queues and the budget', async () => {
-    const res = await fetch(`${h.url}/metrics`);
-    const text = await res.text();
-    for (const name of [
-      'crmr_webhook_events_total',
-      'crmr_runs_total',
-      'crmr_actions_total',
-      'crmr_queue_jobs',
-      'crmr_budget_tokens',
-      'crmr_crm_429_total',
-    ]) {
-      expect(text).toContain(name);
-    }
-    expect(text).not.toContain('sk_demo_full');
+    /** The samples of one metric (not its # HELP line), each with its labels and value. */
+    const scrape = async () => {
+      const text = await (await fetch(`${h.url}/metrics`)).text();
+      expect(text).not.toContain('sk_demo_full');
+      return (name: string, labels: Record<string, string> = {}) =>
+        text
+          .split('\n')
+          .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+          .filter((line) => Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`)))
+          .map((line) => Number(line.slice(line.lastIndexOf(' ') + 1)));
+    };
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+    const before = await scrape();
+    const contact = await newContact(h, 'Metered Mia');
+    await deliver(h.url, JSON.stringify(contactEvent('contact.updated', contact)));
+    await eventually(async () =>
+      (await crm(h, 'GET', `/v1/contacts/${contact.id}`)).body.tags.some(
+        (t: { name: string }) => t.name === 'vip',
+      ),
+    );
+    // The counters moved with that event, its run and its action (the action is counted as it
+    // finishes, a moment after the tag is visible).
+    const after = await eventually(async () => {
+      const now = await scrape();
+      const moved = (name: string, labels: Record<string, string>) =>
+        sum(now(name, labels)) > sum(before(name, labels));
+      return moved('crmr_webhook_events_total', { outcome: 'accepted' }) &&
+        moved('crmr_runs_total', { status: 'pending', rule: 'vip-on-update' }) &&
+        moved('crmr_actions_total', { type: 'add-tag', status: 'succeeded' })
+        ? now
+        : undefined;
+    });
+    // Gauges and counters with real samples, not only their # HELP line.
+    for (const queue of ['events', 'actions'])
+      expect(after('crmr_queue_jobs', { queue }).length).toBeGreaterThan(0);
+    const tokens = after('crmr_budget_tokens');
+    expect(tokens.length).toBeGreaterThan(0);
+    expect(Math.min(...tokens)).toBeGreaterThan(0);
+    expect(after('crmr_crm_429_total')).toHaveLength(1);
   });
 });

@@ -17,6 +17,7 @@ import {
 import { RetentionService, type PruneResult } from '../../src/ops/retention/retention.service';
 import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
+import { ensureBuilt, WorkerProcesses } from '../support/worker-process';
 
 const RULES = {
   'tag.yaml': ['rule: tag-updated', 'on: contact.updated', 'do:', '  - add-tag: vip', ''].join('\n'),
@@ -223,7 +224,20 @@ describe('retention (RETENTION_DAYS, RETENTION_AUDIT_DAYS)', () => {
 
   it('is scheduled as one BullMQ job scheduler, whatever the number of processes', async () => {
     const queue = h.app.get<Queue>(getQueueToken(RETENTION_QUEUE));
-    const schedulers = await queue.getJobSchedulers();
-    expect(schedulers.map((s) => s.key)).toEqual([RETENTION_SCHEDULER_ID]);
-  });
+    // A second scheduler process (the compiled engine) against the same Postgres and Redis.
+    const processes = new WorkerProcesses();
+    try {
+      ensureBuilt();
+      await processes.start(h, { ROLE: 'scheduler' }).ready;
+      const schedulers = await queue.getJobSchedulers();
+      expect(schedulers.map((s) => s.key)).toEqual([RETENTION_SCHEDULER_ID]);
+      // And one next tick queued, not one per process.
+      const next = (await queue.getJobs(['delayed', 'wait', 'prioritized'])).filter(
+        (j) => j.name === 'prune',
+      );
+      expect(next).toHaveLength(1);
+    } finally {
+      processes.killAll();
+    }
+  }, 60_000);
 });

@@ -66,15 +66,12 @@ describe('a worker killed mid-run', () => {
     first.kill('SIGKILL');
 
     // Nothing but BullMQ's stalled-job check can give the job back here (no reconciler runs: the
-    // engine is ROLE=api). It does so once the dead worker's lock has expired (at most lockDuration
-    // after its last renewal) and two checks (stalledInterval apart) saw it: at most
-    // lockDuration + 2 x stalledInterval = 8 s after the new worker is up. The contact's lease
-    // expires sooner (CONTACT_LEASE_TTL_MS). The margin is for a loaded machine. Boot not counted.
-    const { lockDuration, stalledInterval } = FAST_RECOVERY;
+    // engine is ROLE=api). It does so once the dead worker's lock has expired and two checks
+    // (stalledInterval apart) saw it; the contact's lease (CONTACT_LEASE_TTL_MS) expires sooner,
+    // so the new worker is not turned away. What is asserted is that mechanism, not how long it took.
+    const { lockDuration } = FAST_RECOVERY;
     expect(CONTACT_LEASE_TTL_MS).toBeLessThan(lockDuration);
-    const bound = lockDuration + 2 * stalledInterval + 5_000;
-    const killedAt = Date.now();
-    const readyAt = await startWorker().ready;
+    await startWorker().ready;
     const run = await eventually(
       async () => {
         const [row] = await db.query(
@@ -85,10 +82,6 @@ describe('a worker killed mid-run', () => {
       },
       60000,
       100,
-    );
-    const recoveredAt = Date.now();
-    console.log(
-      `worker-crash: boot ${readyAt - killedAt} ms, run finished ${recoveredAt - readyAt} ms after the new worker was up (${recoveredAt - killedAt} ms after the kill; bound ${bound} ms)`,
     );
     // The mechanism: the stalled check gave the dead worker's job back, once, and no attempt
     // failed (the lease did not turn it into a busy or failed job). The run was executed either in
@@ -107,7 +100,6 @@ describe('a worker killed mid-run', () => {
     ];
     expect(ofJobs.filter((e) => e === 'stalled')).toHaveLength(1);
     expect(ofJobs).not.toContain('failed');
-    expect(recoveredAt - readyAt).toBeLessThan(bound);
 
     expect(await tagsInCrm()).toEqual(['customer', 'vip']);
     const after = (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body[TAG_ROUTE];

@@ -1,71 +1,72 @@
-// A directory of deliberately broken rule sets, one per error class: each must produce exactly
-// the messages in its expected.txt, with the right line and column, all in one run.
-import { readdirSync, readFileSync } from 'node:fs';
+// A directory of deliberately broken rule sets, one per problem class the validator knows
+// (RULE_PROBLEM_CODES, compared exactly): each must produce exactly the messages in its
+// expected.txt, with the right line and column, all in one run. A fixture is read as
+// `crm-rules validate` and `crm-rules test` read a directory: its rules, the CRM snapshot beside
+// them (.crm-snapshot.json) and its rule tests (*.test.yaml); `inputs.txt` names other inputs.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { loadInputs } from '../../src/cli/load-inputs';
 import { formatProblems } from '../../src/rules/format-problems';
-import { loadRulesFromDir } from '../../src/rules/load-rules';
+import { isRuleTestFile, sortProblems, type RuleFile } from '../../src/rules/load-rules';
+import { RULE_PROBLEM_CODES } from '../../src/rules/problem-codes';
+import { runRuleTests } from '../../src/rules/rule-tests';
 
 const BROKEN = relative(process.cwd(), join(__dirname, 'broken'));
+const ALL_AT_ONCE = 'every-problem-at-once';
 const cases = readdirSync(BROKEN).sort();
-const WARNING_CASES = ['unreachable', 'tag-fight'];
+const WARNING_CASES = ['unreachable', 'tag-fight', 'redundant', 'frequent-schedule', 'empty-segment'];
+
+async function validate(name: string) {
+  const dir = join(BROKEN, name);
+  const listed = join(dir, 'inputs.txt');
+  const inputs = existsSync(listed)
+    ? readFileSync(listed, 'utf8')
+        .trim()
+        .split('\n')
+        .map((input) => join(dir, input))
+    : [dir];
+  const { result } = await loadInputs(inputs);
+  const tests: RuleFile[] = existsSync(dir)
+    ? readdirSync(dir)
+        .filter(isRuleTestFile)
+        .map((file) => ({ path: join(dir, file), text: readFileSync(join(dir, file), 'utf8') }))
+    : [];
+  const testProblems = result.ruleSet ? (await runRuleTests(result.ruleSet, tests)).problems : [];
+  return {
+    ruleSet: result.ruleSet,
+    ruleErrors: result.problems.some((p) => p.severity === 'error'),
+    problems: sortProblems([...result.problems, ...testProblems]),
+  };
+}
 
 describe('broken rule files', () => {
-  it('has one case per error class the validator knows', () => {
-    expect(cases).toEqual(
-      expect.arrayContaining([
-        'yaml-syntax',
-        'schema',
-        'duplicate-id',
-        'unknown-event',
-        'unknown-operator',
-        'unknown-fact',
-        'unavailable-fact',
-        'unknown-action',
-        'invalid-action',
-        'invalid-value',
-        'invalid-cron',
-        'invalid-timezone',
-        'invalid-window',
-        'invalid-wait',
-        'invalid-limit',
-        'invalid-segment',
-        'unsupported-segment-filter',
-        'invalid-regex',
-        'unsafe-regex',
-        'conflict',
-        'loop',
-        'impossible-condition',
-        'unreachable',
-        'tag-fight',
-      ]),
-    );
+  it('has one case per problem class the validator knows, and no other', () => {
+    expect(cases.filter((c) => c !== ALL_AT_ONCE)).toEqual([...RULE_PROBLEM_CODES].sort());
   });
 
   it.each(cases)(
     '%s: reports exactly the expected problems, and refuses the set on an error',
     async (name) => {
-      const dir = join(BROKEN, name);
-      const result = await loadRulesFromDir(dir);
-      const expected = readFileSync(join(dir, 'expected.txt'), 'utf8').trimEnd();
+      const result = await validate(name);
+      const expected = readFileSync(join(BROKEN, name, 'expected.txt'), 'utf8').trimEnd();
       expect(formatProblems(result.problems, 'text')).toBe(expected);
-      // Warnings (unreachable, tag-fight) leave the set usable, as validate's exit code 0 does.
+      // Warnings leave the set usable, as validate's exit code 0 does; an error in a rule test
+      // fails the tests, not the set.
       const errors = result.problems.some((p) => p.severity === 'error');
-      expect(result.ruleSet === undefined).toBe(errors);
+      expect(result.ruleSet === undefined).toBe(result.ruleErrors);
+      expect(result.ruleErrors).toBe(errors && name !== 'test-file');
       expect(errors).toBe(!WARNING_CASES.includes(name));
     },
   );
 
-  it.each(cases.filter((c) => c !== 'every-problem-at-once'))(
-    '%s: every problem is of its class',
-    async (name) => {
-      const { problems } = await loadRulesFromDir(join(BROKEN, name));
-      expect(problems.length).toBeGreaterThan(0);
-      expect(new Set(problems.map((p) => p.code))).toEqual(new Set([name]));
-    },
-  );
+  it.each(cases.filter((c) => c !== ALL_AT_ONCE))('%s: every problem is of its class', async (name) => {
+    const { problems } = await validate(name);
+    expect(problems.length).toBeGreaterThan(0);
+    expect(new Set(problems.map((p) => p.code))).toEqual(new Set([name]));
+  });
 
   it('reports problems of many classes from one file in a single run', async () => {
-    const { problems } = await loadRulesFromDir(join(BROKEN, 'every-problem-at-once'));
+    const { problems } = await validate(ALL_AT_ONCE);
     expect(new Set(problems.map((p) => p.code)).size).toBeGreaterThanOrEqual(8);
   });
 });

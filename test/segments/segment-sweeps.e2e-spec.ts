@@ -228,7 +228,8 @@ describe('segment sweeps on demand', () => {
           )
         ).length > 0,
     );
-    await sweepNow(h, 'vip-customers').catch(() => undefined);
+    const second = await sweepNow(h, 'vip-customers');
+    expect(second).toMatchObject({ status: 'skipped' });
     const statuses = await eventually(async () => {
       const rows: { status: string; detail: string | null }[] = await h.db.query(
         `SELECT status, detail FROM segment_sweeps WHERE rule_id = 'vip-customers' ORDER BY tick_at DESC LIMIT 2`,

@@ -1,6 +1,12 @@
 // The Lua core against a real Redis, with the clock passed in (no sleeping, no Redis TIME).
 import Redis from 'ioredis';
-import { budgetKeyPrefix, crmScope, RateBudget, type BudgetParams, type Priority } from './rate-budget';
+import {
+  budgetKeyPrefix,
+  crmScope,
+  RateBudget,
+  type BudgetParams,
+  type Priority,
+} from '../../src/crm/rate-budget';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const runId = `test-${process.pid}-${Date.now()}`;
