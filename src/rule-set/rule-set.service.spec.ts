@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
-import * as loadRules from './load-rules';
+import * as loadRules from '../rules/load-rules';
 import { RuleSetService } from './rule-set.service';
 
 // The loader itself, wrapped so a test can hold one load back (the order of concurrent reloads).
