@@ -18,7 +18,7 @@ import type { RuleAction } from '../rules/rule-types';
 import { applyActionLocally, guardAction } from './action-guards';
 import { executeAction } from './action-executor';
 import type { ExecutionEnv, TriggerMessage } from './catalogue/action-definition';
-import { actionDefinition } from './catalogue/catalogue';
+import { ACTION_DEFINITIONS, actionDefinition } from './catalogue/catalogue';
 import { resolveAction } from './resolve-action';
 import { describeFailure, isPermanentFailure } from './action-failure';
 import { freshestContact, messageOf, needsFreshRead, nextStep } from './run-steps';
@@ -26,6 +26,9 @@ import { pickMember } from './member-pick';
 import { TransientActionError, type ActionOutcome as Outcome, type RunLedger as Ledger } from './run-ledger';
 import { settleAfterRunning, settleUnclear } from './unclear-outcome';
 import { withContactLease, type HeldLease } from './contact-lease';
+
+/** Customer-facing writes (send-message, send-template, react): never repeated by the engine. */
+const AT_MOST_ONCE_TYPES = ACTION_DEFINITIONS.filter((d) => d.repeat === 'at-most-once').map((d) => d.type);
 
 interface ExecutionContext {
   contact: Contact;
@@ -94,9 +97,23 @@ export class ActionRunnerService {
           await this.mirror.find(run.contact_id, ledger.conn),
         );
     const ctx: ExecutionContext = { contact, message: messageOf(run) };
+    // A replay without force: messages already sent for the original trigger are not sent again.
+    const sent = run.replay_of
+      ? await ledger.actions.sentForTrigger(run.replay_of, run.rule_id, run.contact_id, AT_MOST_ONCE_TYPES)
+      : undefined;
     for (const row of actions) {
       const step = nextStep(row.status);
       if (step === 'skip') continue;
+      const type = (row.action as RuleAction).type;
+      if (step === 'execute' && sent?.has(`${row.action_index}:${type}`)) {
+        await ledger.actions.skip(
+          row.id,
+          'already_sent_for_trigger',
+          `sent for ${run.replay_of}; replay with force to send again`,
+        );
+        this.metrics.actions.inc({ type, status: 'skipped', reason: 'already_sent_for_trigger' });
+        continue;
+      }
       // Waits, windows and limits come before an action is first attempted (src/timing).
       const gate = step === 'execute' ? await this.timing.gate(ledger, run, row) : 'go';
       if (gate === 'stop') return;
