@@ -17,7 +17,9 @@ export interface ConsoleClient {
 
 /** The hidden inputs of the first form posting to `action` in `html`, as the browser would send them. */
 export function formFields(html: string, action: string): Record<string, string | string[]> {
-  const start = html.indexOf(`action="${action}"`);
+  // Mustache escapes the slashes of an action written from a view value.
+  const raw = html.indexOf(`action="${action}"`);
+  const start = raw >= 0 ? raw : html.indexOf(`action="${action.replace(/\//g, '&#x2F;')}"`);
   if (start < 0) throw new Error(`no form posting to ${action}`);
   const form = html.slice(start, html.indexOf('</form>', start));
   const fields: Record<string, string | string[]> = {};
@@ -34,7 +36,11 @@ function decode(text: string): string {
     .replace(/&#x3D;/g, '=')
     .replace(/&#x2F;/g, '/')
     .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#x60;/g, '`').replace(/&amp;/g, '&');
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&#x60;/g, '`')
+    .replace(/&amp;/g, '&');
 }
 
 export async function consoleLogIn(engineUrl: string, token = ADMIN_TOKEN): Promise<ConsoleClient> {

@@ -46,13 +46,14 @@ export class LostAnswerInterceptor implements NestInterceptor {
 
 /** With a status: headers announcing the whole body, half of it, then the close; without: the close only. */
 function cutAnswer(res: Response, status: number | undefined, answer: unknown): void {
-  if (status !== undefined) {
-    const body = Buffer.from(JSON.stringify(answer ?? null));
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(body.length) });
-    res.write(body.subarray(0, Math.floor(body.length / 2)));
-  }
-  res.socket?.destroy();
-  // Logged (request-id.middleware.ts) as carried out but `unanswered`.
-  res.statusCode = status ?? res.statusCode;
-  res.end();
+  const close = () => {
+    res.socket?.destroy();
+    // Logged (request-id.middleware.ts) as carried out but `unanswered`.
+    res.end();
+  };
+  if (status === undefined) return close();
+  const body = Buffer.from(JSON.stringify(answer ?? null));
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(body.length) });
+  // Closed once the head and the half are on the wire (a destroy before would discard them).
+  res.write(body.subarray(0, Math.floor(body.length / 2)), close);
 }
