@@ -21,6 +21,15 @@ import {
   until,
   type CrmRequest,
 } from './chaos-services';
+import {
+  GREET_NOTES,
+  GREET_RULE,
+  greetingsHeld,
+  greetOutcomes,
+  MESSAGES_ROUTE,
+  refusalsUsedUp,
+  refuseSuccessMarks,
+} from './chaos-messages';
 
 const SHORT = process.env.CHAOS_SHORT === '1';
 const EVENTS = Number(process.env.CHAOS_EVENTS ?? (SHORT ? 60 : 240));
@@ -50,6 +59,10 @@ interface Scenario {
   faults?: { kind: string; count: number; latencyMs?: number; retryAfterSec?: number; route?: string }[];
   /** Breaks something while the work drains; returns when the fault ended. */
   fault?(ctx: Ctx): Promise<number>;
+  /** Before the deliveries (e.g. a trigger in Postgres). */
+  prepare?(ctx: Ctx): Promise<void>;
+  /** The contacts are greeted too (chaos-messages.ts): customer-facing writes are counted per customer. */
+  greet?: boolean;
 }
 
 const TAG_ROUTE = 'POST /v1/contacts/:contactId/tags/:tagId';
@@ -107,6 +120,22 @@ const SCENARIOS: Scenario[] = [
   },
   { name: '20% duplicate deliveries', duplicateShare: 0.2 },
   { name: 'poison events (unknown or malformed contacts)', poison: Math.max(6, Math.round(EVENTS / 10)) },
+  {
+    name: 'send: 2xx answers cut short (15)',
+    greet: true,
+    faults: [{ kind: 'truncated-answer', count: 15, route: MESSAGES_ROUTE }],
+  },
+  {
+    name: 'send: connection cut after the request (15)',
+    greet: true,
+    faults: [{ kind: 'cut-connection', count: 15, route: MESSAGES_ROUTE }],
+  },
+  {
+    name: 'send: success mark refused by Postgres (15)',
+    greet: true,
+    prepare: (ctx) => refuseSuccessMarks(ctx.pg.url),
+    fault: (ctx) => refusalsUsedUp(ctx.pg.url, SETTLE_MS),
+  },
 ];
 
 async function main(): Promise<void> {
@@ -123,6 +152,7 @@ async function main(): Promise<void> {
   await sandbox.start();
   const rulesDir = mkdtempSync(join(tmpdir(), 'crmr-chaos-rules-'));
   writeFileSync(join(rulesDir, 'vip.yaml'), 'rule: tag-vip\non: contact.updated\ndo:\n  - add-tag: vip\n');
+  writeFileSync(join(rulesDir, 'greet.yaml'), GREET_RULE);
   const apiPort = await freePort();
   const env: Record<string, string> = {
     DATABASE_URL: pg.url,
@@ -185,9 +215,10 @@ async function migrateDatabase(env: Record<string, string>): Promise<void> {
 }
 
 async function runScenario(ctx: Ctx, s: Scenario): Promise<Record<string, string | number>> {
-  const contacts = await createContacts(ctx.sandbox.url, EVENTS);
+  const contacts = await createContacts(ctx.sandbox.url, EVENTS, s.greet ? { notes: GREET_NOTES } : {});
   const poisonIds = Array.from({ length: s.poison ?? 0 }, () => randomUUID());
   for (const f of s.faults ?? []) await control(ctx.sandbox.url, 'POST', 'faults', f);
+  await s.prepare?.(ctx);
   const started = Date.now();
   // A storm ends when the sandbox has used up the faults armed for it.
   const faultEnded = s.fault ? s.fault(ctx) : faultsUsedUp(ctx.sandbox.url);
@@ -211,8 +242,10 @@ async function runScenario(ctx: Ctx, s: Scenario): Promise<Record<string, string
     SETTLE_MS,
     1_000,
   );
+  const greetings = s.greet ? await greetOutcomes(ctx.pg.url, [...ids], SETTLE_MS) : undefined;
   const finished = Date.now();
   await control(ctx.sandbox.url, 'DELETE', 'faults');
+  const held = greetings ? await greetingsHeld(ctx.sandbox.url, [...ids]) : undefined;
   const poisonEnded = await poisonTerminal(ctx.pg.url, poisonIds);
   const mine = ctx.sandbox.requests.filter((r) => r.at >= started && r.at <= finished + 2_000);
   const writes = mine.filter((r) => isTagWrite(r) && r.status < 300 && ids.has(contactOf(r)));
@@ -234,6 +267,10 @@ async function runScenario(ctx: Ctx, s: Scenario): Promise<Record<string, string
     repeated,
     'above limit (429)': Math.max(0, refused429 - injected429),
     'poison ended': `${poisonEnded}/${poisonIds.length}`,
+    // Greeting scenarios: customers holding a greeting, greetings beyond one, actions left uncertain.
+    'customers greeted': held ? [...held.values()].filter((n) => n > 0).length : '-',
+    'repeated messages': held ? [...held.values()].reduce((sum, n) => sum + Math.max(0, n - 1), 0) : '-',
+    uncertain: greetings ? (greetings.uncertain ?? 0) : '-',
     'recovery s': firstWriteAfter ? ((firstWriteAfter.at - faultEnd) / 1000).toFixed(1) : '-',
     'drain s': ((finished - started) / 1000).toFixed(1) + (settled ? '' : ' (deadline)'),
   };
@@ -243,7 +280,11 @@ const isTagWrite = (r: CrmRequest) => r.method === 'POST' && /^\/v1\/contacts\/[
 const contactOf = (r: CrmRequest) => r.path.split('/')[3];
 
 let phoneSeq = 0;
-async function createContacts(sandboxUrl: string, n: number): Promise<Record<string, unknown>[]> {
+async function createContacts(
+  sandboxUrl: string,
+  n: number,
+  extra: Record<string, unknown> = {},
+): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
   // Another key of the organization: the sandbox limits each key apart, so this does not eat the engine's.
   for (let i = 0; i < n; i++) {
@@ -252,7 +293,7 @@ async function createContacts(sandboxUrl: string, n: number): Promise<Record<str
       const res = await fetch(`${sandboxUrl}/v1/contacts`, {
         method: 'POST',
         headers: { authorization: 'Bearer sk_demo_contacts', 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `Chaos ${phoneSeq}`, phone }),
+        body: JSON.stringify({ name: `Chaos ${phoneSeq}`, phone, ...extra }),
       });
       if (res.status === 201) {
         out.push((await res.json()) as Record<string, unknown>);
