@@ -1,6 +1,6 @@
 import { CRM_OPERATIONS, CrmClient } from './crm-client';
-import { CrmTransportError, InvalidCrmIdError } from './crm-errors';
-import { buildUrl, toApiError } from './crm-http';
+import { CrmTransportError, CrmUnreadableAnswerError, InvalidCrmIdError } from './crm-errors';
+import { buildUrl, CrmHttp, toApiError } from './crm-http';
 
 const headers = (h: Record<string, string>) => ({ get: (name: string) => h[name.toLowerCase()] ?? null });
 
@@ -98,7 +98,7 @@ describe('CrmClient', () => {
   });
 });
 
-describe('CrmHttp timeouts', () => {
+describe('CrmHttp timeouts and unreadable answers', () => {
   const serve = async (handler: (res: import('node:http').ServerResponse) => void) => {
     const { createServer } = await import('node:http');
     const server = createServer((_req, res) => handler(res));
@@ -114,6 +114,44 @@ describe('CrmHttp timeouts', () => {
       const err = await client.getContact('c0000000-0000-4000-8000-000000000001').catch((e: unknown) => e);
       expect(err).toBeInstanceOf(CrmTransportError);
       expect(err).toMatchObject({ kind: 'timeout', operation: 'getContact', retryable: true });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  const cutShort = (status: number, text = '{"id":"m1","text":"Hello"}') =>
+    serve((res) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(text.length) });
+      res.write(text.slice(0, 5), () => res.socket?.destroy());
+    });
+  const notJson = (status: number) => serve((res) => res.writeHead(status).end('<html>proxy</html>'));
+
+  it.each<[string, () => ReturnType<typeof serve>, 'POST' | 'GET', string]>([
+    ['a write answered 201 with its body cut short', () => cutShort(201), 'POST', 'CrmUnreadableAnswerError'],
+    [
+      'a write answered 200 with a body that is not JSON',
+      () => notJson(200),
+      'POST',
+      'CrmUnreadableAnswerError',
+    ],
+    ['a read answered 200 with its body cut short', () => cutShort(200), 'GET', 'CrmTransportError'],
+    ['a read answered 200 with a body that is not JSON', () => notJson(200), 'GET', 'CrmTransportError'],
+    [
+      'a write answered 429 with its body cut short (still a refusal)',
+      () => cutShort(429),
+      'POST',
+      'CrmApiError',
+    ],
+  ])('%s', async (_case, start, method, name) => {
+    const { url, server } = await start();
+    try {
+      const http = new CrmHttp({ baseUrl: url, apiKey: 'k', timeoutMs: 5_000 });
+      const err = await http
+        .request('sendMessage', { method, path: '/v1/messages' })
+        .catch((e: unknown) => e);
+      expect((err as Error).name).toBe(name);
+      if (name === 'CrmUnreadableAnswerError') expect(err).toBeInstanceOf(CrmUnreadableAnswerError);
     } finally {
       server.closeAllConnections();
       server.close();
