@@ -11,9 +11,9 @@ on: contact.updated
 if: { fact: contact.notes, operator: equal, value: greet }
 do:
   - send-message: { text: "Hello {{contact.name}}", channel: Main WhatsApp }
-    assign-first: round-robin
 `;
-export const GREET_NOTES = 'greet';
+/** The greeted contacts: marked, and assigned (the CRM messages assigned contacts only). */
+export const GREETED_CONTACT = { notes: 'greet', assigneeId: 'a0000000-0000-4000-8000-000000000001' };
 export const MESSAGES_ROUTE = 'POST /v1/messages';
 /** How many success marks the database refuses in the refused-mark scenario. */
 export const REFUSED_MARKS = 15;
