@@ -2,8 +2,8 @@
 // emitted), then the caller never learns it properly:
 // - `lost-answer`: with `latencyMs` the answer comes that late (past the caller's timeout);
 //   without, a 502 from a proxy that lost the upstream answer;
-// - `truncated-answer`: the 2xx status line and headers arrive, the body is cut in half and the
-//   connection closed (a proxy or a dropped connection mid-body);
+// - `truncated-answer`: the 2xx status line and headers arrive with half of the body, framed as
+//   complete (a proxy that cut the body short): the caller cannot read it;
 // - `cut-connection`: the connection is closed without any answer (a proxy cut after the
 //   request was written).
 // These are outcomes a caller cannot tell from a failure, which at-most-once writes must survive.
@@ -44,16 +44,20 @@ export class LostAnswerInterceptor implements NestInterceptor {
   }
 }
 
-/** With a status: headers announcing the whole body, half of it, then the close; without: the close only. */
+/**
+ * With a status: the 2xx head and the first half of the body, framed as complete (Content-Length of
+ * the half: a proxy that cut the body and closed the message cleanly, so the caller reads a body
+ * that is not JSON). Without: the connection closed, no answer at all.
+ */
 function cutAnswer(res: Response, status: number | undefined, answer: unknown): void {
-  const close = () => {
-    res.socket?.destroy();
-    // Logged (request-id.middleware.ts) as carried out but `unanswered`.
-    res.end();
-  };
-  if (status === undefined) return close();
-  const body = Buffer.from(JSON.stringify(answer ?? null));
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(body.length) });
-  // Closed once the head and the half are on the wire (a destroy before would discard them).
-  res.write(body.subarray(0, Math.floor(body.length / 2)), close);
+  if (status !== undefined) {
+    const body = Buffer.from(JSON.stringify(answer ?? null));
+    const half = body.subarray(0, Math.floor(body.length / 2));
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(half.length) });
+    res.end(half);
+    return;
+  }
+  res.socket?.destroy();
+  // Logged (request-id.middleware.ts) as carried out but `unanswered`.
+  res.end();
 }
