@@ -9,7 +9,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { signatureHeader } from '../src/intake/verify-signature';
 import { printTable } from './bench-support';
 import {
   EngineProcess,
@@ -17,19 +16,12 @@ import {
   PrivatePostgres,
   PrivateRedis,
   SandboxProcess,
-  sleep,
   until,
   type CrmRequest,
 } from './chaos-services';
-import {
-  GREET_RULE,
-  GREETED_CONTACT,
-  greetingsHeld,
-  greetOutcomes,
-  MESSAGES_ROUTE,
-  refusalsUsedUp,
-  refuseSuccessMarks,
-} from './chaos-messages';
+import { GREET_RULE, GREETED_CONTACT, greetingsHeld, greetOutcomes } from './chaos-messages';
+import { createContacts, deliverAll } from './chaos-deliveries';
+import { scenarios, type Ctx, type Scenario } from './chaos-scenarios';
 
 const SHORT = process.env.CHAOS_SHORT === '1';
 const EVENTS = Number(process.env.CHAOS_EVENTS ?? (SHORT ? 60 : 240));
@@ -42,101 +34,7 @@ const SETTLE_MS = SHORT ? 120_000 : 240_000;
 /** Runs only the scenarios whose name contains this text. */
 const ONLY = process.env.CHAOS_ONLY;
 
-interface Ctx {
-  redis: PrivateRedis;
-  pg: PrivatePostgres;
-  sandbox: SandboxProcess;
-  api: EngineProcess;
-  workers: EngineProcess[];
-  apiUrl: string;
-}
-
-interface Scenario {
-  name: string;
-  duplicateShare?: number;
-  poison?: number;
-  /** Sandbox faults armed before the deliveries (how many 429s are injected, to tell them apart). */
-  faults?: { kind: string; count: number; latencyMs?: number; retryAfterSec?: number; route?: string }[];
-  /** Breaks something while the work drains; returns when the fault ended. */
-  fault?(ctx: Ctx): Promise<number>;
-  /** Before the deliveries (e.g. a trigger in Postgres). */
-  prepare?(ctx: Ctx): Promise<void>;
-  /** The contacts are greeted too (chaos-messages.ts): customer-facing writes are counted per customer. */
-  greet?: boolean;
-}
-
-const TAG_ROUTE = 'POST /v1/contacts/:contactId/tags/:tagId';
-
-const SCENARIOS: Scenario[] = [
-  {
-    name: 'kill -9 of workers during a drain (x3)',
-    fault: async (ctx) => {
-      for (let i = 0; i < 3; i++) {
-        await sleep(1_500);
-        const victim = ctx.workers[i % ctx.workers.length];
-        await victim.kill9();
-        await sleep(500);
-        victim.start();
-      }
-      return Date.now();
-    },
-  },
-  {
-    name: 'Redis restart (state lost)',
-    fault: async (ctx) => {
-      await sleep(1_500);
-      await ctx.redis.stop();
-      await sleep(2_000);
-      await ctx.redis.start();
-      return Date.now();
-    },
-  },
-  {
-    name: 'Redis FLUSHALL',
-    fault: async (ctx) => {
-      await sleep(1_500);
-      await ctx.redis.flushall();
-      return Date.now();
-    },
-  },
-  {
-    name: 'Postgres restart',
-    fault: async (ctx) => {
-      await sleep(1_000);
-      ctx.pg.stop();
-      await sleep(3_000);
-      ctx.pg.start();
-      return Date.now();
-    },
-  },
-  { name: 'CRM 5xx storm', faults: [{ kind: 'error500', count: 40, route: TAG_ROUTE }] },
-  {
-    name: 'CRM timeout storm',
-    faults: [{ kind: 'latency', count: 15, latencyMs: 4_000, route: TAG_ROUTE }],
-  },
-  {
-    name: '429 storm, Retry-After 600 s',
-    faults: [{ kind: 'rate429', count: 5, retryAfterSec: 600 }],
-  },
-  { name: '20% duplicate deliveries', duplicateShare: 0.2 },
-  { name: 'poison events (unknown or malformed contacts)', poison: Math.max(6, Math.round(EVENTS / 10)) },
-  {
-    name: 'send: 2xx answers cut short (15)',
-    greet: true,
-    faults: [{ kind: 'truncated-answer', count: 15, route: MESSAGES_ROUTE }],
-  },
-  {
-    name: 'send: connection cut after the request (15)',
-    greet: true,
-    faults: [{ kind: 'cut-connection', count: 15, route: MESSAGES_ROUTE }],
-  },
-  {
-    name: 'send: success mark refused by Postgres (15)',
-    greet: true,
-    prepare: (ctx) => refuseSuccessMarks(ctx.pg.url),
-    fault: (ctx) => refusalsUsedUp(ctx.pg.url, SETTLE_MS),
-  },
-];
+const SCENARIOS = scenarios(EVENTS, SETTLE_MS);
 
 async function main(): Promise<void> {
   const logDir = mkdtempSync(join(tmpdir(), 'crmr-chaos-logs-'));
@@ -230,7 +128,7 @@ async function runScenario(ctx: Ctx, s: Scenario): Promise<Record<string, string
       copies: 1,
     })),
   ];
-  const accepted = await deliverAll(ctx.apiUrl, deliveries);
+  const accepted = await deliverAll(ctx.apiUrl, SECRET, deliveries);
   const faultEnd = await faultEnded;
   const ids = new Set(contacts.map((c) => c.id as string));
   const done = new Set<string>();
@@ -279,73 +177,6 @@ async function runScenario(ctx: Ctx, s: Scenario): Promise<Record<string, string
 
 const isTagWrite = (r: CrmRequest) => r.method === 'POST' && /^\/v1\/contacts\/[^/]+\/tags\//.test(r.path);
 const contactOf = (r: CrmRequest) => r.path.split('/')[3];
-
-let phoneSeq = 0;
-async function createContacts(
-  sandboxUrl: string,
-  n: number,
-  extra: Record<string, unknown> = {},
-): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = [];
-  // Another key of the organization: the sandbox limits each key apart, so this does not eat the engine's.
-  for (let i = 0; i < n; i++) {
-    const phone = `4915${String(process.pid % 1000).padStart(3, '0')}${String(++phoneSeq).padStart(6, '0')}`;
-    for (;;) {
-      const res = await fetch(`${sandboxUrl}/v1/contacts`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer sk_demo_contacts', 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `Chaos ${phoneSeq}`, phone, ...extra }),
-      });
-      if (res.status === 201) {
-        out.push((await res.json()) as Record<string, unknown>);
-        break;
-      }
-      if (res.status !== 429) throw new Error(`contact not created: ${res.status} ${await res.text()}`);
-      await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
-    }
-  }
-  return out;
-}
-
-/** Delivers like the CRM does: signed, retried with backoff on anything but 2xx (7 attempts). */
-async function deliverAll(apiUrl: string, items: { contact: Record<string, unknown>; copies: number }[]) {
-  let accepted = 0;
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++];
-      const body = JSON.stringify({
-        id: `evt_${randomUUID()}`,
-        type: 'contact.updated',
-        createdAt: new Date().toISOString(),
-        data: item.contact,
-      });
-      const results = await Promise.all(Array.from({ length: item.copies }, () => deliver(apiUrl, body)));
-      if (results.some(Boolean)) accepted++;
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
-  return accepted;
-}
-
-async function deliver(apiUrl: string, body: string): Promise<boolean> {
-  for (let attempt = 0; attempt < 7; attempt++) {
-    try {
-      const res = await fetch(`${apiUrl}/webhooks/crm`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-service-signature': signatureHeader(SECRET, body) },
-        body,
-        signal: AbortSignal.timeout(10_000),
-      });
-      await res.text();
-      if (res.ok) return true;
-    } catch {
-      // connection refused / timeout: retried like any failure
-    }
-    await sleep(250 * 2 ** attempt);
-  }
-  return false;
-}
 
 async function hasVip(sandboxUrl: string, id: string): Promise<boolean> {
   const res = await fetch(`${sandboxUrl}/_sandbox/state/contacts/${id}`);

@@ -33,9 +33,7 @@ export function requestLogMiddleware(req: Request, res: Response, next: NextFunc
     if (logged) return;
     logged = true;
     const id = (req as SandboxRequest).requestId;
-    console.log(
-      `[sandbox] ${req.method} ${req.path} ${res.statusCode} ${Date.now() - started}ms ${id}${note}`,
-    );
+    console.log(`[sandbox] ${req.method} ${req.path} ${res.statusCode} ${Date.now() - started}ms ${id}${note}`);
   };
   res.on('finish', () => log(''));
   const end = res.end.bind(res) as (...args: unknown[]) => Response;
