@@ -24,6 +24,7 @@ import { InboxEventsRepository } from '../ledger/inbox-events.repository';
 import { ConsoleResponder } from './console-responder';
 import { ATTENTION_STATUSES } from './live/overview-feed.service';
 import { actionShown, contactHref, when } from './pages/format';
+import { retrySelection } from './pages/retry-selection';
 
 const LIMIT = 200;
 /** What FailureOperationsService can run again (uncertain actions need a human's judgement first). */
@@ -208,9 +209,7 @@ export class ConsoleFailuresController {
   }
 
   private confirm(req: Request, res: Response, matching: ActionNeedingAttention[], single?: string) {
-    const runIds = [...new Set(matching.map((a) => a.runId))].slice(0, LIMIT);
-    const targets = matching.filter((a) => runIds.includes(a.runId));
-    const more = matching.length > targets.length;
+    const { runIds, shown: targets, more } = retrySelection(matching, LIMIT);
     const view = {
       label: `Retry ${runIds.length} run(s)`,
       question:
