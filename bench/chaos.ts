@@ -16,96 +16,25 @@ import {
   PrivatePostgres,
   PrivateRedis,
   SandboxProcess,
-  sleep,
   until,
   type CrmRequest,
 } from './chaos-services';
-import { control, createContacts, deliverAll, hasVip, SECRET } from './chaos-traffic';
+import { GREET_RULE, GREETED_CONTACT, greetingsHeld, greetOutcomes } from './chaos-messages';
+import { createContacts, deliverAll } from './chaos-deliveries';
+import { scenarios, type Ctx, type Scenario } from './chaos-scenarios';
 
 const SHORT = process.env.CHAOS_SHORT === '1';
 const EVENTS = Number(process.env.CHAOS_EVENTS ?? (SHORT ? 60 : 240));
 const LIMIT = 60;
 const WINDOW_MS = 6_000;
+const SECRET = 'whsec_chaos';
 const ORG = '0d000000-0000-4000-8000-000000000001';
+const VIP = '7a000000-0000-4000-8000-000000000002';
 const SETTLE_MS = SHORT ? 120_000 : 240_000;
 /** Runs only the scenarios whose name contains this text. */
 const ONLY = process.env.CHAOS_ONLY;
 
-interface Ctx {
-  redis: PrivateRedis;
-  pg: PrivatePostgres;
-  sandbox: SandboxProcess;
-  api: EngineProcess;
-  workers: EngineProcess[];
-  apiUrl: string;
-}
-
-interface Scenario {
-  name: string;
-  duplicateShare?: number;
-  poison?: number;
-  /** Sandbox faults armed before the deliveries (how many 429s are injected, to tell them apart). */
-  faults?: { kind: string; count: number; latencyMs?: number; retryAfterSec?: number; route?: string }[];
-  /** Breaks something while the work drains; returns when the fault ended. */
-  fault?(ctx: Ctx): Promise<number>;
-}
-
-const TAG_ROUTE = 'POST /v1/contacts/:contactId/tags/:tagId';
-
-const SCENARIOS: Scenario[] = [
-  {
-    name: 'kill -9 of workers during a drain (x3)',
-    fault: async (ctx) => {
-      for (let i = 0; i < 3; i++) {
-        await sleep(1_500);
-        const victim = ctx.workers[i % ctx.workers.length];
-        await victim.kill9();
-        await sleep(500);
-        victim.start();
-      }
-      return Date.now();
-    },
-  },
-  {
-    name: 'Redis restart (state lost)',
-    fault: async (ctx) => {
-      await sleep(1_500);
-      await ctx.redis.stop();
-      await sleep(2_000);
-      await ctx.redis.start();
-      return Date.now();
-    },
-  },
-  {
-    name: 'Redis FLUSHALL',
-    fault: async (ctx) => {
-      await sleep(1_500);
-      await ctx.redis.flushall();
-      return Date.now();
-    },
-  },
-  {
-    name: 'Postgres restart',
-    fault: async (ctx) => {
-      await sleep(1_000);
-      ctx.pg.stop();
-      await sleep(3_000);
-      ctx.pg.start();
-      return Date.now();
-    },
-  },
-  { name: 'CRM 5xx storm', faults: [{ kind: 'error500', count: 40, route: TAG_ROUTE }] },
-  {
-    name: 'CRM timeout storm',
-    faults: [{ kind: 'latency', count: 15, latencyMs: 4_000, route: TAG_ROUTE }],
-  },
-  {
-    name: '429 storm, Retry-After 600 s',
-    faults: [{ kind: 'rate429', count: 5, retryAfterSec: 600 }],
-  },
-  { name: '20% duplicate deliveries', duplicateShare: 0.2 },
-  { name: 'poison events (unknown or malformed contacts)', poison: Math.max(6, Math.round(EVENTS / 10)) },
-];
+const SCENARIOS = scenarios(EVENTS, SETTLE_MS);
 
 async function main(): Promise<void> {
   const logDir = mkdtempSync(join(tmpdir(), 'crmr-chaos-logs-'));
@@ -121,6 +50,7 @@ async function main(): Promise<void> {
   await sandbox.start();
   const rulesDir = mkdtempSync(join(tmpdir(), 'crmr-chaos-rules-'));
   writeFileSync(join(rulesDir, 'vip.yaml'), 'rule: tag-vip\non: contact.updated\ndo:\n  - add-tag: vip\n');
+  writeFileSync(join(rulesDir, 'greet.yaml'), GREET_RULE);
   const apiPort = await freePort();
   const env: Record<string, string> = {
     DATABASE_URL: pg.url,
@@ -183,9 +113,10 @@ async function migrateDatabase(env: Record<string, string>): Promise<void> {
 }
 
 async function runScenario(ctx: Ctx, s: Scenario): Promise<Record<string, string | number>> {
-  const contacts = await createContacts(ctx.sandbox.url, EVENTS);
+  const contacts = await createContacts(ctx.sandbox.url, EVENTS, s.greet ? GREETED_CONTACT : {});
   const poisonIds = Array.from({ length: s.poison ?? 0 }, () => randomUUID());
   for (const f of s.faults ?? []) await control(ctx.sandbox.url, 'POST', 'faults', f);
+  await s.prepare?.(ctx);
   const started = Date.now();
   // A storm ends when the sandbox has used up the faults armed for it.
   const faultEnded = s.fault ? s.fault(ctx) : faultsUsedUp(ctx.sandbox.url);
@@ -197,7 +128,7 @@ async function runScenario(ctx: Ctx, s: Scenario): Promise<Record<string, string
       copies: 1,
     })),
   ];
-  const accepted = await deliverAll(ctx.apiUrl, deliveries);
+  const accepted = await deliverAll(ctx.apiUrl, SECRET, deliveries);
   const faultEnd = await faultEnded;
   const ids = new Set(contacts.map((c) => c.id as string));
   const done = new Set<string>();
@@ -209,6 +140,7 @@ async function runScenario(ctx: Ctx, s: Scenario): Promise<Record<string, string
     SETTLE_MS,
     1_000,
   );
+  const greetings = s.greet ? await greetOutcomes(ctx.pg.url, [...ids], SETTLE_MS) : undefined;
   const finished = Date.now();
   await control(ctx.sandbox.url, 'DELETE', 'faults');
   const poisonEnded = await poisonTerminal(ctx.pg.url, poisonIds);
@@ -221,6 +153,8 @@ async function runScenario(ctx: Ctx, s: Scenario): Promise<Record<string, string
   const engineCalls = mine.filter((r) => !(r.method === 'POST' && r.path === '/v1/contacts'));
   const refused429 = engineCalls.filter((r) => r.status === 429).length;
   const firstWriteAfter = writes.find((w) => w.at >= faultEnd);
+  // Read after the request log was taken: these reads (another key) are not the engine's calls.
+  const held = greetings ? await greetingsHeld(ctx.sandbox.url, [...ids]) : undefined;
   return {
     scenario: s.name,
     'events accepted': accepted,
@@ -232,6 +166,10 @@ async function runScenario(ctx: Ctx, s: Scenario): Promise<Record<string, string
     repeated,
     'above limit (429)': Math.max(0, refused429 - injected429),
     'poison ended': `${poisonEnded}/${poisonIds.length}`,
+    // Greeting scenarios: customers holding a greeting, greetings beyond one, actions left uncertain.
+    'customers greeted': held ? [...held.values()].filter((n) => n > 0).length : '-',
+    'repeated messages': held ? [...held.values()].reduce((sum, n) => sum + Math.max(0, n - 1), 0) : '-',
+    uncertain: greetings ? (greetings.uncertain ?? 0) : '-',
     'recovery s': firstWriteAfter ? ((firstWriteAfter.at - faultEnd) / 1000).toFixed(1) : '-',
     'drain s': ((finished - started) / 1000).toFixed(1) + (settled ? '' : ' (deadline)'),
   };
@@ -239,6 +177,13 @@ async function runScenario(ctx: Ctx, s: Scenario): Promise<Record<string, string
 
 const isTagWrite = (r: CrmRequest) => r.method === 'POST' && /^\/v1\/contacts\/[^/]+\/tags\//.test(r.path);
 const contactOf = (r: CrmRequest) => r.path.split('/')[3];
+
+async function hasVip(sandboxUrl: string, id: string): Promise<boolean> {
+  const res = await fetch(`${sandboxUrl}/_sandbox/state/contacts/${id}`);
+  if (!res.ok) return false;
+  const contact = (await res.json()) as { tags: { id: string }[] };
+  return contact.tags.some((t) => t.id === VIP);
+}
 
 /**
  * A poison event must end, never loop: its inbox event failed (after its attempts), or processed
@@ -277,6 +222,15 @@ async function faultsUsedUp(sandboxUrl: string): Promise<number> {
     return ((await res.json()) as { data: unknown[] }).data.length === 0;
   }, SETTLE_MS);
   return Date.now();
+}
+
+async function control(sandboxUrl: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${sandboxUrl}/_sandbox/${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${await res.text()}`);
 }
 
 main().catch((err) => {

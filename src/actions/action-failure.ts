@@ -1,6 +1,7 @@
 // How an action failure is classified and recorded: pure, so the table in action-failure.spec.ts
 // pins what ends an action for good and what is tried again.
-import { CrmApiError } from '../crm/crm-errors';
+import { CrmApiError, CrmTransportError, CrmUnreadableAnswerError } from '../crm/crm-errors';
+import { provablyUnsent } from '../crm/retry-policy';
 import { UnknownNameError } from '../crm/directory-match';
 import { NoConversationError } from './catalogue/conversation-for';
 import { MissingMessageError } from './catalogue/message-trigger';
@@ -34,11 +35,19 @@ export function describeFailure(err: unknown): {
     return { code: 'no_conversation', message: err.message, status: null, requestId: null };
   if (isUnknownName(err))
     return { code: 'unknown_name', message: err.message, status: null, requestId: null };
+  if (err instanceof CrmUnreadableAnswerError)
+    return { code: 'unreadable_answer', message: err.message, status: err.status, requestId: null };
   const e = err as { name?: string; message?: string };
   return {
-    code: e?.name === 'CrmTransportError' ? 'transport_error' : 'internal_error',
+    code: e?.name === 'CrmTransportError' ? transportCode(err) : 'internal_error',
     message: String(e?.message ?? err),
     status: null,
     requestId: null,
   };
+}
+
+/** Transport failures that prove nothing was sent keep a code of their own: retry-dead reads it. */
+function transportCode(err: unknown): string {
+  if (!(err instanceof CrmTransportError) || !provablyUnsent(err)) return 'transport_error';
+  return err.kind === 'budget_timeout' ? 'budget_timeout' : 'connection_refused';
 }

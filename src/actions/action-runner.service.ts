@@ -18,14 +18,17 @@ import type { RuleAction } from '../rules/rule-types';
 import { applyActionLocally, guardAction } from './action-guards';
 import { executeAction } from './action-executor';
 import type { ExecutionEnv, TriggerMessage } from './catalogue/action-definition';
-import { actionDefinition } from './catalogue/catalogue';
+import { ACTION_DEFINITIONS, actionDefinition } from './catalogue/catalogue';
 import { resolveAction } from './resolve-action';
 import { describeFailure, isPermanentFailure } from './action-failure';
 import { freshestContact, messageOf, needsFreshRead, nextStep } from './run-steps';
 import { pickMember } from './member-pick';
 import { TransientActionError, type ActionOutcome as Outcome, type RunLedger as Ledger } from './run-ledger';
-import { settleUnclear, unclearOutcome } from './unclear-outcome';
+import { settleAfterRunning, settleUnclear } from './unclear-outcome';
 import { withContactLease, type HeldLease } from './contact-lease';
+
+/** Customer-facing writes (send-message, send-template, react): never repeated by the engine. */
+const AT_MOST_ONCE_TYPES = ACTION_DEFINITIONS.filter((d) => d.repeat === 'at-most-once').map((d) => d.type);
 
 interface ExecutionContext {
   contact: Contact;
@@ -94,9 +97,23 @@ export class ActionRunnerService {
           await this.mirror.find(run.contact_id, ledger.conn),
         );
     const ctx: ExecutionContext = { contact, message: messageOf(run) };
+    // A replay without force: messages already sent for the original trigger are not sent again.
+    const sent = run.replay_of
+      ? await ledger.actions.sentForTrigger(run.replay_of, run.rule_id, run.contact_id, AT_MOST_ONCE_TYPES)
+      : undefined;
     for (const row of actions) {
       const step = nextStep(row.status);
       if (step === 'skip') continue;
+      const type = (row.action as RuleAction).type;
+      if (step === 'execute' && sent?.has(`${row.action_index}:${type}`)) {
+        await ledger.actions.skip(
+          row.id,
+          'already_sent_for_trigger',
+          `sent for ${run.replay_of}; replay with force to send again`,
+        );
+        this.metrics.actions.inc({ type, status: 'skipped', reason: 'already_sent_for_trigger' });
+        continue;
+      }
       // Waits, windows and limits come before an action is first attempted (src/timing).
       const gate = step === 'execute' ? await this.timing.gate(ledger, run, row) : 'go';
       if (gate === 'stop') return;
@@ -152,6 +169,9 @@ export class ActionRunnerService {
           requestId,
         },
       });
+    // Set once an at-most-once write's `running` mark is committed: from then on every error is
+    // judged by verdictAfterRunning (write-verdict.ts), the one place that may let it be retried.
+    let afterRunning: ((err: unknown) => Promise<Outcome>) | undefined;
     try {
       const facts = {
         contact: ctx.contact,
@@ -167,7 +187,14 @@ export class ActionRunnerService {
           { metrics: this.metrics, logger: this.logger },
           { run, row, resolved, env, since, finalAttempt, cause },
         );
-      if (interrupted && def.repeat === 'at-most-once') return await unclear(undefined);
+      const settleAfter = (err: unknown) =>
+        settleAfterRunning(ledger, this.metrics, { row, type: action.type, started, unclear }, err, () =>
+          this.onError(ledger, run, row, err, Date.now() - started, finalAttempt),
+        );
+      if (interrupted && def.repeat === 'at-most-once') {
+        afterRunning = settleAfter; // the mark of the interrupted attempt is committed
+        return await unclear(undefined);
+      }
       if (
         def.messaging &&
         'assignFirst' in action &&
@@ -191,15 +218,11 @@ export class ActionRunnerService {
         await ledger.actions.setTarget(row.id, target);
       }
       since = await ledger.actions.markRunning(row.id);
-      let after: Contact | undefined;
-      try {
-        after = await executeAction(resolved, env);
-      } catch (err) {
-        if (def.repeat === 'at-most-once' && unclearOutcome(err)) return await unclear(err);
-        throw err;
-      }
+      if (def.repeat === 'at-most-once') afterRunning = settleAfter;
+      const after = await executeAction(resolved, env);
       // Success is recorded first and durably: nothing after it may turn the write into a retry.
       await ledger.actions.succeed(row.id, Date.now() - started, null);
+      afterRunning = undefined;
       noteCalls('ok');
       ctx.contact = after ?? applyActionLocally(resolved, ctx.contact);
       // The CRM's answer is the freshest state there is: later runs' guards start from it (best effort).
@@ -216,7 +239,9 @@ export class ActionRunnerService {
       return 'next';
     } catch (err) {
       noteCalls(describeFailure(err).code, describeFailure(err).requestId);
+      // Thrown by settling itself: the row is left as it is and the job retried.
       if (err instanceof TransientActionError) throw err;
+      if (afterRunning) return afterRunning(err);
       return this.onError(ledger, run, row, err, Date.now() - started, finalAttempt);
     }
   }
@@ -247,8 +272,8 @@ export class ActionRunnerService {
       );
       return status;
     }
-    // At-most-once writes reach here only when nothing was applied (429, refused connection):
-    // unclear outcomes were settled above. State-checked writes are guarded again on the retry.
+    // At-most-once writes reach here only when nothing was applied (verdictAfterRunning:
+    // not_applied). State-checked writes are guarded again on the retry.
     await ledger.actions.fail(row.id, 'pending', failure, durationMs);
     throw new TransientActionError(`${type} on contact ${run.contact_id}: ${failure.code}`);
   }

@@ -1,10 +1,12 @@
-// Settling an at-most-once write (a message to a customer) whose outcome is unknown: the CRM may
-// or may not have applied it (timeout, 5xx, reset after sending, a worker killed mid-call). It is
-// never sent again here: the write is looked up (found → succeeded), otherwise the action becomes
-// `uncertain` and waits for an operator (POST /admin/actions/:id/resolve).
+// Settling an at-most-once write (a message to a customer) after its `running` mark: an error
+// that proves nothing was applied takes the usual failure path; a 2xx with an unreadable body is
+// recorded applied; any other outcome (timeout, 5xx, reset after sending, a database or lease
+// error after the call, a worker killed mid-call) is never sent again here: the write is looked
+// up (found → succeeded), otherwise the action becomes `uncertain` and waits for an operator
+// (POST /admin/actions/:id/resolve). If settling itself fails, the row stays `running`.
 import type { Logger } from '@nestjs/common';
-import { isCrmError } from '../crm/crm-errors';
-import { provablyUnsent } from '../crm/retry-policy';
+import { LeaseLostError } from './contact-lease';
+import { verdictAfterRunning } from './write-verdict';
 import type { ActionRow } from '../ledger/action-results.repository';
 import type { RunRow } from '../ledger/run-rows';
 import type { EngineMetrics } from '../ops/engine-metrics';
@@ -12,11 +14,6 @@ import { describeFailure } from './action-failure';
 import type { ExecutionEnv } from './catalogue/action-definition';
 import { actionDefinition, type ResolvedAction } from './catalogue/catalogue';
 import { TransientActionError, type ActionOutcome, type RunLedger } from './run-ledger';
-
-/** A failure after which the CRM may or may not have applied the call (timeout, 5xx, reset). */
-export function unclearOutcome(err: unknown): boolean {
-  return isCrmError(err) && err.retryable && !provablyUnsent(err);
-}
 
 export interface UnclearWrite {
   run: RunRow;
@@ -73,4 +70,35 @@ export async function settleUnclear(
     `rule ${run.rule_id}: ${resolved.type} on contact ${run.contact_id} uncertain (${failure.code}): not found, not sent again; an operator decides`,
   );
   return 'uncertain';
+}
+
+/**
+ * An error raised after an at-most-once write's `running` mark (verdictAfterRunning decides):
+ * not_applied → `notApplied` (pending / failed / dead); applied → succeeded
+ * (`applied_answer_unreadable`); unclear → the lookup. If recording that fails (a database that
+ * refuses the success mark, a lost lease) the row is left `running`, never `pending`: the job is
+ * retried and its next attempt looks the write up again (the `interrupted` path).
+ */
+export async function settleAfterRunning(
+  ledger: RunLedger,
+  metrics: EngineMetrics,
+  a: { row: ActionRow; type: string; started: number; unclear: (cause: unknown) => Promise<ActionOutcome> },
+  err: unknown,
+  notApplied: () => Promise<ActionOutcome>,
+): Promise<ActionOutcome> {
+  // Another job holds the contact now and writes nothing of ours: it finds the row `running` and looks up.
+  if (err instanceof LeaseLostError) throw err;
+  const verdict = verdictAfterRunning(err);
+  if (verdict === 'not_applied') return notApplied();
+  try {
+    if (verdict === 'unclear') return await a.unclear(err);
+    await ledger.actions.succeed(a.row.id, Date.now() - a.started, null, 'applied_answer_unreadable');
+    metrics.actions.inc({ type: a.type, status: 'succeeded', reason: 'applied_answer_unreadable' });
+    return 'next';
+  } catch (settleErr) {
+    if (settleErr instanceof TransientActionError || settleErr instanceof LeaseLostError) throw settleErr;
+    throw new TransientActionError(
+      `${a.type}: recording the outcome after the call failed, left running to be looked up: ${String(settleErr)}`,
+    );
+  }
 }

@@ -1,4 +1,5 @@
 import {
+  Body,
   Controller,
   Get,
   NotFoundException,
@@ -50,10 +51,16 @@ export class EventsAdminController {
   @Post(':id/replay')
   @ApiOperation({
     summary:
-      'A failed event: back to pending with its attempts reset, processed again. Any other: evaluated again as a new trigger (new runs; once/cooldown still apply)',
+      'A failed event: back to pending with its attempts reset, processed again. Any other: evaluated again as a new trigger (new runs; once/cooldown still apply); customer messages already sent for it are skipped (already_sent_for_trigger) unless force=true (query or body)',
   })
-  async replay(@Param('id', ParseUUIDPipe) id: string) {
-    const replayed = await this.operations.replayEvent(id);
+  @ApiQuery({ name: 'force', required: false, description: 'true: send the messages already sent again' })
+  async replay(
+    @Param('id', ParseUUIDPipe) id: string,
+    @Query('force') forceQuery?: string,
+    @Body() body?: { force?: unknown },
+  ) {
+    const force = forceQuery === 'true' || body?.force === true;
+    const replayed = await this.operations.replayEvent(id, { force });
     if (!replayed) throw new NotFoundException(`event ${id} not found`);
     return replayed;
   }

@@ -3,6 +3,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { ACTION_DEFINITIONS, ACTION_TYPES, actionDefinition } from '../actions/catalogue/catalogue';
+import { retryRefusal } from '../actions/write-verdict';
 import { ActionResultsRepository } from '../ledger/action-results.repository';
 import { InboxEventsRepository } from '../ledger/inbox-events.repository';
 import { RunsRepository } from '../ledger/runs.repository';
@@ -22,34 +24,64 @@ export class FailureOperationsService {
 
   /**
    * A failed event goes back to pending with its attempts reset and is processed again; any other
-   * stored event is copied and evaluated as a new trigger. Undefined if no such event.
+   * stored event is copied and evaluated as a new trigger, whose runs skip the messages already
+   * sent for the original (`already_sent_for_trigger`) unless `force`. Undefined if no such event.
    */
-  async replayEvent(id: string): Promise<{ replayedAs: string; reset: boolean } | undefined> {
+  async replayEvent(
+    id: string,
+    opts: { force?: boolean } = {},
+  ): Promise<{ replayedAs: string; reset: boolean; force: boolean } | undefined> {
+    const force = opts.force === true;
     if (await this.inbox.resetFailed(id)) {
       // ensure, not add: the job that ended it failed may still be kept under the same id.
       await this.events.ensure(id);
-      return { replayedAs: id, reset: true };
+      return { replayedAs: id, reset: true, force };
     }
-    const copy = await this.inbox.insertReplayCopy(id, randomUUID());
+    const copy = await this.inbox.insertReplayCopy(id, randomUUID(), force);
     if (!copy) return undefined;
     await this.events.add(copy);
-    return { replayedAs: copy, reset: false };
+    return { replayedAs: copy, reset: false, force };
   }
 
-  /** Dead (and, with includeFailed, failed) actions back to pending, their runs queued again. */
-  async retryDead(opts: { runId?: string; includeFailed?: boolean } = {}): Promise<number> {
+  /** The customer messages already sent for an event: what a forced replay may send again. */
+  messagesSentFor(eventId: string): Promise<{ ruleId: string; contactId: string; action: unknown }[]> {
+    const types = ACTION_DEFINITIONS.filter((d) => d.repeat === 'at-most-once').map((d) => d.type);
+    return this.actionResults.sentOfTrigger(`event:${eventId}`, types);
+  }
+
+  /**
+   * Dead (and, with includeFailed, failed) actions back to pending, their runs queued again: every
+   * such run, or only those of `runIds` (the ones an operator confirmed). A run holding an
+   * at-most-once write that may have been applied (retryRefusal, write-verdict.ts) is refused and
+   * listed instead: the engine never sends a customer message twice on its own.
+   */
+  async retryDead(opts: RetryDeadOptions = {}): Promise<RetryDeadResult> {
     const statuses = opts.includeFailed ? ['dead', 'failed'] : ['dead'];
-    const runs = await this.db.transaction(async (tx) => {
-      const reopened = await this.runs.in(tx).reopen(statuses, opts.runId ?? null);
+    const runIds = opts.runIds ?? (opts.runId ? [opts.runId] : null);
+    const { runs, refused } = await this.db.transaction(async (tx) => {
+      const candidates = await this.actionResults.in(tx).retryCandidates(statuses, runIds);
+      const refused = candidates.flatMap((c) => {
+        const reason = retryRefusal({
+          ...c,
+          atMostOnce:
+            ACTION_TYPES.includes(c.type as never) && actionDefinition(c.type).repeat === 'at-most-once',
+        });
+        return reason ? [{ runId: c.runId, actionId: c.id, reason }] : [];
+      });
+      const reopened = await this.runs.in(tx).reopen(
+        statuses,
+        runIds,
+        refused.map((r) => r.runId),
+      );
       await this.actionResults.in(tx).reopen(
         reopened.map((r) => r.id),
         statuses,
       );
-      return reopened;
+      return { runs: reopened, refused };
     });
     // ensure, not add: a finished job of the same id would make the add a no-op.
     for (const run of runs) await this.actions.ensure(run);
-    return runs.length;
+    return { retried: runs.length, refused };
   }
 
   /**
@@ -75,6 +107,20 @@ export class FailureOperationsService {
     if ('contactId' in run) await this.actions.ensure(run);
     return { runId: run.id, continued: run.queued };
   }
+}
+
+export interface RetryDeadOptions {
+  /** One run (admin API). */
+  runId?: string;
+  /** The runs an operator confirmed (console, admin API); absent: every dead run. */
+  runIds?: string[];
+  includeFailed?: boolean;
+}
+
+export interface RetryDeadResult {
+  retried: number;
+  /** Actions left as they are: their write may have reached the customer (resolve them instead). */
+  refused: { runId: string; actionId: string; reason: string }[];
 }
 
 export const RESOLUTIONS = ['sent', 'send-again', 'discard'] as const;

@@ -16,6 +16,8 @@ import { RunsRepository } from '../ledger/runs.repository';
 import { AdminTokenGuard } from './admin-token.guard';
 import { FailureOperationsService, RESOLUTIONS } from './failure-operations.service';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const RUN_STATUSES = [
   'not_matched',
   'suppressed',
@@ -78,10 +80,21 @@ export class RunsAdminController {
 
   @Post('actions/retry-dead')
   @ApiOperation({
-    summary: 'Put dead (and, with includeFailed, failed) actions back to pending and run them again',
+    summary:
+      'Put dead (and, with includeFailed, failed) actions back to pending and run them again: all, one run (runId) or the runs listed (runIds). A run holding a customer message that may have been sent is refused and listed in `refused` (resolve it instead)',
   })
-  async retryDead(@Body() body: { runId?: string; includeFailed?: boolean } = {}) {
-    return { retried: await this.operations.retryDead(body) };
+  async retryDead(@Body() body: { runId?: string; runIds?: string[]; includeFailed?: boolean } = {}) {
+    const runIds = body?.runIds;
+    const ids = [...(runIds ?? []), ...(body?.runId ? [body.runId] : [])];
+    if (
+      (runIds !== undefined && !Array.isArray(runIds)) ||
+      ids.some((id) => typeof id !== 'string' || !UUID.test(id))
+    )
+      throw new BadRequestException('runId must be a uuid, runIds an array of uuids');
+    return this.operations.retryDead({
+      includeFailed: Boolean(body?.includeFailed),
+      ...(runIds || body?.runId ? { runIds: ids } : {}),
+    });
   }
 
   @Post('actions/:id/resolve')

@@ -1,6 +1,17 @@
 // What failed and needs an operator: failed events, dead / uncertain / failed actions; retry or
-// replay them, one or every one matching the filter, always after a confirmation page.
-import { BadRequestException, Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+// replay them, one or every one matching the filter, always after a confirmation page that
+// carries the ids it showed (the confirmed post acts on those, never on a new query).
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Get,
+  NotFoundException,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import {
@@ -13,6 +24,7 @@ import { InboxEventsRepository } from '../ledger/inbox-events.repository';
 import { ConsoleResponder } from './console-responder';
 import { ATTENTION_STATUSES } from './live/overview-feed.service';
 import { actionShown, contactHref, when } from './pages/format';
+import { retrySelection } from './pages/retry-selection';
 
 const LIMIT = 200;
 /** What FailureOperationsService can run again (uncertain actions need a human's judgement first). */
@@ -34,9 +46,17 @@ const RESOLVE_OPS: { op: UncertainResolution; label: string; question: string }[
 ];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A form field repeated (array) or given once (string), as uuids; undefined when any is not one. */
+function uuids(value: string | string[] | undefined): string[] | undefined {
+  const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return list.every((v) => typeof v === 'string' && UUID.test(v)) ? [...new Set(list)] : undefined;
+}
+
 interface ActionForm {
   op?: string;
   runId?: string;
+  /** The runs an operator confirmed (hidden inputs of the confirmation page). */
+  runIds?: string | string[];
   rule?: string;
   status?: string;
   confirmed?: string;
@@ -83,23 +103,37 @@ export class ConsoleFailuresController {
     this.pages.send(req, res, 'failures', view, { title: 'Failures', flash });
   }
 
+  /**
+   * Retry one run ("Retry") or every run matching the filter ("Retry all"): the first post shows
+   * the runs it would retry (at most LIMIT) and carries their ids in the confirmation form; the
+   * confirmed post acts on those ids only, never on a new query.
+   */
   @Post('actions')
   async retryActions(@Req() req: Request, @Res() res: Response, @Body() body: ActionForm) {
     if (body?.op !== 'retry') throw new BadRequestException('op must be retry');
+    if (body.confirmed === 'yes') {
+      const runIds = uuids(body.runIds);
+      if (!runIds || runIds.length === 0 || runIds.length > LIMIT)
+        throw new BadRequestException(`runIds must be 1..${LIMIT} uuids (the runs you confirmed)`);
+      const { retried, refused } = await this.operations.retryDead({ runIds, includeFailed: true });
+      const done =
+        `${retried} run(s) queued again` +
+        (refused.length
+          ? `; ${refused.length} refused: a message may already have reached the customer (${refused[0].reason}); resolve it instead`
+          : '');
+      return res.redirect(303, `/console/failures?done=${encodeURIComponent(done)}`);
+    }
     const single = typeof body.runId === 'string' && UUID.test(body.runId) ? body.runId : undefined;
     const filter = this.filterOf(body);
-    const targets = (
+    const matching = (
       await this.actionResults.needingAttention({
         statuses: filter.statuses.filter((s) => RETRYABLE.includes(s)),
         rule: single ? undefined : filter.rule,
-        limit: 10_000,
+        limit: single ? LIMIT : LIMIT + 1,
+        ...(single ? { runIds: [single] } : {}),
       })
     ).filter((a) => !single || a.runId === single);
-    if (body.confirmed !== 'yes') return this.confirm(req, res, targets, body, single);
-    const runIds = [...new Set(targets.map((a) => a.runId))];
-    let retried = 0;
-    for (const runId of runIds) retried += await this.operations.retryDead({ runId, includeFailed: true });
-    res.redirect(303, `/console/failures?done=${encodeURIComponent(`${retried} run(s) queued again`)}`);
+    return this.confirm(req, res, matching, single);
   }
 
   @Post('uncertain')
@@ -132,54 +166,63 @@ export class ConsoleFailuresController {
     res.redirect(303, `/console/failures?done=${encodeURIComponent(done)}`);
   }
 
+  /**
+   * Replay an event: a failed one goes back to pending; another one only with `force`, and the
+   * confirmation lists the customer messages already sent for it (without force they are skipped).
+   */
   @Post('events')
   async replayEvent(
     @Req() req: Request,
     @Res() res: Response,
-    @Body() body: { eventId?: string; confirmed?: string },
+    @Body() body: { eventId?: string; confirmed?: string; force?: string },
   ) {
     const id = typeof body?.eventId === 'string' && UUID.test(body.eventId) ? body.eventId : undefined;
     if (!id) throw new BadRequestException('eventId must be a uuid');
+    const force = body.force === 'yes';
+    const status = await this.inbox.statusOf(id);
+    if (!status) throw new NotFoundException(`event ${id} not found`);
+    if (status !== 'failed' && !force)
+      throw new BadRequestException(`event ${id} is ${status}, not failed: tick "force" to replay it`);
     if (body.confirmed !== 'yes') {
+      const sent = status === 'failed' ? [] : await this.operations.messagesSentFor(id);
       const view = {
-        label: 'Replay event',
+        label: force ? 'Replay event (force)' : 'Replay event',
         question:
-          'Process this event again? A failed event goes back to pending with its attempts reset; any other is evaluated again as a new trigger (once/cooldown still apply).',
-        items: [id],
+          status === 'failed'
+            ? 'Process this failed event again (back to pending, attempts reset)?'
+            : `Evaluate this ${status} event again as a new trigger? These messages were sent for it and go out again:` +
+              (sent.length ? '' : ' none.'),
+        items: sent.map((m) => `${m.ruleId}: ${actionShown(m.action)} to ${m.contactId}`),
         action: '/console/failures/events',
-        fields: [{ name: 'eventId', value: id }],
+        fields: [{ name: 'eventId', value: id }, ...(force ? [{ name: 'force', value: 'yes' }] : [])],
         back: '/console/failures',
       };
       return this.pages.send(req, res, 'confirm', view, { title: 'Confirm', section: 'failures' });
     }
-    const replayed = await this.operations.replayEvent(id);
+    const replayed = await this.operations.replayEvent(id, { force });
     const done = !replayed
       ? 'event not found'
       : replayed.reset
         ? `event ${id} back to pending`
-        : `replayed as ${replayed.replayedAs}`;
+        : `replayed as ${replayed.replayedAs}${force ? ' (forced)' : ''}`;
     res.redirect(303, `/console/failures?done=${encodeURIComponent(done)}`);
   }
 
-  private confirm(
-    req: Request,
-    res: Response,
-    targets: ActionNeedingAttention[],
-    body: ActionForm,
-    single?: string,
-  ) {
+  private confirm(req: Request, res: Response, matching: ActionNeedingAttention[], single?: string) {
+    const { runIds, shown: targets, more } = retrySelection(matching, LIMIT);
     const view = {
-      label: `Retry ${targets.length} action(s)`,
-      question: single
-        ? 'Run this action (and the rest of its run) again?'
-        : 'Run every one of these actions (and the rest of their runs) again?',
-      items: targets
-        .slice(0, 50)
-        .map((a) => `${a.ruleId}: ${actionShown(a.action)} on ${a.contactId} (${a.status})`),
+      label: `Retry ${runIds.length} run(s)`,
+      question:
+        (single
+          ? 'Run this action (and the rest of its run) again?'
+          : 'Run every one of these actions (and the rest of their runs) again?') +
+        (more
+          ? ` More match the filter: only these ${runIds.length} runs are retried; retry the rest afterwards.`
+          : '') +
+        ' A customer message that may already have been sent is refused (resolve it instead).',
+      items: targets.map((a) => `${a.ruleId}: ${actionShown(a.action)} on ${a.contactId} (${a.status})`),
       action: '/console/failures/actions',
-      fields: Object.entries({ op: 'retry', runId: single, rule: body.rule, status: body.status })
-        .filter(([, value]) => value)
-        .map(([name, value]) => ({ name, value })),
+      fields: [{ name: 'op', value: 'retry' }, ...runIds.map((value) => ({ name: 'runIds', value }))],
       back: '/console/failures',
     };
     this.pages.send(req, res, 'confirm', view, { title: 'Confirm', section: 'failures' });

@@ -1,6 +1,6 @@
 // The one fetch in the engine that talks to the CRM: URL building, the bearer header, a
 // timeout on every call and the mapping of error bodies to typed errors.
-import { CrmApiError, CrmTransportError, InvalidCrmIdError } from './crm-errors';
+import { CrmApiError, CrmTransportError, CrmUnreadableAnswerError, InvalidCrmIdError } from './crm-errors';
 import type { CrmErrorDetail } from './crm-types';
 import { parseRetryAfter } from './retry-policy';
 
@@ -113,14 +113,45 @@ export class CrmHttp {
         signal: abort.signal,
         redirect: 'error',
       });
+    } catch (err) {
+      clearTimeout(timer);
+      throw toTransportError(operation, err, this.options.timeoutMs);
+    }
+    try {
       text = await response.text();
     } catch (err) {
-      throw toTransportError(operation, err, this.options.timeoutMs);
+      // The status line arrived: a 2xx was accepted whatever happens to its body; any other
+      // status is still the CRM's answer (a 429 cut short is still a refusal).
+      if (response.ok && spec.method !== 'GET')
+        throw new CrmUnreadableAnswerError(operation, response.status, { cause: err });
+      if (response.ok) throw toTransportError(operation, err, this.options.timeoutMs);
+      text = '';
     } finally {
       clearTimeout(timer);
     }
     if (!response.ok) throw toApiError(operation, response.status, text, response.headers);
-    return (text === '' ? undefined : JSON.parse(text)) as T;
+    return parseAnswer<T>(operation, spec.method, response.status, text);
+  }
+}
+
+/**
+ * A 2xx body. One that is not JSON (cut short, a proxy's page): for a write, an accepted write all
+ * the same (CrmUnreadableAnswerError); for a read, a transport failure the gateway may retry.
+ */
+export function parseAnswer<T>(
+  operation: string,
+  method: RequestSpec['method'],
+  status: number,
+  text: string,
+): T {
+  if (text === '') return undefined as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch (err) {
+    if (method !== 'GET') throw new CrmUnreadableAnswerError(operation, status, { cause: err });
+    throw new CrmTransportError(operation, 'connection', `${operation}: unreadable answer (${status})`, {
+      cause: err,
+    });
   }
 }
 

@@ -7,6 +7,8 @@ import type { ActionStatus } from './action-result.entity';
 export interface AttentionFilter {
   statuses: readonly string[];
   rule?: string;
+  /** Only the actions of these runs. */
+  runIds?: string[];
   limit: number;
 }
 
@@ -72,8 +74,9 @@ export class ActionResultViews {
               a.request_id AS "requestId", a.attempts, a.finished_at AS "finishedAt"
          FROM action_results a JOIN runs r ON r.id = a.run_id
         WHERE a.status = ANY($1) AND ($2::text IS NULL OR r.rule_id = $2)
+          AND ($4::uuid[] IS NULL OR r.id = ANY($4::uuid[]))
         ORDER BY coalesce(a.finished_at, r.created_at) DESC LIMIT $3`,
-      [f.statuses, f.rule ?? null, f.limit],
+      [f.statuses, f.rule ?? null, f.limit, f.runIds ?? null],
     );
   }
 

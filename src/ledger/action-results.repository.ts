@@ -18,6 +18,15 @@ export interface ActionRow {
   started_at: Date | null;
 }
 
+export interface RetryCandidate {
+  id: string;
+  runId: string;
+  type: string;
+  startedAt: Date | null;
+  errorCode: string | null;
+  httpStatus: number | null;
+}
+
 export interface Failure {
   code: string;
   message: string;
@@ -184,6 +193,51 @@ export class ActionResultsRepository extends ActionResultViews {
       `UPDATE action_results SET status = 'skipped', reason = $3, finished_at = now()
         WHERE run_id = $1 AND action_index > $2 AND status IN ('pending', 'running')`,
       [runId, afterIndex, reason],
+    );
+  }
+
+  /** Action rows in `statuses` of runs in `statuses` (all, or those of `runIds`): what retry-dead would reopen. */
+  retryCandidates(statuses: string[], runIds: string[] | null): Promise<RetryCandidate[]> {
+    return this.db.query(
+      `SELECT a.id, a.run_id AS "runId", a.action ->> 'type' AS type, a.started_at AS "startedAt",
+              a.error_code AS "errorCode", a.http_status AS "httpStatus"
+         FROM action_results a JOIN runs r ON r.id = a.run_id
+        WHERE a.status = ANY($1) AND r.status = ANY($1) AND ($2::uuid[] IS NULL OR r.id = ANY($2::uuid[]))`,
+      [statuses, runIds],
+    );
+  }
+
+  /**
+   * The succeeded actions of `types` in the rule's run on the contact for a trigger, as
+   * `<index>:<type>` (a replay without force skips these: already_sent_for_trigger).
+   */
+  async sentForTrigger(
+    triggerKey: string,
+    ruleId: string,
+    contactId: string,
+    types: string[],
+  ): Promise<Set<string>> {
+    const rows: { key: string }[] = await this.db.query(
+      `SELECT a.action_index || ':' || (a.action ->> 'type') AS key
+         FROM runs r JOIN action_results a ON a.run_id = r.id
+        WHERE r.trigger_key = $1 AND r.rule_id = $2 AND r.contact_id = $3 AND a.status = 'succeeded'
+          AND a.action ->> 'type' = ANY($4)`,
+      [triggerKey, ruleId, contactId, types],
+    );
+    return new Set(rows.map((r) => r.key));
+  }
+
+  /** The succeeded actions of `types` for a trigger, every rule and contact (a replay's confirmation page). */
+  sentOfTrigger(
+    triggerKey: string,
+    types: string[],
+  ): Promise<{ ruleId: string; contactId: string; action: unknown }[]> {
+    return this.db.query(
+      `SELECT r.rule_id AS "ruleId", r.contact_id AS "contactId", a.action
+         FROM runs r JOIN action_results a ON a.run_id = r.id
+        WHERE r.trigger_key = $1 AND a.status = 'succeeded' AND a.action ->> 'type' = ANY($2)
+        ORDER BY r.seq, a.action_index`,
+      [triggerKey, types],
     );
   }
 

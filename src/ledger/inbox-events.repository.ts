@@ -188,14 +188,27 @@ export class InboxEventsRepository extends InboxEventViews {
     );
   }
 
-  /** A new pending copy of a stored event (an operator's replay: a new trigger); undefined if none. */
-  async insertReplayCopy(id: string, replayId: string): Promise<string | undefined> {
+  /**
+   * A new pending copy of a stored event (an operator's replay: a new trigger); undefined if none.
+   * Its key, `replay:<force|safe>:<original event id>:<replay id>`, names the original event (a
+   * replay of a replay names the first one): without force the runner skips the messages already
+   * sent for it (RUN_ROW's replay_of in runs.repository.ts).
+   */
+  async insertReplayCopy(id: string, replayId: string, force = false): Promise<string | undefined> {
     const [copy] = await this.db.query(
       `INSERT INTO inbox_events (event_key, type, payload, contact_id)
-       SELECT $3 || $2 || ':' || event_key, type, payload, contact_id FROM inbox_events WHERE id = $1
+       SELECT $3 || CASE WHEN event_key ~ '^replay:(force|safe):' THEN split_part(event_key, ':', 3) ELSE id::text END
+              || ':' || $2, type, payload, contact_id
+         FROM inbox_events WHERE id = $1
        RETURNING id`,
-      [id, replayId, REPLAY_KEY_PREFIX],
+      [id, replayId, `${REPLAY_KEY_PREFIX}${force ? 'force' : 'safe'}:`],
     );
     return copy?.id;
+  }
+
+  /** The status of one stored event, undefined if none (the console's replay form checks it). */
+  async statusOf(id: string): Promise<string | undefined> {
+    const [row] = await this.db.query(`SELECT status FROM inbox_events WHERE id = $1`, [id]);
+    return row?.status;
   }
 }

@@ -13,6 +13,8 @@ export interface RunRow {
   correlation_id: string | null;
   contact_snapshot: Record<string, unknown> | null;
   event_payload: { type?: string; data?: unknown } | null;
+  /** The original trigger (`event:<id>`) of a replay made without force; null otherwise. */
+  replay_of?: string | null;
   priority: RunPriority;
   /** Waits, windows, limit (null for most rules) and what happened so far. */
   timing?: TimingPlan | null;

@@ -8,8 +8,11 @@ import { RunViews } from './run-views';
 
 const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlationId", priority,
                    waiting_until AS "waitingUntil"`;
+// replay_of: the original trigger of an operator's replay made without `force` (key format:
+// InboxEventsRepository.insertReplayCopy), whose sent messages the runner does not send again.
 const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.contact_snapshot, r.priority,
-                 r.timing, r.timeline, e.payload AS event_payload`;
+                 r.timing, r.timeline, e.payload AS event_payload,
+                 CASE WHEN e.event_key LIKE 'replay:safe:%' THEN 'event:' || split_part(e.event_key, ':', 3) END AS replay_of`;
 
 /**
  * Runs from a JSON array ($1) of RunInsert rows, inserted in the array's order: `seq` (identity) is
@@ -169,14 +172,21 @@ export class RunsRepository extends RunViews {
     return returnedRows<QueueableRun>(rows)[0];
   }
 
-  /** Finished runs of the given statuses (or the one given) back to pending, for retry-dead. */
-  async reopen(statuses: string[], runId: string | null): Promise<QueueableRun[]> {
+  /**
+   * Finished runs of the given statuses (all, or those of `runIds`) back to pending, for
+   * retry-dead; never those of `excluded` (runs retry-dead refuses).
+   */
+  async reopen(
+    statuses: string[],
+    runIds: string[] | null,
+    excluded: string[] = [],
+  ): Promise<QueueableRun[]> {
     return returnedRows<QueueableRun>(
       await this.db.query(
         `UPDATE runs SET status = 'pending', finished_at = NULL, updated_at = now()
-          WHERE status = ANY($1) AND ($2::uuid IS NULL OR id = $2)
+          WHERE status = ANY($1) AND ($2::uuid[] IS NULL OR id = ANY($2::uuid[])) AND id <> ALL($3::uuid[])
           RETURNING ${QUEUEABLE}`,
-        [statuses, runId],
+        [statuses, runIds, excluded],
       ),
     );
   }

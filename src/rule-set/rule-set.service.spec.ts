@@ -9,12 +9,12 @@ import * as loadRules from '../rules/load-rules';
 import { RuleSetService } from './rule-set.service';
 
 // The loader itself, wrapped so a test can hold one load back (the order of concurrent reloads).
-jest.mock('./load-rules', () => {
-  const actual = jest.requireActual<typeof import('./load-rules')>('./load-rules');
+jest.mock('../rules/load-rules', () => {
+  const actual = jest.requireActual<typeof import('../rules/load-rules')>('../rules/load-rules');
   return { ...actual, loadRulesFromDir: jest.fn(actual.loadRulesFromDir) };
 });
 const loadSpy = loadRules.loadRulesFromDir as jest.MockedFunction<typeof loadRules.loadRulesFromDir>;
-const actualLoad = jest.requireActual<typeof import('./load-rules')>('./load-rules').loadRulesFromDir;
+const actualLoad = jest.requireActual<typeof import('../rules/load-rules')>('../rules/load-rules').loadRulesFromDir;
 
 const GOOD = 'rule: a\non: contact.created\ndo: [{ add-tag: a }]\n';
 const OTHER = 'rule: a\non: contact.created\ndo: [{ add-tag: b }]\n';

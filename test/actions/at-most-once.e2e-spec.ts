@@ -116,6 +116,7 @@ describe('at-most-once writes against a CRM that loses answers', () => {
 
     expect((await admin('POST', '/admin/actions/retry-dead', { includeFailed: true })).body).toEqual({
       retried: 0,
+      refused: [],
     });
     expect((await admin('POST', `/admin/actions/${send.id}/resolve`, { resolution: 'maybe' })).status).toBe(
       400,

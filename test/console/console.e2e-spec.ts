@@ -201,8 +201,8 @@ describe('operator console in a real browser', () => {
     expect(await row.innerText()).toContain('internal_error');
     await screenshot(page, 'failures');
     await row.getByRole('button', { name: 'Retry' }).click();
-    await page.getByRole('heading', { name: /Confirm: Retry 1 action/ }).waitFor();
-    await page.getByRole('button', { name: /Retry 1 action/ }).click();
+    await page.getByRole('heading', { name: /Confirm: Retry 1 run/ }).waitFor();
+    await page.getByRole('button', { name: /Retry 1 run/ }).click();
     await page.getByRole('status').filter({ hasText: '1 run(s) queued again' }).waitFor();
     await eventually(
       async () => (await admin(h, 'GET', `/admin/runs/${dead.id}`)).body.status === 'succeeded',

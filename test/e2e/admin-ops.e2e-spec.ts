@@ -142,7 +142,10 @@ describe('admin API, health and metrics as a user would try them', () => {
       }),
     );
     await api(h.sandboxUrl, 'DELETE', '/_sandbox/faults');
-    expect((await admin(h, 'POST', '/admin/actions/retry-dead', {})).body).toEqual({ retried: 1 });
+    expect((await admin(h, 'POST', '/admin/actions/retry-dead', {})).body).toEqual({
+      retried: 1,
+      refused: [],
+    });
     await eventually(
       async () => (await admin(h, 'GET', `/admin/runs/${dead.id}`)).body.status === 'succeeded',
     );

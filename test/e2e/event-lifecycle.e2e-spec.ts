@@ -138,7 +138,7 @@ describe('event lifecycle', () => {
     // The operator fixes the cause and replays it: same event, attempts reset, processed.
     await api(h.sandboxUrl, 'DELETE', '/_sandbox/faults');
     const replay = await admin(h, 'POST', `/admin/events/${reply.json.id}/replay`);
-    expect(replay.body).toEqual({ replayedAs: reply.json.id, reset: true });
+    expect(replay.body).toEqual({ replayedAs: reply.json.id, reset: true, force: false });
     const done = await eventually(async () => {
       const row = await stored(reply.json.id);
       return row?.status === 'processed' ? row : undefined;

@@ -1,8 +1,17 @@
 // Faults armed through POST /_sandbox/faults. Each fault applies to the next `count`
-// matching API requests (error500, latency, rate429, lost-answer) or webhook delivery attempts
+// matching API requests (error500, latency, rate429, lost-answer, truncated-answer,
+// cut-connection) or webhook delivery attempts
 // (drop-delivery), then disarms itself. Faults are consumed in the order they were armed.
 
-export const FAULT_KINDS = ['error500', 'latency', 'rate429', 'lost-answer', 'drop-delivery'] as const;
+export const FAULT_KINDS = [
+  'error500',
+  'latency',
+  'rate429',
+  'lost-answer',
+  'truncated-answer',
+  'cut-connection',
+  'drop-delivery',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {

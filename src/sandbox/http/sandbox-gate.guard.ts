@@ -51,7 +51,10 @@ export class SandboxGateGuard implements CanActivate {
     if (this.runtime.faults.takeForRequest('error500', req.method, pattern))
       throw new Error('injected fault: error500');
     if (req.bodyError) throw req.bodyError;
-    req.lostAnswer = this.runtime.faults.takeForRequest('lost-answer', req.method, pattern);
+    req.lostAnswer =
+      this.runtime.faults.takeForRequest('lost-answer', req.method, pattern) ??
+      this.runtime.faults.takeForRequest('truncated-answer', req.method, pattern) ??
+      this.runtime.faults.takeForRequest('cut-connection', req.method, pattern);
 
     const org = this.runtime.state.orgs.get(key.orgId);
     if (!org) throw internalError();

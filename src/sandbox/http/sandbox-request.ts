@@ -13,7 +13,7 @@ export interface SandboxRequest extends Request {
   opContext?: OpContext;
   /** A body that failed to parse; refused by the gate guard after auth and rate limiting. */
   bodyError?: SandboxError;
-  /** An armed lost-answer fault: the request is carried out, then its answer is lost. */
+  /** An armed answer fault (lost-answer, truncated-answer, cut-connection): carried out, answer lost. */
   lostAnswer?: ArmedFault;
 }
 

@@ -1,15 +1,15 @@
-// The chaos bench's traffic (bench/chaos.ts): contacts created in the sandbox, webhooks delivered
-// the way the CRM delivers them (signed, retried with backoff), and the sandbox's state and fault
-// controls read and set over HTTP. Kept apart so the scenario runner stays one readable file.
+// How the chaos suite feeds the engine: contacts created in the CRM with a key of their own (its
+// own rate limit), then one signed contact.updated delivery each, retried the way the CRM retries.
 import { randomUUID } from 'node:crypto';
 import { signatureHeader } from '../src/intake/verify-signature';
 import { sleep } from './chaos-services';
 
-export const SECRET = 'whsec_chaos';
-const VIP = '7a000000-0000-4000-8000-000000000002';
-
 let phoneSeq = 0;
-export async function createContacts(sandboxUrl: string, n: number): Promise<Record<string, unknown>[]> {
+export async function createContacts(
+  sandboxUrl: string,
+  n: number,
+  extra: Record<string, unknown> = {},
+): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
   // Another key of the organization: the sandbox limits each key apart, so this does not eat the engine's.
   for (let i = 0; i < n; i++) {
@@ -18,7 +18,7 @@ export async function createContacts(sandboxUrl: string, n: number): Promise<Rec
       const res = await fetch(`${sandboxUrl}/v1/contacts`, {
         method: 'POST',
         headers: { authorization: 'Bearer sk_demo_contacts', 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `Chaos ${phoneSeq}`, phone }),
+        body: JSON.stringify({ name: `Chaos ${phoneSeq}`, phone, ...extra }),
       });
       if (res.status === 201) {
         out.push((await res.json()) as Record<string, unknown>);
@@ -34,6 +34,7 @@ export async function createContacts(sandboxUrl: string, n: number): Promise<Rec
 /** Delivers like the CRM does: signed, retried with backoff on anything but 2xx (7 attempts). */
 export async function deliverAll(
   apiUrl: string,
+  secret: string,
   items: { contact: Record<string, unknown>; copies: number }[],
 ) {
   let accepted = 0;
@@ -47,7 +48,9 @@ export async function deliverAll(
         createdAt: new Date().toISOString(),
         data: item.contact,
       });
-      const results = await Promise.all(Array.from({ length: item.copies }, () => deliver(apiUrl, body)));
+      const results = await Promise.all(
+        Array.from({ length: item.copies }, () => deliver(apiUrl, secret, body)),
+      );
       if (results.some(Boolean)) accepted++;
     }
   };
@@ -55,12 +58,12 @@ export async function deliverAll(
   return accepted;
 }
 
-async function deliver(apiUrl: string, body: string): Promise<boolean> {
+async function deliver(apiUrl: string, secret: string, body: string): Promise<boolean> {
   for (let attempt = 0; attempt < 7; attempt++) {
     try {
       const res = await fetch(`${apiUrl}/webhooks/crm`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-service-signature': signatureHeader(SECRET, body) },
+        headers: { 'content-type': 'application/json', 'x-service-signature': signatureHeader(secret, body) },
         body,
         signal: AbortSignal.timeout(10_000),
       });
@@ -72,20 +75,4 @@ async function deliver(apiUrl: string, body: string): Promise<boolean> {
     await sleep(250 * 2 ** attempt);
   }
   return false;
-}
-
-export async function hasVip(sandboxUrl: string, id: string): Promise<boolean> {
-  const res = await fetch(`${sandboxUrl}/_sandbox/state/contacts/${id}`);
-  if (!res.ok) return false;
-  const contact = (await res.json()) as { tags: { id: string }[] };
-  return contact.tags.some((t) => t.id === VIP);
-}
-
-export async function control(sandboxUrl: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${sandboxUrl}/_sandbox/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${await res.text()}`);
 }
