@@ -100,3 +100,23 @@ function hasTag(tags: unknown, wanted: unknown): boolean {
     (t) => t && (t.id === wanted || (typeof t.name === 'string' && t.name.toLowerCase() === name)),
   );
 }
+
+export interface ChangeName {
+  kind: 'stage' | 'member';
+  name: string;
+}
+
+/** The stage and member names change leaves compare with (resolved to ids before evaluating). */
+export function changeNamesOf(node: unknown, out: ChangeName[] = []): ChangeName[] {
+  if (!node || typeof node !== 'object') return out;
+  const n = node as Record<string, unknown>;
+  for (const key of ['all', 'any'] as const)
+    if (Array.isArray(n[key])) for (const c of n[key] as unknown[]) changeNamesOf(c, out);
+  if (n.not) changeNamesOf(n.not, out);
+  const base = typeof n.operator === 'string' ? n.operator.split(':').pop()! : '';
+  const field = typeof n.path === 'string' ? n.path.replace(/^\$\./, '') : '';
+  const kind = NAMED_ID_FIELDS[field];
+  if (kind && (base === 'changedTo' || base === 'changedFrom') && typeof n.value === 'string')
+    if (!out.some((x) => x.kind === kind && x.name === n.value)) out.push({ kind, name: n.value });
+  return out;
+}

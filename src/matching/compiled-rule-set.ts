@@ -7,6 +7,7 @@ import { compileConditions, type CompiledConditions } from './compile-conditions
 import { clockParts, DEFAULT_TIMEZONE, unitsSince, type SinceUnit } from './clock';
 import { compilePath } from './fact-path';
 import { createEngineWithOperators, TIME_OPERATORS, toTime } from './operators';
+import { changeNamesOf, type ChangeName } from './change-operators';
 import { parseDuration } from '../rules/durations';
 
 interface CompiledRule {
@@ -29,6 +30,7 @@ export class CompiledRuleSet {
   private readonly byEvent = new Map<string, CompiledRule[]>();
   private readonly defsByEvent = new Map<string, readonly RuleDefinition[]>();
   private readonly factsByEvent = new Map<string, ReadonlySet<string>>();
+  private readonly changeNamesByEvent = new Map<string, readonly ChangeName[]>();
   private readonly scheduled: readonly RuleDefinition[];
   private readonly engines = new Map<string, Engine>();
 
@@ -55,6 +57,11 @@ export class CompiledRuleSet {
       const facts = new Set<string>();
       for (const c of list) for (const f of c.conditions.facts) facts.add(f);
       this.factsByEvent.set(kind, facts);
+      if (facts.has('previous'))
+        this.changeNamesByEvent.set(
+          kind,
+          list.reduce((names, c) => changeNamesOf(c.def.conditions, names), [] as ChangeName[]),
+        );
     }
     this.scheduled = Object.freeze(ranked.filter((r) => r.enabled && r.trigger.kind === 'schedule'));
   }
@@ -106,6 +113,16 @@ export class CompiledRuleSet {
     const compiled = this.byId.get(ruleId);
     if (!compiled) throw new Error(`unknown rule "${ruleId}"`);
     return evaluate(compiled, facts);
+  }
+
+  /** Does a rule listening to this kind use a change operator (so the previous state must be kept)? */
+  needsPrevious(type: string): boolean {
+    return this.changeNamesByEvent.has(type);
+  }
+
+  /** Stage and member names the change operators of this kind's rules compare with. */
+  changeNames(type: string): readonly ChangeName[] {
+    return this.changeNamesByEvent.get(type) ?? [];
   }
 
   /** Which facts the rules listening to this kind read, e.g. ['contact','message']. */

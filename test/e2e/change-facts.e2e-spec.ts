@@ -1,0 +1,152 @@
+// Change operators end to end: signed contact.* webhooks in a chosen order, the mirror keeping the
+// previous state, runs recorded with their trace. Events are delivered one after the other, each
+// processed before the next, because "previous" is the state the engine had when it arrived.
+import { DataSource } from 'typeorm';
+import { DEMO } from '../support/demo-fixture';
+import { api } from '../support/http';
+import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
+
+const RULES = {
+  'qualified.yaml': [
+    'rule: on-qualified',
+    'on: contact.updated',
+    'if: { fact: contact.stageId, operator: changedTo, value: Qualified }',
+    'do:',
+    '  - add-tag: customer',
+    '',
+  ].join('\n'),
+  'vip.yaml': [
+    'rule: on-vip',
+    'on: contact.updated',
+    'if: { fact: contact.tags, operator: added, value: vip }',
+    'do:',
+    '  - add-tag: customer',
+    '',
+  ].join('\n'),
+};
+const VIP = { id: '7a000000-0000-4000-8000-000000000002', name: 'vip', color: '#e91e63' };
+
+describe('change facts: previous state from the contact mirror', () => {
+  let h: Harness;
+  let db: DataSource;
+  beforeAll(async () => {
+    // No gateway retries: the stage list fault below fails the event's first attempt.
+    h = await startHarness({
+      rules: RULES,
+      subscribe: false,
+      env: { CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET, CRM_MAX_RETRIES: '0' },
+    });
+    db = h.app.get(DataSource);
+  });
+  afterAll(async () => h?.stop());
+
+  /** Delivers the event and waits until it is processed; its runs, by rule. */
+  async function send(type: string, contact: Record<string, unknown>): Promise<Record<string, RunRow>> {
+    const event = contactEvent(type, contact);
+    expect((await deliver(h.url, JSON.stringify(event))).status).toBe(200);
+    const id = await eventually(async () => {
+      const [row] = await db.query(`SELECT id, status FROM inbox_events WHERE payload->>'id' = $1`, [
+        event.id,
+      ]);
+      return row?.status === 'processed' ? (row.id as string) : undefined;
+    });
+    const runs: RunRow[] = await db.query(
+      `SELECT rule_id, status, trace FROM runs WHERE inbox_event_id = $1`,
+      [id],
+    );
+    return Object.fromEntries(runs.map((r) => [r.rule_id, r]));
+  }
+
+  let clock = 0;
+  /** The contact at a later updatedAt than any before: the mirror keeps the newer copy. */
+  const later = (c: Record<string, unknown>, change: Record<string, unknown>) => {
+    clock = Math.max(clock, Date.parse(String(c.updatedAt))) + 1000;
+    return { ...c, ...change, updatedAt: new Date(clock).toISOString() };
+  };
+
+  // First in the file: the stage names are not cached yet, so the first attempt reads the stage
+  // list, which fails; by the retry the mirror holds the new stage, and only the previous state kept
+  // on the event still says the contact was not Qualified.
+  it('compares a retried event with the previous state its first attempt kept', async () => {
+    const contact = await newContact(h, 'Rita Retry');
+    await send('contact.created', contact);
+    await api(h.sandboxUrl, 'POST', '/_sandbox/faults', {
+      kind: 'error500',
+      count: 1,
+      route: 'GET /v1/contact-stages',
+    });
+    const runs = await send('contact.updated', later(contact, { stageId: DEMO.stages.qualified }));
+    expect(runs['on-qualified'].status).not.toBe('not_matched');
+    const [row] = await db.query(
+      `SELECT attempts, previous_contact FROM inbox_events
+        WHERE contact_id = $1 AND type = 'contact.updated'`,
+      [contact.id],
+    );
+    expect(row.attempts).toBe(1); // one failed attempt, then the one that matched
+    expect(row.previous_contact).toEqual({
+      contact: expect.objectContaining({ id: contact.id, stageId: null }),
+    });
+  });
+
+  it('runs on the change of stage to Qualified once, not on a later update of a Qualified contact', async () => {
+    const contact = await newContact(h, 'Quinn Qualified');
+    await send('contact.created', contact);
+
+    const change = await send('contact.updated', later(contact, { stageId: DEMO.stages.qualified }));
+    expect(change['on-qualified'].status).not.toBe('not_matched');
+    expect(change['on-qualified'].trace[0]).toMatchObject({
+      operator: 'changedTo',
+      before: null,
+      actual: DEMO.stages.qualified,
+      result: true,
+    });
+
+    const rename = await send(
+      'contact.updated',
+      later(contact, { stageId: DEMO.stages.qualified, name: 'Quinn Q.' }),
+    );
+    expect(rename['on-qualified'].status).toBe('not_matched');
+    expect(rename['on-qualified'].trace[0]).toMatchObject({ before: DEMO.stages.qualified, result: false });
+
+    const [{ n }] = await db.query(
+      `SELECT count(*)::int AS n FROM runs WHERE contact_id = $1 AND rule_id = 'on-qualified' AND status <> 'not_matched'`,
+      [contact.id],
+    );
+    expect(n).toBe(1);
+  });
+
+  it('runs when the tag is added, not when the tag was already there', async () => {
+    const contact = await newContact(h, 'Vera Vip');
+    await send('contact.created', contact);
+
+    const added = await send('contact.updated', later(contact, { tags: [VIP] }));
+    expect(added['on-vip'].status).not.toBe('not_matched');
+    expect(added['on-vip'].trace[0]).toMatchObject({ before: [], actual: ['vip'], result: true });
+
+    const again = await send('contact.updated', later(contact, { tags: [VIP], notes: 'still vip' }));
+    expect(again['on-vip'].status).toBe('not_matched');
+    expect(again['on-vip'].trace[0]).toMatchObject({ before: ['vip'], actual: ['vip'], result: false });
+  });
+
+  it('does not run on first sight of a contact, and the trace says "no previous state"', async () => {
+    const contact = await newContact(h, 'Nadia New');
+    const first = await send(
+      'contact.updated',
+      later(contact, { stageId: DEMO.stages.qualified, tags: [VIP] }),
+    );
+    for (const rule of ['on-qualified', 'on-vip']) {
+      expect(first[rule].status).toBe('not_matched');
+      expect(first[rule].trace[0]).toMatchObject({
+        result: false,
+        note: 'no previous state: first sight of the contact',
+      });
+    }
+  });
+});
+
+interface RunRow {
+  rule_id: string;
+  status: string;
+  trace: Record<string, unknown>[];
+}
