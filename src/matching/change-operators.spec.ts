@@ -1,6 +1,7 @@
 import type { ConditionTrace, EvaluationFacts, NameResolver } from '../rules/rule-types';
 import { changeHolds, type ChangeLeaf } from './change-operators';
 import { compileConditions } from './compile-conditions';
+import { formatTree } from './format-explain';
 
 const QUALIFIED = '7b0a3c2e-1d2f-4a5b-8c9d-0e1f2a3b4c5d';
 const NEW_LEAD = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
@@ -184,5 +185,27 @@ describe('compiled change conditions', () => {
       all: [{ fact: 'contact', path: '$.stageId', operator: 'equal', value: QUALIFIED }],
     });
     expect(roots.has('previous')).toBe(false);
+  });
+});
+
+describe('the explain text of change conditions', () => {
+  const conditions = {
+    all: [{ fact: 'contact', path: '$.stageId', operator: 'changedTo', value: 'Qualified' }],
+  };
+  it.each<[string, EvaluationFacts['previous'], string]>([
+    [
+      'shows the value before and after',
+      { contact: { stageId: NEW_LEAD } },
+      `✔ contact.stageId changedTo "Qualified": saw "${NEW_LEAD}" → "${QUALIFIED}"`,
+    ],
+    [
+      'says there was no previous state',
+      { missing: 'first sight of the contact' },
+      `✘ contact.stageId changedTo "Qualified": saw "${QUALIFIED}" (no previous state: first sight of the contact)`,
+    ],
+  ])('%s', (_name, previous, line) => {
+    const trace: ConditionTrace[] = [];
+    compileConditions(conditions).evaluate(facts({ stageId: QUALIFIED }, previous), trace);
+    expect(formatTree(conditions, trace, '')).toContain(`  ${line}`);
   });
 });

@@ -47,10 +47,10 @@ export function compileChangeLeaf(node: Node, at: string): Evaluator {
       operator,
       expected: node.value,
       actual: show(after),
-      before: previous === undefined ? undefined : show(before),
       result,
       at,
     };
+    if (previous !== undefined) entry.before = show(before);
     if (path) entry.path = path;
     if (previous === undefined) {
       const why = f.previous?.missing;
