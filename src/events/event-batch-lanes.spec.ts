@@ -30,11 +30,7 @@ describe('contactLanes', () => {
     },
     { name: 'nothing read, nothing to do', ids: ['e1'], rows: [], lanes: [] },
   ])('$name', ({ ids, rows, lanes }) => {
-    const got = contactLanes(
-      ids,
-      ids.map((id) => `c-${id}`),
-      rows,
-    );
+    const got = contactLanes(ids, ids.map((id) => `c-${id}`), rows);
     expect(got.map((lane) => lane.map((e) => e.row.id))).toEqual(lanes);
     for (const lane of got) for (const e of lane) expect(e.correlationId).toBe(`c-${e.row.id}`);
   });

@@ -143,6 +143,19 @@ describe('change facts: previous state from the contact mirror', () => {
       });
     }
   });
+
+  it('does not run on an event older than the contact the mirror holds (out of order)', async () => {
+    const contact = await newContact(h, 'Otto Order');
+    await send('contact.created', contact);
+    const newer = later(contact, { name: 'Otto newer' });
+    const older = { ...later(contact, { stageId: DEMO.stages.qualified }), updatedAt: contact.updatedAt };
+    await send('contact.updated', newer);
+    const runs = await send('contact.updated', older);
+    expect(runs['on-qualified'].status).toBe('not_matched');
+    expect(runs['on-qualified'].trace[0]).toMatchObject({
+      note: 'no previous state: the event is older than the contact the engine had',
+    });
+  });
 });
 
 interface RunRow {
