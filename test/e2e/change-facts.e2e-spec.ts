@@ -2,6 +2,9 @@
 // previous state, runs recorded with their trace. Events are delivered one after the other, each
 // processed before the next, because "previous" is the state the engine had when it arrived.
 import { DataSource } from 'typeorm';
+import { ContactMirrorService } from '../../src/contacts/contact-mirror.service';
+import type { PreviousCapture } from '../../src/contacts/mirror-event-upserts';
+import type { Contact } from '../../src/crm/crm-types';
 import { DEMO } from '../support/demo-fixture';
 import { api } from '../support/http';
 import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
@@ -155,6 +158,40 @@ describe('change facts: previous state from the contact mirror', () => {
     expect(runs['on-qualified'].trace[0]).toMatchObject({
       note: 'no previous state: the event is older than the contact the engine had',
     });
+  });
+
+  // The batched statement itself: two events of one contact in one batch (submitted in one tick),
+  // on inbox rows of their own (marked processed: no worker takes them).
+  it('gives the later of two events of one batch the earlier one as previous state', async () => {
+    const contact = await newContact(h, 'Bea Batch');
+    await send('contact.created', contact);
+    const ids: string[] = [];
+    for (const n of [1, 2]) {
+      const [row] = await db.query(
+        `INSERT INTO inbox_events (event_key, type, payload, contact_id, status)
+         VALUES ($1, 'contact.updated', '{}'::jsonb, $2, 'processed') RETURNING id`,
+        [`batch-test-${contact.id}-${n}`, contact.id],
+      );
+      ids.push(row.id);
+    }
+    const first = later(contact, { stageId: DEMO.stages.newLead });
+    const second = later(contact, { stageId: DEMO.stages.qualified });
+    const mirror = h.app.get(ContactMirrorService);
+    const captures: PreviousCapture[] = ids.map((inboxEventId) => ({ inboxEventId }));
+    await Promise.all([
+      mirror.applyEvent('contact.updated', second as Contact, captures[1]),
+      mirror.applyEvent('contact.updated', first as Contact, captures[0]),
+    ]);
+    expect(captures[0].previous).toEqual({ contact: expect.objectContaining({ stageId: null }) });
+    expect(captures[1].previous).toEqual({
+      contact: expect.objectContaining({ stageId: DEMO.stages.newLead }),
+    });
+    const kept = await db.query(`SELECT id, previous_contact FROM inbox_events WHERE id = ANY($1)`, [ids]);
+    expect(Object.fromEntries(kept.map((r: any) => [r.id, r.previous_contact]))).toEqual({
+      [ids[0]]: captures[0].previous,
+      [ids[1]]: captures[1].previous,
+    });
+    expect(await mirror.find(contact.id)).toMatchObject({ stageId: DEMO.stages.qualified });
   });
 });
 
