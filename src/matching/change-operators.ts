@@ -120,3 +120,13 @@ export function changeNamesOf(node: unknown, out: ChangeName[] = []): ChangeName
     if (!out.some((x) => x.kind === kind && x.name === n.value)) out.push({ kind, name: n.value });
   return out;
 }
+
+/** Does the condition tree have a change leaf? */
+export function usesChangeOperator(node: unknown): boolean {
+  if (!node || typeof node !== 'object') return false;
+  const n = node as Record<string, unknown>;
+  if (typeof n.operator === 'string') return isChangeOperator(n.operator.split(':').pop()!);
+  return [...(Array.isArray(n.all) ? n.all : []), ...(Array.isArray(n.any) ? n.any : []), n.not].some(
+    usesChangeOperator,
+  );
+}

@@ -1,14 +1,11 @@
 // A loaded rule set, ready to match: rules indexed by trigger, conditions compiled once.
 // Immutable: hot reload builds a new instance and swaps one reference.
-import type { Engine, TopLevelCondition } from 'json-rules-engine';
+import type { Engine } from 'json-rules-engine';
 import { contentHash } from '../rules/content-hash';
 import type { ConditionTrace, EvaluationFacts, RuleDefinition, RuleEvaluation } from '../rules/rule-types';
 import { compileConditions, type CompiledConditions } from './compile-conditions';
-import { clockParts, DEFAULT_TIMEZONE, unitsSince, type SinceUnit } from './clock';
-import { compilePath } from './fact-path';
-import { createEngineWithOperators, TIME_OPERATORS, toTime } from './operators';
 import { changeNamesOf, type ChangeName } from './change-operators';
-import { parseDuration } from '../rules/durations';
+import { buildReferenceEngine } from './reference-engine';
 
 interface CompiledRule {
   def: RuleDefinition;
@@ -159,63 +156,4 @@ function evaluate(compiled: CompiledRule, facts: EvaluationFacts, withTrace = tr
     actions: matched ? def.actions : [],
     mode: def.mode,
   };
-}
-
-/**
- * Facts: `event`, `contact`, `message`, `now` given to run(); computed from them, as
- * json-rules-engine users write parameterised facts: `cutoff` (now - ms), `clock` (calendar
- * parts of now in a time zone) and `since` (units elapsed since a date of another fact).
- */
-export function buildReferenceEngine(rules: readonly RuleDefinition[]): Engine {
-  const engine = createEngineWithOperators();
-  const nowOf = async (almanac: { factValue(name: string): Promise<unknown> }) =>
-    new Date(toTime(await almanac.factValue('now')) ?? Date.now());
-  engine.addFact(
-    'cutoff',
-    async (params, almanac) => new Date((await nowOf(almanac)).getTime() - Number(params.ms)),
-  );
-  engine.addFact('clock', async (params, almanac) =>
-    clockParts(await nowOf(almanac), String(params.timezone)),
-  );
-  engine.addFact('since', async (params, almanac) => {
-    const date = compilePath(params.path as string | undefined)(await almanac.factValue(String(params.of)));
-    return unitsSince(date, await nowOf(almanac), params.unit as SinceUnit, String(params.timezone));
-  });
-  for (const rule of rules) {
-    engine.addRule({
-      name: rule.id,
-      priority: 1,
-      conditions: toEngineConditions(
-        rule.conditions ?? { all: [] },
-        rule.timezone ?? DEFAULT_TIMEZONE,
-      ) as unknown as TopLevelCondition,
-      event: { type: 'rule-matched', params: { ruleId: rule.id } },
-    });
-  }
-  return engine;
-}
-
-/**
- * json-rules-engine operators see only (fact, value): a time operator's duration becomes the
- * cutoff fact, `now.<part>` the clock fact, and a `since` leaf the since fact.
- */
-function toEngineConditions(node: Record<string, unknown>, timezone: string): Record<string, unknown> {
-  for (const kind of ['all', 'any'] as const) {
-    if (Array.isArray(node[kind]))
-      return {
-        [kind]: (node[kind] as Record<string, unknown>[]).map((c) => toEngineConditions(c, timezone)),
-      };
-  }
-  if (node.not && typeof node.not === 'object')
-    return { not: toEngineConditions(node.not as Record<string, unknown>, timezone) };
-  const base = String(node.operator).split(':').pop()!;
-  if (TIME_OPERATORS.has(base))
-    return { ...node, value: { fact: 'cutoff', params: { ms: parseDuration(node.value) } } };
-  if (node.fact === 'now' && typeof node.path === 'string')
-    return { ...node, fact: 'clock', params: { timezone } };
-  if (typeof node.since === 'string') {
-    const { since, path, fact, ...rest } = node;
-    return { ...rest, fact: 'since', params: { of: fact, path, unit: since, timezone } };
-  }
-  return { ...node };
 }
