@@ -186,8 +186,11 @@ describe('change facts: previous state from the contact mirror', () => {
     expect(captures[1].previous).toEqual({
       contact: expect.objectContaining({ stageId: DEMO.stages.newLead }),
     });
-    const kept = await db.query(`SELECT id, previous_contact FROM inbox_events WHERE id = ANY($1)`, [ids]);
-    expect(Object.fromEntries(kept.map((r: any) => [r.id, r.previous_contact]))).toEqual({
+    const kept: { id: string; previous_contact: unknown }[] = await db.query(
+      `SELECT id, previous_contact FROM inbox_events WHERE id = ANY($1)`,
+      [ids],
+    );
+    expect(Object.fromEntries(kept.map((r) => [r.id, r.previous_contact]))).toEqual({
       [ids[0]]: captures[0].previous,
       [ids[1]]: captures[1].previous,
     });
