@@ -3,7 +3,7 @@
 // engine (Rust, through its Node binding) with the rules as one decision table per event kind.
 import { ZenEngine, type ZenDecision } from '@gorules/zen-engine';
 import type { Engine, TopLevelCondition } from 'json-rules-engine';
-import { buildReferenceEngine } from '../src/matching/compiled-rule-set';
+import { buildReferenceEngine } from '../src/matching/reference-engine';
 import { parseFactPath } from '../src/matching/fact-path';
 import { createEngineWithOperators, TIME_OPERATORS } from '../src/matching/operators';
 import { parseDuration } from '../src/rules/durations';

@@ -8,6 +8,7 @@ import type { ReportFormat } from '../toolchain/forecast-format';
 import { ruleFilesAtRef } from '../toolchain/git-rules';
 import { readEventsFile } from '../toolchain/recorded-events';
 import { diffRuleSets } from '../toolchain/rule-diff';
+import { snapshotNames } from '../toolchain/snapshot-names';
 import type { CliState, Print } from './cli-io';
 import { loadInputs } from './load-inputs';
 
@@ -39,7 +40,8 @@ export function addDiff(program: Command, println: Print, eprintln: Print, state
 }
 
 async function diffCommand(dir: string, opts: DiffOptions, println: Print, eprintln: Print): Promise<number> {
-  const head = (await loadInputs([dir])).result;
+  const loaded = await loadInputs([dir]);
+  const head = loaded.result;
   const base = loadRulesFromFiles(await ruleFilesAtRef(opts.base, dir));
   for (const [side, result] of [
     ['working tree', head],
@@ -56,6 +58,7 @@ async function diffCommand(dir: string, opts: DiffOptions, println: Print, eprin
     head.ruleSet!.rules,
     events,
     Number(opts.examples) || 5,
+    snapshotNames(loaded.snapshot),
   );
   println(formatDiff(diff, opts.format, opts.base));
   return opts.failOnChange && hasChanges(diff) ? 1 : 0;

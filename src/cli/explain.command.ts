@@ -10,6 +10,8 @@ import { factsOf } from '../rules/rule-test-cases';
 import { evaluateSegmentRule } from '../rules/rule-tests';
 import type { EvaluationFacts, RuleDefinition } from '../rules/rule-types';
 import { hint } from '../rules/suggest';
+import { isPlaceholder, readSnapshot, snapshotPath, type CrmSnapshot } from '../toolchain/crm-snapshot';
+import { snapshotNames } from '../toolchain/snapshot-names';
 import type { CliState, Print } from './cli-io';
 
 interface ExplainOptions {
@@ -17,6 +19,7 @@ interface ExplainOptions {
   event?: string;
   contact?: string;
   message?: string;
+  previous?: string;
   now?: string;
   wasInSegment?: boolean;
   dir: string;
@@ -30,6 +33,10 @@ export function addExplain(program: Command, println: Print, eprintln: Print, st
     .option('--event <file>', 'event JSON or YAML: { type, data, id?, createdAt? }')
     .option('--contact <file>', 'contact JSON or YAML (default: event.data for contact.* events)')
     .option('--message <file>', 'message JSON or YAML (default: event.data for message.* events)')
+    .option(
+      '--previous <file>',
+      'the contact before the event, for change operators (default: none, first sight)',
+    )
     .option('--now <iso>', 'evaluation time (default: event.createdAt, else now)')
     .option('--was-in-segment', 'segment rules: the contact was in the segment at the previous run')
     .option('--dir <dir>', 'rules directory', 'rules')
@@ -94,15 +101,25 @@ async function explainCommand(opts: ExplainOptions, println: Print, eprintln: Pr
 async function readExplainInput(
   opts: ExplainOptions,
 ): Promise<{ facts: EvaluationFacts; hasEvent: boolean } | string> {
-  const [event, contact, message] = await Promise.all([
+  const [event, contact, message, previous] = await Promise.all([
     readData(opts.event),
     readData(opts.contact),
     readData(opts.message),
+    readData(opts.previous),
   ]);
   const nowText = opts.now ?? (typeof event?.createdAt === 'string' ? event.createdAt : undefined);
   const now = nowText ? new Date(nowText) : new Date();
   if (Number.isNaN(now.getTime())) return `--now: not a date-time: ${nowText}`;
-  return { facts: factsOf(event, contact, message, now), hasEvent: event !== undefined };
+  const facts = factsOf(event, contact, message, now);
+  facts.previous = previous ? { contact: previous } : { missing: 'no --previous given' };
+  facts.names = snapshotNames(await readSnapshotOf(opts.dir));
+  return { facts, hasEvent: event !== undefined };
+}
+
+/** The snapshot beside the rules, if usable: names of change operators resolve through it. */
+async function readSnapshotOf(dir: string): Promise<CrmSnapshot | undefined> {
+  const read = await readSnapshot(snapshotPath(dir));
+  return read && !(read instanceof Error) && !isPlaceholder(read) ? read : undefined;
 }
 
 function explainNotes(rule: RuleDefinition, facts: EvaluationFacts): string[] {

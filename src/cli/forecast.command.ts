@@ -13,6 +13,7 @@ import { ruleFilesAtRef } from '../toolchain/git-rules';
 import { readEventsFile } from '../toolchain/recorded-events';
 import { changedRuleIds } from '../toolchain/rule-diff';
 import { SnapshotDirectory } from '../toolchain/snapshot-directory';
+import { snapshotNames } from '../toolchain/snapshot-names';
 import type { CliState, Print } from './cli-io';
 import { loadInputs } from './load-inputs';
 import { CONTACTS_FILE } from './snapshot.command';
@@ -77,7 +78,9 @@ async function forecastCommand(
   }
   const directory = new SnapshotDirectory(loaded.snapshot);
   const { contacts } = await readContactsFile(opts.contacts ?? join(dir, CONTACTS_FILE));
-  const load = opts.events ? await eventLoad(set, await readEventsFile(opts.events), directory) : undefined;
+  const load = opts.events
+    ? await eventLoad(set, await readEventsFile(opts.events), directory, snapshotNames(loaded.snapshot))
+    : undefined;
   const result = await forecast({
     rules,
     contacts,

@@ -6,6 +6,7 @@ import { expandInputs } from '../rules/rule-inputs';
 import { runRuleTests, type RuleTestReport } from '../rules/rule-tests';
 import type { CliState, Print } from './cli-io';
 import { loadInputs } from './load-inputs';
+import { snapshotNames } from '../toolchain/snapshot-names';
 
 interface TestOptions {
   coverage?: boolean;
@@ -45,7 +46,7 @@ async function testCommand(
     println(`no *.test.yaml files in ${label}`);
     return 0;
   }
-  const report = await runRuleTests(loaded.result.ruleSet, files);
+  const report = await runRuleTests(loaded.result.ruleSet, files, snapshotNames(loaded.snapshot));
   if (report.problems.length > 0) println(formatProblems(report.problems, 'text'));
   for (const r of report.results) {
     println(`${r.passed ? '✔' : '✘'} ${r.file}:${r.pos.line} ${r.name}`);

@@ -24,7 +24,7 @@ import {
 import { mirrorProblem, type MirroredContact } from './mirrored-contact';
 import type { Queryable } from '../db/queryable';
 import { returnedRows } from '../db/returned-rows';
-import { MirrorEventUpserts } from './mirror-event-upserts';
+import { MirrorEventUpserts, type EventContact, type PreviousCapture } from './mirror-event-upserts';
 
 const STATE_ID = 'contacts';
 
@@ -58,9 +58,10 @@ export class ContactMirrorService {
   /**
    * contact.created / contact.updated upsert the contact; contact.deleted removes it. Answers why
    * the payload was not mirrored (bad dates, a value Postgres refuses), or null: such a payload is
-   * skipped, never retried, so the event that carried it still gets matched.
+   * skipped, never retried, so the event that carried it still gets matched. With `capture`, the
+   * contact before the event is kept on the event and given back in `capture.previous`.
    */
-  async applyEvent(type: string, contact: Pick<Contact, 'id'> & Partial<Contact>): Promise<string | null> {
+  async applyEvent(type: string, contact: EventContact, capture?: PreviousCapture): Promise<string | null> {
     if (!contact?.id || !type.startsWith('contact.')) return null;
     if (type === 'contact.deleted') {
       await this.dataSource.transaction(async (tx) => {
@@ -73,7 +74,8 @@ export class ContactMirrorService {
       const problem = mirrorProblem(contact as Contact);
       if (problem) return problem;
       try {
-        await this.eventUpserts.upsert(contact as Contact);
+        const previous = await this.eventUpserts.upsert({ contact: contact as Contact, ...capture });
+        if (capture) capture.previous = previous;
       } catch (err) {
         if (!isDataError(err)) throw err;
         return `contact ${contact.id}: Postgres refused the payload (${(err as Error).message})`;

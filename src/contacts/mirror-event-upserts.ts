@@ -1,7 +1,24 @@
 import type { Contact } from '../crm/crm-types';
 import { MicroBatcher } from '../db/micro-batcher';
 import type { Queryable } from '../db/queryable';
-import { newestRecords, UPSERT_CONTACTS_SQL } from './mirror-sql';
+import { returnedRows } from '../db/returned-rows';
+import type { PreviousState } from '../rules/rule-types';
+import { newestRecords, UPSERT_CONTACTS_NOTING_PREVIOUS_SQL, UPSERT_CONTACTS_SQL } from './mirror-sql';
+
+/** An event's upsert; with `inboxEventId`, the contact before it is kept on that event (change operators). */
+export interface EventUpsert {
+  contact: Contact;
+  inboxEventId?: string;
+}
+
+/** A contact.* event's payload (contact.deleted carries little more than the id). */
+export type EventContact = Pick<Contact, 'id'> & Partial<Contact>;
+
+/** An event whose previous state is kept (change operators): applyEvent fills `previous`. */
+export interface PreviousCapture {
+  inboxEventId: string;
+  previous?: PreviousState;
+}
 
 /**
  * The mirror upserts of the contact.created/updated events this process handles at once (the events
@@ -9,20 +26,60 @@ import { newestRecords, UPSERT_CONTACTS_SQL } from './mirror-sql';
  * being what bounds the worker. Same statement as a sync page (newer wins by updatedAt, tombstones
  * respected); within a batch the newest copy of a contact is the one written (newestRecords). A
  * batch Postgres refuses is written again contact by contact, so a bad payload fails only its own
- * event, with its own error.
+ * event, with its own error. Only a batch with an event that needs its previous state uses the
+ * statement that notes it: rule sets without change operators pay nothing for them.
  */
 export class MirrorEventUpserts {
-  private readonly batcher: MicroBatcher<Contact, void>;
+  private readonly batcher: MicroBatcher<EventUpsert, PreviousState | undefined>;
 
   constructor(db: Queryable) {
-    this.batcher = new MicroBatcher<Contact, void>(async (contacts) => {
+    this.batcher = new MicroBatcher<EventUpsert, PreviousState | undefined>(async (items) => {
+      const records = JSON.stringify(newestRecords(items.map((i) => i.contact)));
+      const noting = items.some((i) => i.inboxEventId);
       // Generation 0: a webhook update keeps the sync generation its row has.
-      await db.query(UPSERT_CONTACTS_SQL, [JSON.stringify(newestRecords(contacts)), 0]);
-      return contacts.map(() => undefined);
+      if (!noting) {
+        await db.query(UPSERT_CONTACTS_SQL, [records, 0]);
+        return items.map(() => undefined);
+      }
+      const rows = returnedRows<{ inbox_event_id: string; previous: PreviousState }>(
+        await db.query(UPSERT_CONTACTS_NOTING_PREVIOUS_SQL, [
+          records,
+          0,
+          JSON.stringify(previousInBatch(items)),
+        ]),
+      );
+      const byEvent = new Map(rows.map((r) => [r.inbox_event_id, r.previous]));
+      return items.map((i) => (i.inboxEventId ? byEvent.get(i.inboxEventId) : undefined));
     });
   }
 
-  upsert(contact: Contact): Promise<void> {
-    return this.batcher.submit(contact);
+  /** The previous state when `inboxEventId` is given (undefined when the event had one noted already). */
+  upsert(item: EventUpsert): Promise<PreviousState | undefined> {
+    return this.batcher.submit(item);
   }
+}
+
+/**
+ * The events that need their previous state, each with the contact of the batch's earlier event
+ * of the same contact (by updatedAt, as the upsert orders them) as `before`, or null: the first
+ * one's previous state is the mirror's row.
+ */
+export function previousInBatch(items: readonly EventUpsert[]) {
+  const order = items
+    .map((item, i) => ({ item, i }))
+    .sort((a, b) => Date.parse(a.item.contact.updatedAt) - Date.parse(b.item.contact.updatedAt) || a.i - b.i);
+  const last = new Map<string, Contact>();
+  const out: { inboxEventId: string; contactId: string; updatedAt: string; before: Contact | null }[] = [];
+  for (const { item } of order) {
+    const id = String(item.contact.id);
+    if (item.inboxEventId)
+      out.push({
+        inboxEventId: item.inboxEventId,
+        contactId: id,
+        updatedAt: item.contact.updatedAt,
+        before: last.get(id) ?? null,
+      });
+    last.set(id, item.contact);
+  }
+  return out;
 }

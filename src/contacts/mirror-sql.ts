@@ -50,6 +50,30 @@ ON CONFLICT (id) DO UPDATE SET ${updates.join(',\n  ')},
   synced_at = now(),
   sync_generation = GREATEST(c.sync_generation, EXCLUDED.sync_generation)`;
 
+/**
+ * UPSERT_CONTACTS_SQL that also keeps, on each event's inbox row, the contact as the mirror had it
+ * before (change operators): the rows read in the statement's snapshot, taken before the upsert
+ * (every part of one statement sees the same snapshot), so no extra round trip. Kept on the
+ * event so a retried job compares with the same previous state (the mirror has moved on by then).
+ * $3: jsonb array of { inboxEventId, contactId, updatedAt, before }: `before` is the contact of an
+ * earlier event of the same batch (the statement writes only the newest), else null. Returns
+ * (inbox_event_id, previous) of the rows it noted. The previous state is missing on first sight,
+ * and when the event is older than the mirror's copy (delivered out of order: no change to tell).
+ */
+export const UPSERT_CONTACTS_NOTING_PREVIOUS_SQL = `
+WITH prior AS (SELECT m.id, m.raw, m.updated_at FROM contact_mirror m
+                WHERE m.id IN (SELECT e."contactId" FROM jsonb_to_recordset($3::jsonb) AS e("contactId" text))),
+upserted AS (${UPSERT_CONTACTS_SQL} RETURNING 1)
+UPDATE inbox_events i SET previous_contact = CASE
+         WHEN e.before IS NOT NULL THEN jsonb_build_object('contact', e.before)
+         WHEN p.id IS NULL THEN '{"missing": "first sight of the contact"}'::jsonb
+         WHEN p.updated_at > e."updatedAt" THEN '{"missing": "the event is older than the contact the engine had"}'::jsonb
+         ELSE jsonb_build_object('contact', p.raw) END
+  FROM jsonb_to_recordset($3::jsonb) AS e("inboxEventId" uuid, "contactId" text, "updatedAt" timestamptz, before jsonb)
+  LEFT JOIN prior p ON p.id = e."contactId"
+ WHERE i.id = e."inboxEventId" AND i.previous_contact IS NULL
+RETURNING i.id AS inbox_event_id, i.previous_contact AS previous`;
+
 /** The jsonb record of one contact for UPSERT_CONTACTS_SQL (JSON.stringify writes the dates as ISO). */
 export function mirrorRecord(raw: Contact): MirroredContact & { raw: Contact } {
   return { ...toMirroredContact(raw), raw };

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { RuleControlsService } from '../rule-controls/rule-controls.service';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
+import type { PreviousCapture } from '../contacts/mirror-event-upserts';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact } from '../crm/crm-types';
 import type { NewRun, PendingRun } from '../ledger/create-run';
@@ -14,7 +15,8 @@ import type { EvaluationFacts, RuleEvaluation } from '../rules/rule-types';
 import { RuleSetService } from '../rule-set/rule-set.service';
 import { isContactGone } from './event-failure';
 import { WaitCancellationService } from '../timing/wait-cancellation.service';
-import { eventFacts, planEvent, type StoredEvent } from './event-plan';
+import { eventFacts, planEvent, previousStateOf, type StoredEvent } from './event-plan';
+import { ChangeNamesService } from './change-names.service';
 import { RunDispatchService } from './run-dispatch.service';
 import { MatchedEventsRecorder } from './matched-events-recorder';
 import { UnmatchedEventsRecorder } from './unmatched-events-recorder';
@@ -42,6 +44,7 @@ export class EventMatchingService {
     private readonly runs: RunsRepository,
     private readonly unmatched: UnmatchedEventsRecorder,
     private readonly matched: MatchedEventsRecorder,
+    private readonly changeNames: ChangeNamesService,
   ) {}
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
@@ -67,11 +70,18 @@ export class EventMatchingService {
       ruleSet = await this.rules.loaded();
     }
     const plan = planEvent(event, ruleSet?.rulesForEvent(row.type).length ?? 0);
+    // Change operators compare with the contact before this event: kept on the event by the
+    // mirror upsert itself (same statement), only when a rule listening to the kind uses one.
+    const needsPrevious = plan.match && ruleSet?.needsPrevious(row.type) === true;
+    const capture: PreviousCapture | undefined =
+      needsPrevious && !row.previous_contact ? { inboxEventId: row.id } : undefined;
     // Independent of each other, so side by side (one round trip of latency instead of two):
     // a payload the mirror cannot keep is noted on the event and matched all the same; whatever
     // rules listen to it, the event may end waiting runs (`until`, a deleted contact).
     const [mirrorSkipped] = await Promise.all([
-      plan.updateMirror ? this.mirror.applyEvent(row.type, row.payload.data as unknown as Contact) : null,
+      plan.updateMirror
+        ? this.mirror.applyEvent(row.type, row.payload.data as unknown as Contact, capture)
+        : null,
       row.contact_id && !event.replay ? this.waits.onEvent(row.contact_id, eventFacts(event, new Date())) : 0,
     ]);
     const note = mirrorSkipped && `contact mirror not updated: ${mirrorSkipped}`;
@@ -83,6 +93,10 @@ export class EventMatchingService {
     let facts: EvaluationFacts;
     try {
       facts = await this.factsFor(event, plan.contactFrom, row.contact_id!);
+      if (needsPrevious) {
+        facts.previous = previousStateOf(event, row.previous_contact, capture?.previous, mirrorSkipped);
+        facts.names = await this.changeNames.resolverFor(ruleSet, row.type);
+      }
     } catch (err) {
       if (!isContactGone(err)) throw err;
       // Deleted in the CRM since the event: nothing to act on, and no attempt would change that.

@@ -1,5 +1,5 @@
 // Pure: what processing a stored event involves, and the facts its rules are evaluated against.
-import type { EvaluationFacts } from '../rules/rule-types';
+import type { EvaluationFacts, PreviousState } from '../rules/rule-types';
 
 /** Events whose contact is the payload itself. */
 const CONTACT_EVENTS = /^contact\./;
@@ -48,4 +48,21 @@ export function eventFacts(
     facts.contact = readContact;
   }
   return facts;
+}
+
+/**
+ * The previous state an event's change operators compare with: the one kept on the event (a retry
+ * compares with what the first attempt saw), else the one captured with this attempt's mirror upsert.
+ */
+export function previousStateOf(
+  event: StoredEvent,
+  kept: PreviousState | null,
+  captured: PreviousState | undefined,
+  mirrorSkipped: string | null,
+): PreviousState {
+  if (kept) return kept;
+  if (captured) return captured;
+  if (event.replay) return { missing: 'an operator replay does not go through the mirror' };
+  if (mirrorSkipped) return { missing: 'the mirror did not take this payload' };
+  return { missing: 'not recorded for this event' };
 }

@@ -12,6 +12,7 @@ import { EventMatchingService } from './event-matching.service';
 import { EventsProcessor } from './events.processor';
 import { ReconcilerService } from './reconciler.service';
 import { RunDispatchService } from './run-dispatch.service';
+import { ChangeNamesService } from './change-names.service';
 import { MatchedEventsRecorder } from './matched-events-recorder';
 import { UnmatchedEventsRecorder } from './unmatched-events-recorder';
 
@@ -36,6 +37,7 @@ export class EventsModule {
         RunDispatchService,
         UnmatchedEventsRecorder,
         MatchedEventsRecorder,
+        ChangeNamesService,
         ...(withWorkers ? [EventsProcessor, EventFailuresService] : []),
         // One reconciler per scheduler process is enough; several are harmless (job ids dedupe).
         ...(withScheduler ? [ReconcilerService] : []),

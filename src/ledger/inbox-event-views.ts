@@ -2,6 +2,7 @@
 // export. InboxEventsRepository extends this class: one repository per table, its statements kept
 // in two files.
 import type { EntityManager } from 'typeorm';
+import type { PreviousState } from '../rules/rule-types';
 import type { InboxStatus } from './inbox-event.entity';
 
 /** Needs `transaction` besides `query`: the pool (DataSource) or an EntityManager. */
@@ -42,6 +43,8 @@ export interface InboxExportRow {
   received_at: Date;
   cursor_at: string;
   contact: Record<string, unknown> | null;
+  /** The contact before the event, when a change operator needed it (replays compare with it). */
+  previous: PreviousState | null;
 }
 
 export class InboxEventViews {
@@ -110,6 +113,7 @@ export class InboxEventViews {
     return this.db.query(
       // received_at travels as text too: a JS Date drops the microseconds the cursor compares.
       `SELECT e.id, e.type, e.payload, e.contact_id, e.received_at, e.received_at::text AS cursor_at,
+              e.previous_contact AS previous,
               (SELECT r.contact_snapshot FROM runs r
                 WHERE r.inbox_event_id = e.id AND r.contact_snapshot IS NOT NULL LIMIT 1) AS contact
          FROM inbox_events e

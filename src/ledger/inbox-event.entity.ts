@@ -33,6 +33,10 @@ export class InboxEventEntity {
   @Column({ name: 'raw_body', type: 'text', nullable: true })
   rawBody!: string | null;
 
+  /** The contact before this event, when a change operator needed it (src/contacts/mirror-sql.ts). */
+  @Column({ name: 'previous_contact', type: 'jsonb', nullable: true })
+  previousContact!: Record<string, unknown> | null;
+
   /** The intake's group commit that stored it, when that was enqueued as one job (eventsBatchJobId). */
   @Column({ name: 'batch_key', type: 'uuid', nullable: true })
   batchKey!: string | null;

@@ -1,6 +1,7 @@
 // Every statement on `inbox_events`: the intake's group commit, the events processor's claim and
 // mark, the reconciler's scan and the admin replay.
 import { affectedRows, returnedRows } from '../db/returned-rows';
+import type { PreviousState } from '../rules/rule-types';
 import type { InboxOutcome, InboxStatus } from './inbox-event.entity';
 import { InboxEventViews, type Db } from './inbox-event-views';
 
@@ -29,6 +30,8 @@ export interface InboxEventRow {
   contact_id: string | null;
   event_key: string;
   attempts: number;
+  /** The contact before this event, captured with the mirror upsert when a change operator needs it. */
+  previous_contact: PreviousState | null;
 }
 
 /** Event keys of operator replays start with this: they skip the mirror and loop protection. */
@@ -93,7 +96,8 @@ export class InboxEventsRepository extends InboxEventViews {
   /** The rows of several events in one read (an events job of an intake batch); missing ids are left out. */
   findMany(ids: readonly string[]): Promise<InboxEventRow[]> {
     return this.db.query(
-      `SELECT id, type, payload, status, contact_id, event_key, attempts FROM inbox_events WHERE id = ANY($1::uuid[])`,
+      `SELECT id, type, payload, status, contact_id, event_key, attempts, previous_contact
+         FROM inbox_events WHERE id = ANY($1::uuid[])`,
       [ids],
     );
   }

@@ -8,13 +8,15 @@ import { parseDuration } from '../rules/durations';
 import type { ConditionTrace, EvaluationFacts } from '../rules/rule-types';
 import { clockParts, DEFAULT_TIMEZONE, unitsSince, type SinceUnit } from './clock';
 import { compilePath } from './fact-path';
+import { compileChangeLeaf } from './compile-change-leaf';
+import { isChangeOperator } from './change-operators';
 import { lookupOperator, tagsOf, TIME_OPERATORS } from './operators';
 
 export type ConditionEvaluator = (facts: EvaluationFacts, trace: ConditionTrace[] | null) => boolean;
 
 export interface CompiledConditions {
   evaluate: ConditionEvaluator;
-  /** Fact roots read (`contact`, `message`, `event`, `now`). */
+  /** Fact roots read (`contact`, `message`, `event`, `now`; `previous` when a change operator is used). */
   facts: Set<string>;
 }
 
@@ -29,7 +31,20 @@ export function compileConditions(
 ): CompiledConditions {
   const facts = new Set<string>();
   if (!conditions) return { evaluate: () => true, facts };
-  return { evaluate: compileNode(conditions, '', facts, timezone), facts };
+  const evaluate = compileNode(conditions, '', facts, timezone);
+  return { evaluate: facts.has('previous') ? withoutPreviousNoMatch(evaluate) : evaluate, facts };
+}
+
+/**
+ * A rule with a change operator never matches without a previous state (first sight of a contact),
+ * whatever `not` or `any` surrounds the change leaves: "changed" cannot be known, so nothing fires.
+ * The leaves are still evaluated for the trace, each change leaf noting why it is false.
+ */
+function withoutPreviousNoMatch(evaluate: ConditionEvaluator): ConditionEvaluator {
+  return (f, t) => {
+    const result = evaluate(f, t);
+    return result && f.previous?.contact !== undefined;
+  };
 }
 
 function compileNode(node: Node, at: string, facts: Set<string>, tz: string): ConditionEvaluator {
@@ -76,6 +91,11 @@ function compileLeaf(node: Node, at: string, facts: Set<string>, tz: string): Co
   const path = typeof node.path === 'string' ? node.path : undefined;
   const since = typeof node.since === 'string' ? (node.since as SinceUnit) : undefined;
   const operator = String(node.operator);
+  if (isChangeOperator(operator.split(':').pop()!)) {
+    facts.add(fact);
+    facts.add('previous');
+    return compileChangeLeaf(node, at);
+  }
   const op = lookupOperator(operator);
   if (!op) throw new Error(`unknown operator "${operator}" (the validator should have refused it)`);
   facts.add(fact);

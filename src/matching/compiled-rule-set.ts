@@ -1,13 +1,11 @@
 // A loaded rule set, ready to match: rules indexed by trigger, conditions compiled once.
 // Immutable: hot reload builds a new instance and swaps one reference.
-import type { Engine, TopLevelCondition } from 'json-rules-engine';
+import type { Engine } from 'json-rules-engine';
 import { contentHash } from '../rules/content-hash';
 import type { ConditionTrace, EvaluationFacts, RuleDefinition, RuleEvaluation } from '../rules/rule-types';
 import { compileConditions, type CompiledConditions } from './compile-conditions';
-import { clockParts, DEFAULT_TIMEZONE, unitsSince, type SinceUnit } from './clock';
-import { compilePath } from './fact-path';
-import { createEngineWithOperators, TIME_OPERATORS, toTime } from './operators';
-import { parseDuration } from '../rules/durations';
+import { changeNamesOf, type ChangeName } from './change-operators';
+import { buildReferenceEngine } from './reference-engine';
 
 interface CompiledRule {
   def: RuleDefinition;
@@ -29,6 +27,7 @@ export class CompiledRuleSet {
   private readonly byEvent = new Map<string, CompiledRule[]>();
   private readonly defsByEvent = new Map<string, readonly RuleDefinition[]>();
   private readonly factsByEvent = new Map<string, ReadonlySet<string>>();
+  private readonly changeNamesByEvent = new Map<string, readonly ChangeName[]>();
   private readonly scheduled: readonly RuleDefinition[];
   private readonly engines = new Map<string, Engine>();
 
@@ -55,6 +54,11 @@ export class CompiledRuleSet {
       const facts = new Set<string>();
       for (const c of list) for (const f of c.conditions.facts) facts.add(f);
       this.factsByEvent.set(kind, facts);
+      if (facts.has('previous'))
+        this.changeNamesByEvent.set(
+          kind,
+          list.reduce((names, c) => changeNamesOf(c.def.conditions, names), [] as ChangeName[]),
+        );
     }
     this.scheduled = Object.freeze(ranked.filter((r) => r.enabled && r.trigger.kind === 'schedule'));
   }
@@ -108,6 +112,16 @@ export class CompiledRuleSet {
     return evaluate(compiled, facts);
   }
 
+  /** Does a rule listening to this kind use a change operator (so the previous state must be kept)? */
+  needsPrevious(type: string): boolean {
+    return this.changeNamesByEvent.has(type);
+  }
+
+  /** Stage and member names the change operators of this kind's rules compare with. */
+  changeNames(type: string): readonly ChangeName[] {
+    return this.changeNamesByEvent.get(type) ?? [];
+  }
+
   /** Which facts the rules listening to this kind read, e.g. ['contact','message']. */
   factsNeeded(type: string): Set<string> {
     return new Set(this.factsByEvent.get(type) ?? []);
@@ -142,63 +156,4 @@ function evaluate(compiled: CompiledRule, facts: EvaluationFacts, withTrace = tr
     actions: matched ? def.actions : [],
     mode: def.mode,
   };
-}
-
-/**
- * Facts: `event`, `contact`, `message`, `now` given to run(); computed from them, as
- * json-rules-engine users write parameterised facts: `cutoff` (now - ms), `clock` (calendar
- * parts of now in a time zone) and `since` (units elapsed since a date of another fact).
- */
-export function buildReferenceEngine(rules: readonly RuleDefinition[]): Engine {
-  const engine = createEngineWithOperators();
-  const nowOf = async (almanac: { factValue(name: string): Promise<unknown> }) =>
-    new Date(toTime(await almanac.factValue('now')) ?? Date.now());
-  engine.addFact(
-    'cutoff',
-    async (params, almanac) => new Date((await nowOf(almanac)).getTime() - Number(params.ms)),
-  );
-  engine.addFact('clock', async (params, almanac) =>
-    clockParts(await nowOf(almanac), String(params.timezone)),
-  );
-  engine.addFact('since', async (params, almanac) => {
-    const date = compilePath(params.path as string | undefined)(await almanac.factValue(String(params.of)));
-    return unitsSince(date, await nowOf(almanac), params.unit as SinceUnit, String(params.timezone));
-  });
-  for (const rule of rules) {
-    engine.addRule({
-      name: rule.id,
-      priority: 1,
-      conditions: toEngineConditions(
-        rule.conditions ?? { all: [] },
-        rule.timezone ?? DEFAULT_TIMEZONE,
-      ) as unknown as TopLevelCondition,
-      event: { type: 'rule-matched', params: { ruleId: rule.id } },
-    });
-  }
-  return engine;
-}
-
-/**
- * json-rules-engine operators see only (fact, value): a time operator's duration becomes the
- * cutoff fact, `now.<part>` the clock fact, and a `since` leaf the since fact.
- */
-function toEngineConditions(node: Record<string, unknown>, timezone: string): Record<string, unknown> {
-  for (const kind of ['all', 'any'] as const) {
-    if (Array.isArray(node[kind]))
-      return {
-        [kind]: (node[kind] as Record<string, unknown>[]).map((c) => toEngineConditions(c, timezone)),
-      };
-  }
-  if (node.not && typeof node.not === 'object')
-    return { not: toEngineConditions(node.not as Record<string, unknown>, timezone) };
-  const base = String(node.operator).split(':').pop()!;
-  if (TIME_OPERATORS.has(base))
-    return { ...node, value: { fact: 'cutoff', params: { ms: parseDuration(node.value) } } };
-  if (node.fact === 'now' && typeof node.path === 'string')
-    return { ...node, fact: 'clock', params: { timezone } };
-  if (typeof node.since === 'string') {
-    const { since, path, fact, ...rest } = node;
-    return { ...rest, fact: 'since', params: { of: fact, path, unit: since, timezone } };
-  }
-  return { ...node };
 }

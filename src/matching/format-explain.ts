@@ -63,17 +63,22 @@ export function formatTree(conditions: Node, trace: readonly ConditionTrace[], i
       return false;
     }
     const note = t.note ? ` (${t.note})` : '';
-    lines.push(`${pad}${t.result ? OK : NO} ${describeLeaf(t)}: saw ${showValue(t.actual)}${note}`);
+    lines.push(`${pad}${t.result ? OK : NO} ${describeLeaf(t)}: saw ${seen(t)}${note}`);
     return t.result;
   };
   walk(conditions, '', 0);
   return lines;
 }
 
+/** The value read; for a change operator, the value before the event too. */
+function seen(t: ConditionTrace): string {
+  return 'before' in t ? `${showValue(t.before)} → ${showValue(t.actual)}` : showValue(t.actual);
+}
+
 /** Flat form for traces that come without a condition tree (e.g. segment filters). */
 export function formatTraceList(trace: readonly ConditionTrace[], indent: string): string[] {
   return trace.map(
     (t) =>
-      `${indent}${t.result ? OK : NO} ${t.at}: ${describeLeaf(t)}: saw ${showValue(t.actual)}${t.note ? ` (${t.note})` : ''}`,
+      `${indent}${t.result ? OK : NO} ${t.at}: ${describeLeaf(t)}: saw ${seen(t)}${t.note ? ` (${t.note})` : ''}`,
   );
 }

@@ -29,7 +29,14 @@ export const CUSTOM_OPERATOR_NAMES = [
   'exists',
 ] as const;
 
-export const OPERATOR_NAMES: readonly string[] = [...BUILTIN_OPERATORS, ...CUSTOM_OPERATOR_NAMES];
+/** Compare with the previous state (change-operators.ts); not Operator objects: they need two values. */
+export const CHANGE_OPERATORS = ['changed', 'changedTo', 'changedFrom', 'added', 'removed'] as const;
+
+export const OPERATOR_NAMES: readonly string[] = [
+  ...BUILTIN_OPERATORS,
+  ...CUSTOM_OPERATOR_NAMES,
+  ...CHANGE_OPERATORS,
+];
 
 /** json-rules-engine's operator decorators, written `decorator:operator` (e.g. `not:matches`). */
 export const OPERATOR_DECORATORS = [

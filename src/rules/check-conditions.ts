@@ -6,6 +6,8 @@ import { parseFactPath, toFactPath } from '../matching/fact-path';
 import { SINCE_UNITS, type SinceKey } from '../matching/clock';
 import { FACT_ROOTS, factUnavailableReason, lookupField, type FactRoot, type FieldType } from './fact-shapes';
 import { checkOperatorValue } from './check-operator-value';
+import { checkChangeLeaf } from './check-change-leaf';
+import { isChangeOperator } from '../matching/change-operators';
 import { isPlainObject, type RuleContext } from './rule-context';
 import { hint } from './suggest';
 import type { YamlPath } from './yaml-source';
@@ -90,7 +92,9 @@ function checkLeaf(
   const read = resolveFact(factName, raw.path, path, ctx, kinds, factKey);
   const fact = read && factKey !== 'fact' ? sinceFact(read, factKey, [...path, factKey], ctx) : read;
   const operator = checkOperatorName(raw.operator, [...path, 'operator'], ctx);
-  if (fact && operator) checkOperatorValue(operator, raw.value, fact, [...path, 'value'], ctx);
+  if (fact && operator && isChangeOperator(operator.base))
+    checkChangeLeaf(operator, raw.value, fact, path, ctx, kinds);
+  else if (fact && operator) checkOperatorValue(operator, raw.value, fact, [...path, 'value'], ctx);
   if (!fact || !operator) return undefined;
   const out: Node = { fact: fact.root, operator: raw.operator, value: raw.value };
   if (fact.segments.length > 0) out.path = toFactPath(fact.segments);

@@ -6,6 +6,7 @@
 import type { NameUse } from '../actions/catalogue/action-definition';
 import { actionDefinition } from '../actions/catalogue/catalogue';
 import { findByNameOrId, memberLabels } from '../crm/directory-match';
+import { NAMED_ID_FIELDS } from '../matching/change-operators';
 import type { Member } from '../crm/crm-types';
 import type { CrmSnapshot } from '../toolchain/crm-snapshot';
 import type { LoadedRule } from './loaded-rule';
@@ -14,7 +15,8 @@ import { segmentFilterNames } from './segment-filter-names';
 import { hint } from './suggest';
 import type { Locator, YamlPath } from './yaml-source';
 
-const TAG_OPS = new Set(['hasTag', 'hasAnyTag']);
+/** Operators whose value names a tag (`added` / `removed`: change operators). */
+const TAG_OPS = new Set(['hasTag', 'hasAnyTag', 'added', 'removed']);
 const SELECT_TYPES = new Set(['SINGLE_SELECT', 'MULTI_SELECT']);
 
 export function checkNames(rules: LoadedRule[], snapshot: CrmSnapshot): RuleProblem[] {
@@ -150,7 +152,12 @@ function templateLookup(use: NameUse, s: CrmSnapshot): Lookup {
   };
 }
 
-/** Tag names in hasTag / hasAnyTag leaves; the YAML of `if` has the same all/any/not shape. */
+/** `changedTo: Qualified` on contact.stageId names a stage (assigneeId: a member); a uuid is checked too. */
+function namedIdField(path: unknown): 'stage' | 'member' | undefined {
+  return typeof path === 'string' ? NAMED_ID_FIELDS[path.replace(/^\$\./, '')] : undefined;
+}
+
+/** Tag names in hasTag / hasAnyTag / added / removed leaves, stage and member names of changedTo / changedFrom; the YAML of `if` has the same all/any/not shape. */
 function conditionUses(node: unknown, path: YamlPath): NameUse[] {
   if (!node || typeof node !== 'object') return [];
   const n = node as Record<string, unknown>;
@@ -160,6 +167,9 @@ function conditionUses(node: unknown, path: YamlPath): NameUse[] {
       (n[key] as unknown[]).forEach((c, i) => uses.push(...conditionUses(c, [...path, key, i])));
   if (n.not) uses.push(...conditionUses(n.not, [...path, 'not']));
   const op = typeof n.operator === 'string' ? n.operator.replace(/^(not:)+/, '') : undefined;
+  const named = op === 'changedTo' || op === 'changedFrom' ? namedIdField(n.path) : undefined;
+  if (named && typeof n.value === 'string')
+    uses.push({ kind: named, name: n.value, path: [...path, 'value'] });
   if (op && TAG_OPS.has(op)) {
     const values = Array.isArray(n.value) ? n.value : [n.value];
     values.forEach((v, j) => {

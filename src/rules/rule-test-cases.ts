@@ -7,7 +7,7 @@ import { DURATION_HINT, parseDuration } from './durations';
 import { parseActions } from './parse-actions';
 import { isPlainObject, RuleContext } from './rule-context';
 import testSchema from './rule-test.schema.json';
-import type { EvaluationFacts, RuleAction, RuleProblem, SourcePosition } from './rule-types';
+import type { EvaluationFacts, NameResolver, RuleAction, RuleProblem, SourcePosition } from './rule-types';
 import {
   createAjv,
   issuesToProblems,
@@ -61,9 +61,11 @@ function testValidators() {
   return validators;
 }
 
+/** `names`: stage and member names of change operators (from the CRM snapshot, when there is one). */
 export function parseRuleTestFile(
   file: RuleFile,
   ruleSet: CompiledRuleSet,
+  names?: NameResolver,
 ): { cases: RuleTestCase[]; problems: RuleProblem[] } {
   // Merge keys (<<: *contact) let a file share fixtures between cases.
   const parsed = parseYamlFile(file.path, file.text, { merge: true });
@@ -80,7 +82,7 @@ export function parseRuleTestFile(
     (doc.value.tests as Obj[]).forEach((raw, i) => {
       if (brokenCases.has(i)) return;
       const at = doc.at.child(['tests', i]);
-      const c = parseCase(raw, defaults, at, ruleSet, problems);
+      const c = parseCase(raw, defaults, at, ruleSet, problems, names);
       if (c) cases.push(c);
     });
   }
@@ -93,6 +95,7 @@ function parseCase(
   at: Locator,
   ruleSet: CompiledRuleSet,
   problems: RuleProblem[],
+  names: NameResolver | undefined,
 ): RuleTestCase | undefined {
   const ctx = new RuleContext(at, problems);
   const ruleId = raw.rule as string | undefined;
@@ -117,14 +120,18 @@ function parseCase(
     ctx.error([], 'test-file', `segment rule "${ruleId}" is tested with a contact: add contact`);
   const now = timeOf(raw.now ?? defaults.now ?? event?.createdAt, ctx);
   const expected = expectedActions(raw.expect, at, ctx);
-  const later = now ? laterSteps(raw.then, { defaults, contact, now }, at, problems) : undefined;
+  const later = now ? laterSteps(raw.then, { defaults, contact, now, names }, at, problems) : undefined;
   if (ctx.errorCount() > 0 || !now || !expected || !later) return undefined;
+  const facts = factsOf(event, contact, merge(defaults.message, raw.message), now);
+  // The contact before the event, as the engine's mirror would have it; none: first sight.
+  const previous = raw.previous === undefined ? undefined : merge(defaults.contact, raw.previous);
+  Object.assign(facts, changeFacts(previous, 'the case gives no previous contact', names));
   return {
     file: at.file,
     name: String(raw.name),
     pos: at.pos([]),
     ...(ruleId !== undefined ? { rule: ruleId } : {}),
-    facts: factsOf(event, contact, merge(defaults.message, raw.message), now),
+    facts,
     wasInSegment: raw['was-in-segment'] === true,
     expected,
     later,
@@ -133,7 +140,7 @@ function parseCase(
 
 function laterSteps(
   raw: unknown,
-  start: { defaults: Obj; contact: Obj | undefined; now: Date },
+  start: { defaults: Obj; contact: Obj | undefined; now: Date; names: NameResolver | undefined },
   at: Locator,
   problems: RuleProblem[],
 ): LaterStep[] | undefined {
@@ -151,18 +158,30 @@ function laterSteps(
     const expected = expectedActions(item.expect, stepAt, ctx);
     if (ms === undefined || !expected) return;
     now = new Date(now.getTime() + ms);
+    // A later event's previous state is the contact of the step before: the mirror would have it.
+    const previous = contact;
     contact = item.contact === undefined ? contact : merge(contact, item.contact);
     const event = item.event as Obj | undefined;
+    const facts = event && factsOf(event, contact, merge(start.defaults.message, item.message), now);
+    if (facts) Object.assign(facts, changeFacts(previous, 'the case gives no contact before', start.names));
     steps.push({
       pos: stepAt.pos([]),
       after: String(item.after),
       now,
       ...(contact ? { contact } : {}),
-      ...(event ? { facts: factsOf(event, contact, merge(start.defaults.message, item.message), now) } : {}),
+      ...(facts ? { facts } : {}),
       expected,
     });
   });
   return problems.slice(before).some((p) => p.severity === 'error') ? undefined : steps;
+}
+
+function changeFacts(
+  previous: Obj | undefined,
+  missing: string,
+  names: NameResolver | undefined,
+): Pick<EvaluationFacts, 'previous' | 'names'> {
+  return { previous: previous ? { contact: previous } : { missing }, ...(names ? { names } : {}) };
 }
 
 function merge(base: unknown, own: unknown): Obj | undefined {

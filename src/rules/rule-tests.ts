@@ -11,7 +11,14 @@ import { stableStringify } from './content-hash';
 import { sortProblems, type RuleFile } from './load-rules';
 import { parseRuleTestFile, type RuleTestCase } from './rule-test-cases';
 import { RunTimeline } from './run-timeline';
-import type { EvaluationFacts, RuleAction, RuleProblem, ScheduleTrigger, SourcePosition } from './rule-types';
+import type {
+  EvaluationFacts,
+  NameResolver,
+  RuleAction,
+  RuleProblem,
+  ScheduleTrigger,
+  SourcePosition,
+} from './rule-types';
 
 export interface RuleTestResult {
   file: string;
@@ -34,11 +41,16 @@ export interface RuleTestOutcome {
   explain: string[];
 }
 
-export async function runRuleTests(ruleSet: CompiledRuleSet, files: RuleFile[]): Promise<RuleTestReport> {
+/** `names`: stage and member names of change operators, from the CRM snapshot (snapshotNames). */
+export async function runRuleTests(
+  ruleSet: CompiledRuleSet,
+  files: RuleFile[],
+  names?: NameResolver,
+): Promise<RuleTestReport> {
   const results: RuleTestResult[] = [];
   const problems: RuleProblem[] = [];
   for (const file of files) {
-    const parsed = parseRuleTestFile(file, ruleSet);
+    const parsed = parseRuleTestFile(file, ruleSet, names);
     problems.push(...parsed.problems);
     for (const c of parsed.cases) results.push(await runCase(ruleSet, c));
   }

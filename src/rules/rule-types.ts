@@ -114,6 +114,8 @@ export interface ConditionTrace {
   at: string;
   /** `daysSince` / `hoursSince` / `minutesSince` leaves: the unit counted from the date at path. */
   since?: 'days' | 'hours' | 'minutes';
+  /** Change operators: the value at the same path before the event (the `previous` fact). */
+  before?: unknown;
   /** Extra explanation, e.g. the cutoff of olderThan/newerThan, or why an operator failed. */
   note?: string;
 }
@@ -133,4 +135,19 @@ export interface EvaluationFacts {
   contact?: Record<string, unknown>;
   message?: Record<string, unknown>;
   now: Date;
+  /** The contact before this event: read only when a rule listening to the event uses a change operator. */
+  previous?: PreviousState;
+  /** Stage and member names of change operators resolved to ids (conditions compare ids). */
+  names?: NameResolver;
 }
+
+/** What the engine knew of the contact before this event (src/contacts, the mirror). */
+export interface PreviousState {
+  /** The contact as the mirror had it; undefined when there is no previous state (`missing` says why). */
+  contact?: Record<string, unknown>;
+  /** Why there is no previous state, e.g. `first sight of the contact`. */
+  missing?: string;
+}
+
+/** A stage or member name (or uuid) to its uuid; undefined when unknown. */
+export type NameResolver = (kind: 'stage' | 'member', nameOrId: string) => string | undefined;

@@ -44,6 +44,11 @@ export class Locator {
       const last = i === path.length - 1;
       if (isMap(node)) {
         const pair = node.items.find((p) => isPair(p) && keyText(p.key) === String(seg));
+        // A single condition written as `if: { fact... }` is checked as `all: [it]`.
+        if (!pair && seg === 'all' && path[i + 1] === 0 && !last) {
+          i++;
+          continue;
+        }
         if (!pair) return offset;
         const keyStart = rangeStart(pair.key);
         if (last && target === 'key' && keyStart !== undefined) return keyStart;

@@ -7,6 +7,8 @@ import { contactIdOf, factsOfRecorded, type RecordedEvent } from './recorded-eve
 import { ReplayAdmission } from './replay-admission';
 import { prepareActions, simulateActions, type PreparedAction } from './simulate-actions';
 import type { SnapshotDirectory } from './snapshot-directory';
+import type { NameResolver } from '../rules/rule-types';
+import { ReplayPrevious } from './replay-previous';
 
 export interface EventLoad {
   events: number;
@@ -19,14 +21,18 @@ export async function eventLoad(
   set: CompiledRuleSet,
   events: readonly RecordedEvent[],
   directory: SnapshotDirectory,
+  names?: NameResolver,
 ): Promise<EventLoad> {
   const prepared = new Map<string, PreparedAction[] | undefined>();
   const admission = new ReplayAdmission();
   let calls = 0;
   let first = Infinity;
   let last = -Infinity;
+  // Change operators: the contacts of the recorded events kept, only when a rule uses one.
+  const mirror = set.eventKinds().some((k) => set.needsPrevious(k)) ? new ReplayPrevious() : undefined;
   for (const e of events) {
-    const facts = factsOfRecorded(e);
+    const facts = factsOfRecorded(e, mirror?.previousFor(e));
+    if (names) facts.names = names;
     const t = facts.now.getTime();
     first = Math.min(first, t);
     last = Math.max(last, t);

@@ -3,7 +3,7 @@
 // `forecast` replay them offline. Pure apart from readEventsFile.
 import { readFile } from 'node:fs/promises';
 import { factsOf } from '../rules/rule-test-cases';
-import type { EvaluationFacts } from '../rules/rule-types';
+import type { EvaluationFacts, PreviousState } from '../rules/rule-types';
 import { ndjsonLine, parseNdjsonOf } from './ndjson';
 
 export const EVENTS_FORMAT = 'crm-rules/events@1';
@@ -16,6 +16,8 @@ export interface RecordedEvent {
   contactId: string | null;
   /** For message.* events: the contact state the engine read when it evaluated the event. */
   contact?: Record<string, unknown>;
+  /** For contact.* events: the contact before the event, when the engine kept it (change operators). */
+  previous?: PreviousState;
 }
 
 export function eventsHeader(
@@ -45,6 +47,7 @@ export function parseEventsFile(text: string, file: string): RecordedEvent[] {
       ...(r.contact && typeof r.contact === 'object'
         ? { contact: r.contact as Record<string, unknown> }
         : {}),
+      ...(r.previous && typeof r.previous === 'object' ? { previous: r.previous as PreviousState } : {}),
     };
   }).records;
 }
@@ -53,10 +56,12 @@ export async function readEventsFile(path: string): Promise<RecordedEvent[]> {
   return parseEventsFile(await readFile(path, 'utf8'), path);
 }
 
-/** The facts the engine built for the event, at the time it was received. */
-export function factsOfRecorded(e: RecordedEvent): EvaluationFacts {
+/** The facts the engine built for the event, at the time it was received (`previous`: ReplayPrevious). */
+export function factsOfRecorded(e: RecordedEvent, previous?: PreviousState): EvaluationFacts {
   const event = { id: e.id, type: e.type, createdAt: e.createdAt, data: e.data };
-  return factsOf(event, e.contact, undefined, new Date(e.createdAt));
+  const facts = factsOf(event, e.contact, undefined, new Date(e.createdAt));
+  if (previous) facts.previous = previous;
+  return facts;
 }
 
 /** The contact an event concerns: the recorded contact id, else the id inside the payload. */
@@ -75,6 +80,7 @@ export function recordedFromInbox(r: {
   contact_id: string | null;
   received_at: Date;
   contact: Record<string, unknown> | null;
+  previous?: PreviousState | null;
 }): RecordedEvent {
   return {
     id: r.payload.id ?? r.id,
@@ -83,5 +89,6 @@ export function recordedFromInbox(r: {
     data: r.payload.data ?? {},
     contactId: r.contact_id,
     ...(r.contact && !r.type.startsWith('contact.') ? { contact: r.contact } : {}),
+    ...(r.previous ? { previous: r.previous } : {}),
   };
 }

@@ -119,3 +119,36 @@ describe('diffRuleSets', () => {
     ]);
   });
 });
+
+describe('diffRuleSets with change operators', () => {
+  const renamed = (c: ReturnType<typeof contact>, name: string, minute: number): RecordedEvent => ({
+    ...updated({ ...c, name }, minute),
+  });
+  // Ana: seen, then renamed to Keep..., then updated again (no change); Bruno: first seen renamed.
+  const events = [
+    updated(contact('ana', 'Ana'), 0),
+    renamed(ana, 'Keep Ana', 1),
+    renamed(ana, 'Keep Ana', 2),
+  ];
+  const onRename = '    - { fact: contact.name, operator: changed, value: true }';
+
+  it('compares each contact.* event with the contact of its earlier recorded event', async () => {
+    const diff = await diffRuleSets(
+      rules(rule({ if: KEEP })),
+      rules(rule({ if: `${KEEP}\n${onRename}` })),
+      events,
+    );
+    // Base acts on both Keep events; head only on the rename: one run lost, none gained.
+    expect([diff.rules[0].lost.runs, diff.rules[0].gained.runs]).toEqual([1, 0]);
+    expect(diff.rules[0].lost.examples.map((e) => e.eventId)).toEqual(['e-ana-2']);
+  });
+
+  it('uses the previous state the export recorded, and finds none on first sight', async () => {
+    const recorded: RecordedEvent[] = [
+      { ...renamed(bruno, 'Keep Bruno', 5), previous: { contact: { ...bruno } } },
+      renamed(contact('dora', 'Dora'), 'Keep Dora', 6), // first sight: no previous state
+    ];
+    const diff = await diffRuleSets([], rules(rule({ if: onRename })), recorded);
+    expect(diff.rules[0].gainedContacts).toEqual(['bruno']); // not dora
+  });
+});

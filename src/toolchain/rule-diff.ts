@@ -4,7 +4,8 @@
 // outcome depends on the event, the recorded contact and its own once/at-most/cooldown only). Pure.
 import { actionLabel } from '../actions/catalogue/catalogue';
 import { CompiledRuleSet } from '../matching/compiled-rule-set';
-import type { RuleDefinition } from '../rules/rule-types';
+import type { NameResolver, RuleDefinition } from '../rules/rule-types';
+import { ReplayPrevious } from './replay-previous';
 import { contactIdOf, factsOfRecorded, type RecordedEvent } from './recorded-events';
 import { ReplayAdmission } from './replay-admission';
 
@@ -73,12 +74,18 @@ function side(rules: readonly RuleDefinition[]): ReplaySide {
  * Both sides in one pass: each event's facts are built once and read by both rule sets, without
  * the explain trace (nothing is stored). Each side keeps its own once/at-most/cooldown.
  */
-function replay(sides: readonly ReplaySide[], events: readonly RecordedEvent[]): void {
+function replay(sides: readonly ReplaySide[], events: readonly RecordedEvent[], names?: NameResolver): void {
   const kinds = new Set(sides.flatMap((s) => s.set.eventKinds()));
+  // Change operators: the contacts of the recorded events kept, only when a rule uses one.
+  const mirror = sides.some((s) => s.set.eventKinds().some((k) => s.set.needsPrevious(k)))
+    ? new ReplayPrevious()
+    : undefined;
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
+    const previous = mirror?.previousFor(e);
     if (!kinds.has(e.type)) continue;
-    const facts = factsOfRecorded(e);
+    const facts = factsOfRecorded(e, previous);
+    if (names) facts.names = names;
     const contactId = contactIdOf(e);
     const now = facts.now.getTime();
     for (const s of sides) {
@@ -132,11 +139,12 @@ export async function diffRuleSets(
   head: readonly RuleDefinition[],
   events: readonly RecordedEvent[],
   examples = 5,
+  names?: NameResolver,
 ): Promise<RuleSetDiff> {
   const changed = changedRuleIds(base, head);
   const pick = (rules: readonly RuleDefinition[]) => rules.filter((r) => changed.has(r.id));
   const sides = [side(pick(base)), side(pick(head))];
-  replay(sides, events);
+  replay(sides, events, names);
   const [before, after] = sides.map((s) => s.performed);
   const rules: RuleChange[] = [];
   for (const [id, change] of [...changed].sort(([a], [b]) => a.localeCompare(b))) {
