@@ -32,6 +32,7 @@ export const RULE_PROBLEM_CODES = [
   'unreachable',
   'tag-fight',
   'test-file',
+  'change-without-previous',
 ] as const;
 
 export type RuleProblemCode = (typeof RULE_PROBLEM_CODES)[number];
