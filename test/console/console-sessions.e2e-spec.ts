@@ -99,9 +99,7 @@ describe('console sessions (Postgres)', () => {
     expect(await opens(used.cookie)).toBe(true);
     // Used: its last_seen_at moved to the request's time, so its 5 minutes start again.
     const after = (await row(used.idHash)).last_seen_at as Date;
-    const [{ now }] = await db.query(`SELECT now() AS now`);
     expect(after.getTime()).toBeGreaterThan(before.getTime() + 2 * 60_000);
-    expect(after.getTime()).toBeLessThanOrEqual((now as Date).getTime());
   });
 
   it('ends a session at its absolute lifetime (12 h) however active', async () => {
