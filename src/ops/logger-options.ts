@@ -21,6 +21,14 @@ export function loggerOptions(config: AppConfig): Params {
       },
       autoLogging: { ignore: (req) => /^\/(health|metrics)/.test(req.url ?? '') },
       customProps: (req) => ({ correlationId: (req as { id?: unknown }).id }),
+      // A 5xx the code answered on purpose (the console's 503 without ADMIN_TOKEN) is one line, not
+      // the stack of the placeholder error pino-http makes for it; a thrown error keeps its stack.
+      customErrorObject: (_req, _res, error, logged) =>
+        isStatusPlaceholder(error) ? { ...logged, err: undefined } : logged,
+      customErrorMessage: (req, res, error) =>
+        isStatusPlaceholder(error)
+          ? `${req.method} ${req.url} answered ${res.statusCode}`
+          : 'request errored',
       // On a terminal: `12:00:01 INFO [Engine] message`, extra fields on the same line; else JSON.
       transport: pretty
         ? {
@@ -35,4 +43,9 @@ export function loggerOptions(config: AppConfig): Params {
         : undefined,
     },
   };
+}
+
+/** pino-http's stand-in when a response is 5xx with no error attached (logger.js, onResFinished). */
+export function isStatusPlaceholder(error: Error): boolean {
+  return /^failed with status code \d+$/.test(error.message);
 }
