@@ -32,6 +32,17 @@ describe('crm-rules CLI', () => {
     expect(code).toBe(0);
   });
 
+  it.each([
+    ['rules/auto-tag.test.yaml', 5],
+    ['recipes/refund-triage.test.yaml', 4],
+    ['rules/*.test.yaml', 17],
+  ])('test %s loads the rules beside it', async (input, passed) => {
+    const { code, out } = await cli('test', input);
+    expect(out).not.toContain('unknown rule');
+    expect(out).toMatch(new RegExp(`\\n${passed} passed, 0 failed\\n$`));
+    expect(code).toBe(0);
+  });
+
   it('exits 1 on a broken set and prints GitHub annotations', async () => {
     const { code, out } = await cli('validate', 'test/rules/broken/unknown-event', '--format', 'github');
     expect(code).toBe(1);
