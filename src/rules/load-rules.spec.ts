@@ -116,7 +116,7 @@ on-leave: [{ remove-tag: quiet }]
     expect(brief(problems)).toEqual([
       'r/a.yaml:2:5 unknown-event',
       'r/a.yaml:3:13 unknown-fact',
-      'r/a.yaml:7:1 yaml-syntax',
+      'r/a.yaml:6:7 yaml-syntax', // the unclosed [, not the end of the file
       'r/b.yaml:3:24 unknown-action',
     ]);
   });
