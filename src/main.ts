@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { loadConfig, ConfigError } from './config/load-config';
 import { demoAdminToken, forgetPreviousSandbox, runsEmbeddedDemo } from './demo/embedded-demo';
+import { demoFixtureWithRecipeNames } from './demo/demo-fixture';
 import { startBanner } from './demo/start-banner';
 import { startEngine } from './engine';
 
@@ -18,7 +19,10 @@ async function main(): Promise<void> {
   const demo = runsEmbeddedDemo(config);
   const admin = demoAdminToken(config);
   if (demo) await forgetPreviousSandbox(config);
-  const engine = await startEngine(config, { demo });
+  const engine = await startEngine(config, {
+    demo,
+    ...(demo ? { sandbox: { fixture: demoFixtureWithRecipeNames() } } : {}),
+  });
   // On the terminal, not in the log: the demo token is shown to whoever started the demo.
   const banner = startBanner({ url: engine.url, role: config.role, admin });
   if (banner.length) process.stdout.write(`\n${banner.join('\n')}\n\n`);

@@ -164,7 +164,7 @@ describe('npm start, the first hour', () => {
     expect(code).toBe(0);
   }, 120_000);
 
-  it('runs `crm-rules snapshot` then `crm-rules forecast rules/` against it with no CRM environment', async () => {
+  it('runs `crm-rules snapshot` then `crm-rules forecast rules/` against it with no CRM environment; the recipes pass its name check', async () => {
     const engine = await start();
     await settled();
     const cli = (...args: string[]) =>
@@ -182,6 +182,17 @@ describe('npm start, the first hour', () => {
     const forecast = cli('forecast', 'rules/');
     expect(forecast.stdout).toMatch(/dormant-contacts \(rules\/dormant-sync\.yaml\)\n {2}members now \d+/);
     expect(forecast.status).toBe(0);
+    // Every recipe copied into rules/ (a copy of it, beside this snapshot) passes the name check too.
+    cpSync(join(dir, 'rules'), join(dir, 'copy', 'rules'), { recursive: true });
+    cpSync(join(ROOT, 'recipes'), join(dir, 'copy', 'rules'), { recursive: true, force: false });
+    const validate = spawnSync(process.execPath, [join(ROOT, 'bin', 'crm-rules.js'), 'validate', 'rules/'], {
+      cwd: join(dir, 'copy'),
+      env: { PATH: process.env.PATH },
+      encoding: 'utf8',
+    });
+    expect(validate.stderr).toContain('names checked against the CRM snapshot');
+    expect(validate.stdout).toMatch(/^✔ rules\/: 16 rule\(s\) in 14 file\(s\) are valid/);
+    expect(validate.status).toBe(0);
     const { code, bad } = await stop(engine);
     expect(bad).toEqual([]);
     expect(code).toBe(0);

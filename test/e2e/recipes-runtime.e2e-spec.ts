@@ -1,14 +1,14 @@
 // The recipes of docs/RECIPES.md as the engine runs them: every file of recipes/ loaded as it is
 // (not a variant written for a test) into one engine against the sandbox, as if all were copied
-// into rules/, and each recipe's documented effect checked on the CRM. The sandbox's demo fixture
-// gets the tags, stages and members the recipes name (a team adapts names; the rules stay as
-// written). Waits of minutes and hours are checked as waiting for that long; they run to their
-// end, shortened, in timing.e2e-spec.ts.
+// into rules/, and each recipe's documented effect checked on the CRM: the CRM `npm start` runs
+// (the demo fixture plus the tags, stages and members the recipes name). Waits of minutes and
+// hours are checked as waiting for that long; they run to their end, shortened, in
+// timing.e2e-spec.ts.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { DataSource } from 'typeorm';
-import { parse } from 'yaml';
+import { demoFixtureWithRecipeNames, RECIPE_NAMES } from '../../src/demo/demo-fixture';
 import type { SandboxFixture } from '../../src/sandbox/start-sandbox';
 import { DEMO } from '../support/demo-fixture';
 import { admin, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
@@ -21,52 +21,14 @@ const recipeFiles = Object.fromEntries(
     .map((f) => [f, readFileSync(join(RECIPES, f), 'utf8')]),
 );
 
-const id = (prefix: string, n: number) => `${prefix}-0000-4000-8000-${String(900 + n).padStart(12, '0')}`;
-const NAMES = {
-  tags: { newsletter: id('7a000000', 1), gold: id('7a000000', 2) },
-  stages: { refund: id('5a000000', 1), enterprise: id('5a000000', 2), trial: id('5a000000', 3) },
-  members: { billing: id('a0000000', 1), lead: id('a0000000', 2), vipDesk: id('a0000000', 3) },
-};
-
-/** The demo fixture plus what the recipes name; `plan` a text field filled by a billing system. */
+/** The CRM of `npm start` (the demo plus the recipes' names); `plan` a text field a billing system fills. */
 function recipeFixture(): SandboxFixture {
-  const path = join(__dirname, '..', '..', 'src', 'sandbox', 'fixtures', 'demo.yaml');
-  const fixture = parse(readFileSync(path, 'utf8'));
+  const fixture = demoFixtureWithRecipeNames();
   const org = fixture.organizations[0];
-  const tag = (tagId: string, name: string) => ({ id: tagId, name, color: '#000000' });
-  org.tags.push(
-    tag(NAMES.tags.newsletter, 'newsletter'),
-    tag(NAMES.tags.gold, 'gold'),
-    ...['refund-requested', 'recent-ad-lead', 'sla-breach'].map((name, i) =>
-      tag(id('7a000000', 10 + i), name),
-    ),
-  );
-  const stage = (stageId: string, name: string) => ({
-    id: stageId,
-    name,
-    color: '#000000',
-    isInProgress: true,
-  });
-  org.stages.push(
-    stage(NAMES.stages.refund, 'Refund requested'),
-    stage(NAMES.stages.enterprise, 'Enterprise'),
-    stage(NAMES.stages.trial, 'Trial'),
-  );
-  const member = (memberId: string, name: string, email: string) => ({
-    id: memberId,
-    name,
-    email,
-    role: 'agent',
-  });
-  org.members.push(
-    member(NAMES.members.billing, 'Billing Team', 'billing@demo.test'),
-    member(NAMES.members.lead, 'Team Lead', 'lead@demo.test'),
-    member(NAMES.members.vipDesk, 'VIP Desk', 'vip-desk@demo.test'),
-  );
-  const plan = org.customFields.find((f: { fieldKey: string }) => f.fieldKey === 'plan');
+  const plan = org.customFields!.find((f) => f.fieldKey === 'plan')!;
   Object.assign(plan, { type: 'TEXT', options: undefined });
-  for (const c of org.contacts) if (c.customFields) delete c.customFields.plan;
-  return fixture as SandboxFixture;
+  for (const c of org.contacts ?? []) delete (c.customFields as Record<string, unknown> | undefined)?.plan;
+  return fixture;
 }
 
 interface RunRow {
@@ -137,7 +99,7 @@ describe('recipes, each file as written, at run time', () => {
   it('blocked-contact-cleanup: a blocked contact loses its stage and the newsletter tag', async () => {
     const reader = await newContact(h, 'Newsletter Reader', {
       stageId: DEMO.stages.qualified,
-      tagIds: [NAMES.tags.newsletter],
+      tagIds: [RECIPE_NAMES.tags.newsletter],
     });
     expect((await crm(h, 'POST', `/v1/contacts/${reader.id}/block`)).status).toBeLessThan(300);
     expect((await settledRun('blocked-contact-cleanup', reader.id)).status).toBe('succeeded');
@@ -146,8 +108,8 @@ describe('recipes, each file as written, at run time', () => {
   });
 
   it.each([
-    ['Enterprise', 'stage-enterprise-plan', NAMES.stages.enterprise],
-    ['trial-30', 'stage-trial-plan', NAMES.stages.trial],
+    ['Enterprise', 'stage-enterprise-plan', RECIPE_NAMES.stages.enterprise],
+    ['trial-30', 'stage-trial-plan', RECIPE_NAMES.stages.trial],
   ])('stage-from-custom-field: plan %s moves the contact by its rule %s', async (plan, rule, stageId) => {
     const customer = await newContact(h, `Plan ${plan}`);
     expect((await crm(h, 'PATCH', `/v1/contacts/${customer.id}`, { customFields: { plan } })).status).toBe(
@@ -169,14 +131,14 @@ describe('recipes, each file as written, at run time', () => {
     await receive(asking.id, 'Hello, I would like a REFUND please');
     expect((await settledRun('refund-triage', asking.id)).status).toBe('succeeded');
     const now = await contact(asking.id);
-    expect(now.stageId).toBe(NAMES.stages.refund);
-    expect(now.assigneeId).toBe(NAMES.members.billing);
+    expect(now.stageId).toBe(RECIPE_NAMES.stages.refundRequested);
+    expect(now.assigneeId).toBe(RECIPE_NAMES.members.billing);
     expect(await tagsOf(asking.id)).toContain('refund-requested');
   });
 
   it('vip-routing: a VIP (or gold) contact writing is routed to the VIP desk', async () => {
     const vip = await newContact(h, 'Gold Customer', {
-      tagIds: [NAMES.tags.gold],
+      tagIds: [RECIPE_NAMES.tags.gold],
       assigneeId: DEMO.members.ana,
     });
     await receive(vip.id, 'hi');
