@@ -16,6 +16,8 @@ export function loggerOptions(config: AppConfig): Params {
           `req.headers["${config.crm.signatureHeader}"]`,
           'req.headers["x-admin-token"]',
           'req.headers.cookie',
+          // The console's session cookie, set on login: a session value, never logged.
+          'res.headers["set-cookie"]',
         ],
         censor: '[redacted]',
       },

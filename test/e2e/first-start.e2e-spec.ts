@@ -153,6 +153,12 @@ describe('npm start, the first hour', () => {
       redirect: 'manual',
     });
     expect(login.status).toBe(303);
+    // The session the login set is not in the log (pino-http logs the response headers).
+    const session = /^[^=]+=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
+    expect(session).toBeTruthy();
+    await eventually(async () => engine.output().includes('"url":"/console/login"') || undefined, 10_000);
+    expect(engine.output()).not.toContain(session);
+    expect(engine.output()).toContain('"set-cookie":"[redacted]"');
 
     const first = await settled();
     firstEntered = first.entered;
