@@ -10,17 +10,19 @@ import type { DestinationStream } from 'pino';
 import { EngineLogger } from './ops/engine-logger';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
-import { CrmGateway } from './crm/crm-gateway.service';
 import { IntakeService } from './intake/intake.service';
 import { webhookFastPath } from './intake/webhook-handler';
 import { SubscriptionService, subscriptionKinds } from './intake/subscription.service';
 import { RuleSetService } from './rule-set/rule-set.service';
 import { startSandbox, RunningSandbox, SandboxOptions } from './sandbox/start-sandbox';
-import { SweepQueueService } from './segments/sweeps/sweep-queue.service';
+import { demoFixtureWithRecipeNames } from './sandbox/fixtures/recipe-names';
+import { findOrCreateDemoContact, sweepSegmentRulesNow } from './demo/demo-contact';
 
 export interface EngineOptions {
   /** Create a demo contact once everything is up, so a newcomer sees a rule fire. */
   demo?: boolean;
+  /** The embedded sandbox also holds the tags, stages and members the recipes (recipes/) name. */
+  recipeNames?: boolean;
   /** Options of the embedded sandbox (used when config.crm.baseUrl is unset). */
   sandbox?: SandboxOptions;
   /** Subscribe to the CRM's webhooks on start (default true when a receiver URL is known). */
@@ -45,6 +47,7 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
     sandbox = await startSandbox({
       port: config.sandbox.port,
       rateLimit: { limit: config.sandbox.rateLimit, windowMs: config.sandbox.rateWindowMs },
+      ...(options.recipeNames ? { fixture: demoFixtureWithRecipeNames() } : {}),
       ...options.sandbox,
     });
     config.crm.baseUrl = sandbox.url;
@@ -60,7 +63,9 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
   });
   if (!options.quiet) app.useLogger(new EngineLogger(await app.resolve(PinoLogger), {}));
   app.use(json({ limit: '1mb' }));
-  app.enableShutdownHooks();
+  // No app.enableShutdownHooks(): main.ts owns SIGTERM/SIGINT and calls close() once. Nest's own
+  // listener closed the app a second time (TypeORM: "Called end on pool more than once") and then
+  // re-raised the signal, so a clean stop exited 143 instead of 0.
   SwaggerModule.setup(
     'docs',
     app,
@@ -103,7 +108,7 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
   }
   if (options.demo && sandbox) {
     // A failed demo must not take the engine down: it is a convenience, not a dependency.
-    await createDemoContact(app, logger).catch((err) =>
+    await findOrCreateDemoContact(app, logger).catch((err) =>
       logger.warn(`demo contact not created: ${err.message}`),
     );
     await sweepSegmentRulesNow(app, logger).catch((err) =>
@@ -111,15 +116,17 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
     );
   }
 
+  let closing: Promise<void> | undefined;
   return {
     app,
     url,
     config,
     sandbox,
-    close: async () => {
-      await app.close();
-      await sandbox?.close();
-    },
+    close: () =>
+      (closing ??= (async () => {
+        await app.close();
+        await sandbox?.close();
+      })()),
   };
 }
 
@@ -150,29 +157,5 @@ function mountWebhookFastPath(app: INestApplication, config: AppConfig): void {
       },
       framework,
     ),
-  );
-}
-
-/** Demo only: segment rules run on their cron; a newcomer should not wait for 06:00 to see one. */
-async function sweepSegmentRulesNow(app: INestApplication, logger: Logger): Promise<void> {
-  const sweeps = app.get(SweepQueueService);
-  for (const rule of app.get(RuleSetService).current()?.scheduledRules() ?? []) {
-    if (!rule.enabled) continue;
-    await sweeps.enqueue(rule.id, new Date(), 'manual');
-    logger.log(`demo: sweeping segment rule ${rule.id} once now (then on its schedule)`);
-  }
-}
-
-async function createDemoContact(app: INestApplication, logger: Logger): Promise<void> {
-  const gateway = app.get(CrmGateway);
-  // A fresh phone each start: the sandbox keeps state in memory, but a fixed number would collide
-  // with the fixture's contacts (phones are unique per organization).
-  const phone = `55119${String(Date.now()).slice(-8)}`;
-  const contact = await gateway.createContact(
-    { name: 'Dana Demo', phone, email: 'dana@demo.test' },
-    { priority: 'interactive' },
-  );
-  logger.log(
-    `demo: created contact ${contact.id} (${contact.name}) in the sandbox; watch the rules act on it`,
   );
 }

@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { loadConfig, ConfigError } from './config/load-config';
+import { demoAdminToken, forgetPreviousSandbox, runsEmbeddedDemo } from './demo/embedded-demo';
+import { startBanner } from './demo/start-banner';
 import { startEngine } from './engine';
 
 async function main(): Promise<void> {
@@ -13,10 +15,21 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const engine = await startEngine(config, { demo: !config.crm.baseUrl });
+  const demo = runsEmbeddedDemo(config);
+  const admin = demoAdminToken(config);
+  if (demo) await forgetPreviousSandbox(config);
+  const engine = await startEngine(config, { demo, recipeNames: demo });
+  // On the terminal, not in the log: the demo token is shown to whoever started the demo.
+  const banner = startBanner({ url: engine.url, role: config.role, admin });
+  if (banner.length) process.stdout.write(`\n${banner.join('\n')}\n\n`);
   const shutdown = async (signal: string) => {
     process.stderr.write(`received ${signal}, shutting down\n`);
-    await engine.close();
+    try {
+      await engine.close();
+    } catch (err) {
+      process.stderr.write(`shutdown failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -55,8 +55,11 @@ async function forecastCommand(
   println: Print,
   eprintln: Print,
 ): Promise<number> {
-  const loaded = await loadInputs([dir], opts.snapshot);
+  // A disabled rule never sweeps: its names (checked against the snapshot) must not block the rest.
+  const loaded = await loadInputs([dir], opts.snapshot, { skipDisabled: true });
   const set = loaded.result.ruleSet;
+  const skipped = loaded.result.skippedDisabled ?? [];
+  if (skipped.length > 0) eprintln(`info: disabled rule(s) left out of the forecast: ${skipped.join(', ')}`);
   if (!set) {
     eprintln(formatProblems(loaded.result.problems, 'text'));
     return 1;

@@ -4,6 +4,7 @@ import {
   cannotReadRules,
   isRuleFile,
   loadRulesFromFiles,
+  type LoadOptions,
   type LoadResult,
   type RuleFile,
 } from '../rules/load-rules';
@@ -20,7 +21,11 @@ export interface LoadedInputs {
   namesNote: string;
 }
 
-export async function loadInputs(inputs: string[], snapshotFile?: string): Promise<LoadedInputs> {
+export async function loadInputs(
+  inputs: string[],
+  snapshotFile?: string,
+  options: Omit<LoadOptions, 'snapshot'> = {},
+): Promise<LoadedInputs> {
   const list = inputs.length > 0 ? inputs : ['rules'];
   const home = await homeDirOf(list);
   const { files, missing } = await expandInputs(list, isRuleFile);
@@ -37,7 +42,7 @@ export async function loadInputs(inputs: string[], snapshotFile?: string): Promi
     return { result: { problems }, ruleFiles: files, home, namesNote };
   }
   return {
-    result: loadRulesFromFiles(files, { snapshot }),
+    result: loadRulesFromFiles(files, { ...options, snapshot }),
     ruleFiles: files,
     home,
     ...(snapshot ? { snapshot } : {}),

@@ -1,4 +1,5 @@
 // `crm-rules test`: runs the *.test.yaml files beside the rules (or the ones named).
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { formatProblems } from '../rules/format-problems';
 import { isRuleTestFile } from '../rules/load-rules';
@@ -32,7 +33,7 @@ async function testCommand(
   eprintln: Print,
 ): Promise<number> {
   const label = inputs.length > 0 ? inputs.join(' ') : 'rules';
-  const loaded = await loadInputs(inputs, opts.snapshot);
+  const loaded = await loadInputs(ruleInputsOf(inputs), opts.snapshot);
   eprintln(loaded.namesNote);
   if (!loaded.result.ruleSet) {
     println(formatProblems(loaded.result.problems, 'text'));
@@ -59,6 +60,14 @@ async function testCommand(
     `${report.results.length - failed} passed, ${failed} failed${broken ? `, ${broken} problem(s) in test files` : ''}`,
   );
   return failed > 0 || broken > 0 ? 1 : 0;
+}
+
+/**
+ * A test file named alone (`crm-rules test rules/x.test.yaml`) is run against the rules of its
+ * directory, the set it was written for: each test-file input stands for its folder's rules.
+ */
+export function ruleInputsOf(inputs: readonly string[]): string[] {
+  return [...new Set(inputs.map((input) => (isRuleTestFile(input) ? dirname(input) : input)))];
 }
 
 function coverageLines(

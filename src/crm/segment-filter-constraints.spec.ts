@@ -169,6 +169,19 @@ describe('validateSegmentFilters', () => {
     ]);
   });
 
+  it.each([
+    [{ tagIds: ['vip', 'VIP customers'] }, {}, ['filters.tagIds[0]', 'filters.tagIds[1]']],
+    [
+      { tagIds: ['vip'], stageIds: ['Qualified'], assigneeIds: ['ana@demo.test', UUID] },
+      { allowNames: true },
+      [],
+    ],
+    [{ tagIds: [''] }, { allowNames: true }, ['filters.tagIds[0]']],
+    [{ stageIds: [3] }, { allowNames: true }, ['filters.stageIds[0]']],
+  ])('names in tagIds, stageIds, assigneeIds only with allowNames: %j %j', (filters, opts, params) => {
+    expect(validateSegmentFilters(filters, opts).map((d) => d.param)).toEqual(params);
+  });
+
   it('uses the configured param prefix', () => {
     expect(validateSegmentFilters({ isBlocked: 'no' }, { paramPrefix: 'on.segment.filters' })[0].param).toBe(
       'on.segment.filters.isBlocked',

@@ -17,6 +17,11 @@ type ConstraintCode =
 export interface SegmentFilterValidationOptions {
   /** Date members also accept `now`, `now-30d`, `now+2h` (units s, m, h, d, w). */
   allowRelativeDates?: boolean;
+  /**
+   * tagIds, stageIds and assigneeIds also take names (rules: the engine resolves them through the
+   * directory, by name or uuid, before it evaluates or sends the filters). The CRM takes uuids only.
+   */
+  allowNames?: boolean;
   /** Prefix of every `param` path; default `filters`. */
   paramPrefix?: string;
 }
@@ -204,10 +209,14 @@ const customFieldFilterCheck = objectOf(
 );
 
 /** Every member of docs/CRM-API.md §2.4 Segment filters, in the document's order. */
+/** A tag, stage or member: its uuid, or (allowNames) its name, resolved later by the directory. */
+const directoryRefCheck: Check = (value, param, opts) =>
+  opts.allowNames ? nonEmptyString(value, param, opts) : uuidCheck(value, param, opts);
+
 const SEGMENT_FILTER_SHAPE: Readonly<Record<string, Check>> = {
-  tagIds: arrayOf(uuidCheck),
-  stageIds: arrayOf(uuidCheck),
-  assigneeIds: arrayOf(uuidCheck),
+  tagIds: arrayOf(directoryRefCheck),
+  stageIds: arrayOf(directoryRefCheck),
+  assigneeIds: arrayOf(directoryRefCheck),
   includeUnassigned: booleanCheck,
   channelIds: arrayOf(uuidCheck),
   createdAfter: dateCheck,

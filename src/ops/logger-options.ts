@@ -33,6 +33,10 @@ export function loggerOptions(config: AppConfig, destination?: DestinationStream
     redact: { paths: redactedPaths(config.crm.signatureHeader), censor: '[redacted]' },
     autoLogging: { ignore: (req: { url?: string }) => /^\/(health|metrics)/.test(req.url ?? '') },
     customProps: (req: unknown) => ({ correlationId: (req as { id?: unknown }).id }),
+    // A 5xx the code answered on purpose (the console's 503 without ADMIN_TOKEN) is one line, not
+    // the stack of the placeholder error pino-http makes for it; a thrown error keeps its stack.
+    customErrorObject: (_req: unknown, _res: unknown, error: Error, logged: Record<string, unknown>) =>
+      isStatusPlaceholder(error) ? { ...logged, err: undefined } : logged,
     // On a terminal: `12:00:01 INFO [Engine] message`, extra fields on the same line; else JSON.
     transport: pretty
       ? {
@@ -47,4 +51,9 @@ export function loggerOptions(config: AppConfig, destination?: DestinationStream
       : undefined,
   };
   return { pinoHttp: destination ? [options, destination] : options };
+}
+
+/** pino-http's stand-in when a response is 5xx with no error attached (logger.js, onResFinished). */
+export function isStatusPlaceholder(error: Error): boolean {
+  return /^failed with status code \d+$/.test(error.message);
 }

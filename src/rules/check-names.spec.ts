@@ -134,3 +134,33 @@ describe('names of actions against a CRM snapshot', () => {
     expect(problemsOf('{ send-template: { name: welcome, language: xx } }', old)).toEqual([]);
   });
 });
+
+describe('names in segment filters against a CRM snapshot', () => {
+  const segmentRule = (filters: string) =>
+    loadRulesFromFiles(
+      [
+        {
+          path: 'r/s.yaml',
+          text: `rule: s\non:\n  schedule: '0 6 * * *'\n  segment:\n    filters: ${filters}\ndo:\n  - add-tag: vip\n`,
+        },
+      ],
+      { snapshot },
+    ).problems.map((p) => `${p.line}:${p.col} ${p.code}: ${p.message}`);
+
+  it.each<[string, string, string[]]>([
+    ['tag and member by name', '{ tagIds: [vip], assigneeIds: [Ana Costa, ana@demo.test] }', []],
+    ['tag by uuid-less id of the snapshot', '{ tagIds: [t1] }', []],
+    [
+      'a misspelt tag, at its line and column',
+      '{ tagIds: [vpi] }',
+      [`5:25 unknown-name: unknown tag "vpi" ${taken} (did you mean "vip"?); ${fix}`],
+    ],
+    [
+      'an unknown member',
+      '{ assigneeIds: [Bob] }',
+      [expect.stringMatching(/^5:30 unknown-name: unknown member "Bob"/) as unknown as string],
+    ],
+  ])('%s', (_, filters, expected) => {
+    expect(segmentRule(filters)).toEqual(expected);
+  });
+});

@@ -17,6 +17,8 @@ export interface LoadResult {
   problems: RuleProblem[];
   /** Every rule that normalised, with its YAML, also when the set is refused (for the rule graph). */
   loaded?: LoadedRule[];
+  /** Ids of the disabled rules left out (LoadOptions.skipDisabled). */
+  skippedDisabled?: string[];
 }
 
 export interface RuleFile {
@@ -81,6 +83,11 @@ export function cannotReadRules(dir: string, reason: string): LoadResult {
 export interface LoadOptions {
   /** The CRM's directory: names in rules are checked against it. */
   snapshot?: CrmSnapshot;
+  /**
+   * Leave `enabled: false` rules out of the set and its checks (forecast: they never sweep, so
+   * their names must not block the others). Their ids still count as taken.
+   */
+  skipDisabled?: boolean;
 }
 
 /** Pure: no I/O. Files that are not rule files (e.g. *.test.yaml) are ignored. */
@@ -88,6 +95,7 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
   const problems: RuleProblem[] = [];
   const loaded: LoadedRule[] = [];
   const ids: { id: string; at: Locator }[] = [];
+  const skippedDisabled: string[] = [];
   for (const file of files) {
     if (!isRuleFile(file.path)) continue;
     const parsed = parseYamlFile(file.path, file.text);
@@ -99,14 +107,16 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
       for (const { value, at } of items) {
         if (isPlainObject(value) && typeof value.rule === 'string') ids.push({ id: value.rule, at });
         const def = normalizeRule(value, at, problems);
-        if (def) loaded.push({ def, at });
+        if (def && opts.skipDisabled && !def.enabled) skippedDisabled.push(def.id);
+        else if (def) loaded.push({ def, at });
       }
     }
   }
   problems.push(...checkRuleSet(ids, loaded, opts.snapshot));
   const sorted = sortProblems(problems);
-  if (sorted.some((p) => p.severity === 'error')) return { problems: sorted, loaded };
-  return { ruleSet: new CompiledRuleSet(loaded.map((l) => l.def)), problems: sorted, loaded };
+  const skipped = opts.skipDisabled ? { skippedDisabled } : {};
+  if (sorted.some((p) => p.severity === 'error')) return { problems: sorted, loaded, ...skipped };
+  return { ruleSet: new CompiledRuleSet(loaded.map((l) => l.def)), problems: sorted, loaded, ...skipped };
 }
 
 export function sortProblems(problems: RuleProblem[]): RuleProblem[] {

@@ -66,6 +66,30 @@ tests:
     expect(report.results[3].details).toContain('  rule quiet: the contact is not in the segment');
   });
 
+  it("knows a tag named in a segment filter by the test contact's tags", async () => {
+    const vipSet = loadRulesFromFiles([
+      {
+        path: 'r/vip.yaml',
+        text: 'rule: vips\non: { schedule: "0 6 * * *", segment: { filters: { tagIds: [VIP] } } }\ndo: [{ add-tag: seen }]\n',
+      },
+    ]).ruleSet!;
+    const tagged = CONTACT.replace(
+      'tags: []',
+      'tags: [{ id: 7a000000-0000-4000-8000-000000000002, name: vip }]',
+    );
+    const report = await runRuleTests(vipSet, [
+      {
+        path: 'r/vip.test.yaml',
+        text: `tests:\n  - { name: tagged, rule: vips, contact: ${tagged}, expect: [{ add-tag: seen }] }\n  - { name: untagged, rule: vips, contact: ${CONTACT}, expect: none }\n`,
+      },
+    ]);
+    expect(report.problems).toEqual([]);
+    expect(report.results.map((r) => [r.name, r.passed])).toEqual([
+      ['tagged', true],
+      ['untagged', true],
+    ]);
+  });
+
   it('reports problems of the test file at their position, and runs nothing for them', async () => {
     const report = await run(
       `tests:\n  - name: a\n    rule: tag-adz\n    event: { type: contact.created }\n    expect: [{ add-tags: x }]\n  - name: b\n    expect: maybe\n`,

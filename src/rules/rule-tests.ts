@@ -5,7 +5,9 @@ import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { actionLabel } from '../actions/catalogue/catalogue';
 import { formatTraceList } from '../matching/format-explain';
 import { toMirroredContact } from '../contacts/mirrored-contact';
-import { resolveRelativeDates } from '../segments/filters/resolved-filters';
+import { resolveRelativeDates, type RuleSegmentFilters } from '../segments/filters/resolved-filters';
+import { SegmentFilterError } from '../segments/filters/segment-filter-error';
+import { isUuid } from '../crm/segment-filter-constraints';
 import { matchesSegment } from '../segments/filters/segment-filter';
 import { stableStringify } from './content-hash';
 import { sortProblems, type RuleFile } from './load-rules';
@@ -130,7 +132,10 @@ export function evaluateSegmentRule(
   wasInSegment: boolean,
 ): RuleTestOutcome {
   if (!facts.contact) throw new Error(`segment rule ${ruleId} needs a contact`);
-  const filters = resolveRelativeDates(trigger.segment.filters, facts.now);
+  const filters = resolveRelativeDates(
+    tagNamesFromContact(trigger.segment.filters, facts.contact),
+    facts.now,
+  );
   const match = matchesSegment(filters, toMirroredContact(facts.contact as unknown as Contact), facts.now);
   const change = match.matched
     ? wasInSegment
@@ -180,4 +185,34 @@ function diff(expected: RuleAction[], actual: RuleTestOutcome['actions']): strin
       : ['  same actions, in a different order']),
   );
   return lines;
+}
+
+/** Matches no tag: a contact without a tag of that name is not in a segment that asks for it. */
+const NO_SUCH_TAG = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * Rule tests have no CRM directory: a tag named in `tagIds` is the test contact's tag of that name
+ * (or none, so it does not match); a stage or member must be given by uuid (the contact only
+ * carries ids for them).
+ */
+function tagNamesFromContact(
+  filters: RuleSegmentFilters,
+  contact: EvaluationFacts['contact'],
+): RuleSegmentFilters {
+  const tags = ((contact as { tags?: { id: string; name: string }[] } | undefined)?.tags ?? []).filter(
+    (t) => typeof t?.name === 'string',
+  );
+  const out: RuleSegmentFilters = { ...filters };
+  if (Array.isArray(filters.tagIds))
+    out.tagIds = filters.tagIds.map((v) =>
+      isUuid(v) ? v : (tags.find((t) => t.name.toLowerCase() === String(v).toLowerCase())?.id ?? NO_SUCH_TAG),
+    );
+  for (const member of ['stageIds', 'assigneeIds'] as const) {
+    const name = (filters[member] as unknown[] | undefined)?.find((v) => !isUuid(v));
+    if (name !== undefined)
+      throw new SegmentFilterError(
+        `${member}: "${String(name)}" is a name; rule tests know tags by name (the contact's), stages and members by uuid`,
+      );
+  }
+  return out;
 }

@@ -56,7 +56,8 @@ export function checkSegmentFilters(
   engine: boolean,
 ): void {
   report(
-    validateSegmentFilters(filters, { allowRelativeDates: engine, paramPrefix: 'filters' }),
+    // Tags, stages and members by name or uuid, as in conditions and actions (resolved at run time).
+    validateSegmentFilters(filters, { allowRelativeDates: engine, allowNames: true, paramPrefix: 'filters' }),
     path,
     'filters',
     ctx,

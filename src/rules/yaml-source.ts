@@ -12,6 +12,7 @@ import {
   type Node,
 } from 'yaml';
 import type { RuleProblem, SourcePosition } from './rule-types';
+import { explainYamlErrors } from './yaml-errors';
 
 export type YamlPath = readonly (string | number)[];
 
@@ -97,17 +98,13 @@ export function parseYamlFile(file: string, text: string, options: { merge?: boo
   const problems: RuleProblem[] = [];
   const documents: YamlDocument[] = [];
   for (const doc of Array.isArray(docs) ? docs : [docs]) {
-    for (const err of doc.errors) {
-      const { line, col } = lines.linePos(err.pos[0]);
-      problems.push({
-        file,
-        line,
-        col,
-        message: yamlMessage(err.message),
-        severity: 'error',
-        code: 'yaml-syntax',
-      });
-    }
+    const raw = doc.errors.map((err) => ({
+      code: err.code,
+      message: err.message,
+      ...lines.linePos(err.pos[0]),
+    }));
+    for (const slip of explainYamlErrors(text, raw))
+      problems.push({ file, ...slip, severity: 'error', code: 'yaml-syntax' });
     if (doc.errors.length > 0) continue;
     let value: unknown;
     try {
@@ -127,8 +124,4 @@ export function parseYamlFile(file: string, text: string, options: { merge?: boo
     documents.push({ value, at: new Locator(file, doc, lines) });
   }
   return { documents, problems };
-}
-
-function yamlMessage(message: string): string {
-  return `YAML: ${message.split('\n')[0].replace(/ at line \d+, column \d+.*$/, '')}`;
 }

@@ -12,6 +12,16 @@ export interface CliCrm {
   call<T>(operation: string, fn: (client: CrmClient) => Promise<T>): Promise<T>;
 }
 
+/**
+ * Where the CLI's CRM calls go: --url, else CRM_BASE_URL, else the embedded sandbox that `npm start`
+ * runs (127.0.0.1:SANDBOX_PORT, its demo key), so the demo needs no environment.
+ */
+export function cliCrmTarget(config: AppConfig, url?: string): { baseUrl: string; embedded: boolean } {
+  const given = url ?? config.crm.baseUrl;
+  if (given) return { baseUrl: given.replace(/\/+$/, ''), embedded: false };
+  return { baseUrl: `http://127.0.0.1:${config.sandbox.port}`, embedded: true };
+}
+
 export function cliCrm(config: AppConfig['crm'], baseUrl: string): CliCrm {
   const client = new CrmClient({ baseUrl, apiKey: config.apiKey, timeoutMs: config.timeoutMs });
   const budget = localBudget(config.budget.limit, config.budget.windowMs);

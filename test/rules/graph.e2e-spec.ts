@@ -94,7 +94,8 @@ function parseDot(text: string) {
 
 describe('crm-rules graph', () => {
   it('draws the repository rules as a valid Mermaid flowchart, every rule in it', async () => {
-    const { code, out } = await cli('graph', 'rules');
+    // rules/ and the recipes, as a team that copied every recipe would have them.
+    const { code, out } = await cli('graph', 'rules', 'recipes');
     expect(code).toBe(0);
     const { nodes, edges } = parseMermaid(out);
     const rules = [...nodes.keys()].filter((id) => id.startsWith('r_'));

@@ -136,6 +136,23 @@ describe('crm-rules toolchain in a separate rules repository', () => {
     expect(f.rules[0].actions[0]).toMatchObject({ sent: expected.length - alreadyTagged });
   });
 
+  it('forecast leaves a disabled rule out, with a note, though its names would fail the check', async () => {
+    const file = join(rules, 'disabled.yaml');
+    writeFileSync(
+      file,
+      "rule: parked\nenabled: false\non:\n  schedule: '0 6 * * *'\n  segment:\n    filters: { tagIds: [no-such-tag] }\ndo:\n  - add-tag: no-such-tag\n",
+    );
+    try {
+      expect((await cli('validate', rules)).code).toBe(1); // validate still reports its names
+      const { code, out, err } = await cli('forecast', rules, '--format', 'json');
+      expect(err).toContain('info: disabled rule(s) left out of the forecast: parked');
+      expect(JSON.parse(out).rules.map((r: { rule: string }) => r.rule)).toEqual(['dormant-contacts']);
+      expect(code).toBe(0);
+    } finally {
+      rmSync(file);
+    }
+  });
+
   it('diff against the committed rules names the contacts a narrowed condition drops', async () => {
     git(repo, 'init', '-q');
     git(repo, 'add', '-A');

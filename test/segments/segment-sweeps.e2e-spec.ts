@@ -111,7 +111,8 @@ describe('segment sweeps on demand', () => {
         ]),
         'qualified.yaml': rule('qualified-thanks', [
           '  segment:',
-          `    filters: { stageIds: ["${DEMO.stages.qualified}"], status: active }`,
+          // By name, as conditions and actions take them: resolved through the directory.
+          '    filters: { stageIds: [Qualified], status: active }',
           'do:',
           '  - add-tag: thanked',
           'on-leave:',

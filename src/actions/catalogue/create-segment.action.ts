@@ -4,6 +4,7 @@ import { CrmApiError } from '../../crm/crm-errors';
 import type { SegmentFilters } from '../../crm/crm-types';
 import { isPlainObject } from '../../rules/rule-context';
 import { segmentFilterNames } from '../../rules/segment-filter-names';
+import { resolveFilterNames, type RuleSegmentFilters } from '../../segments/filters/resolved-filters';
 import { checkSegmentFilters, checkSegmentName } from '../../rules/segment-problems';
 import { PROCEED, quoted, type ActionDefinition } from './action-definition';
 
@@ -21,7 +22,8 @@ export const createSegmentAction: ActionDefinition<CreateSegmentAction, Resolved
       name: { description: 'Segment name, 1 to 30 characters, unique in the organization.' },
       filters: {
         $ref: '#/definitions/crmSegmentFilters',
-        description: "The segment's filters (docs/CRM-API.md §2.4), sent to the CRM as written.",
+        description:
+          "The segment's filters (docs/CRM-API.md §2.4), sent to the CRM as written, tags, stages and members named by name or uuid.",
       },
     },
   },
@@ -32,7 +34,7 @@ export const createSegmentAction: ActionDefinition<CreateSegmentAction, Resolved
     const before = ctx.errorCount();
     // A missing name or filters is a schema problem, reported there; what is present is checked.
     if (value.name !== undefined) checkSegmentName(value.name, [...path, 'name'], ctx);
-    // Sent to the CRM as written: ISO dates only, and every member of 2.4 is allowed.
+    // Sent to the CRM as written (names resolved to uuids): ISO dates only, every member of 2.4 allowed.
     if (value.filters !== undefined) checkSegmentFilters(value.filters, [...path, 'filters'], ctx, false);
     if (ctx.errorCount() > before || value.name === undefined || value.filters === undefined)
       return undefined;
@@ -45,7 +47,12 @@ export const createSegmentAction: ActionDefinition<CreateSegmentAction, Resolved
       path: ['filters', ...u.path],
     })),
   effect: { emits: () => [] },
-  resolve: async (a) => ({ type: 'create-segment', name: a.name, filters: a.filters }),
+  // The CRM takes uuids: tags, stages and members named in the rule are looked up first.
+  resolve: async (a, env) => ({
+    type: 'create-segment',
+    name: a.name,
+    filters: (await resolveFilterNames(a.filters as RuleSegmentFilters, env.directory)) as SegmentFilters,
+  }),
   guard: () => PROCEED, // a 409 (it exists) is success, decided by the runner, not a guard
   apply: (_r, contact) => contact,
   execute: async (r, env) => {

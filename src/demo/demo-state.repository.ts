@@ -1,0 +1,33 @@
+// The one statement that starts the embedded demo on a clean slate. The embedded sandbox keeps its
+// CRM in memory and is born anew at every `npm start`; what Postgres learnt from the previous one
+// (mirrored contacts, segment members, runs and their ledger, deliveries, the webhook subscription)
+// names contacts and ids that no longer exist, so the dormant sweep would report "entered 0" and
+// the console would show ghosts. Operator decisions (rule pause / shadow, their audit) are kept.
+// Only main.ts calls it, and only when it starts the embedded sandbox (never with CRM_BASE_URL).
+import type { Queryable } from '../db/queryable';
+
+/** Tables whose rows describe the CRM the engine talks to, or work done against it. */
+export const CRM_DERIVED_TABLES = [
+  'contact_mirror',
+  'contact_mirror_tombstones',
+  'contact_mirror_state',
+  'segment_memberships',
+  'segment_rule_state',
+  'segment_sweeps',
+  'action_results',
+  'enrollments',
+  'runs',
+  'inbox_events',
+  'contact_journal',
+  'contact_leases',
+  'webhook_subscriptions',
+] as const;
+
+export class DemoStateRepository {
+  constructor(private readonly db: Queryable) {}
+
+  /** Empties every CRM-derived table in one statement (no CASCADE: a table this list misses fails loudly). */
+  async forgetPreviousSandbox(): Promise<void> {
+    await this.db.query(`TRUNCATE ${CRM_DERIVED_TABLES.join(', ')} RESTART IDENTITY`);
+  }
+}
