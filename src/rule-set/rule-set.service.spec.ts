@@ -14,7 +14,8 @@ jest.mock('../rules/load-rules', () => {
   return { ...actual, loadRulesFromDir: jest.fn(actual.loadRulesFromDir) };
 });
 const loadSpy = loadRules.loadRulesFromDir as jest.MockedFunction<typeof loadRules.loadRulesFromDir>;
-const actualLoad = jest.requireActual<typeof import('../rules/load-rules')>('../rules/load-rules').loadRulesFromDir;
+const actualLoad =
+  jest.requireActual<typeof import('../rules/load-rules')>('../rules/load-rules').loadRulesFromDir;
 
 const GOOD = 'rule: a\non: contact.created\ndo: [{ add-tag: a }]\n';
 const OTHER = 'rule: a\non: contact.created\ndo: [{ add-tag: b }]\n';
