@@ -7,6 +7,7 @@ import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { ActionRunnerService } from './action-runner.service';
 import { ActionsProcessor } from './actions.processor';
 import { TimingModule } from '../timing/timing.module';
+import { EgressModule } from '../egress/egress.module';
 
 @Module({})
 export class ActionsModule {
@@ -14,7 +15,15 @@ export class ActionsModule {
   static register(withWorkers: boolean) {
     return {
       module: ActionsModule,
-      imports: [QueuesModule, LedgerModule, CrmModule, ContactMirrorModule, ContactJournalModule, TimingModule],
+      imports: [
+        QueuesModule,
+        LedgerModule,
+        CrmModule,
+        ContactMirrorModule,
+        ContactJournalModule,
+        TimingModule,
+        EgressModule,
+      ],
       providers: [ActionRunnerService, ...(withWorkers ? [ActionsProcessor] : [])],
       exports: [ActionRunnerService],
     };

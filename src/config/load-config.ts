@@ -4,6 +4,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { adminTokenWeakness } from './admin-token-strength';
 import type { AppConfig, Role } from './app-config';
+import { loadHttpActionConfig } from './load-http-action-config';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -145,6 +146,7 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     intakeDbPoolSize: int('INTAKE_DB_POOL_SIZE', 8, 1, 100),
     retentionDays: int('RETENTION_DAYS', 30, 1, 3650),
     logLevel: str('LOG_LEVEL', 'info')!,
+    httpAction: loadHttpActionConfig(env, problems),
   };
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
