@@ -18,6 +18,7 @@ import {
 import ruleSchema from './rule.schema.json';
 import { hint } from './suggest';
 import { parseYamlFile, type Locator } from './yaml-source';
+import { checkMockedResponses, type MockedResponses } from './mocked-responses';
 
 export interface RuleTestCase {
   file: string;
@@ -30,6 +31,8 @@ export interface RuleTestCase {
   expected: RuleAction[];
   /** `then:` steps: the clock moves on (and maybe another event arrives); actions expected meanwhile. */
   later: LaterStep[];
+  /** Mocked answers of http-request steps, by step name (mocked-responses.ts). */
+  responses: MockedResponses;
 }
 
 export interface LaterStep {
@@ -118,6 +121,7 @@ function parseCase(
   const now = timeOf(raw.now ?? defaults.now ?? event?.createdAt, ctx);
   const expected = expectedActions(raw.expect, at, ctx);
   const later = now ? laterSteps(raw.then, { defaults, contact, now }, at, problems) : undefined;
+  const responses = checkMockedResponses(raw.responses, rule ? [rule] : ruleSet.rules, ctx);
   if (ctx.errorCount() > 0 || !now || !expected || !later) return undefined;
   return {
     file: at.file,
@@ -128,6 +132,7 @@ function parseCase(
     wasInSegment: raw['was-in-segment'] === true,
     expected,
     later,
+    responses,
   };
 }
 
