@@ -20,7 +20,12 @@ export interface LoadedInputs {
   namesNote: string;
 }
 
-export async function loadInputs(inputs: string[], snapshotFile?: string): Promise<LoadedInputs> {
+export async function loadInputs(
+  inputs: string[],
+  snapshotFile?: string,
+  /** HTTP_ACTION_ALLOWED_HOSTS, when known: http-request URLs to other hosts are warned about. */
+  allowedHosts?: readonly string[],
+): Promise<LoadedInputs> {
   const list = inputs.length > 0 ? inputs : ['rules'];
   const home = await homeDirOf(list);
   const { files, missing } = await expandInputs(list, isRuleFile);
@@ -37,7 +42,7 @@ export async function loadInputs(inputs: string[], snapshotFile?: string): Promi
     return { result: { problems }, ruleFiles: files, home, namesNote };
   }
   return {
-    result: loadRulesFromFiles(files, { snapshot }),
+    result: loadRulesFromFiles(files, { snapshot, allowedHosts }),
     ruleFiles: files,
     home,
     ...(snapshot ? { snapshot } : {}),

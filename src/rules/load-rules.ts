@@ -4,6 +4,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CompiledRuleSet } from '../matching/compiled-rule-set';
 import type { CrmSnapshot } from '../toolchain/crm-snapshot';
+import { checkEgressHosts } from './check-egress-hosts';
 import { checkRuleSet } from './check-rule-set';
 import type { LoadedRule } from './loaded-rule';
 import { normalizeRule } from './normalize-rule';
@@ -57,7 +58,7 @@ export async function readYamlFiles(dir: string, keep: (path: string) => boolean
   return files;
 }
 
-export async function loadRulesFromDir(dir: string): Promise<LoadResult> {
+export async function loadRulesFromDir(dir: string, opts: LoadOptions = {}): Promise<LoadResult> {
   let files: RuleFile[];
   try {
     files = await readYamlFiles(dir, isRuleFile);
@@ -66,7 +67,7 @@ export async function loadRulesFromDir(dir: string): Promise<LoadResult> {
       (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'directory not found' : (err as Error).message;
     return cannotReadRules(dir, reason);
   }
-  return loadRulesFromFiles(files);
+  return loadRulesFromFiles(files, opts);
 }
 
 /** The refused result of a directory that could not be read. */
@@ -81,6 +82,8 @@ export function cannotReadRules(dir: string, reason: string): LoadResult {
 export interface LoadOptions {
   /** The CRM's directory: names in rules are checked against it. */
   snapshot?: CrmSnapshot;
+  /** HTTP_ACTION_ALLOWED_HOSTS, when known: http-request URLs to other hosts are warned about. */
+  allowedHosts?: readonly string[];
 }
 
 /** Pure: no I/O. Files that are not rule files (e.g. *.test.yaml) are ignored. */
@@ -104,6 +107,7 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
     }
   }
   problems.push(...checkRuleSet(ids, loaded, opts.snapshot));
+  if (opts.allowedHosts) problems.push(...checkEgressHosts(loaded, opts.allowedHosts));
   const sorted = sortProblems(problems);
   if (sorted.some((p) => p.severity === 'error')) return { problems: sorted, loaded };
   return { ruleSet: new CompiledRuleSet(loaded.map((l) => l.def)), problems: sorted, loaded };
