@@ -4,6 +4,7 @@
 // each refusal recorded on the action row with its reason, and nothing sent.
 import { DataSource } from 'typeorm';
 import { crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { api } from '../support/http';
 import { startReceiver, type Receiver } from '../support/http-receiver';
 
 jest.setTimeout(120_000);
@@ -48,6 +49,19 @@ do:
       headers: { Authorization: "Bearer \${secret.ERP_TOKEN}" }
       save: { company: "$.account.company", orderStatus: "$.orders[0].status" }
   - set-field: { key: company, value: "{{steps.erp-lookup.company}} ({{steps.erp-lookup.orderStatus}})" }
+`,
+  'durable.yaml': `
+rule: durable
+on: contact.created
+if: { fact: contact.name, operator: matches, value: "^Durable" }
+do:
+  - http-request:
+      name: erp-lookup
+      method: GET
+      url: "${erp}/accounts/{{contact.name}}"
+      headers: { Authorization: "Bearer \${secret.ERP_TOKEN}" }
+      save: { company: "$.account.company" }
+  - set-field: { key: company, value: "{{steps.erp-lookup.company}}" }
 `,
   'refusals.yaml': [
     ['refuse-loopback', '^Refuse127', `http://127.0.0.1:${victimPort}/steal`],
@@ -96,6 +110,8 @@ describe('http-request against a real receiver', () => {
         HTTP_ACTION_ALLOW_PRIVATE: '127.0.0.2/32',
         HTTP_ACTION_SIGNING_SECRET: SIGNING_SECRET,
         HTTP_SECRET_ERP_TOKEN: ERP_TOKEN,
+        // One CRM 500 fails a job attempt (no gateway retries): the run's retry is a new job.
+        CRM_MAX_RETRIES: '0',
       },
     });
     db = h.app.get(DataSource);
@@ -170,6 +186,24 @@ describe('http-request against a real receiver', () => {
       [`%${ERP_TOKEN}%`],
     );
     expect(stored[0].n).toBe(0);
+  });
+
+  it('keeps saved values across a retried job: the request is not repeated, set-field reads them', async () => {
+    await api(h.sandboxUrl, 'POST', '/_sandbox/faults', {
+      kind: 'error500',
+      count: 1,
+      route: 'PATCH /v1/contacts/:contactId',
+    });
+    const contact = await newContact(h, 'Durable Dora');
+    const rows = await settled(contact.id, 'durable');
+    expect(rows.map((r: { status: string; attempts: number }) => [r.status, r.attempts])).toEqual([
+      ['succeeded', 1],
+      ['succeeded', 2],
+    ]);
+    expect((await crm(h, 'GET', `/v1/contacts/${contact.id}`)).body.customFields.company).toBe('Acme');
+    expect(
+      erp.requests.filter((r) => r.path === `/accounts/${encodeURIComponent('Durable Dora')}`),
+    ).toHaveLength(1);
   });
 
   it.each([
