@@ -39,6 +39,7 @@ describe('classifyAddress', () => {
     ['0:0:0:0:0:0:0:1', 'loopback'],
     ['fc00::1', 'private'],
     ['fd12:3456::1', 'private'],
+    ['fec0::1', 'private'],
     ['fe80::1', 'link-local'],
     ['fe80::1%eth0', 'link-local'],
     ['febf::1', 'link-local'],

@@ -238,7 +238,7 @@ export class ActionResultsRepository extends ActionResultViews {
     return this.db.query(
       `SELECT action_index AS "index", action, status, reason, error_code AS "errorCode", error_message AS "errorMessage",
               http_status AS "httpStatus", request_id AS "requestId", attempts, started_at AS "startedAt",
-              finished_at AS "finishedAt", duration_ms AS "durationMs"
+              finished_at AS "finishedAt", duration_ms AS "durationMs", saved
          FROM action_results WHERE run_id = $1 ORDER BY action_index`,
       [runId],
     );

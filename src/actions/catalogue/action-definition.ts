@@ -136,6 +136,8 @@ export interface ActionDefinition<A extends { type: string }, R extends { type: 
   messaging?: boolean;
   /** False for actions that do not act on a contact (create-segment). Default true. */
   needsContact?: boolean;
+  /** False for actions that make no CRM call (http-request): plans and forecasts count none. Default true. */
+  callsCrm?: boolean;
   repeat: RepeatClass;
   /** The YAML value -> the action's members (problems reported on ctx; the schema's are reported elsewhere). */
   parse(value: unknown, path: YamlPath, ctx: RuleContext): Omit<A, 'type' | 'assignFirst'> | undefined;

@@ -164,6 +164,7 @@ export const httpRequestAction: ActionDefinition<HttpRequestAction, ResolvedHttp
     },
   },
   repeat: 'idempotent-by-key',
+  callsCrm: false,
   parse: parseHttpRequest,
   templates: (a) => [
     { path: ['url'], text: a.url },
