@@ -13,6 +13,8 @@ export interface ReceivedRequest {
   signatureValid: boolean;
   headers: IncomingMessage['headers'];
   body: string;
+  /** The status answered, or 'held' for a request left without an answer. */
+  answered?: number | 'held';
 }
 
 /** What the receiver does with a request: answer now, or hold it without answering (a timeout). */
@@ -64,9 +66,13 @@ export async function startReceiver(
       requests.push(received);
       const seen = requests.filter((r) => r.key === key && r.path === path).length;
       const stored = key ? answers.get(key) : undefined;
-      if (stored) return answer(res, stored.status, stored.json);
+      if (stored) {
+        received.answered = stored.status;
+        return answer(res, stored.status, stored.json);
+      }
       const behaviour = Object.entries(behaviours).find(([prefix]) => path.startsWith(prefix))?.[1];
       const outcome = behaviour ? behaviour(received, seen) : { status: 404 };
+      received.answered = outcome === 'hold' ? 'held' : outcome.status;
       if (outcome === 'hold') {
         // Applied, but the answer never comes: the engine times out and retries with the key.
         if (key) {
