@@ -26,6 +26,9 @@ import { pickMember } from './member-pick';
 import { TransientActionError, type ActionOutcome as Outcome, type RunLedger as Ledger } from './run-ledger';
 import { settleAfterRunning, settleUnclear } from './unclear-outcome';
 import { withContactLease, type HeldLease } from './contact-lease';
+import { OutboundRequests } from '../egress/outbound-requests.service';
+import { decideHttpFailure } from './idempotent-by-key';
+import { outboundFor, savedSteps, type SavedSteps } from './http-steps';
 
 /** Customer-facing writes (send-message, send-template, react): never repeated by the engine. */
 const AT_MOST_ONCE_TYPES = ACTION_DEFINITIONS.filter((d) => d.repeat === 'at-most-once').map((d) => d.type);
@@ -34,6 +37,8 @@ interface ExecutionContext {
   contact: Contact;
   /** message.* runs: the message the rule answers. */
   message?: TriggerMessage;
+  /** What earlier http-request steps of the run saved ({{steps.<name>.<key>}}). */
+  steps: SavedSteps;
 }
 
 export class ContactBusyError extends Error {}
@@ -58,6 +63,7 @@ export class ActionRunnerService {
     private readonly mirror: ContactMirrorService,
     private readonly journal: ContactJournalRepository,
     private readonly timing: RunTimingService,
+    private readonly outbound: OutboundRequests,
   ) {}
 
   /** Runs every unfinished run of the contact up to and including `runId`. */
@@ -96,7 +102,7 @@ export class ActionRunnerService {
           run.contact_snapshot as unknown as Contact,
           await this.mirror.find(run.contact_id, ledger.conn),
         );
-    const ctx: ExecutionContext = { contact, message: messageOf(run) };
+    const ctx: ExecutionContext = { contact, message: messageOf(run), steps: savedSteps(actions) };
     // A replay without force: messages already sent for the original trigger are not sent again.
     const sent = run.replay_of
       ? await ledger.actions.sentForTrigger(run.replay_of, run.rule_id, run.contact_id, AT_MOST_ONCE_TYPES)
@@ -177,10 +183,12 @@ export class ActionRunnerService {
         contact: ctx.contact,
         event: run.event_payload ?? undefined,
         message: ctx.message && run.event_payload?.data,
+        steps: ctx.steps,
       };
       const member = (name: string) => pickMember(this.directory, ledger.actions, row.id, target, name);
       const resolved = await resolveAction(this.directory, action, facts, { member });
-      const env: ExecutionEnv = { gateway: this.gateway, opts, ...ctx, target };
+      const outbound = outboundFor(def.repeat, this.outbound, run.id, row.action_index);
+      const env: ExecutionEnv = { gateway: this.gateway, opts, ...ctx, target, outbound };
       const unclear = (cause: unknown) =>
         settleUnclear(
           ledger,
@@ -221,8 +229,9 @@ export class ActionRunnerService {
       if (def.repeat === 'at-most-once') afterRunning = settleAfter;
       const after = await executeAction(resolved, env);
       // Success is recorded first and durably: nothing after it may turn the write into a retry.
-      await ledger.actions.succeed(row.id, Date.now() - started, null);
+      await ledger.actions.succeed(row.id, Date.now() - started, null, null, outbound?.saved ?? null);
       afterRunning = undefined;
+      if (outbound && action.type === 'http-request') ctx.steps[action.name] = outbound.saved;
       noteCalls('ok');
       ctx.contact = after ?? applyActionLocally(resolved, ctx.contact);
       // The CRM's answer is the freshest state there is: later runs' guards start from it (best effort).
@@ -261,8 +270,10 @@ export class ActionRunnerService {
       await ledger.actions.succeed(row.id, durationMs, requestId, done);
       return 'next';
     }
-    const permanent = isPermanentFailure(err);
-    const failure = describeFailure(err);
+    // http-request failures are decided by its repeat class (idempotent-by-key.ts).
+    const http = decideHttpFailure(err);
+    const permanent = http ? http.final : isPermanentFailure(err);
+    const failure = http ? http.failure : describeFailure(err);
     if (permanent || finalAttempt) {
       const status: 'failed' | 'dead' = permanent ? 'failed' : 'dead';
       await ledger.actions.fail(row.id, status, failure, durationMs);

@@ -7,6 +7,7 @@ import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { ActionRunnerService } from './action-runner.service';
 import { ActionsProcessor } from './actions.processor';
 import { TimingModule } from '../timing/timing.module';
+import { EgressModule } from '../egress/egress.module';
 
 @Module({})
 export class ActionsModule {
@@ -21,6 +22,7 @@ export class ActionsModule {
         ContactMirrorModule,
         ContactJournalModule,
         TimingModule,
+        EgressModule,
       ],
       providers: [ActionRunnerService, ...(withWorkers ? [ActionsProcessor] : [])],
       exports: [ActionRunnerService],

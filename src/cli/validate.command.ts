@@ -4,6 +4,7 @@ import { formatProblems, type ProblemFormat } from '../rules/format-problems';
 import type { LoadResult } from '../rules/load-rules';
 import type { CliState, Print } from './cli-io';
 import { loadInputs } from './load-inputs';
+import { loadConfig } from '../config/load-config';
 
 export function addValidate(program: Command, println: Print, eprintln: Print, state: CliState): void {
   program
@@ -13,18 +14,40 @@ export function addValidate(program: Command, println: Print, eprintln: Print, s
     )
     .argument('[inputs...]', 'rule files, directories or globs (default: rules)')
     .option('--snapshot <file>', 'CRM snapshot (default: .crm-snapshot.json beside the rules)')
+    .option(
+      '--allowed-hosts <hosts>',
+      'hosts http-request may call, comma-separated (default: HTTP_ACTION_ALLOWED_HOSTS of the configuration)',
+    )
     .addOption(
       new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'),
     )
-    .action(async (inputs: string[], opts: { format: ProblemFormat; snapshot?: string }) => {
-      const dir = inputs.length > 0 ? inputs.join(' ') : 'rules';
-      const { result, namesNote } = await loadInputs(inputs, opts.snapshot);
-      eprintln(namesNote);
-      state.code = result.ruleSet ? 0 : 1;
-      if (opts.format === 'json') return println(JSON.stringify(summary(result), null, 2));
-      if (result.problems.length > 0) println(formatProblems(result.problems, opts.format));
-      println(summaryLine(dir, result));
-    });
+    .action(
+      async (inputs: string[], opts: { format: ProblemFormat; snapshot?: string; allowedHosts?: string }) => {
+        const dir = inputs.length > 0 ? inputs.join(' ') : 'rules';
+        const { result, namesNote } = await loadInputs(inputs, opts.snapshot, {
+          allowedHosts: allowedHostsOf(opts.allowedHosts),
+        });
+        eprintln(namesNote);
+        state.code = result.ruleSet ? 0 : 1;
+        if (opts.format === 'json') return println(JSON.stringify(summary(result), null, 2));
+        if (result.problems.length > 0) println(formatProblems(result.problems, opts.format));
+        println(summaryLine(dir, result));
+      },
+    );
+}
+
+/** The flag's list, else the configuration's; undefined (no check) when the configuration is invalid. */
+function allowedHostsOf(flag: string | undefined): string[] | undefined {
+  if (flag !== undefined)
+    return flag
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
+  try {
+    return loadConfig().httpAction.allowedHosts;
+  } catch {
+    return undefined;
+  }
 }
 
 function summary(result: LoadResult) {

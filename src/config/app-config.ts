@@ -73,4 +73,24 @@ export interface AppConfig {
   /** Audit rows (rule controls) older than this are pruned: a longer horizon than the ledger's. */
   retentionAuditDays: number;
   logLevel: string;
+  /** The http-request action and its egress limits (docs/RELIABILITY.md, SSRF surface). */
+  httpAction: HttpActionConfig;
+}
+
+export interface HttpActionConfig {
+  /** Hosts an http-request may call (`erp.example.com`, `*.example.com`); empty: every request is refused. */
+  allowedHosts: string[];
+  /** Non-public ranges allowed anyway (CIDRs, e.g. 127.0.0.1/32 for tests); empty by default. */
+  allowPrivate: string[];
+  /** Key of the engine's own signature header; required once a host is allowed. */
+  signingSecret?: string;
+  /** Values of `${secret.NAME}` in header values: HTTP_SECRET_<NAME> variables and the secrets file. */
+  secrets: Record<string, string>;
+  maxResponseBytes: number;
+  maxRedirects: number;
+  /** Requests in flight per host, across processes. */
+  hostConcurrency: number;
+  /** Requests started per host per window, across processes. */
+  hostRateLimit: number;
+  hostRateWindowMs: number;
 }

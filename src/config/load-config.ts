@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { localSecretKey, parseSecretKey, secretKeyOf, type SecretKey } from '../intake/secret-box';
 import { adminTokenWeakness } from './admin-token-strength';
 import type { AppConfig, Role } from './app-config';
+import { loadHttpActionConfig } from './load-http-action-config';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -171,6 +172,7 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     retentionAuditDays: int('RETENTION_AUDIT_DAYS', 365, 1, 36500),
     webhookSecretKeys: { current: currentKey, old: oldKeys, local: secretKeyText === undefined },
     logLevel: str('LOG_LEVEL', 'info')!,
+    httpAction: loadHttpActionConfig(env, problems),
   };
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);

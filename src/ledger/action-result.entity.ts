@@ -65,4 +65,8 @@ export class ActionResultEntity {
 
   @Column({ name: 'duration_ms', type: 'int', nullable: true })
   durationMs!: number | null;
+
+  /** http-request: the values `save:` read from the answer, for later steps of the run. */
+  @Column({ type: 'jsonb', nullable: true })
+  saved!: Record<string, unknown> | null;
 }

@@ -16,6 +16,8 @@ export interface ActionRow {
   target: ActionTarget | null;
   /** When the last attempt began (committed before the call). */
   started_at: Date | null;
+  /** http-request: what `save:` read from the answer (with its success). */
+  saved: Record<string, unknown> | null;
 }
 
 export interface RetryCandidate {
@@ -103,7 +105,7 @@ export class ActionResultsRepository extends ActionResultViews {
 
   ofRun(runId: string): Promise<ActionRow[]> {
     return this.db.query(
-      `SELECT id, action_index, action, status, target, started_at FROM action_results WHERE run_id = $1 ORDER BY action_index`,
+      `SELECT id, action_index, action, status, target, started_at, saved FROM action_results WHERE run_id = $1 ORDER BY action_index`,
       [runId],
     );
   }
@@ -168,12 +170,18 @@ export class ActionResultsRepository extends ActionResultViews {
    * Synchronous commit: once the CRM took the write, the ledger must not forget it (a forgotten
    * reaction or message would be sent again).
    */
-  succeed(id: string, durationMs: number, requestId: string | null, reason: string | null = null) {
+  succeed(
+    id: string,
+    durationMs: number,
+    requestId: string | null,
+    reason: string | null = null,
+    saved: Record<string, unknown> | null = null,
+  ) {
     return this.durably(async (tx) => {
       await tx.query(
         `UPDATE action_results SET status = 'succeeded', reason = $4, request_id = $3, duration_ms = $2, finished_at = now(),
-                error_code = NULL, error_message = NULL, http_status = NULL WHERE id = $1`,
-        [id, durationMs, requestId, reason],
+                error_code = NULL, error_message = NULL, http_status = NULL, saved = $5 WHERE id = $1`,
+        [id, durationMs, requestId, reason, saved === null ? null : JSON.stringify(saved)],
       );
     });
   }
@@ -284,7 +292,7 @@ export class ActionResultsRepository extends ActionResultViews {
     return this.db.query(
       `SELECT action_index AS "index", action, status, reason, error_code AS "errorCode", error_message AS "errorMessage",
               http_status AS "httpStatus", request_id AS "requestId", attempts, started_at AS "startedAt",
-              finished_at AS "finishedAt", duration_ms AS "durationMs"
+              finished_at AS "finishedAt", duration_ms AS "durationMs", saved
          FROM action_results WHERE run_id = $1 ORDER BY action_index`,
       [runId],
     );

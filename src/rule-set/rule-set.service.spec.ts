@@ -29,7 +29,11 @@ describe('RuleSetService', () => {
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'rules-'));
-    service = new RuleSetService({ rulesDir: dir, rulesWatch: false } as AppConfig);
+    service = new RuleSetService({
+      rulesDir: dir,
+      rulesWatch: false,
+      httpAction: { allowedHosts: [] },
+    } as unknown as AppConfig);
     jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
     jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
   });

@@ -110,7 +110,9 @@ export class RuleSetService implements OnModuleInit, OnModuleDestroy {
     const dir = this.config.rulesDir;
     // loadRulesFromDir reports I/O problems itself; this catch keeps a bug in a check from
     // becoming an unhandled rejection of a watcher- or signal-triggered reload.
-    const result = await loadRulesFromDir(dir).catch((err: Error) => cannotReadRules(dir, err.message));
+    const result = await loadRulesFromDir(dir, { allowedHosts: this.config.httpAction.allowedHosts }).catch(
+      (err: Error) => cannotReadRules(dir, err.message),
+    );
     const fresh = result.ruleSet;
     this.last = { at: new Date().toISOString(), ok: fresh !== undefined, reason, problems: result.problems };
     for (const p of result.problems.filter((x) => x.severity === 'warning'))

@@ -4,6 +4,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CompiledRuleSet } from '../matching/compiled-rule-set';
 import type { CrmSnapshot } from '../toolchain/crm-snapshot';
+import { checkEgressHosts } from './check-egress-hosts';
 import { checkRuleSet } from './check-rule-set';
 import type { LoadedRule } from './loaded-rule';
 import { normalizeRule } from './normalize-rule';
@@ -59,7 +60,7 @@ export async function readYamlFiles(dir: string, keep: (path: string) => boolean
   return files;
 }
 
-export async function loadRulesFromDir(dir: string): Promise<LoadResult> {
+export async function loadRulesFromDir(dir: string, opts: LoadOptions = {}): Promise<LoadResult> {
   let files: RuleFile[];
   try {
     files = await readYamlFiles(dir, isRuleFile);
@@ -68,7 +69,7 @@ export async function loadRulesFromDir(dir: string): Promise<LoadResult> {
       (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'directory not found' : (err as Error).message;
     return cannotReadRules(dir, reason);
   }
-  return loadRulesFromFiles(files);
+  return loadRulesFromFiles(files, opts);
 }
 
 /** The refused result of a directory that could not be read. */
@@ -88,6 +89,8 @@ export interface LoadOptions {
    * their names must not block the others). Their ids still count as taken.
    */
   skipDisabled?: boolean;
+  /** HTTP_ACTION_ALLOWED_HOSTS, when known: http-request URLs to other hosts are warned about. */
+  allowedHosts?: readonly string[];
 }
 
 /** Pure: no I/O. Files that are not rule files (e.g. *.test.yaml) are ignored. */
@@ -113,6 +116,7 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
     }
   }
   problems.push(...checkRuleSet(ids, loaded, opts.snapshot));
+  if (opts.allowedHosts) problems.push(...checkEgressHosts(loaded, opts.allowedHosts));
   const sorted = sortProblems(problems);
   const skipped = opts.skipDisabled ? { skippedDisabled } : {};
   if (sorted.some((p) => p.severity === 'error')) return { problems: sorted, loaded, ...skipped };

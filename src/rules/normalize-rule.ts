@@ -13,6 +13,7 @@ import { isPlainObject, RuleContext } from './rule-context';
 import { actionDefinition } from '../actions/catalogue/catalogue';
 import type { TriggerKinds } from '../actions/catalogue/action-definition';
 import { templateProblems } from '../actions/catalogue/template-values';
+import { checkStepRefs } from './check-step-refs';
 import type { RuleAction, RuleDefinition, RuleProblem, RuleTrigger } from './rule-types';
 import { issuesToProblems, ruleValidator, schemaIssues } from './schema-problems';
 import type { Locator, YamlPath } from './yaml-source';
@@ -131,4 +132,10 @@ function checkActionsFit(
       for (const problem of templateProblems(t.text, trigger))
         ctx.error([...at, action.type, ...t.path], problem.code, problem.message);
   });
+  for (const p of checkStepRefs(actions))
+    ctx.error(
+      [...path, stepOf?.[p.index] ?? p.index, actions[p.index]!.type, ...p.path],
+      'unknown-fact',
+      p.message,
+    );
 }

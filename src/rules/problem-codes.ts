@@ -33,6 +33,7 @@ export const RULE_PROBLEM_CODES = [
   'tag-fight',
   'test-file',
   'change-without-previous',
+  'host-not-allowed',
 ] as const;
 
 export type RuleProblemCode = (typeof RULE_PROBLEM_CODES)[number];

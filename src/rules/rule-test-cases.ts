@@ -18,6 +18,7 @@ import {
 import ruleSchema from './rule.schema.json';
 import { hint } from './suggest';
 import { parseYamlFile, type Locator } from './yaml-source';
+import { checkMockedResponses, type MockedResponses } from './mocked-responses';
 
 export interface RuleTestCase {
   file: string;
@@ -30,6 +31,8 @@ export interface RuleTestCase {
   expected: RuleAction[];
   /** `then:` steps: the clock moves on (and maybe another event arrives); actions expected meanwhile. */
   later: LaterStep[];
+  /** Mocked answers of http-request steps, by step name (mocked-responses.ts). */
+  responses: MockedResponses;
 }
 
 export interface LaterStep {
@@ -121,6 +124,7 @@ function parseCase(
   const now = timeOf(raw.now ?? defaults.now ?? event?.createdAt, ctx);
   const expected = expectedActions(raw.expect, at, ctx);
   const later = now ? laterSteps(raw.then, { defaults, contact, now, names }, at, problems) : undefined;
+  const responses = checkMockedResponses(raw.responses, rule ? [rule] : ruleSet.rules, ctx);
   if (ctx.errorCount() > 0 || !now || !expected || !later) return undefined;
   const facts = factsOf(event, contact, merge(defaults.message, raw.message), now);
   // The contact before the event, as the engine's mirror would have it; none: first sight.
@@ -135,6 +139,7 @@ function parseCase(
     wasInSegment: raw['was-in-segment'] === true,
     expected,
     later,
+    responses,
   };
 }
 

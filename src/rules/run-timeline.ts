@@ -7,6 +7,7 @@ import { formatEvaluation } from '../matching/format-explain';
 import { durationText } from '../matching/format-timing';
 import type { EvaluationFacts, RuleAction, RuleDefinition, WaitStep } from './rule-types';
 import { gateBefore, limitPeriod, unlessHolds, untilMatches } from './run-gates';
+import { mockedOutcome, type MockedResponses } from './mocked-responses';
 
 export interface TimelineAction {
   action: RuleAction;
@@ -36,6 +37,8 @@ export class RunTimeline {
   constructor(
     private readonly ruleSet: CompiledRuleSet,
     private readonly onlyRule?: string,
+    /** Mocked answers of http-request steps, by step name. */
+    private readonly responses: MockedResponses = {},
   ) {}
 
   /** Wakes every run due up to `until` (in time order), with the contact as it was before. */
@@ -137,7 +140,13 @@ export class RunTimeline {
         this.note(now, rule, `action ${run.next + 1} skipped: ${gate.why}`);
         continue;
       }
-      this.done.push({ action: rule.actions[run.next], rule: rule.id, at: now });
+      const action = rule.actions[run.next];
+      this.done.push({ action, rule: rule.id, at: now });
+      if (action.type === 'http-request') {
+        const answer = mockedOutcome(action, this.responses);
+        this.note(now, rule, answer.note);
+        if (!answer.goesOn) break;
+      }
     }
     this.pending = this.pending.filter((r) => r !== run);
   }

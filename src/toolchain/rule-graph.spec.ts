@@ -23,6 +23,15 @@ describe('buildRuleGraph', () => {
       {},
     ],
     [
+      'an http-request: an action that emits nothing (it writes nothing in the CRM)',
+      rule(
+        'erp',
+        'on: contact.created\ndo: [{ http-request: { name: erp, url: "https://erp.example.com/" } }]',
+      ),
+      ['event:contact.created -triggers-> rule:erp', 'rule:erp -does-> action:erp:0'],
+      {},
+    ],
+    [
       'a chain: the emitted event triggers the next rule',
       rule('a', 'on: contact.created\ndo: [{ move-stage: New }]') +
         rule(

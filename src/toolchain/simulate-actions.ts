@@ -2,7 +2,7 @@
 // assign-first, the catalogue's guards, and one CRM call per action that proceeds. Pure over actions resolved once per rule.
 import { applyActionLocally, guardAction } from '../actions/action-guards';
 import { resolveMemberId } from '../actions/catalogue/assign.action';
-import type { ResolvedAction } from '../actions/catalogue/catalogue';
+import { actionDefinition, type ResolvedAction } from '../actions/catalogue/catalogue';
 import type { Contact } from '../crm/crm-types';
 import { resolveAction } from '../actions/resolve-action';
 import type { RuleAction } from '../rules/rule-types';
@@ -37,7 +37,7 @@ export function simulateActions(prepared: readonly PreparedAction[], start: Cont
       outcomes.push({ status: 'skipped', reason: verdict.reason });
       continue;
     }
-    calls++;
+    if (actionDefinition(p.resolved.type).callsCrm !== false) calls++;
     contact = applyActionLocally(p.resolved, contact);
     outcomes.push({ status: 'sent' });
   }

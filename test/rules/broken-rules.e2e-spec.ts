@@ -14,7 +14,14 @@ import { runRuleTests } from '../../src/rules/rule-tests';
 const BROKEN = relative(process.cwd(), join(__dirname, 'broken'));
 const ALL_AT_ONCE = 'every-problem-at-once';
 const cases = readdirSync(BROKEN).sort();
-const WARNING_CASES = ['unreachable', 'tag-fight', 'redundant', 'frequent-schedule', 'empty-segment'];
+const WARNING_CASES = [
+  'unreachable',
+  'tag-fight',
+  'redundant',
+  'frequent-schedule',
+  'empty-segment',
+  'host-not-allowed',
+];
 
 async function validate(name: string) {
   const dir = join(BROKEN, name);
@@ -25,7 +32,10 @@ async function validate(name: string) {
         .split('\n')
         .map((input) => join(dir, input))
     : [dir];
-  const { result } = await loadInputs(inputs);
+  // `allowed-hosts.txt`: the HTTP_ACTION_ALLOWED_HOSTS the fixture is validated with.
+  const hostsFile = join(dir, 'allowed-hosts.txt');
+  const allowedHosts = existsSync(hostsFile) ? readFileSync(hostsFile, 'utf8').trim().split('\n') : undefined;
+  const { result } = await loadInputs(inputs, undefined, allowedHosts ? { allowedHosts } : {});
   const tests: RuleFile[] = existsSync(dir)
     ? readdirSync(dir)
         .filter(isRuleTestFile)

@@ -9,14 +9,18 @@ import type { Contact } from '../../crm/crm-types';
 import type { ActionTarget } from '../../ledger/action-result.entity';
 import type { RuleContext } from '../../rules/rule-context';
 import type { YamlPath } from '../../rules/yaml-source';
+import type { EgressResponse } from '../../egress/egress-client';
+import type { OutboundRequest } from '../../egress/outbound-requests.service';
 
 /**
  * How a repeat after an unclear outcome (timeout, 5xx, crash mid-call) is handled:
  * - state-checked: retry freely, the fresh-read guard turns a repeat into `no_change`;
  * - lookup-before-repeat: look the result up before repeating (it may exist already);
- * - at-most-once: never repeat blindly; find the write or leave it `uncertain` for an operator.
+ * - at-most-once: never repeat blindly; find the write or leave it `uncertain` for an operator;
+ * - idempotent-by-key: repeat with the same Idempotency-Key (the receiver applies it once): 5xx
+ *   and timeouts are retried with the job's backoff, 4xx is final (src/actions/idempotent-by-key.ts).
  */
-export type RepeatClass = 'state-checked' | 'lookup-before-repeat' | 'at-most-once';
+export type RepeatClass = 'state-checked' | 'lookup-before-repeat' | 'at-most-once' | 'idempotent-by-key';
 
 export type SkipReason = 'needs_assignee' | 'contact_blocked' | 'channel_not_connected' | 'no_change';
 
@@ -110,6 +114,16 @@ export interface ExecutionEnv {
   message?: TriggerMessage;
   /** What the attempt aims at, recorded before the call (see `aim`). */
   target?: ActionTarget;
+  /** http-request: the way out (src/egress), this action's key, and where its saved values go. */
+  outbound?: OutboundEnv;
+}
+
+export interface OutboundEnv {
+  send(req: OutboundRequest): Promise<EgressResponse>;
+  /** Derived from the run and the action's index: the same on every attempt. */
+  idempotencyKey: string;
+  /** `save:` values of the answer, stored with the action's result (action_results.saved). */
+  saved: Record<string, unknown>;
 }
 
 export interface ActionDefinition<A extends { type: string }, R extends { type: string }> {
@@ -122,6 +136,8 @@ export interface ActionDefinition<A extends { type: string }, R extends { type: 
   messaging?: boolean;
   /** False for actions that do not act on a contact (create-segment). Default true. */
   needsContact?: boolean;
+  /** False for actions that make no CRM call (http-request): plans and forecasts count none. Default true. */
+  callsCrm?: boolean;
   repeat: RepeatClass;
   /** The YAML value -> the action's members (problems reported on ctx; the schema's are reported elsewhere). */
   parse(value: unknown, path: YamlPath, ctx: RuleContext): Omit<A, 'type' | 'assignFirst'> | undefined;

@@ -38,7 +38,9 @@ describe('the catalogue', () => {
     expect(new Set(types).size).toBe(types.length);
     for (const d of ACTION_DEFINITIONS) {
       expect(d.schema.description).toEqual(expect.any(String));
-      expect(['state-checked', 'lookup-before-repeat', 'at-most-once']).toContain(d.repeat);
+      expect(['state-checked', 'lookup-before-repeat', 'at-most-once', 'idempotent-by-key']).toContain(
+        d.repeat,
+      );
     }
   });
 

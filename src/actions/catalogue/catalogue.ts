@@ -5,6 +5,7 @@ import { addTagAction } from './add-tag.action';
 import { assignAction } from './assign.action';
 import { blockAction } from './block.action';
 import { createSegmentAction } from './create-segment.action';
+import { httpRequestAction } from './http-request.action';
 import { moveStageAction } from './move-stage.action';
 import { openConversationAction } from './open-conversation.action';
 import { reactAction } from './react.action';
@@ -32,6 +33,7 @@ const ENTRIES = [
   blockAction,
   unblockAction,
   createSegmentAction,
+  httpRequestAction,
 ] as const;
 
 type Entry = (typeof ENTRIES)[number];

@@ -49,11 +49,16 @@ type FactProblem = { code: 'unknown-fact' | 'unavailable-fact'; message: string 
 
 function factProblem(name: string, trigger: TriggerKinds): FactProblem | undefined {
   const [root, ...segments] = name.split('.');
+  // Values an earlier http-request saved (rules/check-step-refs.ts checks the name and key).
+  if (root === 'steps')
+    return segments.length === 2 && segments.every((s) => s !== '')
+      ? undefined
+      : { code: 'unknown-fact', message: 'saved values read {{steps.<name>.<key>}}' };
   if (!(TEMPLATE_ROOTS as readonly string[]).includes(root)) {
     const known = FACT_ROOTS.includes(root as FactRoot) ? ` ("${root}" has no printable fields)` : '';
     return {
       code: 'unknown-fact',
-      message: `unknown fact "${root}"${known}: templates read contact, event or message`,
+      message: `unknown fact "${root}"${known}: templates read contact, event, message or steps`,
     };
   }
   if (trigger === 'schedule') {
@@ -89,6 +94,8 @@ export interface TemplateView {
   contact?: unknown;
   event?: unknown;
   message?: unknown;
+  /** What earlier http-request steps of the run saved: steps.<name>.<key>. */
+  steps?: Record<string, Record<string, unknown>>;
 }
 
 /** Renders plain text: a missing value renders empty, nothing is HTML-escaped. */

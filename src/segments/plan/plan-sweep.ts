@@ -3,7 +3,7 @@
 // (an add-tag on a contact that has the tag costs nothing), and the time at the current budget.
 // Pure: the caller gathers contacts, resolved actions, mirror freshness and budget.
 import { applyActionLocally, guardAction } from '../../actions/action-guards';
-import type { ResolvedAction } from '../../actions/catalogue/catalogue';
+import { actionDefinition, type ResolvedAction } from '../../actions/catalogue/catalogue';
 import type { SegmentFilters } from '../../crm/crm-types';
 import type { RuleAction, RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
 import type { MirrorFreshness } from '../../contacts/mirror-policy';
@@ -130,7 +130,7 @@ function planActions(
         out[i].skipped[reason] = (out[i].skipped[reason] ?? 0) + 1;
         return;
       }
-      out[i].calls++;
+      if (actionDefinition(p.resolved!.type).callsCrm !== false) out[i].calls++;
       contact = applyActionLocally(p.resolved!, contact);
     });
   }

@@ -1,0 +1,34 @@
+// The runner's http-request helpers: one key per action across attempts, saved values by name.
+import { idempotencyKey, outboundFor, savedSteps } from './http-steps';
+
+const sender = { send: jest.fn() };
+
+describe('http steps', () => {
+  it('derives the same key for the same action and different keys for others', () => {
+    expect(idempotencyKey('run-1', 2)).toBe(idempotencyKey('run-1', 2));
+    expect(
+      new Set([idempotencyKey('run-1', 2), idempotencyKey('run-1', 3), idempotencyKey('run-2', 2)]).size,
+    ).toBe(3);
+  });
+
+  it.each([
+    ['idempotent-by-key', true],
+    ['state-checked', false],
+    ['at-most-once', false],
+  ])('gives %s actions an outbound environment: %p', (repeat, given) => {
+    expect(outboundFor(repeat, sender, 'run-1', 0) !== undefined).toBe(given);
+  });
+
+  it.each([
+    ['a succeeded lookup', 'succeeded', { s: 'shipped' }, { erp: { s: 'shipped' } }],
+    ['a failed lookup', 'failed', null, {}],
+    ['a pending lookup', 'pending', null, {}],
+    ['a lookup without save', 'succeeded', null, {}],
+  ])('rebuilds the saved values after %s', (_what, status, saved, expected) => {
+    const rows = [
+      { action: { type: 'add-tag', tag: 'x' }, status: 'succeeded' as const, saved: null },
+      { action: { type: 'http-request', name: 'erp' }, status: status as 'succeeded', saved },
+    ];
+    expect(savedSteps(rows)).toEqual(expected);
+  });
+});

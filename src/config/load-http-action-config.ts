@@ -1,0 +1,91 @@
+// The http-request action's part of the configuration (HTTP_ACTION_*, HTTP_SECRET_*), apart
+// from load-config.ts so that file stays about the engine itself. Called by loadConfig with its
+// environment; problems are added to the same list. Secret values are never echoed.
+import { existsSync, readFileSync } from 'node:fs';
+import { parseCidr } from '../egress/ip-address';
+import type { HttpActionConfig } from './app-config';
+
+type Env = Record<string, string | undefined>;
+
+export const SECRET_ENV_PREFIX = 'HTTP_SECRET_';
+const SECRET_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
+const HOST_PATTERN = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$|^[0-9a-f:.]+$/;
+const MIN_SIGNING_SECRET = 32;
+
+export function loadHttpActionConfig(env: Env, problems: string[]): HttpActionConfig {
+  const str = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+  const list = (name: string) =>
+    (str(name) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = str(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (Number.isInteger(n) && n >= min && n <= max) return n;
+    problems.push(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+    return fallback;
+  };
+
+  const allowedHosts = list('HTTP_ACTION_ALLOWED_HOSTS').map((h) => h.toLowerCase());
+  for (const host of allowedHosts)
+    if (!HOST_PATTERN.test(host))
+      problems.push(
+        `HTTP_ACTION_ALLOWED_HOSTS: "${host}" is not a host name (e.g. erp.example.com or *.example.com)`,
+      );
+  const allowPrivate = list('HTTP_ACTION_ALLOW_PRIVATE');
+  for (const cidr of allowPrivate)
+    if (!parseCidr(cidr))
+      problems.push(`HTTP_ACTION_ALLOW_PRIVATE: "${cidr}" is not an address range (e.g. 127.0.0.1/32)`);
+
+  const signingSecret = str('HTTP_ACTION_SIGNING_SECRET');
+  if (signingSecret !== undefined && signingSecret.length < MIN_SIGNING_SECRET)
+    problems.push(`HTTP_ACTION_SIGNING_SECRET must be at least ${MIN_SIGNING_SECRET} characters`);
+  if (signingSecret === undefined && allowedHosts.length > 0)
+    problems.push('HTTP_ACTION_SIGNING_SECRET is required when HTTP_ACTION_ALLOWED_HOSTS is set');
+
+  return {
+    allowedHosts,
+    allowPrivate,
+    signingSecret,
+    secrets: loadSecrets(env, str('HTTP_ACTION_SECRETS_FILE'), problems),
+    maxResponseBytes: int('HTTP_ACTION_MAX_RESPONSE_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    maxRedirects: int('HTTP_ACTION_MAX_REDIRECTS', 3, 0, 10),
+    hostConcurrency: int('HTTP_ACTION_HOST_CONCURRENCY', 4, 1, 1000),
+    hostRateLimit: int('HTTP_ACTION_HOST_RATE_LIMIT', 60, 1, 100_000),
+    hostRateWindowMs: int('HTTP_ACTION_HOST_RATE_WINDOW_MS', 60_000, 100, 3_600_000),
+  };
+}
+
+/** HTTP_SECRET_<NAME> variables, then the file (a JSON object of names to strings) on top. */
+function loadSecrets(env: Env, file: string | undefined, problems: string[]): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env))
+    if (key.startsWith(SECRET_ENV_PREFIX) && value) secrets[key.slice(SECRET_ENV_PREFIX.length)] = value;
+  if (file === undefined) return secrets;
+  if (!existsSync(file)) {
+    problems.push('HTTP_ACTION_SECRETS_FILE names a file that does not exist');
+    return secrets;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    // Never echo the parser's message: it quotes the file's text.
+    problems.push('HTTP_ACTION_SECRETS_FILE must hold a JSON object of secret names to strings');
+    return secrets;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    problems.push('HTTP_ACTION_SECRETS_FILE must hold a JSON object of secret names to strings');
+    return secrets;
+  }
+  for (const [name, value] of Object.entries(parsed)) {
+    if (!SECRET_NAME.test(name) || typeof value !== 'string')
+      problems.push(
+        `HTTP_ACTION_SECRETS_FILE: "${name.slice(0, 64)}" must be an UPPER_CASE name with a string value`,
+      );
+    else secrets[name] = value;
+  }
+  return secrets;
+}

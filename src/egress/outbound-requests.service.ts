@@ -1,0 +1,94 @@
+// The http-request action's way out: fills secrets into headers, adds the Idempotency-Key and the
+// engine's signature (the CRM's `t=…,v1=…` scheme, src/intake/verify-signature.ts, keyed with
+// HTTP_ACTION_SIGNING_SECRET), and sends through the egress client (policy, pinning, size cap)
+// behind the per-host limits. Not the CRM gateway: none of this touches the CRM budget.
+import { Inject, Injectable } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { signatureHeader } from '../intake/verify-signature';
+import { EgressClient, type EgressResponse } from './egress-client';
+import { egressPolicy } from './egress-policy';
+import { HostLimits } from './host-limits';
+import { joinHeader, namesSecret, type HeaderPart } from './secret-headers';
+
+export const EGRESS_REDIS = Symbol('EGRESS_REDIS');
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const SIGNATURE_HEADER = 'X-Engine-Signature';
+
+/** Headers the engine sets itself; a rule's own value for them is dropped. */
+const ENGINE_HEADERS = new Set([
+  IDEMPOTENCY_HEADER.toLowerCase(),
+  SIGNATURE_HEADER.toLowerCase(),
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+]);
+
+export interface OutboundRequest {
+  method: string;
+  url: string;
+  /** Rendered text and `${secret.NAME}` references (filled here, at the last moment). */
+  headers: Record<string, HeaderPart[]>;
+  /** JSON text, or undefined for none. */
+  body?: string;
+  timeoutMs: number;
+  /** The same on every attempt of one action: receivers apply it once. */
+  idempotencyKey: string;
+}
+
+export interface OutboundSender {
+  send(req: OutboundRequest): Promise<EgressResponse>;
+}
+
+/** Longest wait for a host's slot when no request timeout is shorter. */
+const HOST_WAIT_MS = 30_000;
+
+@Injectable()
+export class OutboundRequests implements OutboundSender {
+  private readonly client: EgressClient;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EGRESS_REDIS) redis: Redis,
+  ) {
+    const c = config.httpAction;
+    const limits = new HostLimits(redis, {
+      prefix: config.redis.prefix,
+      concurrency: c.hostConcurrency,
+      rate: c.hostRateLimit,
+      windowMs: c.hostRateWindowMs,
+      leaseMs: 120_000,
+      maxWaitMs: HOST_WAIT_MS,
+    });
+    this.client = new EgressClient(
+      egressPolicy(c),
+      { maxRedirects: c.maxRedirects, maxResponseBytes: c.maxResponseBytes },
+      (host, signal) => limits.acquire(host, signal),
+    );
+  }
+
+  send(req: OutboundRequest): Promise<EgressResponse> {
+    const { secrets, signingSecret } = this.config.httpAction;
+    const headers: Record<string, string> = { 'user-agent': 'crm-rules-engine', accept: 'application/json' };
+    const originHeaders: Record<string, string> = {};
+    for (const [name, parts] of Object.entries(req.headers)) {
+      if (ENGINE_HEADERS.has(name.toLowerCase())) continue;
+      if (namesSecret(parts)) originHeaders[name] = joinHeader(parts, secrets);
+      else headers[name] = joinHeader(parts, secrets);
+    }
+    headers[IDEMPOTENCY_HEADER] = req.idempotencyKey;
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    // Config requires the secret once any host is allowed; with none allowed nothing leaves anyway.
+    if (signingSecret) headers[SIGNATURE_HEADER] = signatureHeader(signingSecret, req.body ?? '');
+    return this.client.send({
+      method: req.method,
+      url: req.url,
+      headers,
+      originHeaders,
+      body: req.body,
+      timeoutMs: req.timeoutMs,
+    });
+  }
+}
