@@ -10,6 +10,7 @@ import { normalizeRule } from './normalize-rule';
 import { isPlainObject } from './rule-context';
 import type { RuleProblem } from './rule-types';
 import { parseYamlFile, type Locator } from './yaml-source';
+import { isIcsFile, isPolicyFile, loadPolicy } from './load-policy';
 
 export interface LoadResult {
   /** undefined when any problem is an error. */
@@ -27,9 +28,12 @@ export interface RuleFile {
 const YAML_RE = /\.ya?ml$/i;
 const TEST_RE = /\.test\.ya?ml$/i;
 
-/** Rule files are *.yaml / *.yml; *.test.yaml files beside them are rule tests, never rules. */
+/**
+ * Files of the rule set: rules (*.yaml / *.yml), the messaging policy (policy.yaml) and the .ics
+ * calendars it names; *.test.yaml files beside them are rule tests, never rules.
+ */
 export function isRuleFile(path: string): boolean {
-  return YAML_RE.test(path) && !TEST_RE.test(path);
+  return (YAML_RE.test(path) && !TEST_RE.test(path)) || isIcsFile(path);
 }
 
 export function isRuleTestFile(path: string): boolean {
@@ -88,8 +92,13 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
   const problems: RuleProblem[] = [];
   const loaded: LoadedRule[] = [];
   const ids: { id: string; at: Locator }[] = [];
+  const policy = loadPolicy(
+    files.filter((f) => isPolicyFile(f.path)),
+    files,
+  );
+  problems.push(...policy.problems);
   for (const file of files) {
-    if (!isRuleFile(file.path)) continue;
+    if (!isRuleFile(file.path) || isPolicyFile(file.path) || isIcsFile(file.path)) continue;
     const parsed = parseYamlFile(file.path, file.text);
     problems.push(...parsed.problems);
     for (const doc of parsed.documents) {
@@ -106,7 +115,14 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
   problems.push(...checkRuleSet(ids, loaded, opts.snapshot));
   const sorted = sortProblems(problems);
   if (sorted.some((p) => p.severity === 'error')) return { problems: sorted, loaded };
-  return { ruleSet: new CompiledRuleSet(loaded.map((l) => l.def)), problems: sorted, loaded };
+  return {
+    ruleSet: new CompiledRuleSet(
+      loaded.map((l) => l.def),
+      policy.policy,
+    ),
+    problems: sorted,
+    loaded,
+  };
 }
 
 export function sortProblems(problems: RuleProblem[]): RuleProblem[] {

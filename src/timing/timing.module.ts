@@ -2,14 +2,19 @@ import { Module } from '@nestjs/common';
 import { CrmModule } from '../crm/crm.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
+import { RulesModule } from '../rules/rules.module';
+import { PolicyGateService } from './policy-gate.service';
 import { RuleLimitService } from './rule-limit.service';
 import { RunTimingService } from './run-timing.service';
 import { WaitCancellationService } from './wait-cancellation.service';
 
-/** Waits, windows and limits at run time: used by the action runner, the events and the segment sweeps. */
+/**
+ * Waits, windows, limits and the messaging policy at run time: used by the action runner, the
+ * events and the segment sweeps.
+ */
 @Module({
-  imports: [QueuesModule, LedgerModule, CrmModule],
-  providers: [RuleLimitService, RunTimingService, WaitCancellationService],
-  exports: [RunTimingService, WaitCancellationService],
+  imports: [QueuesModule, LedgerModule, CrmModule, RulesModule],
+  providers: [RuleLimitService, RunTimingService, WaitCancellationService, PolicyGateService],
+  exports: [RunTimingService, WaitCancellationService, PolicyGateService],
 })
 export class TimingModule {}

@@ -1,0 +1,104 @@
+// The messaging policy (policy.yaml) as the action runner meets it: before a customer message
+// (a catalogue entry with `customerMessage`) is first attempted, count what the contact got from
+// the ledger and ask the pure decision (src/policy/messaging-policy.ts): go, skip (recorded
+// `policy_cap` / `quiet_hours`) or defer (the run waits, durably, like a window). The runner holds
+// the contact's lease (contact-lease.ts) from this count to the send, so two workers never both
+// see room for the last message. Other actions, and every action when there is no policy, cost nothing.
+import { Injectable, Logger } from '@nestjs/common';
+import { actionDefinition, ACTION_TYPES } from '../actions/catalogue/catalogue';
+import type { Contact } from '../crm/crm-types';
+import type { RunRow } from '../ledger/run-rows';
+import { EngineMetrics } from '../ops/engine-metrics';
+import {
+  decidePolicy,
+  ledgerNeeds,
+  policyApplies,
+  quietZone,
+  type MessagingPolicy,
+} from '../policy/messaging-policy';
+import { isTimeZone } from '../rules/check-timezone';
+import { RuleSetService } from '../rules/rule-set.service';
+import type { RuleAction } from '../rules/rule-types';
+import { RunTimingService, type GateOutcome, type TimingLedger } from './run-timing.service';
+
+/** The actions the caps count: every catalogue entry that sends the customer a new message. */
+export const CUSTOMER_MESSAGE_TYPES: readonly string[] = ACTION_TYPES.filter(
+  (t) => actionDefinition(t).customerMessage,
+);
+
+@Injectable()
+export class PolicyGateService {
+  private readonly logger = new Logger(PolicyGateService.name);
+
+  constructor(
+    private readonly rules: RuleSetService,
+    private readonly timing: RunTimingService,
+    private readonly metrics: EngineMetrics,
+  ) {}
+
+  /** The policy in force now (the organization's, not the run's rule set: it applies to every send). */
+  private policy(): MessagingPolicy | undefined {
+    return this.rules.current()?.policy;
+  }
+
+  /** Before the pending action of a run: go, skip it (recorded) or stop (the run waits). */
+  async gate(
+    ledger: TimingLedger,
+    run: RunRow,
+    row: { id: string; action_index: number; action: unknown },
+    contact: Contact,
+  ): Promise<GateOutcome> {
+    const policy = this.policy();
+    if (!policyApplies(policy)) return 'go';
+    const type = (row.action as RuleAction).type;
+    if (!actionDefinition(type).customerMessage) return 'go';
+    const now = new Date();
+    const needs = ledgerNeeds(policy);
+    const sentAt = needs
+      ? await ledger.actions.messagesSentTo(
+          run.contact_id,
+          CUSTOMER_MESSAGE_TYPES,
+          new Date(now.getTime() - needs.periodMs),
+          needs.rows,
+        )
+      : [];
+    const decision = decidePolicy(policy, {
+      now,
+      zone: quietZone(policy, contact.customFields, isTimeZone),
+      sentAt,
+      inboundAt: inboundAtOf(run),
+    });
+    const at = now.toISOString();
+    const action = row.action_index;
+    switch (decision.kind) {
+      case 'go':
+        return 'go';
+      case 'skip':
+        await ledger.actions.skip(row.id, decision.reason, decision.detail);
+        await ledger.runs.record(run.id, { at, step: 'skipped', action, ...reasonOf(decision) });
+        this.metrics.actions.inc({ type, status: 'skipped', reason: decision.reason });
+        this.logger.log(`rule ${run.rule_id}: ${type} on contact ${run.contact_id} skipped: ${decision.detail}`);
+        return 'skip';
+      case 'defer':
+        return this.timing.sleep(run, ledger, decision.until, {
+          at,
+          step: 'waiting',
+          for: 'policy',
+          action,
+          ...reasonOf(decision),
+        });
+    }
+  }
+}
+
+const reasonOf = (d: { reason: string; detail: string }) => ({ reason: d.reason, detail: d.detail });
+
+/** When the inbound message a message.* run answers was created; undefined for other triggers. */
+export function inboundAtOf(run: Pick<RunRow, 'event_payload'>): Date | undefined {
+  const payload = run.event_payload;
+  if (!payload || !String(payload.type ?? '').startsWith('message.')) return undefined;
+  const data = payload.data as Record<string, unknown> | undefined;
+  if (!data || data.isOutgoing !== false || typeof data.createdAt !== 'string') return undefined;
+  const at = new Date(data.createdAt);
+  return Number.isNaN(at.getTime()) ? undefined : at;
+}
