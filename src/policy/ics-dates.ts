@@ -55,7 +55,7 @@ function addDays(iso: string, days: number): string {
 export function icsDates(text: string): IcsDates {
   const dates = new Set<string>();
   const problems: IcsDates['problems'] = [];
-  let event: { line: number; start?: string; end?: string; allDay: boolean } | undefined;
+  let event: { line: number; start?: string; end?: string; allDay: boolean; bad?: boolean } | undefined;
   let events = 0;
   for (const { text: raw, line } of unfold(text)) {
     const { name, value } = property(raw);
@@ -63,19 +63,34 @@ export function icsDates(text: string): IcsDates {
       event = { line, allDay: false };
       events++;
     } else if (name === 'END' && value.toUpperCase() === 'VEVENT' && event) {
-      if (!event.start) problems.push({ line: event.line, message: 'VEVENT without DTSTART', severity: 'error' });
+      if (event.bad) {
+        // reported at its DTSTART / DTEND line
+      } else if (!event.start)
+        problems.push({ line: event.line, message: 'VEVENT without DTSTART', severity: 'error' });
       else {
         dates.add(event.start);
-        const days = event.end && event.allDay ? Math.round((Date.parse(event.end) - Date.parse(event.start)) / 86_400_000) : 1;
+        const days =
+          event.end && event.allDay
+            ? Math.round((Date.parse(event.end) - Date.parse(event.start)) / 86_400_000)
+            : 1;
         if (days > MAX_EVENT_DAYS)
-          problems.push({ line: event.line, message: `an event of ${days} days is not a holiday`, severity: 'error' });
+          problems.push({
+            line: event.line,
+            message: `an event of ${days} days is not a holiday`,
+            severity: 'error',
+          });
         else for (let i = 1; i < days; i++) dates.add(addDays(event.start, i));
       }
       event = undefined;
     } else if (event && (name === 'DTSTART' || name === 'DTEND')) {
       const date = dateOf(value);
       if (!date) {
-        problems.push({ line, message: `${name} "${value}" is not a date (YYYYMMDD or YYYYMMDDTHHMMSS)`, severity: 'error' });
+        problems.push({
+          line,
+          message: `${name} "${value}" is not a date (YYYYMMDD or YYYYMMDDTHHMMSS)`,
+          severity: 'error',
+        });
+        event.bad = true;
         continue;
       }
       if (name === 'DTSTART') {
@@ -85,11 +100,17 @@ export function icsDates(text: string): IcsDates {
     } else if (event && name === 'RRULE') {
       problems.push({
         line,
-        message: 'RRULE (a repeating event) is not expanded: only its first date counts; list each year instead',
+        message:
+          'RRULE (a repeating event) is not expanded: only its first date counts; list each year instead',
         severity: 'warning',
       });
     }
   }
-  if (events === 0) problems.push({ line: 1, message: 'no VEVENT in the file: the calendar would be empty', severity: 'error' });
+  if (events === 0)
+    problems.push({
+      line: 1,
+      message: 'no VEVENT in the file: the calendar would be empty',
+      severity: 'error',
+    });
   return { dates: [...dates].sort(), problems };
 }

@@ -135,11 +135,12 @@ export function quietHoursEnd(q: QuietHours, at: Date, zone: string): Date {
   const t = DateTime.fromJSDate(at, { zone });
   const endsTomorrow = q.from >= q.to && minuteOfDay(t) >= q.from;
   const day = endsTomorrow ? t.startOf('day').plus({ days: 1 }) : t.startOf('day');
-  // Through luxon: an end inside a daylight-saving gap moves to the first real minute.
+  // Through luxon: an end inside a daylight-saving gap moves forward by the gap (02:30 -> 03:30).
   return day.set({ hour: Math.floor(q.to / 60), minute: q.to % 60 }).toJSDate();
 }
 
-const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+const hhmm = (m: number) =>
+  `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 
 export function describeQuietHours(q: QuietHours): string {
   return `${hhmm(q.from)}-${hhmm(q.to)}`;

@@ -66,7 +66,14 @@ export function loadPolicy(policyFiles: readonly RuleFile[], files: readonly Rul
   problems.push(...parsed.problems);
   if (parsed.documents.length !== 1) {
     if (parsed.problems.length === 0)
-      problems.push({ file: file.path, line: 1, col: 1, severity: 'error', code: 'invalid-policy', message: 'policy.yaml holds one YAML document' });
+      problems.push({
+        file: file.path,
+        line: 1,
+        col: 1,
+        severity: 'error',
+        code: 'invalid-policy',
+        message: 'policy.yaml holds one YAML document',
+      });
     return { problems };
   }
   const { value: raw, at } = parsed.documents[0];
@@ -86,17 +93,30 @@ export function loadPolicy(policyFiles: readonly RuleFile[], files: readonly Rul
   if (q) {
     const from = minutes(q.from);
     const to = minutes(q.to);
-    for (const [key, m] of [['from', from], ['to', to]] as const)
+    for (const [key, m] of [
+      ['from', from],
+      ['to', to],
+    ] as const)
       if (m === undefined)
-        ctx.error(['quiet-hours', key], 'invalid-policy', `quiet-hours ${key} is a time like "21:00" (00:00-23:59), not ${JSON.stringify(q[key])}`);
+        ctx.error(
+          ['quiet-hours', key],
+          'invalid-policy',
+          `quiet-hours ${key} is a time like "21:00" (00:00-23:59), not ${JSON.stringify(q[key])}`,
+        );
     if (from !== undefined && from === to)
-      ctx.error(['quiet-hours'], 'invalid-policy', 'quiet-hours from and to are equal: the quiet hours would be empty');
+      ctx.error(
+        ['quiet-hours'],
+        'invalid-policy',
+        'quiet-hours from and to are equal: the quiet hours would be empty',
+      );
     const zone = typeof q.zone === 'string' ? q.zone : 'contact';
     if (zone !== 'contact') checkTimeZone(zone, ['quiet-hours', 'zone'], ctx);
     if (from !== undefined && to !== undefined) quietHours = { from, to, zone };
   }
   const calendars: Record<string, string[]> = {};
-  for (const [name, cal] of Object.entries((raw.calendars as Record<string, { dates?: string[]; ics?: string }>) ?? {})) {
+  for (const [name, cal] of Object.entries(
+    (raw.calendars as Record<string, { dates?: string[]; ics?: string }>) ?? {},
+  )) {
     const path = ['calendars', name];
     if ((cal.dates === undefined) === (cal.ics === undefined)) {
       ctx.error(path, 'invalid-calendar', `calendar ${name} needs either dates: [...] or ics: file.ics`);
@@ -104,7 +124,10 @@ export function loadPolicy(policyFiles: readonly RuleFile[], files: readonly Rul
     }
     if (cal.dates) {
       cal.dates.forEach((d, i) => {
-        if (Number.isNaN(Date.parse(`${d}T00:00:00Z`)) || new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) !== d)
+        if (
+          Number.isNaN(Date.parse(`${d}T00:00:00Z`)) ||
+          new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) !== d
+        )
           ctx.error([...path, 'dates', i], 'invalid-calendar', `${d} is not a date of the calendar`);
       });
       calendars[name] = [...new Set(cal.dates)].sort();
@@ -113,18 +136,31 @@ export function loadPolicy(policyFiles: readonly RuleFile[], files: readonly Rul
     const wanted = posix.join(posix.dirname(file.path.replace(/\\/g, '/')), cal.ics!);
     const ics = files.find((f) => f.path.replace(/\\/g, '/') === wanted);
     if (!ics) {
-      ctx.error([...path, 'ics'], 'invalid-calendar', `no file ${cal.ics} beside ${file.path} (looked for ${wanted})`);
+      ctx.error(
+        [...path, 'ics'],
+        'invalid-calendar',
+        `no file ${cal.ics} beside ${file.path} (looked for ${wanted})`,
+      );
       continue;
     }
     const read = icsDates(ics.text);
     for (const p of read.problems)
-      problems.push({ file: ics.path, line: p.line, col: 1, severity: p.severity, code: 'invalid-calendar', message: p.message });
+      problems.push({
+        file: ics.path,
+        line: p.line,
+        col: 1,
+        severity: p.severity,
+        code: 'invalid-calendar',
+        message: p.message,
+      });
     calendars[name] = read.dates;
   }
   const grace = raw['exempt-replies-within'];
   const policyBody = {
     timezone,
-    ...(typeof raw['contact-timezone-field'] === 'string' ? { contactTimezoneField: raw['contact-timezone-field'] } : {}),
+    ...(typeof raw['contact-timezone-field'] === 'string'
+      ? { contactTimezoneField: raw['contact-timezone-field'] }
+      : {}),
     caps,
     overCap: raw['over-cap'] === 'defer' ? ('defer' as const) : ('skip' as const),
     ...(quietHours ? { quietHours } : {}),

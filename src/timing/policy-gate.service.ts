@@ -77,7 +77,9 @@ export class PolicyGateService {
         await ledger.actions.skip(row.id, decision.reason, decision.detail);
         await ledger.runs.record(run.id, { at, step: 'skipped', action, ...reasonOf(decision) });
         this.metrics.actions.inc({ type, status: 'skipped', reason: decision.reason });
-        this.logger.log(`rule ${run.rule_id}: ${type} on contact ${run.contact_id} skipped: ${decision.detail}`);
+        this.logger.log(
+          `rule ${run.rule_id}: ${type} on contact ${run.contact_id} skipped: ${decision.detail}`,
+        );
         return 'skip';
       case 'defer':
         return this.timing.sleep(run, ledger, decision.until, {
