@@ -1,0 +1,72 @@
+import { DataSource } from 'typeorm';
+import { DEMO } from '../support/demo-fixture';
+import { api } from '../support/http';
+import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { ensureBuilt, WorkerProcesses } from '../support/worker-process';
+
+const MESSAGE_ROUTE = 'POST /v1/messages';
+const CONTACTS = 4;
+
+const rule = (id: string) =>
+  [
+    `rule: ${id}`,
+    'on: contact.created',
+    `if: { fact: contact.name, operator: startsWith, value: Capped }`,
+    'do:',
+    `  - send-message: { text: "${id} for {{contact.name}}", channel: Main WhatsApp }`,
+    '',
+  ].join('\n');
+
+// Issue 24: three rules message one contact within a minute. The policy caps customer messages at
+// two a day across all rules, counted from the ledger by two worker processes at once: each
+// contact gets exactly two, and the third send is recorded `policy_cap`.
+describe('messaging policy caps across two worker processes', () => {
+  let h: Harness;
+  const workers = new WorkerProcesses();
+
+  beforeAll(async () => {
+    ensureBuilt();
+    h = await startHarness({
+      rules: {
+        'policy.yaml': 'caps: [{ max: 2, per: 1d }, { max: 5, per: 7d }]\nover-cap: skip\n',
+        'welcome.yaml': rule('welcome'),
+        'intro.yaml': rule('intro'),
+        'offer.yaml': rule('offer'),
+      },
+      env: { ROLE: 'api' },
+    });
+    await Promise.all([workers.start(h).ready, workers.start(h).ready]);
+  }, 120_000);
+  afterAll(async () => {
+    workers.killAll();
+    await h?.stop();
+  });
+
+  it('delivers the cap to each contact and records the rest policy_cap', async () => {
+    const counters = async () =>
+      (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body[MESSAGE_ROUTE] ?? 0;
+    const before = await counters();
+    const contacts = await Promise.all(
+      Array.from({ length: CONTACTS }, (_, i) =>
+        newContact(h, `Capped ${i}`, { assigneeId: DEMO.members.ana }),
+      ),
+    );
+    const ids = contacts.map((c) => c.id);
+    const db = h.app.get(DataSource);
+    const actions = await eventually(async () => {
+      const rows: { contact_id: string; rule_id: string; status: string; reason: string | null }[] =
+        await db.query(
+          `SELECT r.contact_id, r.rule_id, a.status, a.reason FROM runs r JOIN action_results a ON a.run_id = r.id
+          WHERE r.contact_id = ANY($1::text[]) AND r.status IN ('succeeded', 'failed', 'dead', 'cancelled')`,
+          [ids],
+        );
+      return rows.length === CONTACTS * 3 ? rows : undefined;
+    }, 90_000);
+    for (const id of ids) {
+      const mine = actions.filter((a) => a.contact_id === id);
+      expect(mine.filter((a) => a.status === 'succeeded')).toHaveLength(2);
+      expect(mine.filter((a) => a.status === 'skipped').map((a) => a.reason)).toEqual(['policy_cap']);
+    }
+    expect((await counters()) - before).toBe(CONTACTS * 2);
+  }, 120_000);
+});
