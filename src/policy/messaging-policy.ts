@@ -146,6 +146,13 @@ export function describeQuietHours(q: QuietHours): string {
   return `${hhmm(q.from)}-${hhmm(q.to)}`;
 }
 
+/** When the inbound message a message.* run answers was created (the customer's message), else undefined. */
+export function inboundAt(message: Record<string, unknown> | undefined): Date | undefined {
+  if (!message || message.isOutgoing !== false || typeof message.createdAt !== 'string') return undefined;
+  const at = new Date(message.createdAt);
+  return Number.isNaN(at.getTime()) ? undefined : at;
+}
+
 /** Whether `at` falls on one of the calendar's dates, read in `zone`. */
 export function isCalendarDay(dates: readonly string[], at: Date, zone: string): boolean {
   return dates.includes(DateTime.fromJSDate(at, { zone }).toISODate()!);

@@ -27,6 +27,8 @@ export interface RuleTestCase {
   /** Event cases; segment cases have only a contact. */
   facts: EvaluationFacts;
   wasInSegment: boolean;
+  /** `sent-in-period`: when the customer messages the contact got before `now` were sent. */
+  sentBefore: Date[];
   expected: RuleAction[];
   /** `then:` steps: the clock moves on (and maybe another event arrives); actions expected meanwhile. */
   later: LaterStep[];
@@ -126,6 +128,10 @@ function parseCase(
     ...(ruleId !== undefined ? { rule: ruleId } : {}),
     facts: factsOf(event, contact, merge(defaults.message, raw.message), now),
     wasInSegment: raw['was-in-segment'] === true,
+    sentBefore: Array.from(
+      { length: typeof raw['sent-in-period'] === 'number' ? raw['sent-in-period'] : 0 },
+      () => new Date(now.getTime() - 60_000),
+    ),
     expected,
     later,
   };

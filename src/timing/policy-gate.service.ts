@@ -11,6 +11,7 @@ import type { RunRow } from '../ledger/run-rows';
 import { EngineMetrics } from '../ops/engine-metrics';
 import {
   decidePolicy,
+  inboundAt,
   ledgerNeeds,
   policyApplies,
   quietZone,
@@ -99,8 +100,5 @@ const reasonOf = (d: { reason: string; detail: string }) => ({ reason: d.reason,
 export function inboundAtOf(run: Pick<RunRow, 'event_payload'>): Date | undefined {
   const payload = run.event_payload;
   if (!payload || !String(payload.type ?? '').startsWith('message.')) return undefined;
-  const data = payload.data as Record<string, unknown> | undefined;
-  if (!data || data.isOutgoing !== false || typeof data.createdAt !== 'string') return undefined;
-  const at = new Date(data.createdAt);
-  return Number.isNaN(at.getTime()) ? undefined : at;
+  return inboundAt(payload.data as Record<string, unknown> | undefined);
 }
