@@ -6,6 +6,7 @@ import { parseFactPath, toFactPath } from '../matching/fact-path';
 import { SINCE_UNITS, type SinceKey } from '../matching/clock';
 import { FACT_ROOTS, factUnavailableReason, lookupField, type FactRoot, type FieldType } from './fact-shapes';
 import { checkOperatorValue } from './check-operator-value';
+import { calendarLeaf, isCalendarFact } from './calendar-conditions';
 import { isPlainObject, type RuleContext } from './rule-context';
 import { hint } from './suggest';
 import type { YamlPath } from './yaml-source';
@@ -87,6 +88,7 @@ function checkLeaf(
   }
   const factName = raw[factKey];
   if (typeof factName !== 'string' || typeof raw.operator !== 'string') return undefined;
+  if (factKey === 'fact' && isCalendarFact(factName)) return calendarLeaf(raw, path, ctx);
   const read = resolveFact(factName, raw.path, path, ctx, kinds, factKey);
   const fact = read && factKey !== 'fact' ? sinceFact(read, factKey, [...path, factKey], ctx) : read;
   const operator = checkOperatorName(raw.operator, [...path, 'operator'], ctx);

@@ -107,7 +107,7 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
         : [doc];
       for (const { value, at } of items) {
         if (isPlainObject(value) && typeof value.rule === 'string') ids.push({ id: value.rule, at });
-        const def = normalizeRule(value, at, problems);
+        const def = normalizeRule(value, at, problems, policy.policy?.calendars);
         if (def) loaded.push({ def, at });
       }
     }
