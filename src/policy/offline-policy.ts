@@ -1,7 +1,7 @@
 // The messaging policy for offline replays (crm-rules forecast): per contact, the customer
 // messages "sent" so far in the replay stand in for the ledger, so caps hold across rules as the
 // engine's gate makes them hold. Pure, in memory.
-import { actionDefinition } from '../actions/catalogue/catalogue';
+import { isCustomerMessage } from './customer-messages';
 import { isTimeZone } from '../rules/check-timezone';
 import {
   decidePolicy,
@@ -28,7 +28,7 @@ export class OfflinePolicy {
     inboundAt?: Date,
   ): PolicyDecision | undefined {
     const policy = this.policy;
-    if (!policyApplies(policy) || !actionDefinition(type).customerMessage) return undefined;
+    if (!policyApplies(policy) || !isCustomerMessage(type)) return undefined;
     const sentAt = this.sent.get(contactId) ?? [];
     const decision = decidePolicy(policy, {
       now,

@@ -2,7 +2,7 @@
 // moves on. Runs wait (waits, closed windows, a full limit period), wake up, are cancelled by a
 // later event, an `unless`, a deleted contact; limits and once / at-most / cooldown count runs.
 // Pure and offline: the engine's runner makes the same decisions with delayed jobs.
-import { actionDefinition } from '../actions/catalogue/catalogue';
+import { isCustomerMessage } from '../policy/customer-messages';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { decidePolicy, inboundAt, policyApplies, quietZone } from '../policy/messaging-policy';
 import { isTimeZone } from './check-timezone';
@@ -158,7 +158,7 @@ export class RunTimeline {
   private policyGate(run: PendingRun, facts: EvaluationFacts): 'go' | 'skip' | 'stop' {
     const policy = this.ruleSet.policy;
     const action = run.rule.actions[run.next];
-    if (!policyApplies(policy) || !actionDefinition(action.type).customerMessage) return 'go';
+    if (!policyApplies(policy) || !isCustomerMessage(action.type)) return 'go';
     const customFields = facts.contact?.customFields as Record<string, unknown> | undefined;
     const decision = decidePolicy(policy, {
       now: facts.now,

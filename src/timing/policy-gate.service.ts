@@ -5,7 +5,6 @@
 // the contact's lease (contact-lease.ts) from this count to the send, so two workers never both
 // see room for the last message. Other actions, and every action when there is no policy, cost nothing.
 import { Injectable, Logger } from '@nestjs/common';
-import { actionDefinition, ACTION_TYPES } from '../actions/catalogue/catalogue';
 import type { Contact } from '../crm/crm-types';
 import type { RunRow } from '../ledger/run-rows';
 import { EngineMetrics } from '../ops/engine-metrics';
@@ -17,15 +16,11 @@ import {
   quietZone,
   type MessagingPolicy,
 } from '../policy/messaging-policy';
+import { CUSTOMER_MESSAGE_TYPES, isCustomerMessage } from '../policy/customer-messages';
 import { isTimeZone } from '../rules/check-timezone';
 import { RuleSetService } from '../rules/rule-set.service';
 import type { RuleAction } from '../rules/rule-types';
 import { RunTimingService, type GateOutcome, type TimingLedger } from './run-timing.service';
-
-/** The actions the caps count: every catalogue entry that sends the customer a new message. */
-export const CUSTOMER_MESSAGE_TYPES: readonly string[] = ACTION_TYPES.filter(
-  (t) => actionDefinition(t).customerMessage,
-);
 
 @Injectable()
 export class PolicyGateService {
@@ -52,7 +47,7 @@ export class PolicyGateService {
     const policy = this.policy();
     if (!policyApplies(policy)) return 'go';
     const type = (row.action as RuleAction).type;
-    if (!actionDefinition(type).customerMessage) return 'go';
+    if (!isCustomerMessage(type)) return 'go';
     const now = new Date();
     const needs = ledgerNeeds(policy);
     const sentAt = needs

@@ -3,6 +3,7 @@ import { DEMO } from '../support/demo-fixture';
 import { api } from '../support/http';
 import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { ensureBuilt, WorkerProcesses } from '../support/worker-process';
+import { consoleCookie } from '../console/console-login';
 
 const MESSAGE_ROUTE = 'POST /v1/messages';
 const CONTACTS = 4;
@@ -68,5 +69,12 @@ describe('messaging policy caps across two worker processes', () => {
       expect(mine.filter((a) => a.status === 'skipped').map((a) => a.reason)).toEqual(['policy_cap']);
     }
     expect((await counters()) - before).toBe(CONTACTS * 2);
+
+    // The console: the skip with the policy's words on the contact timeline, and the count per period.
+    const cookie = await consoleCookie(h.url);
+    const page = await (await fetch(`${h.url}/console/contacts/${ids[0]}`, { headers: { cookie } })).text();
+    expect(page).toContain('data-kind="policy"');
+    expect(page).toContain('policy_cap: 2 message(s) per 1d reached');
+    expect(page).toContain('customer messages: 2 in the last 1d (cap 2), 2 in the last 7d (cap 5)');
   }, 120_000);
 });

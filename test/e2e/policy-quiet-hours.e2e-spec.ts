@@ -5,6 +5,7 @@ import { DEMO } from '../support/demo-fixture';
 import { api } from '../support/http';
 import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { ensureBuilt, WorkerProcesses } from '../support/worker-process';
+import { consoleCookie } from '../console/console-login';
 
 const MESSAGE_ROUTE = 'POST /v1/messages';
 const hhmm = (d: Date) => d.toISOString().slice(11, 16);
@@ -58,7 +59,9 @@ describe('a message due in quiet hours', () => {
     const db = h.app.get(DataSource);
     const run = async () =>
       (
-        await db.query(`SELECT status, waiting_until, timeline FROM runs WHERE contact_id = $1`, [contact.id])
+        await db.query(`SELECT id, status, waiting_until, timeline FROM runs WHERE contact_id = $1`, [
+          contact.id,
+        ])
       )[0];
     const waiting = await eventually(
       async () => ((await run())?.status === 'waiting' ? run() : undefined),
@@ -73,6 +76,10 @@ describe('a message due in quiet hours', () => {
         until: end.toISOString(),
       }),
     ]);
+    // The console's run page says why the run waits.
+    const cookie = await consoleCookie(h.url);
+    const page = await (await fetch(`${h.url}/console/runs/${waiting.id}`, { headers: { cookie } })).text();
+    expect(page).toContain('(policy: quiet_hours, quiet hours');
     first.kill('SIGKILL');
     // No worker while the quiet hours end.
     await eventually(async () => (Date.now() > end.getTime() + 500 ? true : undefined), 90_000, 200);
