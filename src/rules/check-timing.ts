@@ -24,12 +24,15 @@ export function checkWindow(
     return undefined;
   }
   const before = ctx.errorCount();
-  if (raw.days === undefined && raw.hours === undefined && raw.calendar === undefined)
+  if (raw.days === undefined && raw.hours === undefined && raw.calendar === undefined) {
+    // A calendar is named only where policy.yaml defines some.
+    const orCalendar = Object.keys(ctx.calendars).length > 0 ? ' (or a calendar of policy.yaml)' : '';
     ctx.error(
       path,
       'invalid-window',
-      `a window needs days, hours, a calendar or several of them: ${DAYS_HINT}; ${HOURS_HINT}`,
+      `a window needs days, hours or both${orCalendar}: ${DAYS_HINT}; ${HOURS_HINT}`,
     );
+  }
   const calendar = checkCalendar(raw.calendar, [...path, 'calendar'], ctx);
   const days = raw.days === undefined ? parseDays('mon-sun') : parseDays(raw.days);
   if ('error' in days) ctx.error([...path, 'days'], 'invalid-window', `window days: ${days.error}`);
