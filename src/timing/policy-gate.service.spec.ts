@@ -4,7 +4,7 @@ import type { RunRow } from '../ledger/run-rows';
 import type { EngineMetrics } from '../ops/engine-metrics';
 import type { MessagingPolicy } from '../policy/messaging-policy';
 import type { RuleSetService } from '../rules/rule-set.service';
-import { PolicyGateService } from './policy-gate.service';
+import { judgedAt, PolicyGateService } from './policy-gate.service';
 import type { RunTimingService, TimingLedger } from './run-timing.service';
 
 const POLICY: MessagingPolicy = {
@@ -53,5 +53,28 @@ describe('PolicyGateService', () => {
     const { gate, ledger, queries } = setUp(POLICY, [new Date(Date.now() - 60_000)]);
     await expect(gate.gate(ledger, run, row('send-template'), contact)).resolves.toBe('skip');
     expect(queries).toEqual(['messagesSentTo', 'skip', 'record']);
+  });
+});
+
+describe('judgedAt', () => {
+  const now = new Date('2026-06-11T05:59:59.600Z');
+  const waited = (until: string) =>
+    ({
+      timeline: [
+        { at: '2026-06-10T20:30:00.000Z', step: 'waiting', for: 'policy', until },
+        { at: now.toISOString(), step: 'resumed' },
+      ],
+    }) as unknown as RunRow;
+  it.each([
+    [
+      'woken 400 ms early: judged when it was due',
+      waited('2026-06-11T06:00:00.000Z'),
+      '2026-06-11T06:00:00.000Z',
+    ],
+    ['woken after it was due: now', waited('2026-06-11T05:59:00.000Z'), now.toISOString()],
+    ['a wait far ahead (not a wake-up): now', waited('2026-06-11T07:00:00.000Z'), now.toISOString()],
+    ['never waited: now', { timeline: [] } as unknown as RunRow, now.toISOString()],
+  ])('%s', (_name, run, expected) => {
+    expect(judgedAt(run, now).toISOString()).toBe(expected);
   });
 });

@@ -48,7 +48,7 @@ export class PolicyGateService {
     if (!policyApplies(policy)) return 'go';
     const type = (row.action as RuleAction).type;
     if (!isCustomerMessage(type)) return 'go';
-    const now = new Date();
+    const now = judgedAt(run, new Date());
     const needs = ledgerNeeds(policy);
     const sentAt = needs
       ? await ledger.actions.messagesSentTo(
@@ -87,6 +87,21 @@ export class PolicyGateService {
         });
     }
   }
+}
+
+/** How early a delayed job may wake a run (RunsRepository.dueWaiting accepts it that early). */
+const WAKE_TOLERANCE_MS = 1000;
+
+/**
+ * The time a run is judged at: now, or the time its last wait was due when a job woke it a moment
+ * early (clocks of two hosts). Judged at `now` it would defer to that same time again, with the
+ * job id of the job running now, which BullMQ ignores: the run would sleep until the reconciler.
+ */
+export function judgedAt(run: Pick<RunRow, 'timeline'>, now: Date): Date {
+  const waits = (run.timeline ?? []).filter((e) => e.step === 'waiting' && e.until);
+  const due = waits.length > 0 ? new Date(waits[waits.length - 1].until!) : undefined;
+  const early = due ? due.getTime() - now.getTime() : 0;
+  return due && early > 0 && early <= WAKE_TOLERANCE_MS ? due : now;
 }
 
 const reasonOf = (d: { reason: string; detail: string }) => ({ reason: d.reason, detail: d.detail });
