@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { DEMO } from '../support/demo-fixture';
 import { api } from '../support/http';
-import { crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { admin, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { ensureBuilt, WorkerProcesses } from '../support/worker-process';
 import { consoleCookie } from '../console/console-login';
 
@@ -112,6 +112,14 @@ describe('messaging policy caps across two worker processes', () => {
       return row;
     }, 60_000);
     expect(skipped).toEqual({ status: 'skipped', reason: 'policy_cap' });
+    // The policy in force, as operators see it.
+    expect((await admin(h, 'GET', '/admin/rules')).body.policy).toMatchObject({
+      caps: [
+        { max: 2, per: '1d' },
+        { max: 5, per: '7d' },
+      ],
+      overCap: 'skip',
+    });
     expect((await counters()) - before).toBe(0);
   }, 120_000);
 });
