@@ -220,7 +220,12 @@ export class ActionResultsRepository extends ActionResultViews {
    * `limit`: the messaging policy's caps count these. A `running` or `uncertain` send may have
    * reached the customer, so it counts too.
    */
-  async messagesSentTo(contactId: string, types: readonly string[], since: Date, limit: number): Promise<Date[]> {
+  async messagesSentTo(
+    contactId: string,
+    types: readonly string[],
+    since: Date,
+    limit: number,
+  ): Promise<Date[]> {
     const rows: { started_at: Date }[] = await this.db.query(
       `SELECT a.started_at FROM runs r JOIN action_results a ON a.run_id = r.id
         WHERE r.contact_id = $1 AND a.action->>'type' = ANY($2::text[])

@@ -140,12 +140,7 @@ export class RunTimingService {
   }
 
   /** The run sleeps until `until` (recorded `waiting`), a delayed job wakes it: also the policy gate's defer. */
-  async sleep(
-    run: RunRow,
-    ledger: TimingLedger,
-    until: Date,
-    entry: TimelineEntry,
-  ): Promise<GateOutcome> {
+  async sleep(run: RunRow, ledger: TimingLedger, until: Date, entry: TimelineEntry): Promise<GateOutcome> {
     const waiting = { ...entry, until: until.toISOString() };
     await ledger.runs.startWaiting(run.id, until, waiting);
     run.timeline = [...(run.timeline ?? []), waiting];
