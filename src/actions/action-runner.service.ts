@@ -14,6 +14,7 @@ import type { RunRow } from '../ledger/run-rows';
 import { RunsRepository } from '../ledger/runs.repository';
 import { EngineMetrics } from '../ops/engine-metrics';
 import { RunTimingService } from '../timing/run-timing.service';
+import { PolicyGateService } from '../timing/policy-gate.service';
 import type { RuleAction } from '../rules/rule-types';
 import { applyActionLocally, guardAction } from './action-guards';
 import { executeAction } from './action-executor';
@@ -64,6 +65,7 @@ export class ActionRunnerService {
     private readonly journal: ContactJournalRepository,
     private readonly timing: RunTimingService,
     private readonly outbound: OutboundRequests,
+    private readonly policy: PolicyGateService,
   ) {}
 
   /** Runs every unfinished run of the contact up to and including `runId`. */
@@ -124,6 +126,10 @@ export class ActionRunnerService {
       const gate = step === 'execute' ? await this.timing.gate(ledger, run, row) : 'go';
       if (gate === 'stop') return;
       if (gate === 'skip') continue;
+      // Then the messaging policy (policy.yaml): caps and quiet hours of customer messages.
+      const held = step === 'execute' ? await this.policy.gate(ledger, run, row, ctx.contact) : 'go';
+      if (held === 'stop') return;
+      if (held === 'skip') continue;
       const outcome =
         step === 'stop'
           ? (row.status as Extract<ActionStatus, 'failed' | 'dead' | 'uncertain'>)

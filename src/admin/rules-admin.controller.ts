@@ -11,12 +11,16 @@ export class RulesAdminController {
   constructor(private readonly rules: RuleSetService) {}
 
   @Get()
-  @ApiOperation({ summary: 'The loaded rule set, its version, and the problems of the last load attempt' })
+  @ApiOperation({
+    summary:
+      'The loaded rule set, its version, its messaging policy (null: none), and the problems of the last load attempt',
+  })
   show() {
     const set = this.rules.current();
     return {
       status: this.rules.status(),
       problems: this.rules.problems(),
+      policy: set?.policy ?? null,
       rules: (set?.rules ?? []).map((r) => ({
         id: r.id,
         version: r.version,

@@ -61,5 +61,11 @@ async function diffCommand(dir: string, opts: DiffOptions, println: Print, eprin
     snapshotNames(loaded.snapshot),
   );
   println(formatDiff(diff, opts.format, opts.base));
+  // diff replays which rules act on which events; caps and quiet hours act later, when a message
+  // is sent, across all rules (rule tests and forecast apply them).
+  if (base.ruleSet!.policy?.hash !== head.ruleSet!.policy?.hash)
+    eprintln(
+      `info: the messaging policy (policy.yaml) differs between ${opts.base} and the working tree; diff does not replay its caps and quiet hours`,
+    );
   return opts.failOnChange && hasChanges(diff) ? 1 : 0;
 }

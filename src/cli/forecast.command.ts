@@ -91,6 +91,7 @@ async function forecastCommand(
     now,
     budget: loadConfig(process.env).crm.budget,
     eventCallsPerMinute: load?.callsPerMinute ?? 0,
+    ...(set.policy ? { policy: set.policy } : {}),
   });
   println(formatForecast(result, opts.format));
   if (!load && opts.format !== 'json') eprintln('info: no --events: the load of event rules was taken as 0');

@@ -1,8 +1,9 @@
-// `crm-rules schema DIR`: the JSON Schemas of rule files and rule-test files, so a separate rules
+// `crm-rules schema DIR`: the JSON Schemas of rule files, rule-test files and policy.yaml, so a separate rules
 // repository can point editors at them (`# yaml-language-server: $schema=schemas/rule.schema.json`).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import policySchema from '../rules/policy.schema.json';
 import testSchema from '../rules/rule-test.schema.json';
 import ruleSchema from '../rules/rule.schema.json';
 import type { CliState, Print } from './cli-io';
@@ -10,6 +11,7 @@ import type { CliState, Print } from './cli-io';
 export const SCHEMA_FILES: Record<string, unknown> = {
   'rule.schema.json': ruleSchema,
   'rule-test.schema.json': testSchema,
+  'policy.schema.json': policySchema,
 };
 
 export async function writeSchemas(dir: string): Promise<string[]> {
@@ -26,7 +28,7 @@ export async function writeSchemas(dir: string): Promise<string[]> {
 export function addSchema(program: Command, println: Print, state: CliState): void {
   program
     .command('schema')
-    .description('write the JSON Schemas of rule files and rule-test files to a directory')
+    .description('write the JSON Schemas of rule files, rule-test files and policy.yaml to a directory')
     .argument('[dir]', 'output directory', 'schemas')
     .action(async (dir: string) => {
       for (const path of await writeSchemas(dir)) println(`✔ ${path}`);

@@ -20,6 +20,8 @@ import {
 } from './pages/format';
 import { ActionResultRow, RunDetail, runPage } from './pages/run-page';
 import { buildTimeline } from './pages/timeline';
+import { describeMessageCounts, messageCounts, messagePeriods } from './pages/message-counts';
+import { CUSTOMER_MESSAGE_TYPES } from '../policy/customer-messages';
 import { ActionResultsRepository } from '../ledger/action-results.repository';
 import { InboxEventsRepository } from '../ledger/inbox-events.repository';
 import type { RunListRow } from '../ledger/run-rows';
@@ -143,8 +145,14 @@ export class ConsolePagesController {
     ]);
     const actions = runs.length ? await this.actionResults.ofRuns(runs.map((r) => r.id)) : [];
     const steps = buildTimeline({ deliveries, runs, actions, journal });
+    // Counted from the ledger like the messaging policy's caps (src/timing/policy-gate.service.ts).
+    const periods = messagePeriods(this.rules.current()?.policy);
+    const now = new Date();
+    const longest = new Date(now.getTime() - Math.max(...periods.map((p) => p.perMs)));
+    const sent = await this.actionResults.messagesSentTo(contactId, CUSTOMER_MESSAGE_TYPES, longest, 1000);
     const view = {
       contactId,
+      messages: describeMessageCounts(messageCounts(sent, now, periods)),
       summary: `${deliveries.length} deliveries, ${runs.length} rule evaluations, ${actions.length} actions, ${journal.length} other steps (newest ${TIMELINE_LIMIT} of each kind)`,
       steps: steps.map((s) => ({ ...s, at: when(s.at) })),
     };

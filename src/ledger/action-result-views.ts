@@ -34,6 +34,8 @@ export interface ContactActionRow {
   action: RuleAction;
   status: ActionStatus;
   reason: string | null;
+  /** A skip's detail (the guard's or the messaging policy's words), or the failure's message. */
+  errorMessage?: string | null;
   errorCode: string | null;
   httpStatus: number | null;
   requestId: string | null;
@@ -92,7 +94,7 @@ export class ActionResultViews {
   ofRuns(runIds: string[]): Promise<ContactActionRow[]> {
     return this.db.query(
       `SELECT a.run_id AS "runId", r.rule_id AS "ruleId", a.action_index AS "index", a.action, a.status, a.reason,
-              a.error_code AS "errorCode", a.http_status AS "httpStatus", a.request_id AS "requestId",
+              a.error_message AS "errorMessage", a.error_code AS "errorCode", a.http_status AS "httpStatus", a.request_id AS "requestId",
               a.duration_ms AS "durationMs", a.started_at AS "startedAt", a.finished_at AS "finishedAt"
          FROM action_results a JOIN runs r ON r.id = a.run_id WHERE a.run_id = ANY($1::uuid[])`,
       [runIds],

@@ -277,6 +277,29 @@ export class ActionResultsRepository extends ActionResultViews {
     return new Set(rows.map(ruleContactKey));
   }
 
+  /**
+   * When the contact's customer messages (`types`) since `since` began, newest first, at most
+   * `limit`: the messaging policy's caps count these. A `running` or `uncertain` send may have
+   * reached the customer, so it counts too. Runs that did not act are left out (the partial
+   * index IDX_runs_contact_acted: a chatty contact's not_matched runs are most of its runs).
+   */
+  async messagesSentTo(
+    contactId: string,
+    types: readonly string[],
+    since: Date,
+    limit: number,
+  ): Promise<Date[]> {
+    const rows: { started_at: Date }[] = await this.db.query(
+      `SELECT a.started_at FROM runs r JOIN action_results a ON a.run_id = r.id
+        WHERE r.contact_id = $1 AND r.status NOT IN ('not_matched', 'suppressed')
+          AND a.action->>'type' = ANY($2::text[])
+          AND a.status IN ('running', 'succeeded', 'uncertain') AND a.started_at > $3
+        ORDER BY a.started_at DESC LIMIT $4`,
+      [contactId, types, since, limit],
+    );
+    return rows.map((r) => new Date(r.started_at));
+  }
+
   /** Actions of one rule's runs on the given triggers (a sweep's), counted by status. */
   async countsByStatus(ruleId: string, triggerKeys: string[]): Promise<Record<string, number>> {
     const rows: { status: string; n: number }[] = await this.db.query(

@@ -8,11 +8,14 @@ export interface TimelineEntry {
   step: TimelineStep;
   /** The action the step is about (0-based), where there is one. */
   action?: number;
-  /** Why the run waits: a wait step (its index in the plan's waits), a closed window, a full limit. */
-  for?: 'wait' | 'window' | 'limit';
+  /**
+   * Why the run waits: a wait step (its index in the plan's waits), a closed window, a full limit,
+   * the messaging policy (quiet hours or a cap; `reason` says which).
+   */
+  for?: 'wait' | 'window' | 'limit' | 'policy';
   wait?: number;
   until?: string;
-  /** Stable reason code (`unless`, `until_event`, `contact_deleted`, `left_segment`, `outside_window`, `rate_limited`). */
+  /** Stable reason code (`unless`, `until_event`, `contact_deleted`, `left_segment`, `outside_window`, `rate_limited`, `quiet_hours`, `policy_cap`). */
   reason?: string;
   detail?: string;
 }

@@ -40,6 +40,8 @@ export type RunPriority = 'interactive' | 'bulk';
   where: `status IN ('pending', 'running', 'waiting')`,
 })
 @Index('IDX_runs_limited_rule_updated', ['ruleId', 'updatedAt'], { where: `timing ? 'limit'` })
+// The messaging policy's count of a contact's messages walks only its runs that acted.
+@Index('IDX_runs_contact_acted', ['contactId'], { where: `status NOT IN ('not_matched', 'suppressed')` })
 export class RunEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

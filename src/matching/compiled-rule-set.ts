@@ -6,6 +6,7 @@ import type { ConditionTrace, EvaluationFacts, RuleDefinition, RuleEvaluation } 
 import { compileConditions, type CompiledConditions } from './compile-conditions';
 import { changeNamesOf, type ChangeName } from './change-operators';
 import { buildReferenceEngine } from './reference-engine';
+import type { MessagingPolicy } from '../policy/messaging-policy';
 
 interface CompiledRule {
   def: RuleDefinition;
@@ -31,9 +32,15 @@ export class CompiledRuleSet {
   private readonly scheduled: readonly RuleDefinition[];
   private readonly engines = new Map<string, Engine>();
 
-  constructor(rules: readonly RuleDefinition[]) {
+  /** The messaging policy (policy.yaml), versioned with the rules; undefined: no policy. */
+  readonly policy?: MessagingPolicy;
+
+  constructor(rules: readonly RuleDefinition[], policy?: MessagingPolicy) {
     this.rules = Object.freeze([...rules]);
-    this.version = contentHash(this.rules.map((r) => [r.id, r.version]).sort());
+    const rulesVersion = contentHash(this.rules.map((r) => [r.id, r.version]).sort());
+    // Without a policy the version is what it always was; with one, its hash is part of it.
+    this.version = policy ? contentHash([rulesVersion, policy.hash]) : rulesVersion;
+    if (policy) this.policy = policy;
     const order = new Map(this.rules.map((r, i) => [r.id, i]));
     // Higher priority first; equal priorities keep file order, so runs are deterministic.
     const ranked = [...this.rules].sort(

@@ -8,6 +8,7 @@ import { FACT_ROOTS, factUnavailableReason, lookupField, type FactRoot, type Fie
 import { checkOperatorValue } from './check-operator-value';
 import { checkChangeLeaf } from './check-change-leaf';
 import { isChangeOperator } from '../matching/change-operators';
+import { calendarLeaf, isCalendarFact } from './calendar-conditions';
 import { isPlainObject, type RuleContext } from './rule-context';
 import { hint } from './suggest';
 import type { YamlPath } from './yaml-source';
@@ -89,6 +90,7 @@ function checkLeaf(
   }
   const factName = raw[factKey];
   if (typeof factName !== 'string' || typeof raw.operator !== 'string') return undefined;
+  if (factKey === 'fact' && isCalendarFact(factName)) return calendarLeaf(raw, path, ctx);
   const read = resolveFact(factName, raw.path, path, ctx, kinds, factKey);
   const fact = read && factKey !== 'fact' ? sinceFact(read, factKey, [...path, factKey], ctx) : read;
   const operator = checkOperatorName(raw.operator, [...path, 'operator'], ctx);

@@ -7,6 +7,7 @@ import { DURATION_HINT, parseDuration } from './durations';
 import { isPlainObject, type RuleContext } from './rule-context';
 import type { RuleLimit } from './rule-types';
 import { DAYS_HINT, HOURS_HINT, parseDays, parseHours, type TimeWindow } from './time-window';
+import { hint } from './suggest';
 import type { YamlPath } from './yaml-source';
 
 const ALL_DAY = { from: 0, to: 24 * 60 };
@@ -23,8 +24,16 @@ export function checkWindow(
     return undefined;
   }
   const before = ctx.errorCount();
-  if (raw.days === undefined && raw.hours === undefined)
-    ctx.error(path, 'invalid-window', `a window needs days, hours or both: ${DAYS_HINT}; ${HOURS_HINT}`);
+  if (raw.days === undefined && raw.hours === undefined && raw.calendar === undefined) {
+    // A calendar is named only where policy.yaml defines some.
+    const orCalendar = Object.keys(ctx.calendars).length > 0 ? ' (or a calendar of policy.yaml)' : '';
+    ctx.error(
+      path,
+      'invalid-window',
+      `a window needs days, hours or both${orCalendar}: ${DAYS_HINT}; ${HOURS_HINT}`,
+    );
+  }
+  const calendar = checkCalendar(raw.calendar, [...path, 'calendar'], ctx);
   const days = raw.days === undefined ? parseDays('mon-sun') : parseDays(raw.days);
   if ('error' in days) ctx.error([...path, 'days'], 'invalid-window', `window days: ${days.error}`);
   const hours = raw.hours === undefined ? ALL_DAY : parseHours(raw.hours);
@@ -38,7 +47,27 @@ export function checkWindow(
     ...hours,
     timezone: typeof zone === 'string' ? zone : (timezone ?? DEFAULT_TIMEZONE),
     outside: raw.outside === 'skip' ? 'skip' : 'wait',
+    ...(calendar ? { calendar: calendar.name, closedOn: calendar.dates } : {}),
   };
+}
+
+/** `calendar: holidays`: a calendar of policy.yaml, whose dates close the window. */
+function checkCalendar(
+  name: unknown,
+  path: YamlPath,
+  ctx: RuleContext,
+): { name: string; dates: string[] } | undefined {
+  if (name === undefined) return undefined;
+  const known = Object.keys(ctx.calendars);
+  if (typeof name === 'string' && ctx.calendars[name]) return { name, dates: [...ctx.calendars[name]] };
+  ctx.error(
+    path,
+    'unknown-calendar',
+    known.length === 0
+      ? `no calendar ${JSON.stringify(name)}: calendars are defined in policy.yaml (calendars: { holidays: { dates: [...] } })`
+      : `unknown calendar ${JSON.stringify(name)}${hint(String(name), known, 0)}; policy.yaml defines ${known.join(', ')}`,
+  );
+  return undefined;
 }
 
 export function checkLimit(raw: unknown, path: YamlPath, ctx: RuleContext): RuleLimit | undefined {

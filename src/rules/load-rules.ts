@@ -11,6 +11,7 @@ import { normalizeRule } from './normalize-rule';
 import { isPlainObject } from './rule-context';
 import type { RuleProblem } from './rule-types';
 import { parseYamlFile, type Locator } from './yaml-source';
+import { isIcsFile, isPolicyFile, loadPolicy } from './load-policy';
 
 export interface LoadResult {
   /** undefined when any problem is an error. */
@@ -30,9 +31,12 @@ export interface RuleFile {
 const YAML_RE = /\.ya?ml$/i;
 const TEST_RE = /\.test\.ya?ml$/i;
 
-/** Rule files are *.yaml / *.yml; *.test.yaml files beside them are rule tests, never rules. */
+/**
+ * Files of the rule set: rules (*.yaml / *.yml), the messaging policy (policy.yaml) and the .ics
+ * calendars it names; *.test.yaml files beside them are rule tests, never rules.
+ */
 export function isRuleFile(path: string): boolean {
-  return YAML_RE.test(path) && !TEST_RE.test(path);
+  return (YAML_RE.test(path) && !TEST_RE.test(path)) || isIcsFile(path);
 }
 
 export function isRuleTestFile(path: string): boolean {
@@ -99,8 +103,13 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
   const loaded: LoadedRule[] = [];
   const ids: { id: string; at: Locator }[] = [];
   const skippedDisabled: string[] = [];
+  const policy = loadPolicy(
+    files.filter((f) => isPolicyFile(f.path)),
+    files,
+  );
+  problems.push(...policy.problems);
   for (const file of files) {
-    if (!isRuleFile(file.path)) continue;
+    if (!isRuleFile(file.path) || isPolicyFile(file.path) || isIcsFile(file.path)) continue;
     const parsed = parseYamlFile(file.path, file.text);
     problems.push(...parsed.problems);
     for (const doc of parsed.documents) {
@@ -109,7 +118,7 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
         : [doc];
       for (const { value, at } of items) {
         if (isPlainObject(value) && typeof value.rule === 'string') ids.push({ id: value.rule, at });
-        const def = normalizeRule(value, at, problems);
+        const def = normalizeRule(value, at, problems, policy.policy?.calendars);
         if (def && opts.skipDisabled && !def.enabled) skippedDisabled.push(def.id);
         else if (def) loaded.push({ def, at });
       }
@@ -120,7 +129,15 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
   const sorted = sortProblems(problems);
   const skipped = opts.skipDisabled ? { skippedDisabled } : {};
   if (sorted.some((p) => p.severity === 'error')) return { problems: sorted, loaded, ...skipped };
-  return { ruleSet: new CompiledRuleSet(loaded.map((l) => l.def)), problems: sorted, loaded, ...skipped };
+  return {
+    ruleSet: new CompiledRuleSet(
+      loaded.map((l) => l.def),
+      policy.policy,
+    ),
+    problems: sorted,
+    loaded,
+    ...skipped,
+  };
 }
 
 export function sortProblems(problems: RuleProblem[]): RuleProblem[] {

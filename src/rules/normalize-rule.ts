@@ -24,11 +24,12 @@ export function normalizeRule(
   raw: unknown,
   at: Locator,
   problems: RuleProblem[],
+  calendars: Readonly<Record<string, readonly string[]>> = {},
 ): RuleDefinition | undefined {
   const issues = schemaIssues(ruleValidator(), raw);
   problems.push(...issuesToProblems(issues, at));
   if (!isPlainObject(raw)) return undefined;
-  const ctx = new RuleContext(at, problems);
+  const ctx = new RuleContext(at, problems, calendars);
   // The semantic checks skip whatever the schema refused (wrong types, unknown keys), so each
   // problem is reported once; an `on` the schema refused gives no event kinds to check against.
   const onIsValid = !issues.some((i) => i.path[0] === 'on');

@@ -34,6 +34,10 @@ export const RULE_PROBLEM_CODES = [
   'test-file',
   'change-without-previous',
   'host-not-allowed',
+  'invalid-policy',
+  'duplicate-policy',
+  'invalid-calendar',
+  'unknown-calendar',
 ] as const;
 
 export type RuleProblemCode = (typeof RULE_PROBLEM_CODES)[number];

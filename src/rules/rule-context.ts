@@ -6,9 +6,11 @@ import type { Locator, YamlPath } from './yaml-source';
 export class RuleContext {
   private count = 0;
 
+  /** `calendars`: the named calendars of the messaging policy (policy.yaml), for `window: { calendar }`. */
   constructor(
     readonly at: Locator,
     private readonly problems: RuleProblem[],
+    readonly calendars: Readonly<Record<string, readonly string[]>> = {},
   ) {}
 
   error(path: YamlPath, code: RuleProblemCode, message: string, target: 'key' | 'value' = 'value'): void {

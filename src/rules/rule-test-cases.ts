@@ -28,6 +28,8 @@ export interface RuleTestCase {
   /** Event cases; segment cases have only a contact. */
   facts: EvaluationFacts;
   wasInSegment: boolean;
+  /** `sent-in-period`: when the customer messages the contact got before `now` were sent. */
+  sentBefore: Date[];
   expected: RuleAction[];
   /** `then:` steps: the clock moves on (and maybe another event arrives); actions expected meanwhile. */
   later: LaterStep[];
@@ -137,6 +139,10 @@ function parseCase(
     ...(ruleId !== undefined ? { rule: ruleId } : {}),
     facts,
     wasInSegment: raw['was-in-segment'] === true,
+    sentBefore: Array.from(
+      { length: typeof raw['sent-in-period'] === 'number' ? raw['sent-in-period'] : 0 },
+      () => new Date(now.getTime() - 60_000),
+    ),
     expected,
     later,
     responses,

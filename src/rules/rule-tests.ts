@@ -87,7 +87,7 @@ async function runTimeline(
   ruleSet: CompiledRuleSet,
   c: RuleTestCase,
 ): Promise<Pick<RuleTestResult, 'passed' | 'details' | 'rules'>> {
-  const timeline = new RunTimeline(ruleSet, c.rule, c.responses);
+  const timeline = new RunTimeline(ruleSet, c.rule, c.responses, c.sentBefore);
   await timeline.event(c.facts);
   const steps = [
     { label: undefined as string | undefined, expected: c.expected, done: timeline.done.splice(0) },

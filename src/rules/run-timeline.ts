@@ -2,7 +2,10 @@
 // moves on. Runs wait (waits, closed windows, a full limit period), wake up, are cancelled by a
 // later event, an `unless`, a deleted contact; limits and once / at-most / cooldown count runs.
 // Pure and offline: the engine's runner makes the same decisions with delayed jobs.
+import { isCustomerMessage } from '../policy/customer-messages';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
+import { decidePolicy, inboundAt, policyApplies, quietZone } from '../policy/messaging-policy';
+import { isTimeZone } from './check-timezone';
 import { formatEvaluation } from '../matching/format-explain';
 import { durationText } from '../matching/format-timing';
 import type { EvaluationFacts, RuleAction, RuleDefinition, WaitStep } from './rule-types';
@@ -33,13 +36,19 @@ export class RunTimeline {
   private readonly runsPerContact = new Map<string, number[]>(); // rule -> start times
   private readonly runsPerPeriod = new Map<string, number>(); // rule|period -> runs started
   private contactFacts?: EvaluationFacts['contact'];
+  /** When the contact got customer messages (the messaging policy's caps count them). */
+  private readonly sentAt: Date[];
 
+  /** `sentBefore`: messages the contact got before the case starts (a case's `sent-in-period`). */
   constructor(
     private readonly ruleSet: CompiledRuleSet,
     private readonly onlyRule?: string,
     /** Mocked answers of http-request steps, by step name. */
     private readonly responses: MockedResponses = {},
-  ) {}
+    sentBefore: readonly Date[] = [],
+  ) {
+    this.sentAt = [...sentBefore];
+  }
 
   /** Wakes every run due up to `until` (in time order), with the contact as it was before. */
   advanceTo(until: Date): void {
@@ -140,6 +149,9 @@ export class RunTimeline {
         this.note(now, rule, `action ${run.next + 1} skipped: ${gate.why}`);
         continue;
       }
+      const held = this.policyGate(run, facts);
+      if (held === 'stop') return;
+      if (held === 'skip') continue;
       const action = rule.actions[run.next];
       this.done.push({ action, rule: rule.id, at: now });
       if (action.type === 'http-request') {
@@ -149,6 +161,31 @@ export class RunTimeline {
       }
     }
     this.pending = this.pending.filter((r) => r !== run);
+  }
+
+  /** The messaging policy before a customer message, as the engine's policy gate decides it. */
+  private policyGate(run: PendingRun, facts: EvaluationFacts): 'go' | 'skip' | 'stop' {
+    const policy = this.ruleSet.policy;
+    const action = run.rule.actions[run.next];
+    if (!policyApplies(policy) || !isCustomerMessage(action.type)) return 'go';
+    const customFields = facts.contact?.customFields as Record<string, unknown> | undefined;
+    const decision = decidePolicy(policy, {
+      now: facts.now,
+      zone: quietZone(policy, customFields, isTimeZone),
+      sentAt: this.sentAt,
+      inboundAt: run.trigger.event.type.startsWith('message.') ? inboundAt(run.trigger.message) : undefined,
+    });
+    const which = `action ${run.next + 1}`;
+    if (decision.kind === 'skip') {
+      this.note(facts.now, run.rule, `${which} skipped: ${decision.reason} (${decision.detail})`);
+      return 'skip';
+    }
+    if (decision.kind === 'defer') {
+      this.sleep(run, decision.until.getTime(), `${which} deferred: ${decision.reason} (${decision.detail})`);
+      return 'stop';
+    }
+    this.sentAt.push(facts.now);
+    return 'go';
   }
 
   /** Fixed periods of `per`: the first `max` runs of a period go, the rest queue or skip. */

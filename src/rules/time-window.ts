@@ -13,6 +13,9 @@ export interface TimeWindow {
   timezone: string;
   /** Outside the window: wait for it to open (a delayed job), or skip with a recorded reason. */
   outside: 'wait' | 'skip';
+  /** `calendar:` of policy.yaml: the window does not open on these dates (YYYY-MM-DD, in `timezone`). */
+  calendar?: string;
+  closedOn?: string[];
 }
 
 export const DAYS_HINT = 'days like mon-fri, "mon, wed, fri", sat-sun or [mon, tue]';
@@ -61,7 +64,7 @@ export function parseHours(spec: unknown): { from: number; to: number } | { erro
 const minuteOfDay = (t: DateTime) => t.hour * 60 + t.minute;
 
 function opensOn(w: TimeWindow, t: DateTime): boolean {
-  return w.days.includes(WEEKDAYS[t.weekday - 1]);
+  return w.days.includes(WEEKDAYS[t.weekday - 1]) && !w.closedOn?.includes(t.toISODate()!);
 }
 
 export function isOpen(w: TimeWindow, at: Date): boolean {
@@ -72,23 +75,27 @@ export function isOpen(w: TimeWindow, at: Date): boolean {
   return (opensOn(w, t) && m >= w.from) || (opensOn(w, t.minus({ days: 1 })) && m < w.to);
 }
 
-/** `at` when the window is open, else the next time it opens (within a week: every window opens weekly). */
+/**
+ * `at` when the window is open, else the next time it opens: within a week, plus a day for each
+ * calendar date that closes it (every window opens weekly).
+ */
 export function nextOpening(w: TimeWindow, at: Date): Date {
   if (isOpen(w, at)) return at;
   const start = DateTime.fromJSDate(at, { zone: w.timezone }).startOf('day');
-  for (let d = 0; d <= 7; d++) {
+  for (let d = 0; d <= 7 + (w.closedOn?.length ?? 0); d++) {
     const day = start.plus({ days: d });
     if (!opensOn(w, day)) continue;
     // Through luxon, so a start inside a daylight-saving gap moves to the first real minute.
     const open = day.set({ hour: Math.floor(w.from / 60), minute: w.from % 60 });
     if (open.toMillis() > at.getTime()) return open.toJSDate();
   }
-  throw new Error('a window with at least one day opens within a week');
+  throw new Error('a window with at least one day opens within a week of its closed dates');
 }
 
 /** How the window reads in explain output and skip reasons. */
 export function describeWindow(w: TimeWindow): string {
   const hhmm = (m: number) =>
     `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
-  return `${w.days.join(',')} ${hhmm(w.from)}-${hhmm(w.to)} ${w.timezone}`;
+  const except = w.calendar ? ` except ${w.calendar}` : '';
+  return `${w.days.join(',')} ${hhmm(w.from)}-${hhmm(w.to)} ${w.timezone}${except}`;
 }

@@ -141,7 +141,8 @@ export class RunTimingService {
     }
   }
 
-  private async sleep(
+  /** The run sleeps until `until` (recorded `waiting`), a delayed job wakes it: also the policy gate's defer. */
+  async sleep(
     run: RunRow,
     ledger: TimingLedger,
     now: Date,

@@ -38,7 +38,7 @@ function actionsCell(r: RuleForecast): string {
   return r.actions
     .map(
       (a) =>
-        `${a.action}: ${a.sent}${Object.keys(a.skipped).length ? ` (skipped ${skipped(a.skipped)})` : ''}`,
+        `${a.action}: ${a.sent}${Object.keys(a.skipped).length ? ` (skipped ${skipped(a.skipped)})` : ''}${a.deferred ? ` (deferred ${skipped(a.deferred)})` : ''}`,
     )
     .join('<br>');
 }
@@ -50,7 +50,7 @@ function ruleLines(r: RuleForecast): string[] {
     `  members now ${r.members}; ${r.entering} enter on the first sweep`,
     ...r.actions.map(
       (a) =>
-        `  ${a.action}: ${a.sent} sent${Object.keys(a.skipped).length ? `, skipped ${skipped(a.skipped)}` : ''}`,
+        `  ${a.action}: ${a.sent} sent${Object.keys(a.skipped).length ? `, skipped ${skipped(a.skipped)}` : ''}${a.deferred ? `, deferred ${skipped(a.deferred)}` : ''}`,
     ),
     `  ${r.calls} CRM call(s), ~${formatDuration(r.durationMs)} at the budget left for sweeps`,
     ...(r.sample.length ? [`  e.g. ${r.sample.map((s) => `${s.name || '?'} (${s.id})`).join(', ')}`] : []),

@@ -7,6 +7,8 @@ import { segmentPredicate } from '../segments/filters/segment-filter';
 import type { MirroredContact } from '../contacts/mirrored-contact';
 import { actionLabel } from '../actions/catalogue/catalogue';
 import type { RuleDefinition, ScheduleTrigger } from '../rules/rule-types';
+import { OfflinePolicy } from '../policy/offline-policy';
+import type { MessagingPolicy } from '../policy/messaging-policy';
 import { asContact } from './contacts-file';
 import { prepareActions, simulateActions } from './simulate-actions';
 import type { SnapshotDirectory } from './snapshot-directory';
@@ -22,6 +24,8 @@ export interface ActionForecast {
   action: string;
   sent: number;
   skipped: Record<string, number>;
+  /** Sent later than the sweep: held by the messaging policy (quiet hours, a cap with over-cap: defer). */
+  deferred?: Record<string, number>;
 }
 
 export interface RuleForecast {
@@ -49,6 +53,8 @@ export interface ForecastInput {
   /** CRM calls per minute the event rules already make (from a recorded event export). */
   eventCallsPerMinute: number;
   sampleSize?: number;
+  /** The messaging policy: caps count per contact across every forecast rule, quiet hours at `now`. */
+  policy?: MessagingPolicy;
 }
 
 export interface Forecast {
@@ -70,9 +76,10 @@ export async function forecast(input: ForecastInput): Promise<Forecast> {
   const rules: RuleForecast[] = [];
   // A contact in several segments is converted to the Contact shape the guards read once.
   const asContactOnce = memoized(asContact);
+  const policy = new OfflinePolicy(input.policy);
   for (const rule of input.rules) {
     if (rule.trigger.kind !== 'schedule') continue;
-    rules.push(await forecastRule(rule, rule.trigger, input, bulkPerMinute, asContactOnce));
+    rules.push(await forecastRule(rule, rule.trigger, input, bulkPerMinute, asContactOnce, policy));
   }
   return {
     now: input.now.toISOString(),
@@ -90,6 +97,7 @@ async function forecastRule(
   input: ForecastInput,
   bulkPerMinute: number,
   contactOf: (m: MirroredContact) => Contact,
+  policy: OfflinePolicy,
 ): Promise<RuleForecast> {
   const base = { rule: rule.id, file: rule.source.file, mode: rule.mode };
   const empty = { members: 0, entering: 0, sample: [], actions: [], calls: 0, durationMs: 0 };
@@ -112,10 +120,15 @@ async function forecastRule(
   let calls = 0;
   // Shadow rules record what they would do and call nobody.
   for (const member of members) {
-    const run = simulateActions(prepared, contactOf(member));
+    const contact = contactOf(member);
+    const run = simulateActions(prepared, contact, (action) => {
+      const d = policy.decide(contact.id, action.type, input.now, contact.customFields);
+      return d?.kind === 'skip' ? { skip: d.reason } : d?.kind === 'defer' ? { defer: d.reason } : undefined;
+    });
     run.outcomes.forEach((o, i) => {
-      if (o.status === 'sent') actions[i].sent++;
-      else actions[i].skipped[o.reason] = (actions[i].skipped[o.reason] ?? 0) + 1;
+      if (o.status === 'skipped') actions[i].skipped[o.reason] = (actions[i].skipped[o.reason] ?? 0) + 1;
+      else if (!o.deferred) actions[i].sent++;
+      else (actions[i].deferred ??= {})[o.deferred] = (actions[i].deferred![o.deferred] ?? 0) + 1;
     });
     calls += run.calls;
   }

@@ -15,7 +15,10 @@ export interface PreparedAction {
   assignFirstId?: string;
 }
 
-export type ActionOutcome = { status: 'sent' } | { status: 'skipped'; reason: string };
+export type ActionOutcome = { status: 'sent'; deferred?: string } | { status: 'skipped'; reason: string };
+
+/** The messaging policy's say on an action that passed its guards (forecast: OfflinePolicy). */
+export type PolicyCheck = (action: RuleAction) => { skip?: string; defer?: string } | undefined;
 
 export interface SimulatedRun {
   outcomes: ActionOutcome[];
@@ -23,7 +26,11 @@ export interface SimulatedRun {
   contact: Contact;
 }
 
-export function simulateActions(prepared: readonly PreparedAction[], start: Contact): SimulatedRun {
+export function simulateActions(
+  prepared: readonly PreparedAction[],
+  start: Contact,
+  policy?: PolicyCheck,
+): SimulatedRun {
   let contact = start;
   let calls = 0;
   const outcomes: ActionOutcome[] = [];
@@ -37,9 +44,14 @@ export function simulateActions(prepared: readonly PreparedAction[], start: Cont
       outcomes.push({ status: 'skipped', reason: verdict.reason });
       continue;
     }
+    const held = policy?.(p.action);
+    if (held?.skip) {
+      outcomes.push({ status: 'skipped', reason: held.skip });
+      continue;
+    }
     if (actionDefinition(p.resolved.type).callsCrm !== false) calls++;
     contact = applyActionLocally(p.resolved, contact);
-    outcomes.push({ status: 'sent' });
+    outcomes.push(held?.defer ? { status: 'sent', deferred: held.defer } : { status: 'sent' });
   }
   return { outcomes, calls, contact };
 }

@@ -22,7 +22,14 @@ import type { OutboundRequest } from '../../egress/outbound-requests.service';
  */
 export type RepeatClass = 'state-checked' | 'lookup-before-repeat' | 'at-most-once' | 'idempotent-by-key';
 
-export type SkipReason = 'needs_assignee' | 'contact_blocked' | 'channel_not_connected' | 'no_change';
+export type SkipReason =
+  | 'needs_assignee'
+  | 'contact_blocked'
+  | 'channel_not_connected'
+  | 'no_change'
+  /** The messaging policy (policy.yaml): a cap per contact reached, or quiet hours (src/policy). */
+  | 'policy_cap'
+  | 'quiet_hours';
 
 export type GuardVerdict = { proceed: true } | { proceed: false; reason: SkipReason; detail: string };
 
@@ -134,6 +141,11 @@ export interface ActionDefinition<A extends { type: string }, R extends { type: 
   bare?: boolean;
   /** Sends to the customer: needs an assignee and an unblocked contact; takes `assign-first`. */
   messaging?: boolean;
+  /**
+   * A new message to the customer: counted and held by the messaging policy (caps, quiet hours).
+   * react is messaging but not this: it marks the customer's own message, it sends nothing new.
+   */
+  customerMessage?: boolean;
   /** False for actions that do not act on a contact (create-segment). Default true. */
   needsContact?: boolean;
   /** False for actions that make no CRM call (http-request): plans and forecasts count none. Default true. */

@@ -82,6 +82,7 @@ export const sendMessageAction: ActionDefinition<SendMessageAction, ResolvedSend
     },
   },
   messaging: true,
+  customerMessage: true,
   repeat: 'at-most-once',
   parse(value) {
     if (text(value) !== undefined) return { text: text(value)! };

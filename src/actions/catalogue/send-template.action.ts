@@ -56,6 +56,7 @@ export const sendTemplateAction: ActionDefinition<SendTemplateAction, ResolvedSe
     },
   },
   messaging: true,
+  customerMessage: true,
   repeat: 'at-most-once',
   parse(value) {
     if (!isPlainObject(value) || text(value.name) === undefined) return undefined;

@@ -1,5 +1,6 @@
 import type { RuleDefinition } from '../../rules/rule-types';
-import { traceLines } from './run-page';
+import type { TimelineEntry } from '../../ledger/run-timeline-entry';
+import { timelineText, traceLines } from './run-page';
 
 const rule = {
   id: 'vip',
@@ -53,5 +54,38 @@ describe('a run trace as a tree', () => {
     expect(traceLines({ trace: [], ruleVersion: 'v1' }, { ...rule, conditions: undefined })).toEqual([
       { text: '✔ no conditions: always matches', tone: 'ok', depth: 0 },
     ]);
+  });
+});
+
+describe('the timing steps of a run', () => {
+  it.each([
+    [
+      {
+        at: '2026-06-10T20:30:00.000Z',
+        step: 'waiting',
+        for: 'policy',
+        action: 0,
+        reason: 'quiet_hours',
+        detail: 'quiet hours 21:00-08:00 in Europe/Berlin',
+        until: '2026-06-11T06:00:00.000Z',
+      },
+      '2026-06-10 20:30:00.000 waiting until 2026-06-11 06:00:00.000 (policy: quiet_hours, quiet hours 21:00-08:00 in Europe/Berlin) at action 0',
+    ],
+    [
+      { at: '2026-06-11T06:00:01.000Z', step: 'resumed', for: 'policy' },
+      '2026-06-11 06:00:01.000 resumed (policy)',
+    ],
+    [
+      {
+        at: '2026-06-11T06:00:01.000Z',
+        step: 'skipped',
+        action: 1,
+        reason: 'policy_cap',
+        detail: '2 message(s) per 1d reached',
+      },
+      '2026-06-11 06:00:01.000 skipped (policy_cap, 2 message(s) per 1d reached) at action 1',
+    ],
+  ] as const)('%j', (entry, text) => {
+    expect(timelineText(entry as TimelineEntry)).toBe(text);
   });
 });

@@ -1,6 +1,7 @@
 // A run as people read it: the condition tree with ✔/✘ and the values seen (the same text as
 // `crm-rules explain`, from format-explain.ts), then its actions. Pure.
 import { formatTraceList, formatTree } from '../../matching/format-explain';
+import type { TimelineEntry } from '../../ledger/run-timeline-entry';
 import type { ConditionTrace, RuleDefinition } from '../../rules/rule-types';
 import { actionShown, contactHref, statusText, statusTone, triggerText, when } from './format';
 
@@ -20,6 +21,8 @@ export interface RunDetail {
   createdAt: Date;
   finishedAt: Date | null;
   eventType?: string | null;
+  /** Waits, windows, limits and the messaging policy the run met (runs.timeline). */
+  timeline?: TimelineEntry[] | null;
 }
 
 /** An action as ActionResultsRepository.forRunView() gives it. */
@@ -77,6 +80,7 @@ export function runPage(
     createdAt: when(run.createdAt),
     finishedAt: when(run.finishedAt),
     trace: traceLines(run, rule),
+    timing: (run.timeline ?? []).map(timelineText),
     actions: actions.map((a) => ({
       index: a.index,
       text: actionShown(a.action),
@@ -96,4 +100,16 @@ export function runPage(
       budgetWait: budgetWaits.has(a.index) ? `${budgetWaits.get(a.index)} ms` : '',
     })),
   };
+}
+
+/** `waiting until … (policy: quiet_hours, quiet hours 21:00-08:00 in Europe/Berlin) at action 0`. */
+export function timelineText(e: TimelineEntry): string {
+  const why = [e.for, e.reason].filter(Boolean).join(': ');
+  const parts = [
+    e.step,
+    e.until ? `until ${when(new Date(e.until))}` : '',
+    why || e.detail ? `(${[why, e.detail].filter(Boolean).join(', ')})` : '',
+    e.action !== undefined ? `at action ${e.action}` : '',
+  ];
+  return `${when(new Date(e.at))} ${parts.filter(Boolean).join(' ')}`;
 }

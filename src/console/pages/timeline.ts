@@ -8,6 +8,8 @@ import { actionShown } from './format';
 
 export type Tone = 'ok' | 'bad' | 'warn' | 'muted' | 'info';
 
+const POLICY_REASONS = new Set(['policy_cap', 'quiet_hours']);
+
 export interface TimelineStep {
   at: Date;
   kind: string;
@@ -119,7 +121,15 @@ function actionStep(a: TimelineActionRow): TimelineStep {
         detail: `CRM accepted${took}${request}`,
       };
     case 'skipped':
-      return { at, href, kind: 'guard', tone: 'muted', title: `${what} skipped`, detail: a.reason ?? '' };
+      return {
+        at,
+        href,
+        // Held by the messaging policy (policy.yaml) rather than a guard of the CRM's rules.
+        kind: a.reason && POLICY_REASONS.has(a.reason) ? 'policy' : 'guard',
+        tone: 'muted',
+        title: `${what} skipped`,
+        detail: [a.reason, a.errorMessage].filter(Boolean).join(': '),
+      };
     case 'pending':
     case 'running':
       return {
