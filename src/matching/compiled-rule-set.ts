@@ -2,6 +2,7 @@
 // Immutable: hot reload builds a new instance and swaps one reference.
 import type { Engine } from 'json-rules-engine';
 import { contentHash } from '../rules/content-hash';
+import { NO_SOURCES, sourcesFingerprint, type CustomSources } from '../rules/custom-sources';
 import type { ConditionTrace, EvaluationFacts, RuleDefinition, RuleEvaluation } from '../rules/rule-types';
 import { compileConditions, type CompiledConditions } from './compile-conditions';
 import { changeNamesOf, type ChangeName } from './change-operators';
@@ -31,9 +32,15 @@ export class CompiledRuleSet {
   private readonly scheduled: readonly RuleDefinition[];
   private readonly engines = new Map<string, Engine>();
 
-  constructor(rules: readonly RuleDefinition[]) {
+  constructor(
+    rules: readonly RuleDefinition[],
+    /** Custom event sources of sources.yaml: versioned with the rules they start. */
+    readonly sources: CustomSources = NO_SOURCES,
+  ) {
     this.rules = Object.freeze([...rules]);
-    this.version = contentHash(this.rules.map((r) => [r.id, r.version]).sort());
+    const ruleVersions = this.rules.map((r) => [r.id, r.version]).sort();
+    // A set without sources keeps the version it had before sources existed.
+    this.version = contentHash(sources.size ? [ruleVersions, sourcesFingerprint(sources)] : ruleVersions);
     const order = new Map(this.rules.map((r, i) => [r.id, i]));
     // Higher priority first; equal priorities keep file order, so runs are deterministic.
     const ranked = [...this.rules].sort(

@@ -4,7 +4,9 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CompiledRuleSet } from '../matching/compiled-rule-set';
 import type { CrmSnapshot } from '../toolchain/crm-snapshot';
+import { checkCustomTriggers } from './check-custom-triggers';
 import { checkRuleSet } from './check-rule-set';
+import { isSourcesFile, parseSources } from './custom-sources';
 import type { LoadedRule } from './loaded-rule';
 import { normalizeRule } from './normalize-rule';
 import { isPlainObject } from './rule-context';
@@ -29,9 +31,17 @@ export interface RuleFile {
 const YAML_RE = /\.ya?ml$/i;
 const TEST_RE = /\.test\.ya?ml$/i;
 
-/** Rule files are *.yaml / *.yml; *.test.yaml files beside them are rule tests, never rules. */
+/**
+ * Rule files are *.yaml / *.yml; *.test.yaml files beside them are rule tests, never rules, and
+ * sources.yaml declares custom event sources (src/rules/custom-sources.ts).
+ */
 export function isRuleFile(path: string): boolean {
-  return YAML_RE.test(path) && !TEST_RE.test(path);
+  return YAML_RE.test(path) && !TEST_RE.test(path) && !isSourcesFile(path);
+}
+
+/** What a rule set is loaded from: its rule files and its sources.yaml. */
+export function isRuleSetFile(path: string): boolean {
+  return isRuleFile(path) || isSourcesFile(path);
 }
 
 export function isRuleTestFile(path: string): boolean {
@@ -62,7 +72,7 @@ export async function readYamlFiles(dir: string, keep: (path: string) => boolean
 export async function loadRulesFromDir(dir: string): Promise<LoadResult> {
   let files: RuleFile[];
   try {
-    files = await readYamlFiles(dir, isRuleFile);
+    files = await readYamlFiles(dir, isRuleSetFile);
   } catch (err) {
     const reason =
       (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'directory not found' : (err as Error).message;
@@ -112,11 +122,22 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
       }
     }
   }
+  const sources = parseSources(files.filter((f) => isSourcesFile(f.path)));
+  problems.push(...sources.problems);
   problems.push(...checkRuleSet(ids, loaded, opts.snapshot));
+  problems.push(...checkCustomTriggers(loaded, sources.sources));
   const sorted = sortProblems(problems);
   const skipped = opts.skipDisabled ? { skippedDisabled } : {};
   if (sorted.some((p) => p.severity === 'error')) return { problems: sorted, loaded, ...skipped };
-  return { ruleSet: new CompiledRuleSet(loaded.map((l) => l.def)), problems: sorted, loaded, ...skipped };
+  return {
+    ruleSet: new CompiledRuleSet(
+      loaded.map((l) => l.def),
+      sources.sources,
+    ),
+    problems: sorted,
+    loaded,
+    ...skipped,
+  };
 }
 
 export function sortProblems(problems: RuleProblem[]): RuleProblem[] {
