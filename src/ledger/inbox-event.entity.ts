@@ -7,7 +7,7 @@ export type InboxStatus = 'pending' | 'processed' | 'failed';
  * contact: nothing to match), `mirror_skipped` (the payload could not update the contact mirror, see
  * `last_error`; the rules were still evaluated). Null: processed the ordinary way.
  */
-export type InboxOutcome = 'contact_gone' | 'mirror_skipped';
+export type InboxOutcome = 'contact_gone' | 'mirror_skipped' | 'contact_not_found';
 
 /** Every accepted webhook delivery, committed before the 2xx. `event_key` carries deduplication. */
 @Entity('inbox_events')

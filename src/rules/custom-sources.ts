@@ -66,8 +66,12 @@ export function parseSources(files: readonly { path: string; text: string }[]): 
           problems.push({ ...where.pos(path), severity: 'error', code, message });
         if (sources.has(decl.name))
           return error(['name'], 'duplicate-id', `source "${decl.name}" is declared twice`);
-        if (decl.contact.by === 'id' && decl.contact.create)
-          return error(['contact', 'create'], 'schema', 'a contact found by id cannot be created');
+        if (decl.contact.create && decl.contact.by !== 'phone')
+          return error(
+            ['contact', 'create'],
+            'schema',
+            'only a contact found by phone can be created (the CRM requires a phone)',
+          );
         let validate: ValidateFunction;
         try {
           validate = payloadAjv.compile(decl.schema);
