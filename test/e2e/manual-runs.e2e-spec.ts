@@ -2,7 +2,16 @@
 // run answers the explain and writes nothing; a real run acts through the normal pipeline and is
 // recorded with trigger manual and who asked; what cannot be run by hand is refused.
 import { DataSource } from 'typeorm';
-import { admin, crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
+import { runCommand } from '../../src/cli/run.command';
+import {
+  admin,
+  ADMIN_TOKEN,
+  crm,
+  eventually,
+  newContact,
+  Harness,
+  startHarness,
+} from '../support/engine-harness';
 
 const RULES = {
   'vip.yaml': `rule: tag-vip-by-hand
@@ -96,6 +105,34 @@ describe('manual runs: POST /admin/rules/:id/run', () => {
     const res = await admin(h, 'POST', '/admin/rules/tag-vip-by-hand/run', { contactId: contact.id });
     expect(res.body.run.status).toBe('not_matched');
     expect(res.body.explain.actions).toEqual([]);
+  });
+
+  it('crm-rules run calls the API: --dry-run prints the explain, then a real run', async () => {
+    const contact = await newContact(h, 'Manual Cli');
+    const out: string[] = [];
+    const err: string[] = [];
+    const env = { ADMIN_TOKEN };
+    const cli = (dryRun: boolean) =>
+      runCommand(
+        { rule: 'tag-vip-by-hand', contact: contact.id, dryRun, url: h.url },
+        (l = '') => out.push(l),
+        (l) => err.push(l),
+        env,
+      );
+    expect(await cli(true)).toBe(0);
+    expect(out).toEqual(expect.arrayContaining(['  add-tag: would run', 'dry run: nothing was written']));
+    expect(await counts(contact.id)).toEqual({ runs: 0, actions: 0 });
+    out.length = 0;
+    expect(await cli(false)).toBe(0);
+    expect(out[out.length - 1]).toMatch(/^run [0-9a-f-]+: pending \(manual, by admin-api\)$/);
+    const refused = await runCommand(
+      { rule: 'weekly-dormant', contact: contact.id, url: h.url },
+      () => undefined,
+      (l) => err.push(l),
+      env,
+    );
+    expect(refused).toBe(1);
+    expect(err.join('\n')).toContain('409');
   });
 
   it.each([
