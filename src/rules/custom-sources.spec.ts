@@ -1,6 +1,8 @@
 // sources.yaml and rules on custom.<name>: what the loader accepts and refuses, with positions.
 import { loadRulesFromFiles } from './load-rules';
+import { buildRuleGraph } from '../toolchain/rule-graph';
 import { readPointer } from './custom-sources';
+import { runRuleTests } from './rule-tests';
 
 const SOURCES = `sources:
   - name: shop
@@ -85,5 +87,39 @@ describe('custom event sources', () => {
     [{ a: null }, '/a/b', undefined],
   ])('reads the JSON pointer of %j at %s', (value, pointer, expected) => {
     expect(readPointer(value, pointer)).toBe(expected);
+  });
+
+  it('rule tests give a custom event, its payload under data', async () => {
+    const set = load(rule('custom.shop')).ruleSet!;
+    const contact = `{ id: 0b6f1f5e-8a6c-4b0e-9a57-1c2f4d7e9a01, name: A, phone: "351912345678", status: active, isBlocked: false, sourceMethod: MANUAL, tags: [], createdAt: "2024-01-01T00:00:00Z", updatedAt: "2024-01-01T00:00:00Z", lastInteractionAt: null }`;
+    const report = await runRuleTests(set, [
+      {
+        path: 'rules/r1.test.yaml',
+        text: [
+          'tests:',
+          '  - name: big',
+          `    event: { type: custom.shop, data: { orderId: o1, phone: "1", total: 250 } }`,
+          `    contact: ${contact}`,
+          '    expect: [{ add-tag: big-order }]',
+          '  - name: small',
+          `    event: { type: custom.shop, data: { orderId: o2, phone: "1", total: 5 } }`,
+          `    contact: ${contact}`,
+          '    expect: none',
+          '',
+        ].join('\n'),
+      },
+    ]);
+    expect(report.problems).toEqual([]);
+    expect(report.results.map((r) => [r.name, r.passed])).toEqual([
+      ['big', true],
+      ['small', true],
+    ]);
+  });
+
+  it('graph shows the custom trigger', () => {
+    const graph = buildRuleGraph(load(rule('custom.shop')).loaded!);
+    expect(graph.nodes).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'event', label: 'custom.shop' })]),
+    );
   });
 });
