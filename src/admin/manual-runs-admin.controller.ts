@@ -32,12 +32,7 @@ export class ManualRunsAdminController {
   async run(@Param('id') id: string, @Body() body: unknown) {
     const { contactId, dryRun } = (body ?? {}) as { contactId?: unknown; dryRun?: unknown };
     if (typeof contactId !== 'string' || (dryRun !== undefined && typeof dryRun !== 'boolean'))
-      throw new HttpException(
-        {
-          error: { code: 'invalid_request', message: 'body must be { contactId: string, dryRun?: boolean }' },
-        },
-        400,
-      );
+      throw new BadRequestException('body must be { contactId: string, dryRun?: boolean }');
     const result = await this.manual.run(id, contactId, { dryRun: dryRun === true, by: ADMIN_API_CALLER });
     if (!result.ok)
       throw new HttpException(
