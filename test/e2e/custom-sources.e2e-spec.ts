@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { signatureHeader } from '../../src/intake/verify-signature';
 import { admin, crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
 import { request } from '../support/http';
+import { uniquePhone } from '../support/phones';
 
 const SECRET = 'whsec_shop_e2e_0123456789';
 const SOURCES = `sources:
@@ -21,6 +22,13 @@ const SOURCES = `sources:
         phone: { type: string }
         total: { type: number }
     contact: { by: phone, from: /phone }
+  - name: leads
+    secret: SHOP_E2E_HOOK_SECRET
+    schema:
+      type: object
+      required: [phone]
+      properties: { phone: { type: string }, name: { type: string } }
+    contact: { by: phone, from: /phone, create: true, name-from: /name }
   - name: erp
     secret: ERP_E2E_HOOK_SECRET_UNSET
     schema: { type: object }
@@ -31,6 +39,11 @@ on: custom.shop
 if: { fact: event.data.total, operator: greaterThan, value: 100 }
 do:
   - add-tag: vip
+---
+rule: new-lead
+on: custom.leads
+do:
+  - add-tag: customer
 `;
 
 async function post(
@@ -84,6 +97,36 @@ describe('custom event sources: POST /hooks/<source>', () => {
     expect(run).toEqual({ status: 'succeeded', type: 'custom.shop', contactId: contact.id });
     const after = await crm(h, 'GET', `/v1/contacts/${contact.id}`);
     expect(after.body.tags.map((t: { name: string }) => t.name)).toContain('vip');
+  });
+
+  it('creates the contact when the source says so, once, and acts on it', async () => {
+    const phone = uniquePhone();
+    const body = JSON.stringify({ phone, name: 'Lea Lead' });
+    const res = await post(h, 'leads', body, signatureHeader(SECRET, body));
+    expect(res.status).toBe(200);
+    const event = await eventually(async () => {
+      const got = await admin(h, 'GET', `/admin/events/${res.json.id}`);
+      return got.body?.status === 'processed' ? got.body : undefined;
+    });
+    expect(event.outcome).toBeNull();
+    const found = await crm(h, 'GET', `/v1/contacts?search=${phone}`);
+    expect(found.body.data).toEqual([expect.objectContaining({ phone, name: 'Lea Lead' })]);
+    await eventually(async () => {
+      const contact = await crm(h, 'GET', `/v1/contacts/${found.body.data[0].id}`);
+      return contact.body.tags.some((t: { name: string }) => t.name === 'customer');
+    });
+  });
+
+  it('deduplicates by the X-Event-Id header when the source names no event id', async () => {
+    const body = JSON.stringify({ phone: uniquePhone() });
+    const send = () =>
+      request(`${h.url}/hooks/leads`, 'POST', {
+        rawBody: body,
+        headers: { 'x-service-signature': signatureHeader(SECRET, body), 'x-event-id': 'lead-42' },
+      });
+    const [a, b] = [await send(), await send()];
+    expect([a.body.duplicate, b.body.duplicate]).toEqual([false, true]);
+    expect(b.body.id).toBe(a.body.id);
   });
 
   it('records a contact that cannot be found on the event, with its reason, and acts on nobody', async () => {
