@@ -3,11 +3,10 @@
 // failing the source's schema 400 (kept nowhere). An accepted delivery goes into the inbox
 // through IntakeService like a CRM webhook (deduplication, ledger, replay, failure states); its
 // contact is looked up later by the events worker, never here (intake stays fast).
-import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { EngineMetrics } from '../ops/engine-metrics';
-import { CUSTOM_EVENT_PREFIX } from '../rules/custom-event-kind';
-import { readPointer, type CustomSource } from '../rules/custom-sources';
+import type { CustomSource } from '../rules/custom-sources';
+import { customEventId, customInboxPayload } from './custom-delivery';
 import { RuleSetService } from '../rule-set/rule-set.service';
 import { IntakeService } from './intake.service';
 import { checkSignatureHeader, matchSignature, type SignatureHeader } from './verify-signature';
@@ -25,23 +24,6 @@ const refusal = (status: number, code: string, message: string): { ok: false; re
   ok: false,
   refusal: { status, body: { error: { code, message } } },
 });
-
-/** The inbox id of a delivery: per source, from the payload's id, the X-Event-Id header, or the bytes. */
-export function customEventId(
-  source: CustomSource,
-  payload: unknown,
-  headerId: string | undefined,
-  rawBody: Buffer,
-): string {
-  const fromPayload = source['event-id'] ? readPointer(payload, source['event-id']) : undefined;
-  const id =
-    typeof fromPayload === 'string' || typeof fromPayload === 'number'
-      ? String(fromPayload)
-      : headerId && headerId.length <= 200
-        ? headerId
-        : `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
-  return `${source.name}:${id}`;
-}
 
 @Injectable()
 export class CustomIntakeService {
@@ -102,11 +84,9 @@ export class CustomIntakeService {
         `payload does not match the schema of "${source.name}": ${errors.join('; ')}`,
       ).refusal;
     }
-    const type = `${CUSTOM_EVENT_PREFIX}${source.name}`;
     const id = customEventId(source, payload, headerEventId, rawBody);
-    // The sender's exact text under `data`: the inbox keeps what was signed, beside id and type.
-    const stored = `{"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"data":${text}}`;
-    return this.intake.storeVerified({ id, type, data: payload }, stored);
+    const stored = customInboxPayload(source.name, id, text);
+    return this.intake.storeVerified({ id, type: stored.type, data: payload }, stored.text);
   }
 
   private badSignature(name: string, reason: string): { ok: false; refusal: HookOutcome } {
