@@ -15,6 +15,7 @@ export type InboxOutcome = 'contact_gone' | 'mirror_skipped' | 'contact_not_foun
 @Index('IDX_inbox_events_pending', ['receivedAt'], { where: `status = 'pending'` })
 @Index('IDX_inbox_events_failed', ['receivedAt'], { where: `status = 'failed'` })
 @Index('IDX_inbox_events_processed', ['receivedAt'], { where: `status = 'processed'` })
+@Index('IDX_inbox_events_contact_not_found', ['receivedAt'], { where: `outcome = 'contact_not_found'` })
 export class InboxEventEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { signatureHeader } from '../../src/intake/verify-signature';
 import { admin, crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
+import { consoleLogIn } from '../support/console-client';
 import { request } from '../support/http';
 import { uniquePhone } from '../support/phones';
 
@@ -145,6 +146,10 @@ describe('custom event sources: POST /hooks/<source>', () => {
     );
     const runs = await db.query(`SELECT 1 FROM runs WHERE inbox_event_id = $1`, [res.json.id]);
     expect(runs).toEqual([]);
+    // The console lists it with its reason (failures page, events without a contact).
+    const page = await (await consoleLogIn(h.url)).get('/console/failures');
+    const row = page.html.slice(page.html.indexOf(`data-event="${String(res.json.id)}"`));
+    expect(row.slice(0, row.indexOf('</tr>'))).toContain('no CRM contact has phone 990000000001');
   });
 
   it.each([
