@@ -150,6 +150,14 @@ describe('custom event sources: POST /hooks/<source>', () => {
     const page = await (await consoleLogIn(h.url)).get('/console/failures');
     const row = page.html.slice(page.html.indexOf(`data-event="${String(res.json.id)}"`));
     expect(row.slice(0, row.indexOf('</tr>'))).toContain('no CRM contact has phone 990000000001');
+    // Once the contact exists, a replay of the event finds it and the rule acts.
+    const late = await newContact(h, 'Late Larry', { phone: '990000000001' });
+    const replay = await admin(h, 'POST', `/admin/events/${String(res.json.id)}/replay`);
+    expect(replay.status).toBeLessThan(300);
+    await eventually(async () => {
+      const contact = await crm(h, 'GET', `/v1/contacts/${late.id}`);
+      return contact.body.tags.some((t: { name: string }) => t.name === 'vip');
+    });
   });
 
   it.each([
