@@ -63,6 +63,10 @@ describe('console: run a rule for a contact', () => {
     await page.click('form.confirm button[type=submit]');
     await page.waitForURL(/\/console\/runs\/[0-9a-f-]{36}$/);
     const runId = page.url().split('/').pop()!;
+    await page
+      .locator('td')
+      .filter({ hasText: /^manual run by console:[0-9a-f]{8}$/ })
+      .waitFor();
     const [run] = await db.query(
       `SELECT rule_id AS "ruleId", trigger_key AS "triggerKey" FROM runs WHERE id = $1`,
       [runId],
