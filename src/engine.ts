@@ -12,6 +12,8 @@ import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { IntakeService } from './intake/intake.service';
 import { webhookFastPath } from './intake/webhook-handler';
+import { customHookFastPath } from './intake/custom-hook-handler';
+import { CustomIntakeService } from './intake/custom-intake.service';
 import { SubscriptionService, subscriptionKinds } from './intake/subscription.service';
 import { RuleSetService } from './rule-set/rule-set.service';
 import { startSandbox, RunningSandbox, SandboxOptions } from './sandbox/start-sandbox';
@@ -141,21 +143,17 @@ function boundHttpServer(server: Server, config: AppConfig): void {
   server.maxConnections = config.http.maxConnections;
 }
 
-/** POST /webhooks/crm is answered before Express sees the request (see webhook-handler.ts). */
+/** POST /webhooks/crm and /hooks/<source> are answered before Express sees the request (webhook-handler.ts). */
 function mountWebhookFastPath(app: INestApplication, config: AppConfig): void {
   const server = app.getHttpServer() as Server;
   const [framework] = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
-  server.on(
-    'request',
-    webhookFastPath(
-      app.get(IntakeService),
-      {
-        limitBytes: config.webhookBodyLimitBytes,
-        signatureHeader: config.crm.signatureHeader,
-        timeoutMs: config.http.requestTimeoutMs,
-      },
-      framework,
-    ),
-  );
+  const opts = {
+    limitBytes: config.webhookBodyLimitBytes,
+    signatureHeader: config.crm.signatureHeader,
+    timeoutMs: config.http.requestTimeoutMs,
+  };
+  // POST /hooks/<source> (custom event sources) takes the same road, with the same limits.
+  const hooks = customHookFastPath(app.get(CustomIntakeService), opts, framework);
+  server.on('request', webhookFastPath(app.get(IntakeService), opts, hooks));
 }

@@ -1,18 +1,26 @@
 import { Module } from '@nestjs/common';
 import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 import { LedgerModule } from '../ledger/ledger.module';
+import { ManualRunsModule } from '../manual-runs/manual-runs.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rule-set/rules.module';
 import { EventsAdminController } from './events-admin.controller';
 import { ExportsAdminController } from './exports-admin.controller';
 import { FailureOperationsService } from './failure-operations.service';
+import { ManualRunsAdminController } from './manual-runs-admin.controller';
 import { RulesAdminController } from './rules-admin.controller';
 import { RunsAdminController } from './runs-admin.controller';
 
 @Module({
-  imports: [QueuesModule, LedgerModule, RulesModule, ContactMirrorModule],
+  imports: [QueuesModule, LedgerModule, RulesModule, ContactMirrorModule, ManualRunsModule],
   // Exports first: its static /admin/events/export must win over /admin/events/:id.
-  controllers: [ExportsAdminController, RunsAdminController, EventsAdminController, RulesAdminController],
+  controllers: [
+    ExportsAdminController,
+    RunsAdminController,
+    EventsAdminController,
+    RulesAdminController,
+    ManualRunsAdminController,
+  ],
   providers: [FailureOperationsService],
   exports: [FailureOperationsService],
 })

@@ -10,6 +10,7 @@ import { addForecast } from './forecast.command';
 import { addGraph } from './graph.command';
 import { addInit } from './init.command';
 import { addPlan } from './plan.command';
+import { addRun } from './run.command';
 import { addSchema } from './schema.command';
 import { addSnapshot } from './snapshot.command';
 import { addTest } from './test.command';
@@ -40,6 +41,7 @@ function buildProgram(io: CliIo, state: CliState): Command {
   addTest(program, println, eprintln, state);
   addExplain(program, println, eprintln, state);
   addPlan(program, println, eprintln, state);
+  addRun(program, println, eprintln, state);
   addSnapshot(program, println, eprintln, state);
   addForecast(program, println, eprintln, state);
   addDiff(program, println, eprintln, state);

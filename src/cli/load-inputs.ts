@@ -2,7 +2,7 @@
 // beside them (or given with --snapshot), so every command sees the same rules the same way.
 import {
   cannotReadRules,
-  isRuleFile,
+  isRuleSetFile,
   loadRulesFromFiles,
   type LoadOptions,
   type LoadResult,
@@ -28,7 +28,7 @@ export async function loadInputs(
 ): Promise<LoadedInputs> {
   const list = inputs.length > 0 ? inputs : ['rules'];
   const home = await homeDirOf(list);
-  const { files, missing } = await expandInputs(list, isRuleFile);
+  const { files, missing } = await expandInputs(list, isRuleSetFile);
   const path = snapshotFile ?? snapshotPath(home);
   const read = await readSnapshot(path);
   if (read instanceof Error) throw read;

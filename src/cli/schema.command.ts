@@ -1,17 +1,20 @@
-// `crm-rules schema DIR`: the JSON Schemas of rule files, rule-test files and policy.yaml, so a separate rules
-// repository can point editors at them (`# yaml-language-server: $schema=schemas/rule.schema.json`).
+// `crm-rules schema DIR`: the JSON Schemas of rule files, rule-test files, policy.yaml and sources.yaml,
+// so a separate rules repository can point editors at them
+// (`# yaml-language-server: $schema=schemas/rule.schema.json`).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import policySchema from '../rules/policy.schema.json';
 import testSchema from '../rules/rule-test.schema.json';
 import ruleSchema from '../rules/rule.schema.json';
+import sourcesSchema from '../rules/sources.schema.json';
 import type { CliState, Print } from './cli-io';
 
 export const SCHEMA_FILES: Record<string, unknown> = {
   'rule.schema.json': ruleSchema,
   'rule-test.schema.json': testSchema,
   'policy.schema.json': policySchema,
+  'sources.schema.json': sourcesSchema,
 };
 
 export async function writeSchemas(dir: string): Promise<string[]> {

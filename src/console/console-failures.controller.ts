@@ -75,9 +75,10 @@ export class ConsoleFailuresController {
   @Get()
   async list(@Req() req: Request, @Res() res: Response, @Query() q: Record<string, string>) {
     const filter = this.filterOf(q);
-    const [actions, events] = await Promise.all([
+    const [actions, events, withoutContact] = await Promise.all([
       this.actionResults.needingAttention({ statuses: filter.statuses, rule: filter.rule, limit: LIMIT }),
       this.inbox.failed(LIMIT),
+      this.inbox.withoutContact(LIMIT),
     ]);
     const view = {
       filter: { rule: filter.rule ?? '', status: q.status ?? '' },
@@ -98,6 +99,8 @@ export class ConsoleFailuresController {
         at: when(e.receivedAt),
         contactHref: e.contactId ? contactHref(e.contactId) : '',
       })),
+      // Custom sources' events no contact was found for: final, listed so someone can act on it.
+      withoutContact: withoutContact.map((e) => ({ ...e, at: when(e.receivedAt) })),
     };
     const flash = typeof q.done === 'string' ? q.done : undefined;
     this.pages.send(req, res, 'failures', view, { title: 'Failures', flash });

@@ -70,6 +70,8 @@ export class ConsoleRulesController {
           file: `${rule.source.file}:${rule.source.line}`,
           trigger: triggerOf(rule),
           enabled: rule.enabled,
+          // Event rules only: a segment rule acts on its segment's members (src/manual-runs).
+          manualRun: rule.enabled && rule.trigger.kind === 'event',
           paused: control?.paused ?? false,
           forcedShadow: control?.shadow ?? false,
           mode: control?.shadow && rule.mode === 'live' ? 'shadow (forced)' : mode,

@@ -16,6 +16,7 @@ export const PAGES = [
   'timeline',
   'failures',
   'confirm',
+  'manual-run',
 ] as const;
 export type Page = (typeof PAGES)[number];
 

@@ -17,6 +17,8 @@ import { ConsoleFailuresController } from './console-failures.controller';
 import { ConsolePagesController } from './console-pages.controller';
 import { ConsoleResponder } from './console-responder';
 import { ConsoleRulesController } from './console-rules.controller';
+import { ConsoleManualRunController } from './console-manual-run.controller';
+import { ManualRunsModule } from '../manual-runs/manual-runs.module';
 import { ConsoleStreamController } from './console-stream.controller';
 import { ContactJournalModule } from '../journal/contact-journal.module';
 import { AlertsService } from './alerts/alerts.service';
@@ -29,6 +31,7 @@ const CONTROLLERS = [
   ConsoleAuthController,
   ConsolePagesController,
   ConsoleRulesController,
+  ConsoleManualRunController,
   ConsoleFailuresController,
   ConsoleStreamController,
 ];
@@ -43,6 +46,7 @@ const CONTROLLERS = [
     RuleControlsModule,
     ContactJournalModule,
     ConsoleSessionsModule,
+    ManualRunsModule,
   ],
   controllers: CONTROLLERS,
   providers: [ConsoleAuth, LoginThrottle, ConsoleResponder, OverviewFeed, BudgetFeed, AlertsService],

@@ -13,6 +13,8 @@ import { ActionsQueue } from '../queues/actions-queue.service';
 import { RunsRepository } from '../ledger/runs.repository';
 import type { EvaluationFacts, RuleEvaluation } from '../rules/rule-types';
 import { RuleSetService } from '../rule-set/rule-set.service';
+import { customSourceOf, isCustomEventKind } from '../rules/custom-event-kind';
+import { CustomContactService } from './custom-contact.service';
 import { isContactGone } from './event-failure';
 import { WaitCancellationService } from '../timing/wait-cancellation.service';
 import { eventFacts, planEvent, previousStateOf, type StoredEvent } from './event-plan';
@@ -45,6 +47,7 @@ export class EventMatchingService {
     private readonly unmatched: UnmatchedEventsRecorder,
     private readonly matched: MatchedEventsRecorder,
     private readonly changeNames: ChangeNamesService,
+    private readonly customContacts: CustomContactService,
   ) {}
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
@@ -58,17 +61,21 @@ export class EventMatchingService {
   }
 
   /** One stored event, already read; concurrent calls share the batched ledger and mirror writes. */
-  async processRow(row: InboxEventRow, correlationId: string): Promise<void> {
-    if (row.status === 'processed') return this.requeueUnfinished(row.id, correlationId);
-    if (row.status !== 'pending') return;
-    const event = storedEvent(row);
+  async processRow(stored: InboxEventRow, correlationId: string): Promise<void> {
+    if (stored.status === 'processed') return this.requeueUnfinished(stored.id, correlationId);
+    if (stored.status !== 'pending') return;
     // A job taken while the worker starts may come before the rule set is loaded: wait for it
     // (an event matched against no set would be marked processed without its runs).
     let ruleSet = this.rules.current();
     if (!ruleSet) {
-      this.logger.log(`event ${row.type} ${row.id}: waiting for the rule set to load [${correlationId}]`);
+      this.logger.log(
+        `event ${stored.type} ${stored.id}: waiting for the rule set to load [${correlationId}]`,
+      );
       ruleSet = await this.rules.loaded();
     }
+    const row = await this.withCustomContact(stored, ruleSet, correlationId);
+    if (!row) return;
+    const event = storedEvent(row);
     const plan = planEvent(event, ruleSet?.rulesForEvent(row.type).length ?? 0);
     // Change operators compare with the contact before this event: kept on the event by the
     // mirror upsert itself (same statement), only when a rule listening to the kind uses one.
@@ -114,6 +121,31 @@ export class EventMatchingService {
     const how = await this.dispatcher.dispatch(pending.map((run) => ({ ...run, correlationId })));
     if (how)
       this.logger.log(`event ${row.type} ${row.id}: ${pending.length} run(s), ${how} [${correlationId}]`);
+  }
+
+  /**
+   * A custom source's event names its contact in the payload (sources.yaml): looked up here, once,
+   * when a rule listens, and kept on the event. Not found is final and visible: processed with
+   * outcome contact_not_found and the reason (undefined is returned: nothing more to do).
+   */
+  private async withCustomContact(
+    row: InboxEventRow,
+    ruleSet: CompiledRuleSet,
+    correlationId: string,
+  ): Promise<InboxEventRow | undefined> {
+    if (row.contact_id || !isCustomEventKind(row.type) || ruleSet.rulesForEvent(row.type).length === 0)
+      return row;
+    const source = ruleSet.sources.get(customSourceOf(row.type));
+    const found = source
+      ? await this.customContacts.find(source, row.payload.data, correlationId)
+      : { ok: false as const, reason: `source ${customSourceOf(row.type)} is no longer declared` };
+    if (!found.ok) {
+      await this.inbox.markProcessed(row.id, 'contact_not_found', found.reason);
+      this.logger.log(`event ${row.type} ${row.id}: contact not found, ${found.reason} [${correlationId}]`);
+      return undefined;
+    }
+    await this.inbox.setContactId(row.id, found.contactId);
+    return { ...row, contact_id: found.contactId };
   }
 
   /**

@@ -1,4 +1,5 @@
 // Pure: what processing a stored event involves, and the facts its rules are evaluated against.
+import { isCustomEventKind } from '../rules/custom-event-kind';
 import type { EvaluationFacts, PreviousState } from '../rules/rule-types';
 
 /** Events whose contact is the payload itself. */
@@ -44,7 +45,8 @@ export function eventFacts(
   if (planEvent(event, 1).contactFrom === 'payload') {
     facts.contact = event.payload.data;
   } else {
-    facts.message = event.payload.data;
+    // A custom source's payload is its own (`event.data`), not a message.
+    if (!isCustomEventKind(event.type)) facts.message = event.payload.data;
     facts.contact = readContact;
   }
   return facts;

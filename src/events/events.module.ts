@@ -8,6 +8,7 @@ import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rule-set/rules.module';
 import { EventFailuresService } from './event-failures.service';
 import { TimingModule } from '../timing/timing.module';
+import { CustomContactService } from './custom-contact.service';
 import { EventMatchingService } from './event-matching.service';
 import { EventsProcessor } from './events.processor';
 import { ReconcilerService } from './reconciler.service';
@@ -38,6 +39,7 @@ export class EventsModule {
         UnmatchedEventsRecorder,
         MatchedEventsRecorder,
         ChangeNamesService,
+        CustomContactService,
         ...(withWorkers ? [EventsProcessor, EventFailuresService] : []),
         // One reconciler per scheduler process is enough; several are harmless (job ids dedupe).
         ...(withScheduler ? [ReconcilerService] : []),

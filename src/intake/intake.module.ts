@@ -4,6 +4,8 @@ import { DataSource } from 'typeorm';
 import { ContactJournalModule } from '../journal/contact-journal.module';
 import { CrmModule } from '../crm/crm.module';
 import { QueuesModule } from '../queues/queues.module';
+import { RulesModule } from '../rule-set/rules.module';
+import { CustomIntakeService } from './custom-intake.service';
 import { INTAKE_DB, intakeDbProvider } from './intake-db';
 import { IntakeService } from './intake.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
@@ -13,12 +15,19 @@ import { SubscriptionService } from './subscription.service';
 @Module({
   imports: [
     QueuesModule,
+    RulesModule,
     CrmModule,
     ContactJournalModule,
     TypeOrmModule.forFeature([WebhookSubscriptionEntity]),
   ],
-  providers: [intakeDbProvider, IntakeService, WebhookSecretsService, SubscriptionService],
-  exports: [WebhookSecretsService, SubscriptionService, IntakeService],
+  providers: [
+    intakeDbProvider,
+    IntakeService,
+    CustomIntakeService,
+    WebhookSecretsService,
+    SubscriptionService,
+  ],
+  exports: [WebhookSecretsService, SubscriptionService, IntakeService, CustomIntakeService],
 })
 export class IntakeModule implements OnApplicationShutdown {
   private closing?: Promise<void>;

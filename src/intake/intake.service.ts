@@ -82,6 +82,17 @@ export class IntakeService {
     return this.store(payload, rawBody, text, contact.contactId);
   }
 
+  /**
+   * A verified delivery of a custom source (custom-intake.service.ts), stored like the CRM's:
+   * same inbox, deduplication by `payload.id`, ledger and enqueueing.
+   */
+  storeVerified(
+    payload: Record<string, unknown> & { type: string; id: string },
+    text: string,
+  ): Promise<IntakeOutcome> {
+    return this.store(payload, Buffer.from(text), text, null);
+  }
+
   private refused(reason: string): IntakeOutcome {
     this.metrics.events.inc({ outcome: 'refused_signature' });
     this.logger.warn(`refused webhook delivery: ${reason}`);

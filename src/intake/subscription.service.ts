@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
+import { isCustomEventKind } from '../rules/custom-event-kind';
 import { waitEventKinds } from '../timing/wait-event-kinds';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
@@ -11,13 +12,13 @@ import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
 /** The contact events that keep the mirror current: needed as soon as a segment rule is enabled. */
 const MIRROR_EVENTS = ['contact.created', 'contact.updated', 'contact.deleted'];
 
-/** Exactly the event kinds this rule set needs delivered. */
+/** Exactly the CRM event kinds this rule set needs delivered (custom sources post on their own). */
 export function subscriptionKinds(ruleSet: CompiledRuleSet | undefined): string[] {
   if (!ruleSet) return [];
   const kinds = new Set(ruleSet.eventKinds());
   if (ruleSet.scheduledRules().some((r) => r.enabled)) for (const k of MIRROR_EVENTS) kinds.add(k);
   for (const k of waitEventKinds(ruleSet.rules)) kinds.add(k);
-  return [...kinds].sort();
+  return [...kinds].filter((k) => !isCustomEventKind(k)).sort();
 }
 
 const sameSet = (a: string[], b: string[]) =>

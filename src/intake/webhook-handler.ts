@@ -45,7 +45,7 @@ export function readRawBody(
   });
 }
 
-function reply(res: ServerResponse, status: number, body: unknown, close = false): void {
+export function reply(res: ServerResponse, status: number, body: unknown, close = false): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -56,7 +56,12 @@ function reply(res: ServerResponse, status: number, body: unknown, close = false
 }
 
 /** Answers, then drops the connection: the rest of the body is never read. */
-function refuseAndClose(req: IncomingMessage, res: ServerResponse, status: number, body: unknown): void {
+export function refuseAndClose(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+): void {
   res.once('finish', () => req.destroy());
   reply(res, status, body, true);
 }

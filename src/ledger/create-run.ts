@@ -1,6 +1,6 @@
 // Writes a run and its action rows in the caller's transaction. Idempotency lives in the unique
 // constraints: (trigger, rule, contact) for runs, (rule, contact) for once/cooldown enrollments.
-// Only the events pipeline and segment sweeps create runs.
+// Only the events pipeline, segment sweeps and manual runs (src/manual-runs) create runs.
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Queryable } from '../db/queryable';

@@ -70,6 +70,15 @@ export class InboxEventViews {
     );
   }
 
+  /** Custom sources' events whose contact was not found, newest first (IDX_inbox_events_contact_not_found). */
+  withoutContact(limit: number): Promise<FailedEventRow[]> {
+    return this.db.query(
+      `SELECT id, type, contact_id AS "contactId", last_error AS error, received_at AS "receivedAt" FROM inbox_events
+        WHERE outcome = 'contact_not_found' ORDER BY received_at DESC LIMIT $1`,
+      [limit],
+    );
+  }
+
   /** Stored, not yet processed (the partial index IDX_inbox_events_pending): the events backlog. */
   async countPending(): Promise<number> {
     const [{ n }] = await this.db.query(

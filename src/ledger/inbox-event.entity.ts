@@ -7,7 +7,7 @@ export type InboxStatus = 'pending' | 'processed' | 'failed';
  * contact: nothing to match), `mirror_skipped` (the payload could not update the contact mirror, see
  * `last_error`; the rules were still evaluated). Null: processed the ordinary way.
  */
-export type InboxOutcome = 'contact_gone' | 'mirror_skipped';
+export type InboxOutcome = 'contact_gone' | 'mirror_skipped' | 'contact_not_found';
 
 /** Every accepted webhook delivery, committed before the 2xx. `event_key` carries deduplication. */
 @Entity('inbox_events')
@@ -15,6 +15,7 @@ export type InboxOutcome = 'contact_gone' | 'mirror_skipped';
 @Index('IDX_inbox_events_pending', ['receivedAt'], { where: `status = 'pending'` })
 @Index('IDX_inbox_events_failed', ['receivedAt'], { where: `status = 'failed'` })
 @Index('IDX_inbox_events_processed', ['receivedAt'], { where: `status = 'processed'` })
+@Index('IDX_inbox_events_contact_not_found', ['receivedAt'], { where: `outcome = 'contact_not_found'` })
 export class InboxEventEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

@@ -147,6 +147,14 @@ export class InboxEventsRepository extends InboxEventViews {
     );
   }
 
+  /** The contact of a custom source's event, once the events worker has looked it up. */
+  async setContactId(id: string, contactId: string): Promise<void> {
+    await this.db.query(`UPDATE inbox_events SET contact_id = $2 WHERE id = $1 AND contact_id IS NULL`, [
+      id,
+      contactId,
+    ]);
+  }
+
   /** Counts a failed attempt and keeps its error; the attempts so far, or undefined if no longer pending. */
   async recordFailedAttempt(id: string, error: string): Promise<number | undefined> {
     const [row] = returnedRows<{ attempts: number }>(

@@ -2,6 +2,7 @@
 // Immutable: hot reload builds a new instance and swaps one reference.
 import type { Engine } from 'json-rules-engine';
 import { contentHash } from '../rules/content-hash';
+import { NO_SOURCES, sourcesFingerprint, type CustomSources } from '../rules/custom-sources';
 import type { ConditionTrace, EvaluationFacts, RuleDefinition, RuleEvaluation } from '../rules/rule-types';
 import { compileConditions, type CompiledConditions } from './compile-conditions';
 import { changeNamesOf, type ChangeName } from './change-operators';
@@ -35,10 +36,18 @@ export class CompiledRuleSet {
   /** The messaging policy (policy.yaml), versioned with the rules; undefined: no policy. */
   readonly policy?: MessagingPolicy;
 
-  constructor(rules: readonly RuleDefinition[], policy?: MessagingPolicy) {
+  constructor(
+    rules: readonly RuleDefinition[],
+    policy?: MessagingPolicy,
+    /** Custom event sources of sources.yaml: versioned with the rules they start. */
+    readonly sources: CustomSources = NO_SOURCES,
+  ) {
     this.rules = Object.freeze([...rules]);
-    const rulesVersion = contentHash(this.rules.map((r) => [r.id, r.version]).sort());
-    // Without a policy the version is what it always was; with one, its hash is part of it.
+    const ruleVersions = this.rules.map((r) => [r.id, r.version]).sort();
+    // A set without sources or policy keeps the version it had before either existed.
+    const rulesVersion = contentHash(
+      sources.size ? [ruleVersions, sourcesFingerprint(sources)] : ruleVersions,
+    );
     this.version = policy ? contentHash([rulesVersion, policy.hash]) : rulesVersion;
     if (policy) this.policy = policy;
     const order = new Map(this.rules.map((r, i) => [r.id, i]));

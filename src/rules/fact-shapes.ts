@@ -3,6 +3,7 @@
 // typo that would silently never match, so the validator refuses it.
 import { EVENT_KINDS, SOURCE_METHODS } from '../crm/crm-types';
 import { WEEKDAYS } from '../matching/clock';
+import { isCustomEventKind } from './custom-event-kind';
 
 export type FieldType =
   | { kind: 'string' | 'uuid' | 'date' | 'boolean'; nullable?: boolean }
@@ -117,8 +118,14 @@ export type FactRoot = (typeof FACT_ROOTS)[number];
 export function factUnavailableReason(root: FactRoot, kind: string): string | undefined {
   if (root === 'message' && !kind.startsWith('message.'))
     return 'fact "message" only exists for message.* events';
-  if (root === 'contact' && !kind.startsWith('message.') && !kind.startsWith('contact.'))
-    return 'fact "contact" only exists for contact.* and message.* events';
+  // Custom sources name their contact (sources.yaml): the events worker looks it up.
+  if (
+    root === 'contact' &&
+    !kind.startsWith('message.') &&
+    !kind.startsWith('contact.') &&
+    !isCustomEventKind(kind)
+  )
+    return 'fact "contact" only exists for contact.*, message.* and custom.* events';
   return undefined;
 }
 

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { CompiledRuleSet } from '../matching/compiled-rule-set';
 import type { CrmSnapshot } from '../toolchain/crm-snapshot';
 import { checkEgressHosts } from './check-egress-hosts';
+import { checkCustomTriggers } from './check-custom-triggers';
 import { checkRuleSet } from './check-rule-set';
+import { isSourcesFile, parseSources } from './custom-sources';
 import type { LoadedRule } from './loaded-rule';
 import { normalizeRule } from './normalize-rule';
 import { isPlainObject } from './rule-context';
@@ -33,10 +35,16 @@ const TEST_RE = /\.test\.ya?ml$/i;
 
 /**
  * Files of the rule set: rules (*.yaml / *.yml), the messaging policy (policy.yaml) and the .ics
- * calendars it names; *.test.yaml files beside them are rule tests, never rules.
+ * calendars it names; *.test.yaml files beside them are rule tests, never rules, and sources.yaml
+ * declares custom event sources (src/rules/custom-sources.ts).
  */
 export function isRuleFile(path: string): boolean {
-  return (YAML_RE.test(path) && !TEST_RE.test(path)) || isIcsFile(path);
+  return (YAML_RE.test(path) && !TEST_RE.test(path) && !isSourcesFile(path)) || isIcsFile(path);
+}
+
+/** What a rule set is loaded from: its rule files, policy, calendars and sources.yaml. */
+export function isRuleSetFile(path: string): boolean {
+  return isRuleFile(path) || isSourcesFile(path);
 }
 
 export function isRuleTestFile(path: string): boolean {
@@ -67,7 +75,7 @@ export async function readYamlFiles(dir: string, keep: (path: string) => boolean
 export async function loadRulesFromDir(dir: string, opts: LoadOptions = {}): Promise<LoadResult> {
   let files: RuleFile[];
   try {
-    files = await readYamlFiles(dir, isRuleFile);
+    files = await readYamlFiles(dir, isRuleSetFile);
   } catch (err) {
     const reason =
       (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'directory not found' : (err as Error).message;
@@ -124,8 +132,11 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
       }
     }
   }
+  const sources = parseSources(files.filter((f) => isSourcesFile(f.path)));
+  problems.push(...sources.problems);
   problems.push(...checkRuleSet(ids, loaded, opts.snapshot));
   if (opts.allowedHosts) problems.push(...checkEgressHosts(loaded, opts.allowedHosts));
+  problems.push(...checkCustomTriggers(loaded, sources.sources));
   const sorted = sortProblems(problems);
   const skipped = opts.skipDisabled ? { skippedDisabled } : {};
   if (sorted.some((p) => p.severity === 'error')) return { problems: sorted, loaded, ...skipped };
@@ -133,6 +144,7 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
     ruleSet: new CompiledRuleSet(
       loaded.map((l) => l.def),
       policy.policy,
+      sources.sources,
     ),
     problems: sorted,
     loaded,

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { isRuleFile, type RuleFile } from '../rules/load-rules';
+import { isRuleSetFile, type RuleFile } from '../rules/load-rules';
 
 const run = promisify(execFile);
 
@@ -24,7 +24,7 @@ export async function ruleFilesAtRef(ref: string, dir: string): Promise<RuleFile
   const listing = await git(['ls-tree', '-r', '--name-only', ref, '--', '.'], dir);
   const paths = listing
     .split('\n')
-    .filter((p) => p && isRuleFile(p) && !p.split('/').some((s) => s.startsWith('.')))
+    .filter((p) => p && isRuleSetFile(p) && !p.split('/').some((s) => s.startsWith('.')))
     .sort();
   const files: RuleFile[] = [];
   for (const path of paths)

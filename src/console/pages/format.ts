@@ -1,4 +1,5 @@
 // Small display helpers shared by the page builders. Pure.
+import { manualRunBy } from '../../manual-runs/manual-trigger';
 import { actionLabel } from '../../actions/catalogue/catalogue';
 import type { RuleAction } from '../../rules/rule-types';
 import type { Tone } from './timeline';
@@ -28,6 +29,8 @@ export function triggerText(triggerKey: string, eventType?: string | null): stri
   if (triggerKey.startsWith('sweep-leave:'))
     return `left segment (sweep ${triggerKey.split(':').slice(2).join(':')})`;
   if (triggerKey.startsWith('sweep:')) return `segment sweep ${triggerKey.split(':').slice(2).join(':')}`;
+  const by = manualRunBy(triggerKey);
+  if (by) return `manual run by ${by}`;
   return triggerKey;
 }
 

@@ -1,0 +1,44 @@
+// POST /admin/rules/:id/run: a rule run by hand for one contact, through the admin token (the
+// caller is recorded as "admin-api"). The work is ManualRunsService's, shared with the console.
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  HttpCode,
+  HttpException,
+  Param,
+  Post,
+  UseGuards,
+} from '@nestjs/common';
+import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ManualRunsService } from '../manual-runs/manual-runs.service';
+import { ADMIN_API_CALLER } from '../manual-runs/manual-trigger';
+import { AdminTokenGuard } from './admin-token.guard';
+
+@ApiTags('admin')
+@ApiSecurity('admin')
+@UseGuards(AdminTokenGuard)
+@Controller('admin/rules')
+export class ManualRunsAdminController {
+  constructor(private readonly manual: ManualRunsService) {}
+
+  @Post(':id/run')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Run a rule for one contact: { contactId, dryRun? }. A dry run answers the explain and writes nothing; ' +
+      'otherwise a run with trigger manual goes through admission and the actions queue',
+  })
+  async run(@Param('id') id: string, @Body() body: unknown) {
+    const { contactId, dryRun } = (body ?? {}) as { contactId?: unknown; dryRun?: unknown };
+    if (typeof contactId !== 'string' || (dryRun !== undefined && typeof dryRun !== 'boolean'))
+      throw new BadRequestException('body must be { contactId: string, dryRun?: boolean }');
+    const result = await this.manual.run(id, contactId, { dryRun: dryRun === true, by: ADMIN_API_CALLER });
+    if (!result.ok)
+      throw new HttpException(
+        { statusCode: result.refusal.status, error: result.refusal.code, message: result.refusal.message },
+        result.refusal.status,
+      );
+    return result;
+  }
+}

@@ -1,0 +1,93 @@
+// "Run for a contact" on the rules page: a form for the contact id, then the dry run's explain
+// (nothing written), then a confirmed post (CSRF) that creates the manual run, then the run's
+// page. The work is ManualRunsService's (also behind POST /admin/rules/:id/run).
+import { BadRequestException, Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { ManualRunsService, type ManualRunExplain } from '../manual-runs/manual-runs.service';
+import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
+import { ConsoleResponder } from './console-responder';
+
+@ApiExcludeController()
+@Controller('console/rules')
+export class ConsoleManualRunController {
+  constructor(
+    private readonly manual: ManualRunsService,
+    private readonly pages: ConsoleResponder,
+    private readonly auth: ConsoleAuth,
+  ) {}
+
+  /** Without a contact: the form; with one: the preview (a dry run) and the confirmation form. */
+  @Get(':id/run')
+  async preview(
+    @Req() req: ConsoleRequest,
+    @Res() res: Response,
+    @Param('id') ruleId: string,
+    @Query('contactId') rawContact?: string,
+  ) {
+    const contactId = typeof rawContact === 'string' ? rawContact.trim() : '';
+    const ctx = { title: `Run ${ruleId}`, section: 'rules' };
+    if (!contactId) return this.pages.send(req, res, 'manual-run', { ruleId, form: { contactId: '' } }, ctx);
+    const result = await this.manual.run(ruleId, contactId, { dryRun: true, by: this.by(req) });
+    if (!result.ok)
+      return this.pages.send(
+        req,
+        res,
+        'manual-run',
+        { ruleId, form: { contactId, refusal: result.refusal.message } },
+        ctx,
+        result.refusal.status,
+      );
+    return this.pages.send(req, res, 'manual-run', { ruleId, preview: previewView(result.explain) }, ctx);
+  }
+
+  @Post(':id/run')
+  async run(
+    @Req() req: ConsoleRequest,
+    @Res() res: Response,
+    @Param('id') ruleId: string,
+    @Body() body: { contactId?: string; confirmed?: string },
+  ) {
+    const contactId = typeof body?.contactId === 'string' ? body.contactId.trim() : '';
+    // Only a post from the preview page runs: anything else goes back to the preview.
+    if (body?.confirmed !== 'yes' || !contactId) {
+      if (!contactId) throw new BadRequestException('contactId is required');
+      return res.redirect(
+        303,
+        `/console/rules/${encodeURIComponent(ruleId)}/run?contactId=${encodeURIComponent(contactId)}`,
+      );
+    }
+    const result = await this.manual.run(ruleId, contactId, { dryRun: false, by: this.by(req) });
+    if (!result.ok)
+      return this.pages.send(
+        req,
+        res,
+        'manual-run',
+        { ruleId, form: { contactId, refusal: result.refusal.message } },
+        { title: `Run ${ruleId}`, section: 'rules' },
+        result.refusal.status,
+      );
+    if (result.dryRun) throw new BadRequestException('not run'); // never: dryRun was false
+    res.redirect(303, `/console/runs/${result.run.id}`);
+  }
+
+  /** Who asked, as the run records it: the session's id-hash prefix (never the session itself). */
+  private by(req: ConsoleRequest): string {
+    return `console:${req.consoleSession?.idHash.slice(0, 8) ?? 'unknown'}`;
+  }
+}
+
+function previewView(explain: ManualRunExplain) {
+  return {
+    contactId: explain.contactId,
+    matched: explain.matched,
+    paused: explain.paused,
+    shadow: explain.mode === 'shadow',
+    lines: explain.lines,
+    actions: explain.actions.map((a) => ({
+      type: a.type,
+      verdict: a.verdict.replace('_', ' '),
+      why: a.reason ? `${a.reason}: ${a.detail ?? ''}` : (a.detail ?? ''),
+    })),
+  };
+}
