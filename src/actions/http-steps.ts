@@ -3,7 +3,7 @@
 // with, and the values earlier steps of the run saved, rebuilt from the ledger's rows. Pure.
 import type { ActionRow } from '../ledger/action-results.repository';
 import type { OutboundEnv } from './catalogue/action-definition';
-import type { OutboundSender } from '../egress/outbound-requests.service';
+import type { OutboundSender } from '../egress/outbound-request';
 
 export type SavedSteps = Record<string, Record<string, unknown>>;
 

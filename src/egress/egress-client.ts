@@ -3,6 +3,7 @@
 // is checked, its host resolved, every address checked, and the connection pinned to the checked
 // address through the socket's `lookup`, so a second DNS answer (rebinding) cannot swap it.
 // The response is read as a stream and cut at the size cap; one deadline covers all hops.
+import type { EgressResponse } from './outbound-request';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -22,13 +23,7 @@ export interface EgressRequest {
   timeoutMs: number;
 }
 
-export interface EgressResponse {
-  status: number;
-  contentType: string;
-  body: Buffer;
-  /** The URL that answered (after redirects). */
-  url: string;
-}
+export type { EgressResponse };
 
 export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
 /** Per-host concurrency and rate (host-limits.ts): resolves with a release function. */

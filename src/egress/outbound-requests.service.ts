@@ -6,10 +6,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { signatureHeader } from '../intake/verify-signature';
-import { EgressClient, type EgressResponse } from './egress-client';
+import { EgressClient } from './egress-client';
+import type { EgressResponse, OutboundRequest, OutboundSender } from './outbound-request';
 import { egressPolicy } from './egress-policy';
 import { HostLimits } from './host-limits';
-import { joinHeader, namesSecret, type HeaderPart } from './secret-headers';
+import { joinHeader, namesSecret } from './secret-headers';
 
 export const EGRESS_REDIS = Symbol('EGRESS_REDIS');
 
@@ -26,21 +27,7 @@ const ENGINE_HEADERS = new Set([
   'connection',
 ]);
 
-export interface OutboundRequest {
-  method: string;
-  url: string;
-  /** Rendered text and `${secret.NAME}` references (filled here, at the last moment). */
-  headers: Record<string, HeaderPart[]>;
-  /** JSON text, or undefined for none. */
-  body?: string;
-  timeoutMs: number;
-  /** The same on every attempt of one action: receivers apply it once. */
-  idempotencyKey: string;
-}
-
-export interface OutboundSender {
-  send(req: OutboundRequest): Promise<EgressResponse>;
-}
+export type { OutboundRequest, OutboundSender };
 
 /** Longest wait for a host's slot when no request timeout is shorter. */
 const HOST_WAIT_MS = 30_000;

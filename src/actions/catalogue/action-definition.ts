@@ -9,8 +9,7 @@ import type { Contact } from '../../crm/crm-types';
 import type { ActionTarget } from '../../ledger/action-result.entity';
 import type { RuleContext } from '../../rules/rule-context';
 import type { YamlPath } from '../../rules/yaml-source';
-import type { EgressResponse } from '../../egress/egress-client';
-import type { OutboundRequest } from '../../egress/outbound-requests.service';
+import type { EgressResponse, OutboundRequest } from '../../egress/outbound-request';
 
 /**
  * How a repeat after an unclear outcome (timeout, 5xx, crash mid-call) is handled:
