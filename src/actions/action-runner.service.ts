@@ -35,6 +35,9 @@ interface ExecutionContext {
 
 export class ContactBusyError extends Error {}
 
+/** The contact as branch conditions read it (a fact object). */
+const contactFacts = (contact: Contact) => contact as unknown as Record<string, unknown>;
+
 /**
  * Executes the pending runs of one contact in trigger order. A lease on the contact (a row in
  * contact_leases, contact-lease.ts) makes "same contact in order, different contacts in parallel"
@@ -98,7 +101,8 @@ export class ActionRunnerService {
       const step = nextStep(row.status);
       if (step === 'skip') continue;
       // Waits, windows and limits come before an action is first attempted (src/timing).
-      const gate = step === 'execute' ? await this.timing.gate(ledger, run, row) : 'go';
+      const gate =
+        step === 'execute' ? await this.timing.gate(ledger, run, row, contactFacts(ctx.contact)) : 'go';
       if (gate === 'stop') return;
       if (gate === 'skip') continue;
       const outcome =

@@ -102,10 +102,6 @@ function branchCondition(
   const when = checkConditions(raw, walk.ctx, kinds, path);
   const never = when && impossibleCondition(raw, path);
   if (never)
-    walk.ctx.error(
-      never.path,
-      'impossible-condition',
-      `this branch can never be taken: ${never.reason}`,
-    );
+    walk.ctx.error(never.path, 'impossible-condition', `this branch can never be taken: ${never.reason}`);
   return when;
 }
