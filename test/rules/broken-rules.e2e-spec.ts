@@ -27,6 +27,7 @@ describe('broken rule files', () => {
         'invalid-timezone',
         'invalid-window',
         'invalid-wait',
+        'empty-arm',
         'invalid-limit',
         'invalid-segment',
         'unsupported-segment-filter',
