@@ -27,7 +27,10 @@ export interface RuleTestCase {
   /** Event cases; segment cases have only a contact. */
   facts: EvaluationFacts;
   wasInSegment: boolean;
-  expected: RuleAction[];
+  /** Undefined: `expect: { path }` without actions, nothing to compare. */
+  expected: RuleAction[] | undefined;
+  /** `expect: { path: [...] }`: the arms the tested rule's run took so far. */
+  expectedPath?: string[];
   /** `then:` steps: the clock moves on (and maybe another event arrives); actions expected meanwhile. */
   later: LaterStep[];
 }
@@ -41,7 +44,8 @@ export interface LaterStep {
   contact?: Record<string, unknown>;
   /** The event arriving at `now`, if any. */
   facts?: EvaluationFacts;
-  expected: RuleAction[];
+  expected: RuleAction[] | undefined;
+  expectedPath?: string[];
 }
 
 type Obj = Record<string, unknown>;
@@ -116,7 +120,7 @@ function parseCase(
   if (segmentRule && !contact)
     ctx.error([], 'test-file', `segment rule "${ruleId}" is tested with a contact: add contact`);
   const now = timeOf(raw.now ?? defaults.now ?? event?.createdAt, ctx);
-  const expected = expectedActions(raw.expect, at, ctx);
+  const expected = expectation(raw.expect, at, ctx);
   const later = now ? laterSteps(raw.then, { defaults, contact, now }, at, problems) : undefined;
   if (ctx.errorCount() > 0 || !now || !expected || !later) return undefined;
   return {
@@ -126,7 +130,7 @@ function parseCase(
     ...(ruleId !== undefined ? { rule: ruleId } : {}),
     facts: factsOf(event, contact, merge(defaults.message, raw.message), now),
     wasInSegment: raw['was-in-segment'] === true,
-    expected,
+    ...expected,
     later,
   };
 }
@@ -148,7 +152,7 @@ function laterSteps(
     const ms = parseDuration(item.after);
     if (ms === undefined)
       ctx.error(['after'], 'test-file', `after takes ${DURATION_HINT}, not ${JSON.stringify(item.after)}`);
-    const expected = expectedActions(item.expect, stepAt, ctx);
+    const expected = expectation(item.expect, stepAt, ctx);
     if (ms === undefined || !expected) return;
     now = new Date(now.getTime() + ms);
     contact = item.contact === undefined ? contact : merge(contact, item.contact);
@@ -159,7 +163,7 @@ function laterSteps(
       now,
       ...(contact ? { contact } : {}),
       ...(event ? { facts: factsOf(event, contact, merge(start.defaults.message, item.message), now) } : {}),
-      expected,
+      ...expected,
     });
   });
   return problems.slice(before).some((p) => p.severity === 'error') ? undefined : steps;
@@ -196,6 +200,22 @@ function timeOf(value: unknown, ctx: RuleContext): Date | undefined {
     return undefined;
   }
   return t;
+}
+
+/** `expect:` as a list (or none), or `{ path, actions }`: undefined when it has a problem. */
+function expectation(
+  raw: unknown,
+  at: Locator,
+  ctx: RuleContext,
+): { expected: RuleAction[] | undefined; expectedPath?: string[] } | undefined {
+  if (!isPlainObject(raw)) {
+    const expected = expectedActions(raw, at, ctx);
+    return expected && { expected };
+  }
+  const expected = raw.actions === undefined ? undefined : expectedActions(raw.actions, at, ctx);
+  if (raw.actions !== undefined && !expected) return undefined;
+  const path = Array.isArray(raw.path) ? raw.path.map(String) : undefined;
+  return { expected, ...(path ? { expectedPath: path } : {}) };
 }
 
 function expectedActions(raw: unknown, at: Locator, ctx: RuleContext): RuleAction[] | undefined {
