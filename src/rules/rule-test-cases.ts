@@ -31,6 +31,8 @@ export interface RuleTestCase {
   expected: RuleAction[] | undefined;
   /** `expect: { path: [...] }`: the arms the tested rule's run took so far. */
   expectedPath?: string[];
+  /** `split: <arm>`: the arm every split takes in this case (else the contact's hash decides). */
+  splitArm?: string;
   /** `then:` steps: the clock moves on (and maybe another event arrives); actions expected meanwhile. */
   later: LaterStep[];
 }
@@ -130,6 +132,7 @@ function parseCase(
     ...(ruleId !== undefined ? { rule: ruleId } : {}),
     facts: factsOf(event, contact, merge(defaults.message, raw.message), now),
     wasInSegment: raw['was-in-segment'] === true,
+    ...(typeof raw.split === 'string' ? { splitArm: raw.split } : {}),
     ...expected,
     later,
   };

@@ -73,7 +73,7 @@ async function runTimeline(
   ruleSet: CompiledRuleSet,
   c: RuleTestCase,
 ): Promise<Pick<RuleTestResult, 'passed' | 'details' | 'rules'>> {
-  const timeline = new RunTimeline(ruleSet, c.rule);
+  const timeline = new RunTimeline(ruleSet, c.rule, c.splitArm);
   await timeline.event(c.facts);
   const pathNow = () => [...((c.rule ? timeline.paths.get(c.rule) : [...timeline.paths.values()][0]) ?? [])];
   const steps = [

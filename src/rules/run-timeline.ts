@@ -44,6 +44,8 @@ export class RunTimeline {
   constructor(
     private readonly ruleSet: CompiledRuleSet,
     private readonly onlyRule?: string,
+    /** A test's chosen split arm (its name), instead of the contact's hash. */
+    private readonly splitArm?: string,
   ) {}
 
   /** Wakes every run due up to `until` (in time order), with the contact as it was before. */
@@ -148,6 +150,9 @@ export class RunTimeline {
         endedByEvent: step.wait !== undefined && run.awaited !== undefined,
         point: splitPoint(rule.id, rule.version, String(facts.contact?.id ?? '')),
       });
+      const chosen =
+        step.kind === 'split' ? step.arms.findIndex((a) => a.label === `arm:${this.splitArm}`) : -1;
+      if (chosen >= 0) Object.assign(decision, { arm: chosen, label: step.arms[chosen].label });
       run.decided.set(next.branch, decision.arm);
       run.path.push(decision.label);
       this.note(facts.now, rule, `branch: ${decision.label}`);

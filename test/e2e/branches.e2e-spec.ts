@@ -191,6 +191,11 @@ describe('branches in one rule, end to end', () => {
     }, 60_000);
     expect(replayed.timeline.find((e) => e.step === 'branch')!.label).toBe(arm);
     expect(await tags(contact.id)).toContain(arm === 'arm:a' ? 'variant-a' : 'variant-b');
+    // Counted per arm: both runs of the contact in its arm.
+    const counts = (await admin(h, 'GET', '/admin/rules/ab-welcome/branches')).body;
+    expect(counts).toEqual(
+      expect.objectContaining({ runs: 2, arms: [{ label: arm, runs: 2, goalReached: 0 }] }),
+    );
   }, 120_000);
 
   it('goal: met while the run waits, the run ends goal_reached and writes nothing more', async () => {
@@ -206,5 +211,7 @@ describe('branches in one rule, end to end', () => {
     // The tag the test added is the only tag write since: the run wrote nothing after its goal.
     expect((await tagWrites()) - before).toBe(1);
     expect(await tags(contact.id)).not.toContain('follow-up');
+    const counts = (await admin(h, 'GET', '/admin/rules/nurture/branches')).body;
+    expect(counts).toEqual(expect.objectContaining({ runs: 1, goalReached: 1, arms: [] }));
   }, 120_000);
 });
