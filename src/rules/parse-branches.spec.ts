@@ -1,6 +1,7 @@
 // Branches as the loader numbers them: actions depth-first, each arm an action range, waits and
 // branches in written order, positions of nested actions; rules without branches unchanged.
 import { loadRulesFromFiles } from './load-rules';
+import { stepsText } from '../matching/format-timing';
 import { actionPath } from './parse-steps';
 
 const load = (text: string) => loadRulesFromFiles([{ path: 'r/a.yaml', text }]);
@@ -78,6 +79,18 @@ describe('branches in do', () => {
     [5, ['do', 1, 'on-timeout', 0]],
     [7, ['do', 2, 'split', 'arms', 'b', 'do', 0]],
   ])('action %i is written at %j', (i, path) => expect(actionPath(def, i)).toEqual(path));
+
+  it('explains the steps with each arm in braces, in written order', () => {
+    expect(stepsText(def)).toBe(
+      [
+        'send-message "Reply 1 to book a call, 2 for prices", wait 2h ended by message.created,',
+        'outcome on-event: { switch case:book if message.text equal "1": { add-tag "book-call" }',
+        'case:prices if message.text equal "2": { send-message "Our prices", add-tag "prices" }',
+        'default: { add-tag "to-person" } } on-timeout: { add-tag "no-reply" },',
+        'split arm:a (weight 70): { add-tag "a" } arm:b (weight 30): { add-tag "b" }',
+      ].join(' '),
+    );
+  });
 
   it('keeps a rule without branches as it was: no branches, no paths', () => {
     const flat = load(`rule: flat
