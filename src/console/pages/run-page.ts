@@ -1,6 +1,7 @@
 // A run as people read it: the condition tree with ✔/✘ and the values seen (the same text as
 // `crm-rules explain`, from format-explain.ts), then its actions. Pure.
 import { formatTraceList, formatTree } from '../../matching/format-explain';
+import { runPath, type TimelineEntry } from '../../ledger/run-timeline-entry';
 import type { ConditionTrace, RuleDefinition } from '../../rules/rule-types';
 import { actionShown, contactHref, statusText, statusTone, triggerText, when } from './format';
 
@@ -20,6 +21,8 @@ export interface RunDetail {
   createdAt: Date;
   finishedAt: Date | null;
   eventType?: string | null;
+  /** Waits, branches taken (with their traces), cancellations. */
+  timeline?: TimelineEntry[] | null;
 }
 
 /** An action as ActionResultsRepository.forRunView() gives it. */
@@ -77,6 +80,7 @@ export function runPage(
     createdAt: when(run.createdAt),
     finishedAt: when(run.finishedAt),
     trace: traceLines(run, rule),
+    ...branchView(run.timeline ?? []),
     actions: actions.map((a) => ({
       index: a.index,
       text: actionShown(a.action),
@@ -96,4 +100,21 @@ export function runPage(
       budgetWait: budgetWaits.has(a.index) ? `${budgetWaits.get(a.index)} ms` : '',
     })),
   };
+}
+
+/** The run's path through its branches, and why each arm was taken (its conditions' trace). */
+export function branchView(timeline: readonly TimelineEntry[]) {
+  const path = runPath(timeline);
+  const branches = timeline
+    .filter((e) => e.step === 'branch')
+    .map((e) => ({
+      label: e.label ?? '',
+      at: when(new Date(e.at)),
+      why: e.detail ?? '',
+      trace: formatTraceList(e.trace ?? [], '').map((line) => {
+        const text = line.trimStart();
+        return { text, tone: text.startsWith('✔') ? 'ok' : text.startsWith('✘') ? 'bad' : 'muted' };
+      }),
+    }));
+  return { path: path.length > 0 ? path.join(' → ') : '', branches };
 }
