@@ -272,7 +272,7 @@ describe('loadRulesFromDir', () => {
       'welcome-new-leads',
     ]);
     // rules/examples/ holds the recipes of docs/RECIPES.md, disabled until copied into rules/
-    expect(ruleSet!.rules.filter((r) => !r.enabled).length).toBe(11);
+    expect(ruleSet!.rules.filter((r) => !r.enabled).length).toBe(12);
   });
 
   it('reports a missing directory as a problem', async () => {
