@@ -23,12 +23,12 @@ describe('crm-rules CLI', () => {
   it('validates the example rules of the repository', async () => {
     const { code, out } = await cli('validate', 'rules');
     expect(code).toBe(0);
-    expect(out).toMatch(/^✔ rules: 16 rule\(s\) in 14 file\(s\) are valid \(rule set \w{12}\)\n$/);
+    expect(out).toMatch(/^✔ rules: 17 rule\(s\) in 15 file\(s\) are valid \(rule set \w{12}\)\n$/);
   });
 
   it('passes the rule tests of the repository', async () => {
     const { code, out } = await cli('test', 'rules');
-    expect(out).toMatch(/\n52 passed, 0 failed\n$/);
+    expect(out).toMatch(/\n55 passed, 0 failed\n$/);
     expect(code).toBe(0);
   });
 
