@@ -1,6 +1,6 @@
 // The pure branch decisions: written order of waits and branches, arms not taken, the arm each
 // branch takes, and the split's arm: stable per contact and in proportion to the weights.
-import { armNotTaken, decideBranch, nextControl, splitArm, splitPoint } from './branch-plan';
+import { armNotTaken, armsOf, decideBranch, nextControl, splitArm, splitPoint } from './branch-plan';
 import type { BranchStep, EvaluationFacts, WaitStep } from './rule-types';
 
 const wait = (beforeAction: number): WaitStep => ({ beforeAction, ms: 60_000 });
@@ -120,4 +120,12 @@ describe('split', () => {
       expect(Math.abs(counts[i] - n * p)).toBeLessThanOrEqual(4 * sigma);
     });
   });
+});
+
+describe('armsOf (graph labels)', () => {
+  it.each([
+    [0, ['then']],
+    [2, ['else']],
+    [3, []],
+  ])('action %i lies in %j', (action, labels) => expect(armsOf([ifVip], action)).toEqual(labels));
 });

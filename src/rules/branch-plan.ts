@@ -119,3 +119,8 @@ export function decideBranch(step: BranchStep, input: BranchInput): BranchDecisi
   }
   return pick(step.arms.length - 1, trace);
 }
+
+/** The labels of the arms action `action` lies in, outermost first (e.g. ["on-timeout", "else"]). */
+export function armsOf(branches: readonly BranchStep[], action: number): string[] {
+  return branches.flatMap((b) => b.arms.filter((a) => action >= a.from && action < a.to).map((a) => a.label));
+}
