@@ -3,6 +3,7 @@
 // another started during the wait; a split records the same arm for a contact on a replay; a goal
 // met while a run waits ends it with no further CRM write.
 import { DataSource } from 'typeorm';
+import { consoleCookie } from '../console/console-login';
 import { DEMO } from '../support/demo-fixture';
 import { api } from '../support/http';
 import { admin, crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
@@ -117,6 +118,12 @@ describe('branches in one rule, end to end', () => {
   const tags = async (contactId: string) =>
     ((await crm(h, 'GET', `/v1/contacts/${contactId}`)).body.tags as { name: string }[]).map((t) => t.name);
   const tagWrites = async () => (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body[TAG_ROUTE] ?? 0;
+  /** A console page's HTML, with a session of its own. */
+  const consoleHtml = async (path: string) => {
+    const res = await fetch(`${h.url}${path}`, { headers: { cookie: await consoleCookie(h.url) } });
+    expect(res.status).toBe(200);
+    return res.text();
+  };
   const receive = async (contactId: string, text: string) => {
     const res = await api(h.sandboxUrl, 'POST', '/_sandbox/inbound-message', { contactId, text });
     expect(res.status).toBe(201);
@@ -196,6 +203,9 @@ describe('branches in one rule, end to end', () => {
     expect(counts).toEqual(
       expect.objectContaining({ runs: 2, arms: [{ label: arm, runs: 2, goalReached: 0 }] }),
     );
+    // The console: the run page shows the path, the rules page the runs per arm.
+    expect(await consoleHtml(`/console/runs/${run.id}`)).toContain(`<th>path</th><td>${arm}</td>`);
+    expect(await consoleHtml('/console/rules?period=24h')).toContain(`${arm}: 2 run(s)`);
   }, 120_000);
 
   it('goal: met while the run waits, the run ends goal_reached and writes nothing more', async () => {
@@ -213,5 +223,6 @@ describe('branches in one rule, end to end', () => {
     expect(await tags(contact.id)).not.toContain('follow-up');
     const counts = (await admin(h, 'GET', '/admin/rules/nurture/branches')).body;
     expect(counts).toEqual(expect.objectContaining({ runs: 1, goalReached: 1, arms: [] }));
+    expect(await consoleHtml('/console/rules?period=24h')).toContain('goal 1 of 1 (100%)');
   }, 120_000);
 });
