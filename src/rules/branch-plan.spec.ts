@@ -1,6 +1,14 @@
 // The pure branch decisions: written order of waits and branches, arms not taken, the arm each
 // branch takes, and the split's arm: stable per contact and in proportion to the weights.
-import { armNotTaken, armsOf, decideBranch, nextControl, splitArm, splitPoint } from './branch-plan';
+import {
+  armNotTaken,
+  armsOf,
+  decideBranch,
+  nextControl,
+  replayedActions,
+  splitArm,
+  splitPoint,
+} from './branch-plan';
 import type { BranchStep, EvaluationFacts, WaitStep } from './rule-types';
 
 const wait = (beforeAction: number): WaitStep => ({ beforeAction, ms: 60_000 });
@@ -128,4 +136,26 @@ describe('armsOf (graph labels)', () => {
     [2, ['else']],
     [3, []],
   ])('action %i lies in %j', (action, labels) => expect(armsOf([ifVip], action)).toEqual(labels));
+});
+
+describe('replayedActions (crm-rules diff)', () => {
+  const outcome: BranchStep = {
+    kind: 'outcome',
+    at: 3,
+    end: 5,
+    afterWaits: 1,
+    wait: 0,
+    source: ['do', 1],
+    arms: [
+      { label: 'on-event', from: 3, to: 4 },
+      { label: 'on-timeout', from: 4, to: 5 },
+    ],
+  };
+  const plan = { actions: [0, 1, 2, 3, 4, 5], waits: [wait(3)], branches: [ifVip, outcome] };
+  it.each([
+    [['vip'], [0, 1, 4, 5]],
+    [['new'], [2, 4, 5]],
+  ])('tags %j: the path on the trigger facts, a wait taken as timed out: %j', (tags, actions) => {
+    expect(replayedActions(plan, facts(tags), 0)).toEqual(actions);
+  });
 });

@@ -124,3 +124,34 @@ export function decideBranch(step: BranchStep, input: BranchInput): BranchDecisi
 export function armsOf(branches: readonly BranchStep[], action: number): string[] {
   return branches.flatMap((b) => b.arms.filter((a) => action >= a.from && action < a.to).map((a) => a.label));
 }
+
+/**
+ * Offline replays (crm-rules diff): the actions a run of a rule with branches would do, deciding
+ * each branch on the triggering facts (if / switch / split) and taking `on-timeout` for a wait's
+ * outcome (no later event is known); waits are assumed to pass.
+ */
+export function replayedActions(
+  plan: BranchPlan & { actions: readonly unknown[] },
+  facts: EvaluationFacts,
+  point: number,
+): number[] {
+  const decided = new Map<number, number>();
+  const passed = new Set<number>();
+  const out: number[] = [];
+  for (let i = 0; i < plan.actions.length; i++) {
+    for (
+      let next = nextControl(plan, i, passed, decided);
+      next;
+      next = nextControl(plan, i, passed, decided)
+    ) {
+      if (next.kind === 'wait') passed.add(next.wait);
+      else
+        decided.set(
+          next.branch,
+          decideBranch(plan.branches![next.branch], { facts, timezone: plan.timezone, point }).arm,
+        );
+    }
+    if (!armNotTaken(plan, decided, i)) out.push(i);
+  }
+  return out;
+}
