@@ -1,3 +1,4 @@
+// The rules page's per-arm line: run counts, goal conversions and their shares, with and without a goal.
 import { branchSummary } from './branch-counts';
 
 const counts = {
