@@ -44,6 +44,9 @@ interface ExecutionContext {
 
 export class ContactBusyError extends Error {}
 
+/** The contact as branch conditions read it (a fact object). */
+const contactFacts = (contact: Contact) => contact as unknown as Record<string, unknown>;
+
 /**
  * Executes the pending runs of one contact in trigger order. A lease on the contact (a row in
  * contact_leases, contact-lease.ts) makes "same contact in order, different contacts in parallel"
@@ -123,7 +126,8 @@ export class ActionRunnerService {
         continue;
       }
       // Waits, windows and limits come before an action is first attempted (src/timing).
-      const gate = step === 'execute' ? await this.timing.gate(ledger, run, row) : 'go';
+      const gate =
+        step === 'execute' ? await this.timing.gate(ledger, run, row, contactFacts(ctx.contact)) : 'go';
       if (gate === 'stop') return;
       if (gate === 'skip') continue;
       // Then the messaging policy (policy.yaml): caps and quiet hours of customer messages.

@@ -1,5 +1,6 @@
-import { Controller, Get, Post, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { BadRequestException, Controller, Get, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { RunsRepository } from '../ledger/runs.repository';
 import { RuleSetService } from '../rule-set/rule-set.service';
 import { AdminTokenGuard } from './admin-token.guard';
 
@@ -8,7 +9,10 @@ import { AdminTokenGuard } from './admin-token.guard';
 @UseGuards(AdminTokenGuard)
 @Controller('admin/rules')
 export class RulesAdminController {
-  constructor(private readonly rules: RuleSetService) {}
+  constructor(
+    private readonly rules: RuleSetService,
+    private readonly runs: RunsRepository,
+  ) {}
 
   @Get()
   @ApiOperation({
@@ -32,6 +36,17 @@ export class RulesAdminController {
         source: r.source,
       })),
     };
+  }
+
+  @Get(':id/branches')
+  @ApiOperation({
+    summary: "A rule's runs per branch arm taken, with goal conversions (default: last 30 days)",
+  })
+  @ApiQuery({ name: 'since', required: false, description: 'ISO date-time' })
+  branches(@Param('id') id: string, @Query('since') since?: string) {
+    const from = since ? new Date(since) : new Date(Date.now() - 30 * 86_400_000);
+    if (Number.isNaN(from.getTime())) throw new BadRequestException('since must be an ISO date-time');
+    return this.runs.branchCounts(id, from);
   }
 
   @Post('reload')

@@ -19,6 +19,7 @@ import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
 import { ConsoleResponder } from './console-responder';
 import { statusTone, when } from './pages/format';
 import { parsePeriod, PERIODS, periodStart } from './queries/period';
+import { branchSummary } from './pages/branch-counts';
 import { RunsRepository } from '../ledger/runs.repository';
 import type { RuleControlChange } from '../rule-controls/rule-control-audit.entity';
 import { RuleControlsRepository } from '../rule-controls/rule-controls.repository';
@@ -57,6 +58,15 @@ export class ConsoleRulesController {
     ]);
     const set = this.rules.current();
     const byRule = new Map(counts.map((c) => [c.ruleId, c]));
+    // Rules with branches or a goal (few): their runs per arm and goal conversions in the period.
+    const branched = (set?.rules ?? []).filter((r) => r.branches || r.goal);
+    const perArm = new Map(
+      await Promise.all(
+        branched.map(
+          async (r) => [r.id, branchSummary(await this.runs.branchCounts(r.id, since), !!r.goal)] as const,
+        ),
+      ),
+    );
     const zero = { matched: 0, notMatched: 0, suppressed: 0, paused: 0, failed: 0 };
     const view = {
       ruleSetVersion: set?.version ?? 'none loaded',
@@ -77,6 +87,7 @@ export class ConsoleRulesController {
           mode: control?.shadow && rule.mode === 'live' ? 'shadow (forced)' : mode,
           modeTone: mode === 'shadow' ? 'warn' : 'ok',
           counts: byRule.get(rule.id) ?? zero,
+          branches: perArm.get(rule.id),
           lastRuns: last
             .filter((r) => r.ruleId === rule.id)
             .map((r) => ({

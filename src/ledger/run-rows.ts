@@ -93,3 +93,13 @@ export interface ContactRunRow {
   trace: ConditionTrace[];
   createdAt: Date;
 }
+
+/** GET /admin/rules/:id/branches: a rule's runs that acted, per arm taken, with goal conversions. */
+export interface RuleBranchCounts {
+  ruleId: string;
+  since: string;
+  runs: number;
+  goalReached: number;
+  /** Per label of an arm taken (then, else, case:<name>, default, arm:<name>, on-event, on-timeout). */
+  arms: { label: string; runs: number; goalReached: number }[];
+}

@@ -2,7 +2,7 @@
 // its explain trace). RunsRepository extends this class: one repository per table, its statements
 // kept in two files.
 import type { Queryable } from '../db/queryable';
-import type { ContactRunRow, RuleRunCounts, RunFilter, RunListRow } from './run-rows';
+import type { ContactRunRow, RuleBranchCounts, RuleRunCounts, RunFilter, RunListRow } from './run-rows';
 
 const LIST_COLUMNS = `id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion",
   contact_id AS "contactId", status, reason, mode, created_at AS "createdAt", finished_at AS "finishedAt"`;
@@ -23,6 +23,27 @@ export class RunViews {
          FROM runs WHERE created_at >= $1 GROUP BY rule_id`,
       [since],
     );
+  }
+
+  /**
+   * A rule's runs since a date that acted (not not_matched / suppressed), in all and per arm taken
+   * (the labels of the run's `branch` timeline entries), each with how many reached the goal.
+   */
+  async branchCounts(ruleId: string, since: Date): Promise<RuleBranchCounts> {
+    const acted = `r.rule_id = $1 AND r.created_at >= $2 AND r.status NOT IN ('not_matched', 'suppressed')`;
+    const goal = `count(*) FILTER (WHERE r.reason = 'goal_reached')::int AS "goalReached"`;
+    const [total]: { runs: number; goalReached: number }[] = await this.db.query(
+      `SELECT count(*)::int AS runs, ${goal} FROM runs r WHERE ${acted}`,
+      [ruleId, since],
+    );
+    const arms: RuleBranchCounts['arms'] = await this.db.query(
+      `SELECT e->>'label' AS label, count(*)::int AS runs, ${goal}
+         FROM runs r CROSS JOIN LATERAL jsonb_array_elements(r.timeline) e
+        WHERE ${acted} AND e->>'step' = 'branch'
+        GROUP BY 1 ORDER BY 1`,
+      [ruleId, since],
+    );
+    return { ruleId, since: since.toISOString(), ...total, arms };
   }
 
   /** The latest runs of every rule (at most `perRule` each), newest first. */

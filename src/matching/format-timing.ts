@@ -1,6 +1,6 @@
 // The timing of a rule as people read it in explain output: windows, limits, at-most, and the
 // steps of `do` with their waits ("wait 2h, unless ..., cancelled by message.created ...").
-import type { RuleDefinition, WaitStep } from '../rules/rule-types';
+import type { BranchStep, RuleDefinition, WaitStep } from '../rules/rule-types';
 import { describeWindow } from '../rules/time-window';
 import { actionLabel } from '../actions/catalogue/catalogue';
 import { describeLeaf } from './format-explain';
@@ -31,8 +31,9 @@ export function formatRuleTiming(rule: RuleDefinition, indent: string): string[]
   return lines;
 }
 
-/** The actions in order with the waits between them, as one line. */
+/** The actions in order with the waits between them, as one line; branches nested in braces. */
 export function stepsText(rule: RuleDefinition, actions = rule.actions): string {
+  if (rule.branches && actions === rule.actions) return branchedText(rule);
   const parts: string[] = [];
   actions.forEach((action, i) => {
     for (const wait of rule.waits ?? []) if (wait.beforeAction === i) parts.push(waitText(wait));
@@ -44,13 +45,53 @@ export function stepsText(rule: RuleDefinition, actions = rule.actions): string 
   return parts.join(', ');
 }
 
+/** A rule with branches: waits and branches in written order, each arm's steps in braces. */
+function branchedText(rule: RuleDefinition): string {
+  const used = new Set<object>();
+  const waits = rule.waits ?? [];
+  const branches = rule.branches ?? [];
+  const render = (from: number, to: number): string => {
+    const parts: string[] = [];
+    for (let i = from; i < to;) {
+      const next = nextAt(i);
+      if (!next) {
+        const window = rule.actionWindows?.find((w) => w.action === i)?.window;
+        parts.push(actionLabel(rule.actions[i]) + (window ? ` [window ${describeWindow(window)}]` : ''));
+        i++;
+        continue;
+      }
+      used.add(next);
+      if ('ms' in next) {
+        parts.push(waitText(next));
+        continue;
+      }
+      const arms = next.arms.map((a) => {
+        const when = a.when ? ` if ${conditionText(a.when)}` : a.weight ? ` (weight ${a.weight})` : '';
+        return `${a.label}${when}: { ${render(a.from, a.to) || '(nothing)'} }`;
+      });
+      parts.push(`${next.kind} ${arms.join(' ')}`);
+      i = next.end;
+    }
+    return parts.join(', ');
+  };
+  // The wait or branch written first among those before action i and not shown yet.
+  const nextAt = (i: number): WaitStep | BranchStep | undefined =>
+    [
+      ...waits.map((w, k) => ({ key: 2 * k + 1, step: w as WaitStep | BranchStep, at: w.beforeAction })),
+      ...branches.map((b) => ({ key: 2 * b.afterWaits, step: b as WaitStep | BranchStep, at: b.at })),
+    ]
+      .filter((c) => c.at === i && !used.has(c.step))
+      .sort((a, b) => a.key - b.key)[0]?.step;
+  return render(0, rule.actions.length);
+}
+
 export function waitText(wait: WaitStep): string {
   const parts = [`wait ${durationText(wait.ms)}`];
   if (wait.unless) parts.push(`unless ${conditionText(wait.unless)}`);
   if (wait.until) {
     const where = wait.until.where ? ` where ${conditionText(wait.until.where)}` : '';
     const same = wait.until.sameConversation ? ' in the same conversation' : '';
-    parts.push(`cancelled by ${wait.until.events.join('/')}${where}${same}`);
+    parts.push(`${wait.outcomes ? 'ended' : 'cancelled'} by ${wait.until.events.join('/')}${where}${same}`);
   }
   return parts.join(' ');
 }

@@ -2,7 +2,23 @@
 import { actionLabel } from '../actions/catalogue/catalogue';
 import { exclusiveFields, undoing } from './condition-leaves';
 import { eventsOf, where, type LoadedRule } from './loaded-rule';
-import type { RuleProblem } from './rule-types';
+import type { RuleDefinition, RuleProblem } from './rule-types';
+
+/**
+ * Whether two actions of one rule can run at the same moment of one run: not when a wait comes
+ * between them (the later one is a deliberate follow-up: tag while waiting, clear on a reply), nor
+ * when they sit in different arms of one branch (a run takes one arm).
+ */
+export function sameMoment(def: RuleDefinition, first: number, second: number): boolean {
+  const [a, b] = first < second ? [first, second] : [second, first];
+  if ((def.waits ?? []).some((w) => w.beforeAction > a && w.beforeAction <= b)) return false;
+  const armOf = (arms: { from: number; to: number }[], i: number) =>
+    arms.findIndex((r) => i >= r.from && i < r.to);
+  return !(def.branches ?? []).some((br) => {
+    const [armA, armB] = [armOf(br.arms, a), armOf(br.arms, b)];
+    return armA >= 0 && armB >= 0 && armA !== armB;
+  });
+}
 
 /** Live, enabled event rules: the ones whose actions reach the CRM when an event comes in. */
 function acting(rules: LoadedRule[]): LoadedRule[] {
@@ -27,7 +43,8 @@ export function findConflicts(
       if (a !== b && exclusiveFields(a.def, b.def).length > 0) continue;
       b.def.actions.forEach((bAction, bi) => {
         const undone = a.def.actions.some(
-          (aAction, ai) => (a !== b || ai < bi) && undoing(bAction, aAction)?.conflict,
+          (aAction, ai) =>
+            (a !== b || (ai < bi && sameMoment(a.def, ai, bi))) && undoing(bAction, aAction)?.conflict,
         );
         if (!undone) return;
         const what =

@@ -2,6 +2,7 @@
 import { actionDefinition, actionLabel } from '../actions/catalogue/catalogue';
 import { exclusiveFields, ignoresOutgoing, opposed, selfDisabling, writtenField } from './condition-leaves';
 import { eventsOf, type LoadedRule } from './loaded-rule';
+import { actionPath } from './parse-steps';
 import type { RuleAction, RuleProblem } from './rule-types';
 
 interface Edge {
@@ -97,7 +98,7 @@ export function findLoops(all: LoadedRule[]): { problem: RuleProblem; steps: Loo
       )
       .join(' -> ');
     const problem: RuleProblem = {
-      ...rules[start].at.pos(['do', stepOf(rules[start].def, chain[0].actionIndex)]),
+      ...rules[start].at.pos(actionPath(rules[start].def, chain[0].actionIndex)),
       severity: 'error',
       code: 'loop',
       message: `loop: ${text} -> ${rules[start].def.id}: ${reason}; break the chain with a condition the actions make false, or drop one of the actions`,
@@ -169,9 +170,4 @@ function cyclePath(from: number, to: number, inScc: Set<number>, graph: Edge[][]
   const path: Edge[] = [last];
   for (let v = last.from; v !== from; v = prev.get(v)!.from) path.unshift(prev.get(v)!);
   return path;
-}
-
-/** The item of `do` holding action `i` (waits in `do` shift actions down). */
-function stepOf(def: LoadedRule['def'], i: number): number {
-  return def.actionSteps?.[i] ?? i;
 }

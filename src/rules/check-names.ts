@@ -7,6 +7,7 @@ import type { NameUse } from '../actions/catalogue/action-definition';
 import { actionDefinition } from '../actions/catalogue/catalogue';
 import { findByNameOrId, memberLabels } from '../crm/directory-match';
 import { NAMED_ID_FIELDS } from '../matching/change-operators';
+import { actionPath } from './parse-steps';
 import type { Member } from '../crm/crm-types';
 import type { CrmSnapshot } from '../toolchain/crm-snapshot';
 import type { LoadedRule } from './loaded-rule';
@@ -23,7 +24,7 @@ export function checkNames(rules: LoadedRule[], snapshot: CrmSnapshot): RuleProb
   const problems: RuleProblem[] = [];
   for (const { def, at } of rules) {
     const uses = [
-      ...def.actions.flatMap((a, i) => actionUses(a, ['do', def.actionSteps?.[i] ?? i])),
+      ...def.actions.flatMap((a, i) => actionUses(a, actionPath(def, i))),
       ...(def.trigger.kind === 'schedule'
         ? [
             ...def.trigger.onLeave.flatMap((a, i) => actionUses(a, ['on-leave', i])),

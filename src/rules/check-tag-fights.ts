@@ -5,6 +5,7 @@
 import { actionLabel } from '../actions/catalogue/catalogue';
 import { exclusive, exclusiveFields, requiredLeaves, undoing, type Leaf } from './condition-leaves';
 import { eventsOf, where, type LoadedRule } from './loaded-rule';
+import { actionPath } from './parse-steps';
 import type { RuleAction, RuleDefinition, RuleProblem } from './rule-types';
 import type { YamlPath } from './yaml-source';
 
@@ -22,16 +23,15 @@ const segmentName = (d: RuleDefinition) =>
 function writesOf(rule: LoadedRule): Write[] {
   const { def } = rule;
   if (!def.enabled || def.mode !== 'live') return [];
-  const step = (i: number) => def.actionSteps?.[i] ?? i;
   if (def.trigger.kind === 'event') {
     // The contact is gone after contact.deleted: nothing flips back afterwards.
     if (def.trigger.events.every((k) => k === 'contact.deleted')) return [];
     const when = `on ${def.trigger.events.join(', ')}`;
-    return def.actions.map((action, i) => ({ rule, action, path: ['do', step(i)], when }));
+    return def.actions.map((action, i) => ({ rule, action, path: actionPath(def, i), when }));
   }
   const entering = `${def.trigger.when === 'every-run' ? 'on every sweep of' : 'entering'} ${segmentName(def)}`;
   return [
-    ...def.actions.map((action, i) => ({ rule, action, path: ['do', step(i)], when: entering })),
+    ...def.actions.map((action, i) => ({ rule, action, path: actionPath(def, i), when: entering })),
     ...def.trigger.onLeave.map((action, i) => ({
       rule,
       action,

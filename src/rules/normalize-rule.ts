@@ -8,7 +8,7 @@ import { parseDuration } from './durations';
 import { factUnavailableReason } from './fact-shapes';
 import { checkLimit, checkWindow } from './check-timing';
 import { completeActions, parseActionItems } from './parse-actions';
-import { parseSteps } from './parse-steps';
+import { actionPath, parseSteps } from './parse-steps';
 import { isPlainObject, RuleContext } from './rule-context';
 import { actionDefinition } from '../actions/catalogue/catalogue';
 import type { TriggerKinds } from '../actions/catalogue/action-definition';
@@ -47,7 +47,8 @@ export function normalizeRule(
   const steps = parseSteps(raw.do, ['do'], ctx, { kinds, timezone });
   const actions = completeActions(steps?.items, before, ctx);
   if (steps && onIsValid)
-    checkActionsFit(steps.items, ['do'], triggerKinds(raw.on) ?? [], ctx, steps.timing.actionSteps);
+    checkActionsFit(steps.items, triggerKinds(raw.on) ?? [], ctx, (i) => actionPath(steps.timing, i));
+  const goal = raw.goal === undefined ? undefined : checkConditions(raw.goal, ctx, undefined, ['goal']);
   const window = raw.window === undefined ? undefined : checkWindow(raw.window, ['window'], timezone, ctx);
   const limit = raw.limit === undefined ? undefined : checkLimit(raw.limit, ['limit'], ctx);
   const atMost = typeof raw['at-most'] === 'number' ? raw['at-most'] : undefined;
@@ -70,6 +71,7 @@ export function normalizeRule(
     ...(cooldownMs !== undefined ? { cooldownMs } : {}),
     ...(window ? { window } : {}),
     ...steps?.timing,
+    ...(goal ? { goal } : {}),
     ...(limit ? { limit } : {}),
     enabled: raw.enabled !== false,
     priority: typeof raw.priority === 'number' ? raw.priority : 0,
@@ -90,7 +92,7 @@ function triggerOf(raw: Raw, ctx: RuleContext): RuleTrigger | undefined {
   const schedule = checkSchedule(on, ctx);
   const before = ctx.errorCount();
   const items = raw['on-leave'] === undefined ? [] : parseActionItems(raw['on-leave'], ['on-leave'], ctx);
-  if (items) checkActionsFit(items, ['on-leave'], 'schedule', ctx);
+  if (items) checkActionsFit(items, 'schedule', ctx, (i) => ['on-leave', i]);
   const onLeave = completeActions(items, before, ctx);
   if (!schedule || !onLeave) return undefined;
   return { ...schedule, when: raw.when === 'every-run' ? 'every-run' : 'entered', onLeave };
@@ -113,16 +115,15 @@ function triggerKinds(on: unknown): readonly string[] | 'schedule' | undefined {
 /** Each action must be able to work in its trigger (the catalogue says why not), and its templates read known facts. */
 function checkActionsFit(
   actions: (RuleAction | undefined)[],
-  path: YamlPath,
   trigger: TriggerKinds,
   ctx: RuleContext,
-  stepOf?: readonly number[],
+  pathOf: (action: number) => YamlPath,
 ): void {
   const kinds = trigger === 'schedule' ? [] : trigger;
   const noContact = kinds.find((k) => factUnavailableReason('contact', k));
   actions.forEach((action, i) => {
     if (!action) return;
-    const at = [...path, stepOf?.[i] ?? i];
+    const at = pathOf(i);
     const def = actionDefinition(action.type);
     const reason =
       noContact && def.needsContact !== false
@@ -135,7 +136,7 @@ function checkActionsFit(
   });
   for (const p of checkStepRefs(actions))
     ctx.error(
-      [...path, stepOf?.[p.index] ?? p.index, actions[p.index]!.type, ...p.path],
+      [...pathOf(p.index), actions[p.index]!.type, ...p.path],
       'unknown-fact',
       p.message,
     );

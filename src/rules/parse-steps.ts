@@ -1,13 +1,15 @@
 // `do:` as written: CRM actions (parsed by parse-actions.ts, the catalogue's part) and the
-// control steps around them: `- wait: 2h` (with unless / until) and a `window:` on an action.
-// Actions keep their own indices (action results are per action), waits say which action they
-// come before.
+// control steps around them: `- wait: 2h` (with unless / until, and on-event / on-timeout), a
+// `window:` on an action, and branches (if / switch / split, parse-branches.ts). Actions are
+// numbered depth-first, branches included (action results are per action index); waits say which
+// action they come before, branches which action range each arm covers (docs/ARCHITECTURE.md).
 import { checkConditions } from './check-conditions';
 import { checkWindow } from './check-timing';
 import { DURATION_HINT, parseDuration } from './durations';
 import { parseAction } from './parse-actions';
+import { isBranchItem, parseBranch, walkArm } from './parse-branches';
 import { isPlainObject, type RuleContext } from './rule-context';
-import type { RuleAction, RuleDefinition, WaitStep, WaitUntil } from './rule-types';
+import type { BranchStep, RuleAction, RuleDefinition, WaitStep, WaitUntil } from './rule-types';
 import type { YamlPath } from './yaml-source';
 
 type Raw = Record<string, unknown>;
@@ -15,11 +17,30 @@ type Raw = Record<string, unknown>;
 export interface ParsedSteps {
   /** One entry per action item (undefined where it has a problem), as parseActionItems gives. */
   items: (RuleAction | undefined)[];
-  timing: Pick<RuleDefinition, 'waits' | 'actionWindows' | 'actionSteps'>;
+  timing: Pick<RuleDefinition, 'waits' | 'actionWindows' | 'actionSteps' | 'actionPaths' | 'branches'>;
+}
+
+/** What the walk over `do` and its branches collects. */
+export interface StepWalk {
+  ctx: RuleContext;
+  timezone: string | undefined;
+  items: (RuleAction | undefined)[];
+  paths: YamlPath[];
+  waits: WaitStep[];
+  branches: BranchStep[];
+  actionWindows: { action: number; window: NonNullable<RuleDefinition['window']> }[];
 }
 
 export function isWaitItem(item: unknown): item is Raw {
   return isPlainObject(item) && 'wait' in item;
+}
+
+/** Where action `i` of a rule is written (for file:line:col), relative to the rule. */
+export function actionPath(
+  def: Pick<RuleDefinition, 'actionSteps' | 'actionPaths'>,
+  i: number,
+): (string | number)[] {
+  return def.actionPaths?.[i] ?? ['do', def.actionSteps?.[i] ?? i];
 }
 
 export function parseSteps(
@@ -29,39 +50,104 @@ export function parseSteps(
   rule: { kinds: readonly string[] | undefined; timezone: string | undefined },
 ): ParsedSteps | undefined {
   if (!Array.isArray(raw)) return undefined;
-  const items: (RuleAction | undefined)[] = [];
-  const waits: WaitStep[] = [];
-  const actionWindows: { action: number; window: NonNullable<RuleDefinition['window']> }[] = [];
-  const actionSteps: number[] = [];
-  raw.forEach((item, i) => {
+  const walk: StepWalk = {
+    ctx,
+    timezone: rule.timezone,
+    items: [],
+    paths: [],
+    waits: [],
+    branches: [],
+    actionWindows: [],
+  };
+  walkSteps(raw, path, walk, rule.kinds, 'do');
+  const { items, waits, branches, actionWindows } = walk;
+  // Without branches every action is a top-level item: its index in `do` is all a position needs.
+  const actionSteps = walk.paths.map((p) => p[p.length - 1] as number);
+  const positions =
+    branches.length > 0
+      ? { actionPaths: walk.paths.map((p) => [...p]), branches }
+      : waits.length > 0
+        ? { actionSteps }
+        : {};
+  return {
+    items,
+    timing: {
+      ...(waits.length > 0 ? { waits } : {}),
+      ...positions,
+      ...(actionWindows.length > 0 ? { actionWindows } : {}),
+    },
+  };
+}
+
+/** One list of steps: `do` itself or an arm of a branch. */
+export function walkSteps(
+  list: unknown[],
+  path: YamlPath,
+  walk: StepWalk,
+  kinds: readonly string[] | undefined,
+  scope: 'do' | 'arm',
+): void {
+  const { ctx } = walk;
+  list.forEach((item, i) => {
     const at = [...path, i];
     if (isWaitItem(item)) {
-      const wait = parseWait(item, at, ctx, rule.kinds);
-      if (wait) waits.push({ beforeAction: items.length, ...wait });
-      if (i === raw.length - 1)
+      const index = walk.waits.length;
+      const wait = parseWait(item, at, ctx, kinds);
+      const outcomes = 'on-event' in item || 'on-timeout' in item;
+      walk.waits.push({ beforeAction: walk.items.length, ms: 0, ...wait });
+      if (outcomes) return walkOutcomes(item, at, walk, kinds, index, wait?.until?.events);
+      if (i === list.length - 1)
         ctx.error(
           at,
           'invalid-wait',
-          'a wait at the end of do waits for nothing: put it before the actions it delays',
+          scope === 'do'
+            ? 'a wait at the end of do waits for nothing: put it before the actions it delays'
+            : 'a wait at the end of a branch waits for nothing: put it before the actions it delays',
           'key',
         );
       return;
     }
+    if (isBranchItem(item)) return parseBranch(item, at, walk, kinds);
     const { window, ...action } = isPlainObject(item) ? item : { window: undefined };
     if (window !== undefined) {
-      const w = checkWindow(window, [...at, 'window'], rule.timezone, ctx);
-      if (w) actionWindows.push({ action: items.length, window: w });
+      const w = checkWindow(window, [...at, 'window'], walk.timezone, ctx);
+      if (w) walk.actionWindows.push({ action: walk.items.length, window: w });
     }
-    actionSteps.push(i);
-    items.push(parseAction(isPlainObject(item) ? action : item, at, ctx));
+    walk.paths.push(at);
+    walk.items.push(parseAction(isPlainObject(item) ? action : item, at, ctx));
   });
-  return {
-    items,
-    timing: {
-      ...(waits.length > 0 ? { waits, actionSteps } : {}),
-      ...(actionWindows.length > 0 ? { actionWindows } : {}),
-    },
+}
+
+/** `on-event` / `on-timeout` of wait `wait`: a branch on how it ended, right after it. */
+function walkOutcomes(
+  item: Raw,
+  at: YamlPath,
+  walk: StepWalk,
+  kinds: readonly string[] | undefined,
+  wait: number,
+  untilEvents: string[] | undefined,
+): void {
+  if (item.until === undefined)
+    walk.ctx.error(
+      at,
+      'invalid-wait',
+      'on-event / on-timeout need an `until`: without one the wait can only time out',
+      'key',
+    );
+  const step: BranchStep = {
+    kind: 'outcome',
+    at: walk.items.length,
+    end: 0,
+    afterWaits: wait + 1,
+    wait,
+    source: [...at],
+    arms: [],
   };
+  walk.branches.push(step);
+  step.arms.push(walkArm(item['on-event'], [...at, 'on-event'], 'on-event', walk, untilEvents ?? kinds));
+  step.arms.push(walkArm(item['on-timeout'], [...at, 'on-timeout'], 'on-timeout', walk, kinds));
+  walk.waits[wait].outcomes = true;
+  step.end = walk.items.length;
 }
 
 function parseWait(

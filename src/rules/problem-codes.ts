@@ -38,6 +38,7 @@ export const RULE_PROBLEM_CODES = [
   'duplicate-policy',
   'invalid-calendar',
   'unknown-calendar',
+  'empty-arm',
 ] as const;
 
 export type RuleProblemCode = (typeof RULE_PROBLEM_CODES)[number];

@@ -30,7 +30,12 @@ export interface RuleTestCase {
   wasInSegment: boolean;
   /** `sent-in-period`: when the customer messages the contact got before `now` were sent. */
   sentBefore: Date[];
-  expected: RuleAction[];
+  /** Undefined: `expect: { path }` without actions, nothing to compare. */
+  expected: RuleAction[] | undefined;
+  /** `expect: { path: [...] }`: the arms the tested rule's run took so far. */
+  expectedPath?: string[];
+  /** `split: <arm>`: the arm every split takes in this case (else the contact's hash decides). */
+  splitArm?: string;
   /** `then:` steps: the clock moves on (and maybe another event arrives); actions expected meanwhile. */
   later: LaterStep[];
   /** Mocked answers of http-request steps, by step name (mocked-responses.ts). */
@@ -46,7 +51,8 @@ export interface LaterStep {
   contact?: Record<string, unknown>;
   /** The event arriving at `now`, if any. */
   facts?: EvaluationFacts;
-  expected: RuleAction[];
+  expected: RuleAction[] | undefined;
+  expectedPath?: string[];
 }
 
 type Obj = Record<string, unknown>;
@@ -124,7 +130,7 @@ function parseCase(
   if (segmentRule && !contact)
     ctx.error([], 'test-file', `segment rule "${ruleId}" is tested with a contact: add contact`);
   const now = timeOf(raw.now ?? defaults.now ?? event?.createdAt, ctx);
-  const expected = expectedActions(raw.expect, at, ctx);
+  const expected = expectation(raw.expect, at, ctx);
   const later = now ? laterSteps(raw.then, { defaults, contact, now, names }, at, problems) : undefined;
   const responses = checkMockedResponses(raw.responses, rule ? [rule] : ruleSet.rules, ctx);
   if (ctx.errorCount() > 0 || !now || !expected || !later) return undefined;
@@ -143,7 +149,8 @@ function parseCase(
       { length: typeof raw['sent-in-period'] === 'number' ? raw['sent-in-period'] : 0 },
       () => new Date(now.getTime() - 60_000),
     ),
-    expected,
+    ...(typeof raw.split === 'string' ? { splitArm: raw.split } : {}),
+    ...expected,
     later,
     responses,
   };
@@ -166,7 +173,7 @@ function laterSteps(
     const ms = parseDuration(item.after);
     if (ms === undefined)
       ctx.error(['after'], 'test-file', `after takes ${DURATION_HINT}, not ${JSON.stringify(item.after)}`);
-    const expected = expectedActions(item.expect, stepAt, ctx);
+    const expected = expectation(item.expect, stepAt, ctx);
     if (ms === undefined || !expected) return;
     now = new Date(now.getTime() + ms);
     // A later event's previous state is the contact of the step before: the mirror would have it.
@@ -181,7 +188,7 @@ function laterSteps(
       now,
       ...(contact ? { contact } : {}),
       ...(facts ? { facts } : {}),
-      expected,
+      ...expected,
     });
   });
   return problems.slice(before).some((p) => p.severity === 'error') ? undefined : steps;
@@ -226,6 +233,22 @@ function timeOf(value: unknown, ctx: RuleContext): Date | undefined {
     return undefined;
   }
   return t;
+}
+
+/** `expect:` as a list (or none), or `{ path, actions }`: undefined when it has a problem. */
+function expectation(
+  raw: unknown,
+  at: Locator,
+  ctx: RuleContext,
+): { expected: RuleAction[] | undefined; expectedPath?: string[] } | undefined {
+  if (!isPlainObject(raw)) {
+    const expected = expectedActions(raw, at, ctx);
+    return expected && { expected };
+  }
+  const expected = raw.actions === undefined ? undefined : expectedActions(raw.actions, at, ctx);
+  if (raw.actions !== undefined && !expected) return undefined;
+  const path = Array.isArray(raw.path) ? raw.path.map(String) : undefined;
+  return { expected, ...(path ? { expectedPath: path } : {}) };
 }
 
 function expectedActions(raw: unknown, at: Locator, ctx: RuleContext): RuleAction[] | undefined {

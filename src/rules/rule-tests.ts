@@ -65,7 +65,7 @@ async function runCase(ruleSet: CompiledRuleSet, c: RuleTestCase): Promise<RuleT
     const rule = c.rule === undefined ? undefined : ruleSet.rule(c.rule);
     if (rule?.trigger.kind === 'schedule') {
       const outcome = evaluateSegmentRule(rule.trigger, rule.id, rule.actions, c.facts, c.wasInSegment);
-      const details = compare(c.expected, outcome);
+      const details = c.expected ? compare(c.expected, outcome) : [];
       return { ...result, passed: details.length === 0, details, rules: [rule.id] };
     }
     return { ...result, ...(await runTimeline(ruleSet, c)) };
@@ -87,22 +87,35 @@ async function runTimeline(
   ruleSet: CompiledRuleSet,
   c: RuleTestCase,
 ): Promise<Pick<RuleTestResult, 'passed' | 'details' | 'rules'>> {
-  const timeline = new RunTimeline(ruleSet, c.rule, c.responses, c.sentBefore);
+  const timeline = new RunTimeline(ruleSet, c.rule, c.responses, c.sentBefore, c.splitArm);
   await timeline.event(c.facts);
+  const pathNow = () => [...((c.rule ? timeline.paths.get(c.rule) : [...timeline.paths.values()][0]) ?? [])];
   const steps = [
-    { label: undefined as string | undefined, expected: c.expected, done: timeline.done.splice(0) },
+    {
+      label: undefined as string | undefined,
+      expected: c.expected,
+      expectedPath: c.expectedPath,
+      path: pathNow(),
+      done: timeline.done.splice(0),
+    },
   ];
   for (const step of c.later) {
     timeline.setContact(step.contact);
     if (step.facts) await timeline.event(step.facts);
     else timeline.advanceTo(step.now);
     const label = `then after ${step.after} (${step.now.toISOString()}, ${step.pos.file}:${step.pos.line})`;
-    steps.push({ label, expected: step.expected, done: timeline.done.splice(0) });
+    const done = timeline.done.splice(0);
+    steps.push({ label, expected: step.expected, expectedPath: step.expectedPath, path: pathNow(), done });
   }
   const details: string[] = [];
   for (const step of steps) {
     const outcome = { actions: step.done, explain: [] };
-    const lines = compare(step.expected, outcome);
+    const lines = step.expected ? compare(step.expected, outcome) : [];
+    if (step.expectedPath && JSON.stringify(step.expectedPath) !== JSON.stringify(step.path))
+      lines.push(
+        `expected path: [${step.expectedPath.join(', ')}]`,
+        `actual path: [${step.path.join(', ')}]`,
+      );
     if (lines.length > 0) details.push(...(step.label ? [`${step.label}:`] : []), ...lines);
   }
   if (details.length > 0) details.push('explain:', ...timeline.log);

@@ -59,6 +59,12 @@ export interface RuleDefinition {
   waits?: WaitStep[];
   /** Index in `do` of each action, when waits make it differ from the action index (positions). */
   actionSteps?: number[];
+  /** Rules with branches: where each action is written, relative to the rule (['do', 2, 'then', 0]). */
+  actionPaths?: (string | number)[][];
+  /** if / switch / split / wait outcomes in `do`, in written order (src/rules/branch-plan.ts). */
+  branches?: BranchStep[];
+  /** `goal:`: met by a later event about the contact while its run waits, the run ends (goal_reached). */
+  goal?: Record<string, unknown>;
   limit?: RuleLimit;
   enabled: boolean;
   priority: number; // higher runs first
@@ -73,6 +79,38 @@ export interface WaitStep {
   unless?: Record<string, unknown>;
   /** A later event for the same contact that cancels the wait ("no reply within"). */
   until?: WaitUntil;
+  /** The wait has `on-event` / `on-timeout`: an `until` event resumes the run instead of cancelling it. */
+  outcomes?: true;
+}
+
+/**
+ * A branch of `do`, decided when the run reaches action `at`: `if` (then / else), `switch` (cases,
+ * default), `split` (weighted arms) or `outcome` (how wait `wait` ended: on-event / on-timeout).
+ * Its arms cover the action range [at, end); the actions of the arms not taken are skipped.
+ */
+export interface BranchStep {
+  kind: 'if' | 'switch' | 'split' | 'outcome';
+  at: number;
+  end: number;
+  /** Waits written before the branch: a wait and a branch before the same action meet in written order. */
+  afterWaits: number;
+  /** outcome: the wait (index in waits) whose ending decides. */
+  wait?: number;
+  /** Where it is written, relative to the rule (['do', 1] or ['do', 1, 'else', 0]). */
+  source: (string | number)[];
+  arms: BranchArm[];
+}
+
+export interface BranchArm {
+  /** On the run's path: then, else, case:<name>, default, arm:<name>, on-event, on-timeout. */
+  label: string;
+  /** if / case: taken when these pass (the first arm that passes wins); none = else / default. */
+  when?: Record<string, unknown>;
+  /** split: the arm's weight. */
+  weight?: number;
+  /** Its actions: [from, to) (from === to: an arm without actions, e.g. a missing else). */
+  from: number;
+  to: number;
 }
 
 export interface WaitUntil {

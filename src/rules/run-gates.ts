@@ -7,7 +7,13 @@ import type { EvaluationFacts, RuleDefinition, RuleLimit, WaitStep, WaitUntil } 
 import { describeWindow, isOpen, nextOpening, type TimeWindow } from './time-window';
 
 /** What of a rule decides when its actions happen: JSON, so a run keeps the plan it started with. */
-export type TimingPlan = Pick<RuleDefinition, 'timezone' | 'waits' | 'window' | 'actionWindows' | 'limit'>;
+export type TimingPlan = Pick<
+  RuleDefinition,
+  'timezone' | 'waits' | 'window' | 'actionWindows' | 'limit' | 'branches' | 'goal'
+> & {
+  /** Rules with a split: the version the arm's hash reads (the run's plan, not the rule's latest). */
+  ruleVersion?: string;
+};
 
 export type Gate =
   | { kind: 'go' }
@@ -22,14 +28,17 @@ export type Gate =
 
 /** The timing parts of a rule, or undefined when it has none (most rules: nothing to store). */
 export function timingPlanOf(rule: RuleDefinition): TimingPlan | undefined {
-  const { waits, window, actionWindows, limit } = rule;
-  if (!waits && !window && !actionWindows && !limit) return undefined;
+  const { waits, window, actionWindows, limit, branches, goal } = rule;
+  if (!waits && !window && !actionWindows && !limit && !branches && !goal) return undefined;
   return {
     ...(rule.timezone ? { timezone: rule.timezone } : {}),
     ...(waits ? { waits } : {}),
     ...(window ? { window } : {}),
     ...(actionWindows ? { actionWindows } : {}),
     ...(limit ? { limit } : {}),
+    ...(branches ? { branches } : {}),
+    ...(goal ? { goal } : {}),
+    ...(branches?.some((b) => b.kind === 'split') ? { ruleVersion: rule.version } : {}),
   };
 }
 
@@ -77,6 +86,15 @@ function conditionsPass(node: Record<string, unknown>, timezone: string | undefi
 /** A wait's `unless`, on the contact as it is when the wait ends: true cancels the rest of the run. */
 export function unlessHolds(wait: WaitStep, timezone: string | undefined, facts: EvaluationFacts): boolean {
   return wait.unless !== undefined && conditionsPass(wait.unless, timezone, facts);
+}
+
+/** A rule's `goal`, on the facts of a later event about the contact. */
+export function goalMet(
+  goal: Record<string, unknown>,
+  timezone: string | undefined,
+  facts: EvaluationFacts,
+): boolean {
+  return conditionsPass(goal, timezone, facts);
 }
 
 /**

@@ -1,6 +1,7 @@
 // Rule tests over time: what the engine does when events arrive at given times and the clock
 // moves on. Runs wait (waits, closed windows, a full limit period), wake up, are cancelled by a
-// later event, an `unless`, a deleted contact; limits and once / at-most / cooldown count runs.
+// later event, an `unless`, a deleted contact, a goal met; branches take an arm (branch-plan.ts)
+// and a wait with on-event is resumed by its event; limits and once / at-most / cooldown count runs.
 // Pure and offline: the engine's runner makes the same decisions with delayed jobs.
 import { isCustomerMessage } from '../policy/customer-messages';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
@@ -9,7 +10,8 @@ import { isTimeZone } from './check-timezone';
 import { formatEvaluation } from '../matching/format-explain';
 import { durationText } from '../matching/format-timing';
 import type { EvaluationFacts, RuleAction, RuleDefinition, WaitStep } from './rule-types';
-import { gateBefore, limitPeriod, unlessHolds, untilMatches } from './run-gates';
+import { armNotTaken, decideBranch, nextControl, splitPoint } from './branch-plan';
+import { gateBefore, goalMet, limitPeriod, unlessHolds, untilMatches } from './run-gates';
 import { mockedOutcome, type MockedResponses } from './mocked-responses';
 
 export interface TimelineAction {
@@ -27,11 +29,17 @@ interface PendingRun {
   started: boolean; // counted against the limit
   /** The triggering event's facts: a woken run reads them with the contact's fresh state. */
   trigger: EvaluationFacts;
+  /** Branches decided (index -> arm), the arms' labels in order, the event that ended a wait. */
+  decided: Map<number, number>;
+  path: string[];
+  awaited?: EvaluationFacts['event'];
 }
 
 export class RunTimeline {
   readonly done: TimelineAction[] = [];
   readonly log: string[] = [];
+  /** The path of each run started (rule id -> labels), for `expect: { path }`. */
+  readonly paths = new Map<string, string[]>();
   private pending: PendingRun[] = [];
   private readonly runsPerContact = new Map<string, number[]>(); // rule -> start times
   private readonly runsPerPeriod = new Map<string, number>(); // rule|period -> runs started
@@ -46,6 +54,8 @@ export class RunTimeline {
     /** Mocked answers of http-request steps, by step name. */
     private readonly responses: MockedResponses = {},
     sentBefore: readonly Date[] = [],
+    /** A test's chosen split arm (its name), instead of the contact's hash. */
+    private readonly splitArm?: string,
   ) {
     this.sentAt = [...sentBefore];
   }
@@ -90,7 +100,10 @@ export class RunTimeline {
         passed: new Set(),
         started: false,
         trigger: facts,
+        decided: new Map(),
+        path: [],
       };
+      this.paths.set(def.id, run.path);
       this.pending.push(run);
       this.continueRun(run, facts);
     }
@@ -117,9 +130,45 @@ export class RunTimeline {
   private cancelledBy(run: PendingRun, facts: EvaluationFacts): void {
     const type = facts.event.type;
     if (type === 'contact.deleted') return this.cancel(run, facts.now, 'the contact was deleted');
+    if (run.wakeAt !== undefined && run.rule.goal && goalMet(run.rule.goal, run.rule.timezone, facts))
+      return this.cancel(run, facts.now, `goal reached (${type})`);
     const until = run.waiting?.until;
     if (!until || !untilMatches(until, run.rule.timezone, facts, run.trigger.message?.conversationId)) return;
-    this.cancel(run, facts.now, `${type} arrived during the wait`);
+    if (!run.waiting!.outcomes) return this.cancel(run, facts.now, `${type} arrived during the wait`);
+    // A wait with on-event: its event resumes the run, and the on-event steps read that event.
+    run.wakeAt = undefined;
+    run.awaited = facts.event;
+    this.note(facts.now, run.rule, `${type} ended the wait`);
+    this.continueRun(run, this.factsAt(run, facts.now));
+  }
+
+  /**
+   * The waits and branches before the next action, in written order (rules with branches): a
+   * wait to sleep through (returned), branches decided. False when the action is in an arm not taken.
+   */
+  private branchesBefore(run: PendingRun, facts: EvaluationFacts): WaitStep | boolean {
+    const { rule } = run;
+    const waits = rule.waits ?? [];
+    const passed = new Set([...run.passed].map((w) => waits.indexOf(w)));
+    for (;;) {
+      if (armNotTaken(rule, run.decided, run.next)) return false;
+      const next = nextControl(rule, run.next, passed, run.decided);
+      if (!next) return true;
+      if (next.kind === 'wait') return waits[next.wait];
+      const step = rule.branches![next.branch];
+      const decision = decideBranch(step, {
+        facts,
+        timezone: rule.timezone,
+        endedByEvent: step.wait !== undefined && run.awaited !== undefined,
+        point: splitPoint(rule.id, rule.version, String(facts.contact?.id ?? '')),
+      });
+      const chosen =
+        step.kind === 'split' ? step.arms.findIndex((a) => a.label === `arm:${this.splitArm}`) : -1;
+      if (chosen >= 0) Object.assign(decision, { arm: chosen, label: step.arms[chosen].label });
+      run.decided.set(next.branch, decision.arm);
+      run.path.push(decision.label);
+      this.note(facts.now, rule, `branch: ${decision.label}`);
+    }
   }
 
   private continueRun(run: PendingRun, facts: EvaluationFacts): void {
@@ -135,6 +184,12 @@ export class RunTimeline {
     }
     if (!run.started && rule.limit && !this.takeLimit(run, now)) return;
     for (; run.next < rule.actions.length; run.next++) {
+      if (rule.branches) {
+        const before = this.branchesBefore(run, this.withAwaited(run, facts));
+        if (before === false) continue;
+        if (before !== true)
+          return this.sleep(run, now.getTime() + before.ms, `waiting ${durationText(before.ms)}`, before);
+      }
       const gate = gateBefore(rule, run.next, (w) => run.passed.has(w), now);
       if (gate.kind === 'wait')
         return this.sleep(run, gate.until.getTime(), `waiting ${durationText(gate.wait.ms)}`, gate.wait);
@@ -222,6 +277,18 @@ export class RunTimeline {
 
   private note(at: Date, rule: RuleDefinition, text: string, future = false): void {
     this.log.push(`  ${future ? '' : `${at.toISOString()} `}rule ${rule.id}: ${text}`);
+  }
+
+  /** After a wait ended by its event: event.* / message.* read that event. */
+  private withAwaited(run: PendingRun, facts: EvaluationFacts): EvaluationFacts {
+    if (!run.awaited) return facts;
+    const { message: _trigger, ...rest } = facts;
+    const message = run.awaited.type.startsWith('message.') ? run.awaited.data : undefined;
+    return {
+      ...rest,
+      event: run.awaited,
+      ...(message ? { message: message as Record<string, unknown> } : {}),
+    };
   }
 
   private factsAt(run: PendingRun, now: Date): EvaluationFacts {

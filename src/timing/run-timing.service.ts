@@ -10,11 +10,14 @@ import { CrmGateway } from '../crm/crm-gateway.service';
 import type { ActionResultsRepository } from '../ledger/action-results.repository';
 import type { RunRow } from '../ledger/run-rows';
 import type { RunsRepository } from '../ledger/runs.repository';
-import { timelineProgress, type TimelineEntry } from '../ledger/run-timeline-entry';
+import { timelineProgress, type TimelineEntry, type TimelineProgress } from '../ledger/run-timeline-entry';
 import { ActionsQueue } from '../queues/actions-queue.service';
 import { gateBefore, unlessHolds } from '../rules/run-gates';
 import type { EvaluationFacts } from '../rules/rule-types';
 import { ENGINE_CLOCK, type EngineClock } from './engine-clock';
+import { armNotTaken, nextControl } from '../rules/branch-plan';
+import { branchEntry } from './branch-gate';
+import { factsOf } from './run-facts';
 import { RuleLimitService } from './rule-limit.service';
 
 /** The ledger of a run, used while the runner holds the contact's lease. */
@@ -76,6 +79,7 @@ export class RunTimingService {
     ledger: TimingLedger,
     run: RunRow,
     row: { id: string; action_index: number },
+    contact?: Record<string, unknown>,
   ): Promise<GateOutcome> {
     const plan = run.timing;
     if (!plan) return 'go';
@@ -83,6 +87,8 @@ export class RunTimingService {
     const at = now.toISOString();
     const action = row.action_index;
     const progress = timelineProgress(run.timeline ?? []);
+    if (plan.branches && armNotTaken(plan, progress.decided, action))
+      return this.skipNotTaken(ledger, run, row, progress);
     if (plan.limit && !progress.limitTaken) {
       const ledgerCount = (from: Date, to: Date) => ledger.runs.countLimitSlots(run.rule_id, from, to);
       const slot = await this.limits.take(run.rule_id, plan.limit, ledgerCount, now);
@@ -99,6 +105,10 @@ export class RunTimingService {
         });
       }
       await this.record(ledger, run, { at, step: 'limit', action });
+    }
+    if (plan.branches) {
+      const flow = await this.branchesBefore(ledger, run, row, progress, contact ?? {}, now);
+      if (flow !== 'go') return flow;
     }
     const waits = plan.waits ?? [];
     const gate = gateBefore(plan, action, (w) => progress.waitsPassed.has(waits.indexOf(w)), now);
@@ -139,6 +149,60 @@ export class RunTimingService {
         });
         return 'skip';
     }
+  }
+
+  /**
+   * The waits and branches written before this action, in written order: a wait sleeps, a branch
+   * is decided (on a fresh CRM read once the run has slept) and recorded; an action the branch did
+   * not take is skipped.
+   */
+  private async branchesBefore(
+    ledger: TimingLedger,
+    run: RunRow,
+    row: { id: string; action_index: number },
+    progress: TimelineProgress,
+    contact: Record<string, unknown>,
+    now: Date,
+  ): Promise<GateOutcome> {
+    const plan = run.timing!;
+    const action = row.action_index;
+    let fresh: Record<string, unknown> | undefined;
+    for (;;) {
+      const next = nextControl(plan, action, progress.waitsPassed, progress.decided);
+      if (!next) return 'go';
+      const at = now.toISOString();
+      if (next.kind === 'wait') {
+        const until = new Date(now.getTime() + plan.waits![next.wait].ms);
+        return this.sleep(run, ledger, now, until, { at, step: 'waiting', for: 'wait', wait: next.wait, action });
+      }
+      if (progress.resumed && !fresh) {
+        fresh = await this.freshContact(run);
+        if (!fresh)
+          return this.cancel(
+            ledger,
+            run,
+            { at, step: 'cancelled', action, reason: 'contact_deleted' },
+            false,
+          );
+      }
+      const entry = branchEntry(run, next.branch, progress, fresh ?? contact, now);
+      await this.record(ledger, run, entry);
+      progress.decided.set(next.branch, entry.arm!);
+      this.logger.log(`rule ${run.rule_id}: run ${run.id} took ${entry.label}`);
+      if (armNotTaken(plan, progress.decided, action)) return this.skipNotTaken(ledger, run, row, progress);
+    }
+  }
+
+  /** An action in an arm the run did not take: skipped, the run goes on. */
+  private async skipNotTaken(
+    ledger: TimingLedger,
+    run: RunRow,
+    row: { id: string; action_index: number },
+    progress: TimelineProgress,
+  ): Promise<GateOutcome> {
+    const off = armNotTaken(run.timing!, progress.decided, row.action_index)!;
+    await ledger.actions.skip(row.id, 'branch_not_taken', `in ${off.arm.label}, not the arm taken`);
+    return 'skip';
   }
 
   /** The run sleeps until `until` (recorded `waiting`), a delayed job wakes it: also the policy gate's defer. */
@@ -189,13 +253,4 @@ export class RunTimingService {
       throw err;
     }
   }
-}
-
-/** The facts a woken run's `unless` reads: its trigger, the contact as it is now, the time now. */
-export function factsOf(run: RunRow, contact: Record<string, unknown>, now: Date): EvaluationFacts {
-  const payload = (run.event_payload ?? { type: 'sweep', data: {} }) as EvaluationFacts['event'];
-  const facts: EvaluationFacts = { event: payload, contact, now };
-  if (String(payload.type ?? '').startsWith('message.'))
-    facts.message = payload.data as Record<string, unknown>;
-  return facts;
 }

@@ -1,6 +1,7 @@
 // Waiting runs ended from outside: a later event the wait says it waits for (`until`, the
 // "no reply within" pattern), the contact's deletion, the contact leaving the segment of the rule
-// (called by the segment sweep).
+// (called by the segment sweep), the rule's `goal` met. A wait with `on-event` is resumed by its
+// event instead (the run goes on with on-event, the event recorded for its facts).
 // Each cancel is one conditional UPDATE (only while the run still waits), so a wake-up that
 // happens at the same moment and a cancel cannot both win.
 import { Injectable, Logger } from '@nestjs/common';
@@ -11,7 +12,8 @@ import { ActionResultsRepository } from '../ledger/action-results.repository';
 import { timelineProgress, type TimelineEntry } from '../ledger/run-timeline-entry';
 import type { RunRow } from '../ledger/run-rows';
 import { RunsRepository } from '../ledger/runs.repository';
-import { untilMatches } from '../rules/run-gates';
+import { ActionsQueue } from '../queues/actions-queue.service';
+import { goalMet, untilMatches } from '../rules/run-gates';
 import type { EvaluationFacts } from '../rules/rule-types';
 
 @Injectable()
@@ -27,6 +29,7 @@ export class WaitCancellationService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly runs: RunsRepository,
+    private readonly queue: ActionsQueue,
   ) {
     this.lookups = new MicroBatcher(async (contactIds) => {
       const rows = await this.runs.waitingOfContacts([...new Set(contactIds)]);
@@ -34,15 +37,32 @@ export class WaitCancellationService {
     });
   }
 
-  /** An event about the contact (not a replay): cancels the waits it ends. */
+  /** An event about the contact (not a replay): ends the waits it ends; how many. */
   async onEvent(contactId: string, facts: EvaluationFacts): Promise<number> {
     const waiting = await this.lookups.submit(contactId);
-    let cancelled = 0;
+    let ended = 0;
     for (const run of waiting) {
       const entry = cancellationBy(run, facts);
-      if (entry && (await this.cancel(run.id, run.rule_id, entry))) cancelled++;
+      if (!entry) continue;
+      if (
+        entry.step === 'resumed'
+          ? await this.resume(run, entry)
+          : await this.cancel(run.id, run.rule_id, entry)
+      )
+        ended++;
     }
-    return cancelled;
+    return ended;
+  }
+
+  /** A wait with on-event got its event: the run is pending again and its job runs it now. */
+  private async resume(run: RunRow, entry: TimelineEntry) {
+    if (!(await this.runs.resume(run.id, entry))) return false;
+    await this.queue.wakeAt(
+      { id: run.id, contactId: run.contact_id, correlationId: run.correlation_id, priority: run.priority },
+      new Date(),
+    );
+    this.logger.log(`rule ${run.rule_id}: waiting run ${run.id} resumed by ${entry.event?.type}`);
+    return true;
   }
 
   private async cancel(runId: string, ruleId: string, entry: TimelineEntry) {
@@ -82,17 +102,43 @@ export function waitingByContact(contactIds: readonly string[], rows: readonly R
   return contactIds.map((id) => rows.filter((run) => run.contact_id === id));
 }
 
-/** Whether (and why) an event ends a waiting run. Pure. */
+/**
+ * Whether (and why) an event ends a waiting run: a `cancelled` entry, or a `resumed` one for a
+ * wait with on-event. Pure.
+ */
 export function cancellationBy(run: RunRow, facts: EvaluationFacts): TimelineEntry | undefined {
   const at = facts.now.toISOString();
   const type = facts.event.type;
   if (type === 'contact.deleted')
     return { at, step: 'cancelled', reason: 'contact_deleted', detail: 'the contact was deleted' };
   const waiting = timelineProgress(run.timeline ?? []).waiting;
+  if (run.timing?.goal && goalMet(run.timing.goal, run.timing.timezone, facts))
+    return {
+      at,
+      step: 'cancelled',
+      ...(waiting?.action !== undefined ? { action: waiting.action } : {}),
+      reason: 'goal_reached',
+      detail: `${type}${facts.event.id ? ` ${facts.event.id}` : ''} met the rule's goal`,
+    };
   if (waiting?.for !== 'wait' || waiting.wait === undefined) return undefined;
-  const until = run.timing?.waits?.[waiting.wait]?.until;
+  const wait = run.timing?.waits?.[waiting.wait];
+  const until = wait?.until;
   const trigger = run.event_payload?.data as Record<string, unknown> | undefined;
   if (!until || !untilMatches(until, run.timing?.timezone, facts, trigger?.conversationId)) return undefined;
+  if (wait.outcomes)
+    return {
+      at,
+      step: 'resumed',
+      for: 'wait',
+      wait: waiting.wait,
+      action: waiting.action,
+      reason: 'until_event',
+      event: {
+        type,
+        ...(facts.event.id ? { id: facts.event.id } : {}),
+        data: facts.event.data,
+      },
+    };
   return {
     at,
     step: 'cancelled',

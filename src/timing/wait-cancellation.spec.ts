@@ -90,6 +90,72 @@ describe('cancellationBy', () => {
   });
 });
 
+describe('cancellationBy: waits with on-event, goals', () => {
+  const withOutcomes = (): RunRow => {
+    const run = slaRun();
+    run.timing!.waits![0].outcomes = true;
+    return run;
+  };
+  const withGoal = (): RunRow => ({
+    ...slaRun(),
+    timing: {
+      ...slaRun().timing,
+      goal: { all: [{ fact: 'contact', path: '$.stageId', operator: 'equal', value: 'stage-customer' }] },
+    },
+  });
+  const reply = event('message.created', { conversationId: 'conv-1', isOutgoing: true, text: 'Hi' });
+
+  it('resumes a wait with on-event instead of cancelling it, keeping the event for its facts', () => {
+    expect(cancellationBy(withOutcomes(), reply)).toEqual({
+      at,
+      step: 'resumed',
+      for: 'wait',
+      wait: 0,
+      action: 0,
+      reason: 'until_event',
+      event: {
+        type: 'message.created',
+        id: 'evt-9',
+        data: { conversationId: 'conv-1', isOutgoing: true, text: 'Hi' },
+      },
+    });
+  });
+
+  it.each<[string, RunRow, EvaluationFacts, string | undefined, string | undefined]>([
+    [
+      'the goal met',
+      withGoal(),
+      event('contact.updated', { id: 'c', stageId: 'stage-customer' }),
+      'cancelled',
+      'goal_reached',
+    ],
+    [
+      'the goal not met',
+      withGoal(),
+      event('contact.updated', { id: 'c', stageId: 'stage-lead' }),
+      undefined,
+      undefined,
+    ],
+    [
+      'a deleted contact with outcomes',
+      withOutcomes(),
+      event('contact.deleted', { id: 'c' }),
+      'cancelled',
+      'contact_deleted',
+    ],
+    [
+      'an inbound message with outcomes',
+      withOutcomes(),
+      event('message.created', { conversationId: 'conv-1', isOutgoing: false }),
+      undefined,
+      undefined,
+    ],
+  ])('%s -> %s %s', (_name, run, facts, step, reason) => {
+    const entry = cancellationBy(run, facts);
+    expect([entry?.step, entry?.reason]).toEqual([step, reason]);
+  });
+});
+
 describe('waitingByContact (one lookup shared by a batch of events)', () => {
   const run = (id: string, contact: string): RunRow => ({ ...slaRun(), id, contact_id: contact });
   const rows = [run('r1', 'a'), run('r2', 'b'), run('r3', 'a')];

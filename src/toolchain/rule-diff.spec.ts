@@ -85,6 +85,14 @@ const cases: [string, string, string, { lost: string[]; gained: string[]; runs?:
     { lost: [], gained: [] },
   ],
   [
+    'a branch: only the contacts whose path changed lose and gain, with the arm taken',
+    rule(),
+    rule({
+      do: '{ if: { fact: contact.name, operator: startsWith, value: Keep }, then: [{ add-tag: vip }], else: [{ add-tag: other }] }',
+    }),
+    { lost: ['bruno'], gained: ['bruno'], runs: [2, 2] },
+  ],
+  [
     'shadow to live gains every action',
     rule({ extra: 'mode: shadow' }),
     rule(),

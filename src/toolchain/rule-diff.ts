@@ -3,6 +3,7 @@
 // definition differs are evaluated: the others act identically on both sides (offline, a rule's
 // outcome depends on the event, the recorded contact and its own once/at-most/cooldown only). Pure.
 import { actionLabel } from '../actions/catalogue/catalogue';
+import { replayedActions, splitPoint } from '../rules/branch-plan';
 import { CompiledRuleSet } from '../matching/compiled-rule-set';
 import type { NameResolver, RuleDefinition } from '../rules/rule-types';
 import { ReplayPrevious } from './replay-previous';
@@ -53,6 +54,8 @@ export function changedRuleIds(
 interface Performed {
   labels: string[];
   events: number[];
+  /** Rules with branches: the labels of the path each event's run takes (parallel to events). */
+  eventLabels?: string[][];
 }
 
 interface ReplaySide {
@@ -92,7 +95,13 @@ function replay(sides: readonly ReplaySide[], events: readonly RecordedEvent[], 
       for (const rule of s.set.matchingRules(facts)) {
         if (rule.mode !== 'live' || rule.actions.length === 0) continue;
         if (!s.admission.admit(rule, contactId, now).admitted) continue;
-        s.performed.get(rule.id)!.events.push(i);
+        const performed = s.performed.get(rule.id)!;
+        performed.events.push(i);
+        if (rule.branches) {
+          const point = splitPoint(rule.id, rule.version, contactId);
+          const path = replayedActions(rule, facts, point).map((a) => performed.labels[a]);
+          (performed.eventLabels ??= []).push(path);
+        }
       }
     }
   }
@@ -112,19 +121,22 @@ function compareRule(
     const e = events[i];
     return { contactId: contactIdOf(e), eventId: e.id, eventType: e.type, at: e.createdAt, actions };
   };
-  const onlyBefore = before.labels.filter((x) => !after.labels.includes(x));
-  const onlyAfter = after.labels.filter((x) => !before.labels.includes(x));
+  // A rule with branches does the actions of its path for that event; others all their actions.
+  const labelsBefore = (x: number) => before.eventLabels?.[x] ?? before.labels;
+  const labelsAfter = (y: number) => after.eventLabels?.[y] ?? after.labels;
   const [b, a] = [before.events, after.events];
   let x = 0;
   let y = 0;
   while (x < b.length || y < a.length) {
     if (y >= a.length || (x < b.length && b[x] < a[y])) {
-      if (before.labels.length) lost.push(entry(b[x], before.labels));
+      if (labelsBefore(x).length) lost.push(entry(b[x], labelsBefore(x)));
       x++;
     } else if (x >= b.length || a[y] < b[x]) {
-      if (after.labels.length) gained.push(entry(a[y], after.labels));
+      if (labelsAfter(y).length) gained.push(entry(a[y], labelsAfter(y)));
       y++;
     } else {
+      const onlyBefore = labelsBefore(x).filter((l) => !labelsAfter(y).includes(l));
+      const onlyAfter = labelsAfter(y).filter((l) => !labelsBefore(x).includes(l));
       if (onlyBefore.length) lost.push(entry(b[x], onlyBefore));
       if (onlyAfter.length) gained.push(entry(a[y], onlyAfter));
       x++;

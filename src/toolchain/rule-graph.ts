@@ -3,6 +3,7 @@
 // Loops, conflicts (same-trigger and cross-trigger tag fights) and unreachable rules are marked by
 // the validator's own checks. Pure and deterministic (sorted), so the rendering can be committed.
 import { actionDefinition, actionLabel } from '../actions/catalogue/catalogue';
+import { armsOf } from '../rules/branch-plan';
 import { findConflicts } from '../rules/check-conflicts';
 import { findLoops } from '../rules/check-loops';
 import { redundantRules } from '../rules/check-reachability';
@@ -88,7 +89,16 @@ export function buildRuleGraph(rules: LoadedRule[]): RuleGraph {
       for (const emitted of actionDefinition(action.type).effect.emits(action))
         edge(key, emittedNode(emitted).key, 'emits');
     };
-    def.actions.forEach((a, i) => addAction(a, actionKey(def.id, i), actionLabel(a), 'does'));
+    def.actions.forEach((a, i) => {
+      // An action inside branches says which arms it is in: `on-timeout / else: assign ...`.
+      const arms = armsOf(def.branches ?? [], i);
+      addAction(
+        a,
+        actionKey(def.id, i),
+        `${arms.length ? `${arms.join(' / ')}: ` : ''}${actionLabel(a)}`,
+        'does',
+      );
+    });
     if (def.trigger.kind === 'schedule')
       def.trigger.onLeave.forEach((a, i) =>
         addAction(a, `leave:${def.id}:${i}`, `on leave: ${actionLabel(a)}`, 'on-leave'),

@@ -26,12 +26,12 @@ describe('recipes', () => {
   afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('validate and pass their own tests where they live', async () => {
-    expect(recipeFiles.length).toBe(10);
+    expect(recipeFiles.length).toBe(11);
     const validated = await cli('validate', 'recipes');
-    expect(validated.out).toMatch(/^✔ recipes: 11 rule\(s\) in 10 file\(s\) are valid/);
+    expect(validated.out).toMatch(/^✔ recipes: 12 rule\(s\) in 11 file\(s\) are valid/);
     expect(validated.code).toBe(0);
     const tested = await cli('test', 'recipes');
-    expect(tested.out).toMatch(/\n36 passed, 0 failed\n$/);
+    expect(tested.out).toMatch(/\n39 passed, 0 failed\n$/);
     expect(tested.code).toBe(0);
   });
 
@@ -48,7 +48,7 @@ describe('recipes', () => {
   it('all copied into rules/ at once (with their tests) validate', async () => {
     cpSync(RECIPES, join(tmp, 'rules'), { recursive: true, errorOnExist: true, force: false });
     const { code, out } = await cli('validate', join(tmp, 'rules'));
-    expect(out).toMatch(/^✔ .*: 16 rule\(s\) in 14 file\(s\) are valid/);
+    expect(out).toMatch(/^✔ .*: 17 rule\(s\) in 15 file\(s\) are valid/);
     expect(code).toBe(0);
   });
 });

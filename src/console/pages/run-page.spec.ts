@@ -1,6 +1,6 @@
 import type { RuleDefinition } from '../../rules/rule-types';
 import type { TimelineEntry } from '../../ledger/run-timeline-entry';
-import { timelineText, traceLines } from './run-page';
+import { branchView, timelineText, traceLines } from './run-page';
 
 const rule = {
   id: 'vip',
@@ -87,5 +87,27 @@ describe('the timing steps of a run', () => {
     ],
   ] as const)('%j', (entry, text) => {
     expect(timelineText(entry as TimelineEntry)).toBe(text);
+  });
+});
+
+describe("a run's path through its branches", () => {
+  it('joins the arms taken and shows why each was taken', () => {
+    const view = branchView([
+      { at: '2024-05-06T10:00:00.000Z', step: 'branch', branch: 0, arm: 1, label: 'else', trace: [trace[1]] },
+      { at: '2024-05-06T12:00:00.000Z', step: 'waiting', for: 'wait', wait: 0 },
+      { at: '2024-05-06T12:00:01.000Z', step: 'branch', branch: 1, arm: 0, label: 'on-event' },
+    ]);
+    expect(view.path).toBe('else → on-event');
+    expect(view.branches.map((b) => b.label)).toEqual(['else', 'on-event']);
+    expect(view.branches[0].trace).toEqual([
+      { text: '✘ all[1].any[0]: contact.name equal "Ada": saw "Bob"', tone: 'bad' },
+    ]);
+  });
+
+  it('has no path for a run without branches', () => {
+    expect(branchView([{ at: '2024-05-06T10:00:00.000Z', step: 'limit' }])).toEqual({
+      path: '',
+      branches: [],
+    });
   });
 });

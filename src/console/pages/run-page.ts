@@ -1,7 +1,7 @@
 // A run as people read it: the condition tree with ✔/✘ and the values seen (the same text as
 // `crm-rules explain`, from format-explain.ts), then its actions. Pure.
 import { formatTraceList, formatTree } from '../../matching/format-explain';
-import type { TimelineEntry } from '../../ledger/run-timeline-entry';
+import { runPath, type TimelineEntry } from '../../ledger/run-timeline-entry';
 import type { ConditionTrace, RuleDefinition } from '../../rules/rule-types';
 import { actionShown, contactHref, statusText, statusTone, triggerText, when } from './format';
 
@@ -21,7 +21,7 @@ export interface RunDetail {
   createdAt: Date;
   finishedAt: Date | null;
   eventType?: string | null;
-  /** Waits, windows, limits and the messaging policy the run met (runs.timeline). */
+  /** Waits, windows, limits, the messaging policy and the branches the run met (runs.timeline). */
   timeline?: TimelineEntry[] | null;
 }
 
@@ -81,6 +81,7 @@ export function runPage(
     finishedAt: when(run.finishedAt),
     trace: traceLines(run, rule),
     timing: (run.timeline ?? []).map(timelineText),
+    ...branchView(run.timeline ?? []),
     actions: actions.map((a) => ({
       index: a.index,
       text: actionShown(a.action),
@@ -112,4 +113,21 @@ export function timelineText(e: TimelineEntry): string {
     e.action !== undefined ? `at action ${e.action}` : '',
   ];
   return `${when(new Date(e.at))} ${parts.filter(Boolean).join(' ')}`;
+}
+
+/** The run's path through its branches, and why each arm was taken (its conditions' trace). */
+export function branchView(timeline: readonly TimelineEntry[]) {
+  const path = runPath(timeline);
+  const branches = timeline
+    .filter((e) => e.step === 'branch')
+    .map((e) => ({
+      label: e.label ?? '',
+      at: when(new Date(e.at)),
+      why: e.detail ?? '',
+      trace: formatTraceList(e.trace ?? [], '').map((line) => {
+        const text = line.trimStart();
+        return { text, tone: text.startsWith('✔') ? 'ok' : text.startsWith('✘') ? 'bad' : 'muted' };
+      }),
+    }));
+  return { path: path.length > 0 ? path.join(' → ') : '', branches };
 }

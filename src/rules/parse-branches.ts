@@ -1,0 +1,107 @@
+// Branches in `do`, as written: `if` / `then` / `else`, `switch` (named cases and a default) and
+// `split` (weighted arms). Each becomes a BranchStep whose arms cover ranges of the depth-first
+// action numbering (parse-steps.ts walks the arms). Conditions are checked by the same code as the
+// rule's `if`; one that can never hold is an `impossible-condition`, an arm with no steps an `empty-arm`.
+import { checkConditions } from './check-conditions';
+import { impossibleCondition } from './impossible-conditions';
+import { walkSteps, type StepWalk } from './parse-steps';
+import { isPlainObject } from './rule-context';
+import type { BranchArm, BranchStep } from './rule-types';
+import type { YamlPath } from './yaml-source';
+
+type Raw = Record<string, unknown>;
+
+export function isBranchItem(item: unknown): item is Raw {
+  return isPlainObject(item) && (('if' in item && 'then' in item) || 'switch' in item || 'split' in item);
+}
+
+export function parseBranch(
+  item: Raw,
+  at: YamlPath,
+  walk: StepWalk,
+  kinds: readonly string[] | undefined,
+): void {
+  const kind = 'split' in item ? 'split' : 'switch' in item ? 'switch' : 'if';
+  const step: BranchStep = {
+    kind,
+    at: walk.items.length,
+    end: 0,
+    afterWaits: walk.waits.length,
+    source: [...at],
+    arms: [],
+  };
+  walk.branches.push(step);
+  if (kind === 'if') {
+    const when = branchCondition(item.if, [...at, 'if'], walk, kinds);
+    step.arms.push(walkArm(item.then, [...at, 'then'], 'then', walk, kinds, when));
+    step.arms.push(walkArm(item.else, [...at, 'else'], 'else', walk, kinds));
+  } else if (kind === 'switch') {
+    const sw = isPlainObject(item.switch) ? item.switch : {};
+    const cases = isPlainObject(sw.cases) ? sw.cases : {};
+    for (const [name, c] of Object.entries(cases)) {
+      const path = [...at, 'switch', 'cases', name];
+      const raw = isPlainObject(c) ? c : {};
+      const when = branchCondition(raw.if, [...path, 'if'], walk, kinds);
+      step.arms.push(walkArm(raw.do, [...path, 'do'], `case:${name}`, walk, kinds, when));
+    }
+    step.arms.push(walkArm(sw.default, [...at, 'switch', 'default'], 'default', walk, kinds));
+  } else {
+    const split = isPlainObject(item.split) ? item.split : {};
+    const arms = isPlainObject(split.arms) ? split.arms : {};
+    for (const [name, a] of Object.entries(arms)) {
+      const path = [...at, 'split', 'arms', name];
+      const raw = isPlainObject(a) ? a : {};
+      const weight = typeof raw.weight === 'number' ? raw.weight : 0;
+      if (!(weight > 0))
+        walk.ctx.error([...path, 'weight'], 'empty-arm', `arm ${name} needs a weight above 0`);
+      const arm = walkArm(raw.do, [...path, 'do'], `arm:${name}`, walk, kinds, undefined, true);
+      step.arms.push({ ...arm, weight });
+    }
+  }
+  step.end = walk.items.length;
+}
+
+/**
+ * One arm's steps. An absent optional arm (else, default, on-event, on-timeout) covers no action;
+ * a present one, and then / a case / a split arm, must have steps (`required`).
+ */
+export function walkArm(
+  raw: unknown,
+  path: YamlPath,
+  label: string,
+  walk: StepWalk,
+  kinds: readonly string[] | undefined,
+  when?: Record<string, unknown>,
+  required = label === 'then' || label.startsWith('case:'),
+): BranchArm {
+  const from = walk.items.length;
+  if (raw === undefined && !required) return { label, from, to: from };
+  if (!Array.isArray(raw) || raw.length === 0) {
+    walk.ctx.error(
+      path,
+      'empty-arm',
+      `${label} has no steps: give it at least one action${required ? '' : ', or leave it out'}`,
+      raw === undefined ? 'key' : 'value',
+    );
+    return { label, from, to: from };
+  }
+  walkSteps(raw, path, walk, kinds, 'arm');
+  return { label, ...(when ? { when } : {}), from, to: walk.items.length };
+}
+
+function branchCondition(
+  raw: unknown,
+  path: YamlPath,
+  walk: StepWalk,
+  kinds: readonly string[] | undefined,
+): Record<string, unknown> | undefined {
+  if (raw === undefined) {
+    walk.ctx.error(path.slice(0, -1), 'schema', 'a branch needs an `if` with its conditions', 'key');
+    return undefined;
+  }
+  const when = checkConditions(raw, walk.ctx, kinds, path);
+  const never = when && impossibleCondition(raw, path);
+  if (never)
+    walk.ctx.error(never.path, 'impossible-condition', `this branch can never be taken: ${never.reason}`);
+  return when;
+}
