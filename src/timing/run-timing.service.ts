@@ -13,7 +13,6 @@ import type { RunsRepository } from '../ledger/runs.repository';
 import { timelineProgress, type TimelineEntry, type TimelineProgress } from '../ledger/run-timeline-entry';
 import { ActionsQueue } from '../queues/actions-queue.service';
 import { gateBefore, unlessHolds } from '../rules/run-gates';
-import type { EvaluationFacts } from '../rules/rule-types';
 import { ENGINE_CLOCK, type EngineClock } from './engine-clock';
 import { armNotTaken, nextControl } from '../rules/branch-plan';
 import { branchEntry } from './branch-gate';
