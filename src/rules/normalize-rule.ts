@@ -135,9 +135,5 @@ function checkActionsFit(
         ctx.error([...at, action.type, ...t.path], problem.code, problem.message);
   });
   for (const p of checkStepRefs(actions))
-    ctx.error(
-      [...pathOf(p.index), actions[p.index]!.type, ...p.path],
-      'unknown-fact',
-      p.message,
-    );
+    ctx.error([...pathOf(p.index), actions[p.index]!.type, ...p.path], 'unknown-fact', p.message);
 }

@@ -172,7 +172,13 @@ export class RunTimingService {
       const at = now.toISOString();
       if (next.kind === 'wait') {
         const until = new Date(now.getTime() + plan.waits![next.wait].ms);
-        return this.sleep(run, ledger, now, until, { at, step: 'waiting', for: 'wait', wait: next.wait, action });
+        return this.sleep(run, ledger, now, until, {
+          at,
+          step: 'waiting',
+          for: 'wait',
+          wait: next.wait,
+          action,
+        });
       }
       if (progress.resumed && !fresh) {
         fresh = await this.freshContact(run);
