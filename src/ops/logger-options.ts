@@ -37,6 +37,12 @@ export function loggerOptions(config: AppConfig, destination?: DestinationStream
     // the stack of the placeholder error pino-http makes for it; a thrown error keeps its stack.
     customErrorObject: (_req: unknown, _res: unknown, error: Error, logged: Record<string, unknown>) =>
       isStatusPlaceholder(error) ? { ...logged, err: undefined } : logged,
+    customErrorMessage: (
+      req: { method?: string; url?: string },
+      res: { statusCode: number },
+      error: Error,
+    ) =>
+      isStatusPlaceholder(error) ? `${req.method} ${req.url} answered ${res.statusCode}` : 'request errored',
     // On a terminal: `12:00:01 INFO [Engine] message`, extra fields on the same line; else JSON.
     transport: pretty
       ? {
