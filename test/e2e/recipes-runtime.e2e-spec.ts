@@ -121,7 +121,9 @@ describe('recipes, each file as written, at run time', () => {
         `SELECT 1 FROM runs WHERE rule_id = $1 AND contact_id = $2 AND status = 'succeeded'`,
         [rule, customer.id],
       );
-      return runs.length === 1 || undefined;
+      // At least one: the rule's own stage write comes back as contact.updated and may run it again
+      // (its move-stage then skipped `no_change`), depending on how fast that event arrives.
+      return runs.length >= 1 || undefined;
     }, 60_000);
     expect((await contact(customer.id)).stageId).toBe(stageId);
   });
