@@ -3,7 +3,7 @@
 // refused before the body is read when the source, its secret or the signature header is wrong.
 import type { RequestListener } from 'node:http';
 import type { CustomIntakeService } from './custom-intake.service';
-import { readRawBody, refuseAndClose, reply } from './webhook-handler';
+import { readAndAccept, refuseAndClose } from './webhook-handler';
 
 export const HOOKS_PREFIX = '/hooks/';
 /** The header a sender may name its event id in (else the source's `event-id`, else the body's hash). */
@@ -25,24 +25,8 @@ export function customHookFastPath(
     const name = decodeURIComponent(path.slice(HOOKS_PREFIX.length));
     const checked = custom.check(name, single(req.headers[opts.signatureHeader]));
     if (!checked.ok) return refuseAndClose(req, res, checked.refusal.status, checked.refusal.body);
-    void (async () => {
-      try {
-        const read = await readRawBody(req, opts.limitBytes, opts.timeoutMs);
-        if (!read.ok) {
-          return read.reason === 'too_large'
-            ? refuseAndClose(req, res, 413, {
-                error: { code: 'payload_too_large', message: `body exceeds ${opts.limitBytes} bytes` },
-              })
-            : refuseAndClose(req, res, 408, {
-                error: { code: 'request_timeout', message: `body not received within ${opts.timeoutMs} ms` },
-              });
-        }
-        const outcome = await custom.accept(checked, read.body, single(req.headers[EVENT_ID_HEADER]));
-        reply(res, outcome.status, outcome.body);
-      } catch {
-        // Never a 2xx for a delivery that was not committed: the sender retries.
-        if (!res.headersSent) reply(res, 503, { error: { code: 'unavailable', message: 'retry later' } });
-      }
-    })();
+    readAndAccept(req, res, opts, (body) =>
+      custom.accept(checked, body, single(req.headers[EVENT_ID_HEADER])),
+    );
   };
 }

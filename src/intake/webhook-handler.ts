@@ -66,6 +66,37 @@ export function refuseAndClose(
   reply(res, status, body, true);
 }
 
+/**
+ * Reads the body under the limits, then answers with what `accept` decides: 413 / 408 past the
+ * limits, 503 when anything fails (never a 2xx for a delivery that was not committed: the sender
+ * retries). Shared by POST /webhooks/crm and POST /hooks/<source>.
+ */
+export function readAndAccept(
+  req: IncomingMessage,
+  res: ServerResponse,
+  opts: { limitBytes: number; timeoutMs: number },
+  accept: (body: Buffer) => Promise<{ status: number; body: unknown }>,
+): void {
+  void (async () => {
+    try {
+      const read = await readRawBody(req, opts.limitBytes, opts.timeoutMs);
+      if (!read.ok) {
+        return read.reason === 'too_large'
+          ? refuseAndClose(req, res, 413, {
+              error: { code: 'payload_too_large', message: `body exceeds ${opts.limitBytes} bytes` },
+            })
+          : refuseAndClose(req, res, 408, {
+              error: { code: 'request_timeout', message: `body not received within ${opts.timeoutMs} ms` },
+            });
+      }
+      const outcome = await accept(read.body);
+      reply(res, outcome.status, outcome.body);
+    } catch {
+      if (!res.headersSent) reply(res, 503, { error: { code: 'unavailable', message: 'retry later' } });
+    }
+  })();
+}
+
 /** Wraps the framework's request listener: webhook deliveries go to the intake, the rest to `next`. */
 export function webhookFastPath(
   intake: IntakeService,
@@ -80,24 +111,6 @@ export function webhookFastPath(
     const raw = req.headers[opts.signatureHeader];
     const header = intake.checkHeader(Array.isArray(raw) ? raw.join(',') : raw);
     if (!header.ok) return refuseAndClose(req, res, header.refusal.status, header.refusal.body);
-    void (async () => {
-      try {
-        const read = await readRawBody(req, opts.limitBytes, opts.timeoutMs);
-        if (!read.ok) {
-          return read.reason === 'too_large'
-            ? refuseAndClose(req, res, 413, {
-                error: { code: 'payload_too_large', message: `body exceeds ${opts.limitBytes} bytes` },
-              })
-            : refuseAndClose(req, res, 408, {
-                error: { code: 'request_timeout', message: `body not received within ${opts.timeoutMs} ms` },
-              });
-        }
-        const outcome = await intake.accept(read.body, header.header);
-        reply(res, outcome.status, outcome.body);
-      } catch {
-        // Whatever failed, the CRM must retry: never a 2xx for an event that was not committed.
-        if (!res.headersSent) reply(res, 503, { error: { code: 'unavailable', message: 'retry later' } });
-      }
-    })();
+    readAndAccept(req, res, opts, (body) => intake.accept(body, header.header));
   };
 }
