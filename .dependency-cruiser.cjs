@@ -9,7 +9,12 @@ const path = require('node:path');
 /** The service frameworks and drivers: the rule language must run without any of them. */
 const FRAMEWORKS = 'node_modules/(@nestjs|@bull-board|typeorm|pg|ioredis|bullmq)/';
 /** The pure core: the rule language (format, matching, the action catalogue). */
-const CORE = '^src/(rules|matching|actions/catalogue)/';
+const CORE = '^src/language/';
+/** Specs may borrow fixtures across folders (spec support), which the code may not. */
+const SPECS = '[.]spec[.]ts$';
+/** What the core may name by type only: the gateway and directory services, the action row. */
+const CORE_TYPE_ONLY =
+  '^src/crm/crm-(gateway|directory)[.]service[.]ts$|^src/persistence/ledger/action-result[.]entity[.]ts$';
 
 const forbidden = [
   {
@@ -24,7 +29,7 @@ const forbidden = [
   {
     name: 'core-imports-no-framework',
     comment:
-      'src/rules, src/matching and src/actions/catalogue are the rule language: pure code the CLI, ' +
+      'src/language (rules, matching, catalogue, segment-filters) is the rule language: pure code the CLI, ' +
       'the tests and the engine share. No Nest, no TypeORM, no pg/ioredis/bullmq.',
     severity: 'error',
     from: { path: CORE },
@@ -46,6 +51,80 @@ const forbidden = [
     from: { path: '^src/cli/' },
     to: { path: 'node_modules/@nestjs/' },
   },
+  {
+    name: 'core-imports-only-core-and-contract',
+    comment:
+      'The rule language imports nothing of the service: only src/language and src/crm-contract (the ' +
+      "CRM's types). It names the gateway, the directory and the action row by type only (next rule).",
+    severity: 'error',
+    from: { path: CORE, pathNot: SPECS },
+    to: { path: '^src/', pathNot: `^src/(language|crm-contract|net)/|${CORE_TYPE_ONLY}` },
+  },
+  {
+    name: 'core-names-services-by-type-only',
+    comment:
+      'ExecutionEnv names the gateway, the directory and the action row type: a type-only import, ' +
+      'erased at compile time, never a value import.',
+    severity: 'error',
+    from: { path: CORE },
+    to: { path: CORE_TYPE_ONLY, dependencyTypesNot: ['type-only'] },
+  },
+  {
+    name: 'net-is-a-leaf',
+    comment:
+      'src/net (IP addresses, the egress allow-list, secret references, the shapes of an outbound ' +
+      'request) is pure and shared by config, the core and egress: it imports no other src folder.',
+    severity: 'error',
+    from: { path: '^src/net/', pathNot: '[.]spec[.]ts$' },
+    to: { path: '^src/', pathNot: '^src/net/' },
+  },
+  {
+    name: 'crm-contract-is-a-leaf',
+    comment: "The CRM contract's types (src/crm-contract) import no other src folder.",
+    severity: 'error',
+    from: { path: '^src/crm-contract/', pathNot: '[.]spec[.]ts$' },
+    to: { path: '^src/', pathNot: '^src/crm-contract/' },
+  },
+  {
+    name: 'only-admission-creates-runs',
+    comment:
+      'Runs are created in one place, src/pipeline/admission (create-run, record-matched-events, the ' +
+      'settlement at creation); the one other caller is the segment sweep admitting entries ' +
+      '(segments/sweeps/membership-diff.ts). Type-only imports (NewRun, PendingRun) are allowed.',
+    severity: 'error',
+    from: { path: '^src/', pathNot: '^src/pipeline/admission/|^src/segments/sweeps/membership-diff[.]ts$' },
+    to: {
+      path: '^src/pipeline/admission/(create-run|record-matched-events|settle-in-transaction)[.]ts$',
+      dependencyTypesNot: ['type-only'],
+    },
+  },
+  {
+    name: 'gateway-only-from-its-callers',
+    comment:
+      'The CRM gateway (src/crm) is loaded by the pipeline stages, the segment sync and sweeps, the ' +
+      'contacts mirror, ops metrics, the toolchain (snapshot, CLI client), the demo, the console and ' +
+      'the boot files; persistence, config, queues, admin and the core name it by type at most.',
+    severity: 'error',
+    from: {
+      path: '^src/',
+      pathNot:
+        '^src/(crm|pipeline|segments|contacts|ops|toolchain|demo|console)/|^src/(engine|app[.]module|main)[.]ts$|[.]spec[.]ts$',
+    },
+    to: { path: '^src/crm/', dependencyTypesNot: ['type-only'] },
+  },
+  ...[
+    ['matching', 'intake'],
+    ['admission', 'intake|matching'],
+    ['execution', 'intake|matching|admission'],
+  ].map(([stage, upstream]) => ({
+    name: 'pipeline-flows-downstream',
+    comment:
+      'An event goes intake → matching → admission → execution; a stage imports the stages after it, ' +
+      'never one before (no cycle between stages).',
+    severity: 'error',
+    from: { path: `^src/pipeline/${stage}/` },
+    to: { path: `^src/pipeline/(${upstream})/` },
+  })),
 ];
 
 module.exports = {

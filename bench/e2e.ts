@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../src/config/load-config';
 import { startEngine } from '../src/engine';
-import { signatureHeader } from '../src/intake/verify-signature';
+import { signatureHeader } from '../src/net/verify-signature';
 import { EngineMetrics } from '../src/ops/engine-metrics';
 import { benchDatabase, printTable } from './bench-support';
 import { percentile } from './stats';

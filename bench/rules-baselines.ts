@@ -3,11 +3,11 @@
 // engine (Rust, through its Node binding) with the rules as one decision table per event kind.
 import { ZenEngine, type ZenDecision } from '@gorules/zen-engine';
 import type { Engine, TopLevelCondition } from 'json-rules-engine';
-import { buildReferenceEngine } from '../src/matching/reference-engine';
-import { parseFactPath } from '../src/matching/fact-path';
-import { createEngineWithOperators, TIME_OPERATORS } from '../src/matching/operators';
-import { parseDuration } from '../src/rules/durations';
-import type { EvaluationFacts, RuleDefinition } from '../src/rules/rule-types';
+import { buildReferenceEngine } from '../src/language/matching/reference-engine';
+import { parseFactPath } from '../src/language/matching/fact-path';
+import { createEngineWithOperators, TIME_OPERATORS } from '../src/language/matching/operators';
+import { parseDuration } from '../src/language/rules/durations';
+import type { EvaluationFacts, RuleDefinition } from '../src/language/rules/rule-types';
 
 export interface Baseline {
   name: string;

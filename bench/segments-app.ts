@@ -5,7 +5,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ActionsModule } from '../src/actions/actions.module';
+import { ActionsModule } from '../src/pipeline/execution/actions.module';
 import type { AppConfig } from '../src/config/app-config';
 import { ConfigModule } from '../src/config/config.module';
 import { dataSourceOptions } from '../src/db/data-source';

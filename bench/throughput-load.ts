@@ -5,8 +5,8 @@
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Contact } from '../src/crm/crm-types';
-import { signatureHeader } from '../src/intake/verify-signature';
+import type { Contact } from '../src/crm-contract/crm-types';
+import { signatureHeader } from '../src/net/verify-signature';
 
 const [url, secret, mode, amount, connections, contactsFile, vipTagId] = process.argv.slice(2);
 const contacts = JSON.parse(readFileSync(contactsFile, 'utf8')) as Contact[];

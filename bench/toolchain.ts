@@ -6,11 +6,11 @@
 // the events file parsed inside the diff's timing.
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { formatProblems } from '../src/rules/format-problems';
-import { loadRulesFromFiles } from '../src/rules/load-rules';
-import type { RuleDefinition } from '../src/rules/rule-types';
+import { formatProblems } from '../src/language/rules/format-problems';
+import { loadRulesFromFiles } from '../src/language/rules/load-rules';
+import type { RuleDefinition } from '../src/language/rules/rule-types';
 import { contactLine, contactsHeader, parseContactsFile } from '../src/toolchain/contacts-file';
-import { emptySnapshot } from '../src/toolchain/crm-snapshot';
+import { emptySnapshot } from '../src/crm-contract/crm-snapshot';
 import { forecast } from '../src/toolchain/forecast';
 import {
   eventLine,
@@ -20,8 +20,8 @@ import {
 } from '../src/toolchain/recorded-events';
 import { diffRuleSets } from '../src/toolchain/rule-diff';
 import { SnapshotDirectory } from '../src/toolchain/snapshot-directory';
-import { toMirroredContact } from '../src/contacts/mirrored-contact';
-import type { Contact } from '../src/crm/crm-types';
+import { toMirroredContact } from '../src/crm-contract/mirrored-contact';
+import type { Contact } from '../src/crm-contract/crm-types';
 import { generateEvent, generateRules } from './rules-fixture';
 import { printTable } from './bench-support';
 

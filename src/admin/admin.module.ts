@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ContactMirrorModule } from '../contacts/contact-mirror.module';
-import { LedgerModule } from '../ledger/ledger.module';
-import { ManualRunsModule } from '../manual-runs/manual-runs.module';
+import { LedgerModule } from '../persistence/ledger/ledger.module';
+import { ManualRunsModule } from '../pipeline/admission/manual-runs/manual-runs.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rule-set/rules.module';
 import { EventsAdminController } from './events-admin.controller';

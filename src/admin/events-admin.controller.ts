@@ -10,8 +10,8 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { InboxEventsRepository } from '../ledger/inbox-events.repository';
-import { AdminTokenGuard } from './admin-token.guard';
+import { InboxEventsRepository } from '../persistence/ledger/inbox-events.repository';
+import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
 import { FailureOperationsService } from './failure-operations.service';
 
 const EVENT_STATUSES = ['pending', 'processed', 'failed'];

@@ -5,10 +5,10 @@ import { BadRequestException, Controller, Get, Logger, Query, Res, UseGuards } f
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
-import { InboxEventsRepository, type InboxExportCursor } from '../ledger/inbox-events.repository';
+import { InboxEventsRepository, type InboxExportCursor } from '../persistence/ledger/inbox-events.repository';
 import { contactLine, contactsHeader } from '../toolchain/contacts-file';
 import { eventLine, eventsHeader, recordedFromInbox } from '../toolchain/recorded-events';
-import { AdminTokenGuard } from './admin-token.guard';
+import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
 
 const PAGE = 1000;
 const DAY_MS = 86_400_000;

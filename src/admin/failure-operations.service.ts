@@ -3,11 +3,11 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ACTION_DEFINITIONS, ACTION_TYPES, actionDefinition } from '../actions/catalogue/catalogue';
-import { retryRefusal } from '../actions/write-verdict';
-import { ActionResultsRepository } from '../ledger/action-results.repository';
-import { InboxEventsRepository } from '../ledger/inbox-events.repository';
-import { RunsRepository } from '../ledger/runs.repository';
+import { ACTION_DEFINITIONS, ACTION_TYPES, actionDefinition } from '../language/catalogue/catalogue';
+import { retryRefusal } from '../pipeline/execution/write-verdict';
+import { ActionResultsRepository } from '../persistence/ledger/action-results.repository';
+import { InboxEventsRepository } from '../persistence/ledger/inbox-events.repository';
+import { RunsRepository } from '../persistence/ledger/runs.repository';
 import { ActionsQueue } from '../queues/actions-queue.service';
 import { EventsQueue } from '../queues/events-queue.service';
 

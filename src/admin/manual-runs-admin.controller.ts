@@ -11,9 +11,9 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ManualRunsService } from '../manual-runs/manual-runs.service';
-import { ADMIN_API_CALLER } from '../manual-runs/manual-trigger';
-import { AdminTokenGuard } from './admin-token.guard';
+import { ManualRunsService } from '../pipeline/admission/manual-runs/manual-runs.service';
+import { ADMIN_API_CALLER } from '../pipeline/admission/manual-runs/manual-trigger';
+import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
 
 @ApiTags('admin')
 @ApiSecurity('admin')

@@ -6,7 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { AppConfig } from '../config/app-config';
 import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../queues/queues';
 import { QueuesModule } from '../queues/queues.module';
-import { checkAdminRequest } from './admin-token';
+import { checkAdminRequest } from '../admin-auth/admin-token';
 import { QUEUE_BOARD_CSP, securityHeaders } from './security-headers';
 
 const BOARD_HEADERS = securityHeaders(QUEUE_BOARD_CSP);

@@ -1,8 +1,8 @@
 import { BadRequestException, Controller, Get, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { RunsRepository } from '../ledger/runs.repository';
+import { RunsRepository } from '../persistence/ledger/runs.repository';
 import { RuleSetService } from '../rule-set/rule-set.service';
-import { AdminTokenGuard } from './admin-token.guard';
+import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
 
 @ApiTags('admin')
 @ApiSecurity('admin')

@@ -11,9 +11,9 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { ActionResultsRepository } from '../ledger/action-results.repository';
-import { RunsRepository } from '../ledger/runs.repository';
-import { AdminTokenGuard } from './admin-token.guard';
+import { ActionResultsRepository } from '../persistence/ledger/action-results.repository';
+import { RunsRepository } from '../persistence/ledger/runs.repository';
+import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
 import { FailureOperationsService, RESOLUTIONS } from './failure-operations.service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

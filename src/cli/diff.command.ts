@@ -1,8 +1,8 @@
 // `crm-rules diff --base REF`: recorded events replayed through the rules at REF and in the
 // working tree; per rule, which contacts gain or lose which actions. --fail-on-change gates a PR.
 import { Option, type Command } from 'commander';
-import { formatProblems } from '../rules/format-problems';
-import { loadRulesFromFiles } from '../rules/load-rules';
+import { formatProblems } from '../language/rules/format-problems';
+import { loadRulesFromFiles } from '../language/rules/load-rules';
 import { formatDiff, hasChanges } from '../toolchain/diff-format';
 import type { ReportFormat } from '../toolchain/forecast-format';
 import { ruleFilesAtRef } from '../toolchain/git-rules';

@@ -2,15 +2,15 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
-import { actionLabel } from '../actions/catalogue/catalogue';
-import { formatEvaluation } from '../matching/format-explain';
-import { formatProblems } from '../rules/format-problems';
-import { loadRulesFromDir } from '../rules/load-rules';
-import { factsOf } from '../rules/rule-test-cases';
-import { evaluateSegmentRule } from '../rules/rule-tests';
-import type { EvaluationFacts, RuleDefinition } from '../rules/rule-types';
-import { hint } from '../rules/suggest';
-import { isPlaceholder, readSnapshot, snapshotPath, type CrmSnapshot } from '../toolchain/crm-snapshot';
+import { actionLabel } from '../language/catalogue/catalogue';
+import { formatEvaluation } from '../language/matching/format-explain';
+import { formatProblems } from '../language/rules/format-problems';
+import { loadRulesFromDir } from '../language/rules/load-rules';
+import { factsOf } from '../language/rules/rule-test-cases';
+import { evaluateSegmentRule } from '../language/rules/rule-tests';
+import type { EvaluationFacts, RuleDefinition } from '../language/rules/rule-types';
+import { hint } from '../language/rules/suggest';
+import { isPlaceholder, readSnapshot, snapshotPath, type CrmSnapshot } from '../crm-contract/crm-snapshot';
 import { snapshotNames } from '../toolchain/snapshot-names';
 import type { CliState, Print } from './cli-io';
 

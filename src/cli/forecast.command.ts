@@ -3,8 +3,8 @@
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { loadConfig } from '../config/load-config';
-import { formatProblems } from '../rules/format-problems';
-import { loadRulesFromFiles } from '../rules/load-rules';
+import { formatProblems } from '../language/rules/format-problems';
+import { loadRulesFromFiles } from '../language/rules/load-rules';
 import { readContactsFile } from '../toolchain/contacts-file';
 import { eventLoad } from '../toolchain/event-load';
 import { forecast } from '../toolchain/forecast';

@@ -3,7 +3,7 @@
 // sets with errors too: a loop or a conflict is what it is there to show.
 import { writeFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import { formatProblem } from '../rules/format-problems';
+import { formatProblem } from '../language/rules/format-problems';
 import { formatGraph, type GraphFormat } from '../toolchain/graph-format';
 import { buildRuleGraph } from '../toolchain/rule-graph';
 import type { CliState, Print } from './cli-io';

@@ -7,9 +7,9 @@ import {
   type LoadOptions,
   type LoadResult,
   type RuleFile,
-} from '../rules/load-rules';
-import { expandInputs, homeDirOf } from '../rules/rule-inputs';
-import { isPlaceholder, readSnapshot, snapshotPath, type CrmSnapshot } from '../toolchain/crm-snapshot';
+} from '../language/rules/load-rules';
+import { expandInputs, homeDirOf } from '../language/rules/rule-inputs';
+import { isPlaceholder, readSnapshot, snapshotPath, type CrmSnapshot } from '../crm-contract/crm-snapshot';
 
 export interface LoadedInputs {
   result: LoadResult;

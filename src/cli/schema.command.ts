@@ -4,10 +4,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import policySchema from '../rules/policy.schema.json';
-import testSchema from '../rules/rule-test.schema.json';
-import ruleSchema from '../rules/rule.schema.json';
-import sourcesSchema from '../rules/sources.schema.json';
+import policySchema from '../language/rules/policy.schema.json';
+import testSchema from '../language/rules/rule-test.schema.json';
+import ruleSchema from '../language/rules/rule.schema.json';
+import sourcesSchema from '../language/rules/sources.schema.json';
 import type { CliState, Print } from './cli-io';
 
 export const SCHEMA_FILES: Record<string, unknown> = {

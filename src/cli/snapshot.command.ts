@@ -5,7 +5,7 @@ import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig } from '../config/load-config';
 import { cliCrm, cliCrmTarget } from '../toolchain/cli-crm';
-import { snapshotPath, writeSnapshot } from '../toolchain/crm-snapshot';
+import { snapshotPath, writeSnapshot } from '../crm-contract/crm-snapshot';
 import { pullContacts } from '../toolchain/pull-contacts';
 import { pullSnapshot } from '../toolchain/pull-snapshot';
 import type { CliState, Print } from './cli-io';

@@ -1,10 +1,10 @@
 // `crm-rules test`: runs the *.test.yaml files beside the rules (or the ones named).
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import { formatProblems } from '../rules/format-problems';
-import { isRuleTestFile } from '../rules/load-rules';
-import { expandInputs } from '../rules/rule-inputs';
-import { runRuleTests, type RuleTestReport } from '../rules/rule-tests';
+import { formatProblems } from '../language/rules/format-problems';
+import { isRuleTestFile } from '../language/rules/load-rules';
+import { expandInputs } from '../language/rules/rule-inputs';
+import { runRuleTests, type RuleTestReport } from '../language/rules/rule-tests';
 import type { CliState, Print } from './cli-io';
 import { loadInputs } from './load-inputs';
 import { snapshotNames } from '../toolchain/snapshot-names';

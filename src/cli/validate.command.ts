@@ -1,7 +1,7 @@
 // `crm-rules validate`: YAML, schema and semantics of every rule file.
 import { Option, type Command } from 'commander';
-import { formatProblems, type ProblemFormat } from '../rules/format-problems';
-import type { LoadResult } from '../rules/load-rules';
+import { formatProblems, type ProblemFormat } from '../language/rules/format-problems';
+import type { LoadResult } from '../language/rules/load-rules';
 import type { CliState, Print } from './cli-io';
 import { loadInputs } from './load-inputs';
 import { loadConfig } from '../config/load-config';

@@ -1,4 +1,4 @@
-import { localSecretKey } from '../intake/secret-box';
+import { localSecretKey } from './secret-box';
 import { ConfigError, loadConfig } from './load-config';
 
 describe('loadConfig', () => {

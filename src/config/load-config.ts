@@ -2,7 +2,7 @@
 // reported together so a misconfigured deployment is fixed in one go.
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { localSecretKey, parseSecretKey, secretKeyOf, type SecretKey } from '../intake/secret-box';
+import { localSecretKey, parseSecretKey, secretKeyOf, type SecretKey } from './secret-box';
 import { adminTokenWeakness } from './admin-token-strength';
 import type { AppConfig, Role } from './app-config';
 import { loadHttpActionConfig } from './load-http-action-config';

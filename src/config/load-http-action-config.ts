@@ -2,7 +2,7 @@
 // from load-config.ts so that file stays about the engine itself. Called by loadConfig with its
 // environment; problems are added to the same list. Secret values are never echoed.
 import { existsSync, readFileSync } from 'node:fs';
-import { parseCidr } from '../egress/ip-address';
+import { parseCidr } from '../net/ip-address';
 import type { HttpActionConfig } from './app-config';
 
 type Env = Record<string, string | undefined>;

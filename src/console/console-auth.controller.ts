@@ -3,7 +3,7 @@
 import { Body, Controller, Get, Inject, Logger, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { tokenMatches } from '../admin/admin-token';
+import { tokenMatches } from '../admin-auth/admin-token';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
 import { isSameOrigin } from './auth/console-session';

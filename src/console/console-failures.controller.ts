@@ -19,8 +19,11 @@ import {
   RESOLUTIONS,
   type UncertainResolution,
 } from '../admin/failure-operations.service';
-import { ActionResultsRepository, type ActionNeedingAttention } from '../ledger/action-results.repository';
-import { InboxEventsRepository } from '../ledger/inbox-events.repository';
+import {
+  ActionResultsRepository,
+  type ActionNeedingAttention,
+} from '../persistence/ledger/action-results.repository';
+import { InboxEventsRepository } from '../persistence/ledger/inbox-events.repository';
 import { ConsoleResponder } from './console-responder';
 import { ATTENTION_STATUSES } from './live/overview-feed.service';
 import { actionShown, contactHref, when } from './pages/format';

@@ -4,7 +4,10 @@
 import { BadRequestException, Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ManualRunsService, type ManualRunExplain } from '../manual-runs/manual-runs.service';
+import {
+  ManualRunsService,
+  type ManualRunExplain,
+} from '../pipeline/admission/manual-runs/manual-runs.service';
 import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
 import { ConsoleResponder } from './console-responder';
 

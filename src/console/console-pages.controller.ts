@@ -21,11 +21,11 @@ import {
 import { ActionResultRow, RunDetail, runPage } from './pages/run-page';
 import { buildTimeline } from './pages/timeline';
 import { describeMessageCounts, messageCounts, messagePeriods } from './pages/message-counts';
-import { CUSTOMER_MESSAGE_TYPES } from '../policy/customer-messages';
-import { ActionResultsRepository } from '../ledger/action-results.repository';
-import { InboxEventsRepository } from '../ledger/inbox-events.repository';
-import type { RunListRow } from '../ledger/run-rows';
-import { RunsRepository } from '../ledger/runs.repository';
+import { CUSTOMER_MESSAGE_TYPES } from '../language/policy/customer-messages';
+import { ActionResultsRepository } from '../persistence/ledger/action-results.repository';
+import { InboxEventsRepository } from '../persistence/ledger/inbox-events.repository';
+import type { RunListRow } from '../persistence/ledger/run-rows';
+import { RunsRepository } from '../persistence/ledger/runs.repository';
 
 /** Per source of the contact timeline: enough for a page; the newest are kept. */
 const TIMELINE_LIMIT = 500;
@@ -145,7 +145,7 @@ export class ConsolePagesController {
     ]);
     const actions = runs.length ? await this.actionResults.ofRuns(runs.map((r) => r.id)) : [];
     const steps = buildTimeline({ deliveries, runs, actions, journal });
-    // Counted from the ledger like the messaging policy's caps (src/timing/policy-gate.service.ts).
+    // Counted from the ledger like the messaging policy's caps (src/pipeline/execution/timing/policy-gate.service.ts).
     const periods = messagePeriods(this.rules.current()?.policy);
     const now = new Date();
     const longest = new Date(now.getTime() - Math.max(...periods.map((p) => p.perMs)));

@@ -14,13 +14,13 @@ import {
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { RuleSetService } from '../rule-set/rule-set.service';
-import type { RuleDefinition } from '../rules/rule-types';
+import type { RuleDefinition } from '../language/rules/rule-types';
 import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
 import { ConsoleResponder } from './console-responder';
 import { statusTone, when } from './pages/format';
 import { parsePeriod, PERIODS, periodStart } from './queries/period';
 import { branchSummary } from './pages/branch-counts';
-import { RunsRepository } from '../ledger/runs.repository';
+import { RunsRepository } from '../persistence/ledger/runs.repository';
 import type { RuleControlChange } from '../rule-controls/rule-control-audit.entity';
 import { RuleControlsRepository } from '../rule-controls/rule-controls.repository';
 import { RuleControlsService } from '../rule-controls/rule-controls.service';
@@ -80,7 +80,7 @@ export class ConsoleRulesController {
           file: `${rule.source.file}:${rule.source.line}`,
           trigger: triggerOf(rule),
           enabled: rule.enabled,
-          // Event rules only: a segment rule acts on its segment's members (src/manual-runs).
+          // Event rules only: a segment rule acts on its segment's members (src/pipeline/admission/manual-runs).
           manualRun: rule.enabled && rule.trigger.kind === 'event',
           paused: control?.paused ?? false,
           forcedShadow: control?.shadow ?? false,

@@ -1,8 +1,8 @@
 // Statements of the retention job on `contact_mirror_tombstones` (the mirror's own writes are in
 // contact-mirror.service.ts and mirror-sql.ts): a tombstone keeps a late event from bringing a
 // deleted contact back into the mirror, for as long as such an event can still arrive.
-import type { Queryable } from '../db/queryable';
-import { affectedRows } from '../db/returned-rows';
+import type { Queryable } from '../persistence/sql/queryable';
+import { affectedRows } from '../persistence/sql/returned-rows';
 
 export class ContactMirrorTombstonesRepository {
   constructor(private readonly db: Queryable) {}

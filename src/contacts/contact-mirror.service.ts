@@ -2,8 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ContactJournalRepository } from '../journal/contact-journal.repository';
 import { DataSource, EntityManager } from 'typeorm';
 import { CrmGateway } from '../crm/crm-gateway.service';
-import type { Contact, PageWithTotals } from '../crm/crm-types';
-import { MIRROR_LOCK_KEY, withAdvisoryLock } from '../db/advisory-lock';
+import type { Contact, PageWithTotals } from '../crm-contract/crm-types';
+import { MIRROR_LOCK_KEY, withAdvisoryLock } from '../persistence/sql/advisory-lock';
 import {
   fullSyncDue,
   type MirrorFreshness,
@@ -21,9 +21,9 @@ import {
   UPSERT_CONTACTS_SQL,
   type MirrorRow,
 } from './mirror-sql';
-import { mirrorProblem, type MirroredContact } from './mirrored-contact';
-import type { Queryable } from '../db/queryable';
-import { returnedRows } from '../db/returned-rows';
+import { mirrorProblem, type MirroredContact } from '../crm-contract/mirrored-contact';
+import type { Queryable } from '../persistence/sql/queryable';
+import { returnedRows } from '../persistence/sql/returned-rows';
 import { MirrorEventUpserts, type EventContact, type PreviousCapture } from './mirror-event-upserts';
 
 const STATE_ID = 'contacts';

@@ -1,8 +1,8 @@
-import type { Contact } from '../crm/crm-types';
-import { MicroBatcher } from '../db/micro-batcher';
-import type { Queryable } from '../db/queryable';
-import { returnedRows } from '../db/returned-rows';
-import type { PreviousState } from '../rules/rule-types';
+import type { Contact } from '../crm-contract/crm-types';
+import { MicroBatcher } from '../persistence/sql/micro-batcher';
+import type { Queryable } from '../persistence/sql/queryable';
+import { returnedRows } from '../persistence/sql/returned-rows';
+import type { PreviousState } from '../language/rules/rule-types';
 import { newestRecords, UPSERT_CONTACTS_NOTING_PREVIOUS_SQL, UPSERT_CONTACTS_SQL } from './mirror-sql';
 
 /** An event's upsert; with `inboxEventId`, the contact before it is kept on that event (change operators). */

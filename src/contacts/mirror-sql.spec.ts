@@ -1,4 +1,4 @@
-import type { Contact } from '../crm/crm-types';
+import type { Contact } from '../crm-contract/crm-types';
 import { newestRecords } from './mirror-sql';
 
 const contact = (id: string, name: string, updatedAt: string): Contact =>

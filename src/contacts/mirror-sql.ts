@@ -1,7 +1,7 @@
 // SQL of the contact mirror: the batch upsert (newer wins, tombstones respected) and the
 // row → MirroredContact mapping. Pure: strings and data, no connection.
-import type { Contact, ContactStatus, Tag } from '../crm/crm-types';
-import { toMirroredContact, type MirroredContact } from './mirrored-contact';
+import type { Contact, ContactStatus, Tag } from '../crm-contract/crm-types';
+import { toMirroredContact, type MirroredContact } from '../crm-contract/mirrored-contact';
 
 /** Columns of contact_mirror in the order of the upsert's record type. */
 const RECORD_COLUMNS: [name: string, type: string][] = [

@@ -18,7 +18,7 @@ import type {
   Tag,
   Uuid,
   WebhookSubscription,
-} from './crm-types';
+} from '../crm-contract/crm-types';
 
 const q = (query: object | undefined) => query as Query | undefined;
 

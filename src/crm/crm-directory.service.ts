@@ -8,7 +8,7 @@ import { CachedList } from './cached-list';
 import type { MessageTemplate, PageQuery } from './crm-client-types';
 import { CrmGateway, type CallOptions } from './crm-gateway.service';
 import { CRM_REDIS } from './crm-redis';
-import type { Channel, ContactStage, CustomField, Member, Tag } from './crm-types';
+import type { Channel, ContactStage, CustomField, Member, Tag } from '../crm-contract/crm-types';
 import {
   assignableMembers,
   findByNameOrId,
@@ -16,7 +16,7 @@ import {
   roundRobinPick,
   UnknownNameError,
   type DirectoryKind,
-} from './directory-match';
+} from '../crm-contract/directory-match';
 import { crmScope } from './rate-budget';
 
 const TTL_MS = 5 * 60_000;

@@ -6,7 +6,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { BudgetGate } from './budget-gate';
 import { estimateWaitMs } from './budget-math';
 import { CrmClient, type CrmOperation } from './crm-client';
-import { CrmApiError } from './crm-errors';
+import { CrmApiError } from '../crm-contract/crm-errors';
 import { CRM_REDIS } from './crm-redis';
 import { callWithBudget, type CallDeps } from './gateway-call';
 import { GatewayMetrics, type GatewayCounters } from './gateway-metrics';

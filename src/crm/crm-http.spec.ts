@@ -1,7 +1,7 @@
 // The CRM client's URL building, error mapping and id checks; nothing here opens a socket (the
 // transport errors are in test/integration/crm-http-transport.integration-spec.ts).
 import { CRM_OPERATIONS, CrmClient } from './crm-client';
-import { InvalidCrmIdError } from './crm-errors';
+import { InvalidCrmIdError } from '../crm-contract/crm-errors';
 import { buildUrl, toApiError } from './crm-http';
 
 const headers = (h: Record<string, string>) => ({ get: (name: string) => h[name.toLowerCase()] ?? null });

@@ -1,7 +1,12 @@
 // The one fetch in the engine that talks to the CRM: URL building, the bearer header, a
 // timeout on every call and the mapping of error bodies to typed errors.
-import { CrmApiError, CrmTransportError, CrmUnreadableAnswerError, InvalidCrmIdError } from './crm-errors';
-import type { CrmErrorDetail } from './crm-types';
+import {
+  CrmApiError,
+  CrmTransportError,
+  CrmUnreadableAnswerError,
+  InvalidCrmIdError,
+} from '../crm-contract/crm-errors';
+import type { CrmErrorDetail } from '../crm-contract/crm-types';
 import { parseRetryAfter } from './retry-policy';
 
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];

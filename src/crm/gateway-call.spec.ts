@@ -1,5 +1,5 @@
 import { BudgetWaitTimeoutError } from './budget-gate';
-import { CrmApiError, CrmTransportError } from './crm-errors';
+import { CrmApiError, CrmTransportError } from '../crm-contract/crm-errors';
 import { callWithBudget, type CallDeps } from './gateway-call';
 import { GatewayMetrics } from './gateway-metrics';
 import { MAX_RATE_LIMIT_PAUSES } from './retry-policy';

@@ -5,7 +5,7 @@
 import { BudgetWaitTimeoutError, type BudgetGrant } from './budget-gate';
 import type { CallOptions } from './crm-gateway.service';
 import type { Priority } from './rate-budget';
-import { CrmTransportError, InvalidCrmIdError, isCrmError } from './crm-errors';
+import { CrmTransportError, InvalidCrmIdError, isCrmError } from '../crm-contract/crm-errors';
 import { outcomeOf, type GatewayMetrics } from './gateway-metrics';
 import {
   backoffDelayMs,

@@ -2,7 +2,7 @@
 // can live in one process (tests, benchmarks); /metrics merges it with the engine's registry.
 // Labels are operation names, outcomes and priorities only: never a key, a URL or a message.
 import { Counter, Gauge, Registry } from 'prom-client';
-import { CrmTransportError, type CrmCallError } from './crm-errors';
+import { CrmTransportError, type CrmCallError } from '../crm-contract/crm-errors';
 
 export type CallOutcome = 'ok' | 'client_error' | 'server_error' | 'rate_limited' | 'transport_error';
 

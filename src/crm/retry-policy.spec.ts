@@ -1,4 +1,4 @@
-import { CrmApiError, CrmTransportError } from './crm-errors';
+import { CrmApiError, CrmTransportError } from '../crm-contract/crm-errors';
 import { backoffDelayMs, classifyFailure, parseRetryAfter, provablyUnsent } from './retry-policy';
 
 const apiError = (status: number) =>

@@ -1,6 +1,6 @@
 // Pure retry maths: which failures deserve another attempt, how long to back off, and how
 // to read the CRM's Retry-After header. No I/O, so it is tested without clocks.
-import { CrmApiError, CrmTransportError, isCrmError } from './crm-errors';
+import { CrmApiError, CrmTransportError, isCrmError } from '../crm-contract/crm-errors';
 
 export const BACKOFF_BASE_MS = 250;
 export const BACKOFF_CAP_MS = 10_000;

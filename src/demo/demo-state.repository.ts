@@ -4,7 +4,7 @@
 // names contacts and ids that no longer exist, so the dormant sweep would report "entered 0" and
 // the console would show ghosts. Operator decisions (rule pause / shadow, their audit) are kept.
 // Only main.ts calls it, and only when it starts the embedded sandbox (never with CRM_BASE_URL).
-import type { Queryable } from '../db/queryable';
+import type { Queryable } from '../persistence/sql/queryable';
 
 /** Tables whose rows describe the CRM the engine talks to, or work done against it. */
 export const CRM_DERIVED_TABLES = [

@@ -5,8 +5,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EgressClient, type Resolve } from './egress-client';
-import { ResponseTooLargeError } from './egress-errors';
-import { egressPolicy } from './egress-policy';
+import { ResponseTooLargeError } from '../net/egress-errors';
+import { egressPolicy } from '../net/egress-policy';
 
 const noGate = async () => async () => undefined;
 

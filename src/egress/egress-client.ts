@@ -3,14 +3,20 @@
 // is checked, its host resolved, every address checked, and the connection pinned to the checked
 // address through the socket's `lookup`, so a second DNS answer (rebinding) cannot swap it.
 // The response is read as a stream and cut at the size cap; one deadline covers all hops.
-import type { EgressResponse } from './outbound-request';
+import type { EgressResponse } from '../net/outbound-request';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { bareHost, checkAddress, checkUrl, EgressRefusedError, type EgressPolicy } from './egress-policy';
-import { EgressTimeoutError, EgressTransportError, ResponseTooLargeError } from './egress-errors';
-import { parseAddress } from './ip-address';
+import {
+  bareHost,
+  checkAddress,
+  checkUrl,
+  EgressRefusedError,
+  type EgressPolicy,
+} from '../net/egress-policy';
+import { EgressTimeoutError, EgressTransportError, ResponseTooLargeError } from '../net/egress-errors';
+import { parseAddress } from '../net/ip-address';
 
 export interface EgressRequest {
   method: string;

@@ -2,7 +2,7 @@
 // across every holder of the keys (every process), released slots come back, hosts are apart.
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { HostLimitedError } from './egress-errors';
+import { HostLimitedError } from '../net/egress-errors';
 import { HostLimits, type HostLimitParams } from './host-limits';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

@@ -4,7 +4,7 @@
 // script decides; on Redis's clock, so processes with skewed clocks agree.
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { HostLimitedError } from './egress-errors';
+import { HostLimitedError } from '../net/egress-errors';
 
 // KEYS[1] in-flight leases (zset token -> expiry ms), KEYS[2] window counter.
 // ARGV: token, leaseMs, concurrency, rate, windowMs. Returns {1} or {0, retryInMs, why}.

@@ -1,16 +1,16 @@
 // The http-request action's way out: fills secrets into headers, adds the Idempotency-Key and the
-// engine's signature (the CRM's `t=…,v1=…` scheme, src/intake/verify-signature.ts, keyed with
+// engine's signature (the CRM's `t=…,v1=…` scheme, src/net/verify-signature.ts, keyed with
 // HTTP_ACTION_SIGNING_SECRET), and sends through the egress client (policy, pinning, size cap)
 // behind the per-host limits. Not the CRM gateway: none of this touches the CRM budget.
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { signatureHeader } from '../intake/verify-signature';
+import { signatureHeader } from '../net/verify-signature';
 import { EgressClient } from './egress-client';
-import type { EgressResponse, OutboundRequest, OutboundSender } from './outbound-request';
-import { egressPolicy } from './egress-policy';
+import type { EgressResponse, OutboundRequest, OutboundSender } from '../net/outbound-request';
+import { egressPolicy } from '../net/egress-policy';
 import { HostLimits } from './host-limits';
-import { joinHeader, namesSecret } from './secret-headers';
+import { joinHeader, namesSecret } from '../net/secret-headers';
 
 export const EGRESS_REDIS = Symbol('EGRESS_REDIS');
 

@@ -3,7 +3,7 @@
 // A lost entry costs a line of the timeline, never an event or an action.
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { affectedRows } from '../db/returned-rows';
+import { affectedRows } from '../persistence/sql/returned-rows';
 
 export type JournalKind =
   'delivery.duplicate' | 'mirror.updated' | 'mirror.deleted' | 'crm.call' | 'segment.left';

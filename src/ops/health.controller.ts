@@ -9,7 +9,7 @@ import {
 } from '@nestjs/terminus';
 import { Queue } from 'bullmq';
 import type { Request, Response } from 'express';
-import { checkAdminRequest } from '../admin/admin-token';
+import { checkAdminRequest } from '../admin-auth/admin-token';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { EVENTS_QUEUE } from '../queues/queues';
 import { RuleSetService } from '../rule-set/rule-set.service';

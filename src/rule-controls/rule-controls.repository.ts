@@ -2,7 +2,7 @@
 // together, and the same transaction notifies every process (LISTEN rule_controls).
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { affectedRows } from '../db/returned-rows';
+import { affectedRows } from '../persistence/sql/returned-rows';
 import type { RuleControlChange } from './rule-control-audit.entity';
 
 export const RULE_CONTROLS_CHANNEL = 'rule_controls';

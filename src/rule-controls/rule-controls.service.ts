@@ -4,7 +4,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { Client } from 'pg';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import type { RuleDefinition } from '../rules/rule-types';
+import type { RuleDefinition } from '../language/rules/rule-types';
 import type { RuleControlChange } from './rule-control-audit.entity';
 import { RULE_CONTROLS_CHANNEL, RuleControl, RuleControlsRepository } from './rule-controls.repository';
 

@@ -5,17 +5,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
-import * as loadRules from '../rules/load-rules';
+import * as loadRules from '../language/rules/load-rules';
 import { RuleSetService } from './rule-set.service';
 
 // The loader itself, wrapped so a test can hold one load back (the order of concurrent reloads).
-jest.mock('../rules/load-rules', () => {
-  const actual = jest.requireActual<typeof import('../rules/load-rules')>('../rules/load-rules');
+jest.mock('../language/rules/load-rules', () => {
+  const actual = jest.requireActual<typeof import('../language/rules/load-rules')>(
+    '../language/rules/load-rules',
+  );
   return { ...actual, loadRulesFromDir: jest.fn(actual.loadRulesFromDir) };
 });
 const loadSpy = loadRules.loadRulesFromDir as jest.MockedFunction<typeof loadRules.loadRulesFromDir>;
-const actualLoad =
-  jest.requireActual<typeof import('../rules/load-rules')>('../rules/load-rules').loadRulesFromDir;
+const actualLoad = jest.requireActual<typeof import('../language/rules/load-rules')>(
+  '../language/rules/load-rules',
+).loadRulesFromDir;
 
 const GOOD = 'rule: a\non: contact.created\ndo: [{ add-tag: a }]\n';
 const OTHER = 'rule: a\non: contact.created\ndo: [{ add-tag: b }]\n';

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { watch, type FSWatcher } from 'node:fs';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import type { CompiledRuleSet } from '../matching/compiled-rule-set';
-import { formatProblem, formatProblems } from '../rules/format-problems';
-import { cannotReadRules, isRuleTestFile, loadRulesFromDir } from '../rules/load-rules';
-import type { RuleProblem } from '../rules/rule-types';
+import type { CompiledRuleSet } from '../language/matching/compiled-rule-set';
+import { formatProblem, formatProblems } from '../language/rules/format-problems';
+import { cannotReadRules, isRuleTestFile, loadRulesFromDir } from '../language/rules/load-rules';
+import type { RuleProblem } from '../language/rules/rule-types';
 
 /** Editors save in bursts (write, rename, chmod): one reload per burst. */
 export const RELOAD_DEBOUNCE_MS = 250;

@@ -12,12 +12,12 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { AdminTokenGuard } from '../admin/admin-token.guard';
-import { UnknownNameError } from '../crm/directory-match';
+import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
+import { UnknownNameError } from '../crm-contract/directory-match';
 import { RuleSetService } from '../rule-set/rule-set.service';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import { PlanError, SegmentPlanService } from './plan/segment-plan.service';
-import { SegmentFilterError } from './filters/segment-filter-error';
+import { SegmentFilterError } from '../language/segment-filters/segment-filter-error';
 import { SweepQueueService } from './sweeps/sweep-queue.service';
 import { SweepStatusService } from './sweeps/sweep-status.service';
 

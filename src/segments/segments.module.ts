@@ -2,7 +2,7 @@ import { RuleControlsModule } from '../rule-controls/rule-controls.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CrmModule } from '../crm/crm.module';
-import { LedgerModule } from '../ledger/ledger.module';
+import { LedgerModule } from '../persistence/ledger/ledger.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rule-set/rules.module';
 import { ContactMirrorModule } from '../contacts/contact-mirror.module';

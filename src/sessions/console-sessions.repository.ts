@@ -2,7 +2,7 @@
 // judges idleness and age by the same clock, and tests can backdate a row to test the limits.
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { affectedRows, returnedRows } from '../db/returned-rows';
+import { affectedRows, returnedRows } from '../persistence/sql/returned-rows';
 
 export interface SessionLimits {
   idleMs: number;

@@ -8,8 +8,8 @@
 // about half the bytes and a fraction of the parse time of @1 (one object per line, ISO dates),
 // which is still read.
 import { readFile } from 'node:fs/promises';
-import type { Contact } from '../crm/crm-types';
-import { toMirroredContact, type MirroredContact } from '../contacts/mirrored-contact';
+import type { Contact } from '../crm-contract/crm-types';
+import { toMirroredContact, type MirroredContact } from '../crm-contract/mirrored-contact';
 import { ndjsonLine, parseNdjsonOf } from './ndjson';
 
 export const CONTACTS_FORMAT = 'crm-rules/contacts@2';

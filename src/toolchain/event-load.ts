@@ -1,13 +1,13 @@
 // The load event rules put on the budget, estimated from recorded events: each event replayed
 // through the rules (once/at-most/cooldown and guards applied), one contact read per message event a rule
 // listens to (the engine reads the contact's state), one call per action that proceeds. Pure.
-import type { Contact } from '../crm/crm-types';
-import type { CompiledRuleSet } from '../matching/compiled-rule-set';
+import type { Contact } from '../crm-contract/crm-types';
+import type { CompiledRuleSet } from '../language/matching/compiled-rule-set';
 import { contactIdOf, factsOfRecorded, type RecordedEvent } from './recorded-events';
 import { ReplayAdmission } from './replay-admission';
 import { prepareActions, simulateActions, type PreparedAction } from './simulate-actions';
 import type { SnapshotDirectory } from './snapshot-directory';
-import type { NameResolver } from '../rules/rule-types';
+import type { NameResolver } from '../language/rules/rule-types';
 import { ReplayPrevious } from './replay-previous';
 
 export interface EventLoad {

@@ -1,14 +1,14 @@
 // `crm-rules forecast`: what the first sweep of each segment rule would do to the contacts of a
 // contacts file: members now, who enters, actions after guards, CRM calls, and how long those
 // take at the budget bulk work gets next to the event rules' load. Pure: data in, numbers out.
-import type { Contact } from '../crm/crm-types';
-import { resolveFilterNames, resolveRelativeDates } from '../segments/filters/resolved-filters';
-import { segmentPredicate } from '../segments/filters/segment-filter';
-import type { MirroredContact } from '../contacts/mirrored-contact';
-import { actionLabel } from '../actions/catalogue/catalogue';
-import type { RuleDefinition, ScheduleTrigger } from '../rules/rule-types';
-import { OfflinePolicy } from '../policy/offline-policy';
-import type { MessagingPolicy } from '../policy/messaging-policy';
+import type { Contact } from '../crm-contract/crm-types';
+import { resolveFilterNames, resolveRelativeDates } from '../language/segment-filters/resolved-filters';
+import { segmentPredicate } from '../language/segment-filters/segment-filter';
+import type { MirroredContact } from '../crm-contract/mirrored-contact';
+import { actionLabel } from '../language/catalogue/catalogue';
+import type { RuleDefinition, ScheduleTrigger } from '../language/rules/rule-types';
+import { OfflinePolicy } from '../language/policy/offline-policy';
+import type { MessagingPolicy } from '../language/policy/messaging-policy';
 import { asContact } from './contacts-file';
 import { prepareActions, simulateActions } from './simulate-actions';
 import type { SnapshotDirectory } from './snapshot-directory';

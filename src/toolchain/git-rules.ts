@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { isRuleSetFile, type RuleFile } from '../rules/load-rules';
+import { isRuleSetFile, type RuleFile } from '../language/rules/load-rules';
 
 const run = promisify(execFile);
 

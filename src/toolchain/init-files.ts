@@ -1,6 +1,6 @@
 // The files `crm-rules init` writes: a rules repository of its own, usable with no engine,
 // database or Redis (validate, test, forecast and diff run from files). Pure: paths and texts.
-import { emptySnapshot } from './crm-snapshot';
+import { emptySnapshot } from '../crm-contract/crm-snapshot';
 
 export interface InitOptions {
   /** npm spec of this tool: a git URL (git+https://...#tag) or a tarball made by `npm pack`. */

@@ -1,7 +1,7 @@
 // `crm-rules snapshot`: the CRM's directory (tags, stages, channels, members, custom fields with
 // their options, templates) read through the budget into a CrmSnapshot.
 import { allPages, type CliCrm } from './cli-crm';
-import { SNAPSHOT_FORMAT, type CrmSnapshot } from './crm-snapshot';
+import { SNAPSHOT_FORMAT, type CrmSnapshot } from '../crm-contract/crm-snapshot';
 
 const PAGE = 100;
 

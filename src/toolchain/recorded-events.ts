@@ -2,8 +2,8 @@
 // received them, with the contact the engine evaluated them against when it had one. `diff` and
 // `forecast` replay them offline. Pure apart from readEventsFile.
 import { readFile } from 'node:fs/promises';
-import { factsOf } from '../rules/rule-test-cases';
-import type { EvaluationFacts, PreviousState } from '../rules/rule-types';
+import { factsOf } from '../language/rules/rule-test-cases';
+import type { EvaluationFacts, PreviousState } from '../language/rules/rule-types';
 import { ndjsonLine, parseNdjsonOf } from './ndjson';
 
 export const EVENTS_FORMAT = 'crm-rules/events@1';

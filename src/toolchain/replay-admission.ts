@@ -1,6 +1,6 @@
 // once / at-most / cooldown of the run ledger (ledger/create-run.ts, enrollments), kept in memory
 // for an offline replay: per (rule, contact) when it last fired and how many times. Pure.
-import type { RuleDefinition } from '../rules/rule-types';
+import type { RuleDefinition } from '../language/rules/rule-types';
 
 export type Admission =
   { admitted: true } | { admitted: false; reason: 'once_per_contact' | 'at_most_per_contact' | 'cooldown' };

@@ -3,7 +3,7 @@
 // kept it (a rule used a change operator then); otherwise the replay keeps its own mirror of the
 // contacts the recorded events carried, so a contact's first event in the file has none. Syncs are
 // not in the file: a contact the engine knew from a sync looks new here (first sight, no match). Pure.
-import type { PreviousState } from '../rules/rule-types';
+import type { PreviousState } from '../language/rules/rule-types';
 import { contactIdOf, type RecordedEvent } from './recorded-events';
 
 export class ReplayPrevious {

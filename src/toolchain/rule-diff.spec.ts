@@ -1,7 +1,7 @@
 // diffRuleSets: per changed rule, who loses and gains which actions over recorded events, with
 // each side's once/at-most/cooldown. Table-driven: base rules, head rules, who loses, who gains.
-import { loadRulesFromFiles } from '../rules/load-rules';
-import type { RuleDefinition } from '../rules/rule-types';
+import { loadRulesFromFiles } from '../language/rules/load-rules';
+import type { RuleDefinition } from '../language/rules/rule-types';
 import type { RecordedEvent } from './recorded-events';
 import { diffRuleSets } from './rule-diff';
 

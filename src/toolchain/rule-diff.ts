@@ -2,10 +2,10 @@
 // tree), reporting per rule which contacts would gain or lose which actions. Only rules whose
 // definition differs are evaluated: the others act identically on both sides (offline, a rule's
 // outcome depends on the event, the recorded contact and its own once/at-most/cooldown only). Pure.
-import { actionLabel } from '../actions/catalogue/catalogue';
-import { replayedActions, splitPoint } from '../rules/branch-plan';
-import { CompiledRuleSet } from '../matching/compiled-rule-set';
-import type { NameResolver, RuleDefinition } from '../rules/rule-types';
+import { actionLabel } from '../language/catalogue/catalogue';
+import { replayedActions, splitPoint } from '../language/rules/branch-plan';
+import { CompiledRuleSet } from '../language/matching/compiled-rule-set';
+import type { NameResolver, RuleDefinition } from '../language/rules/rule-types';
 import { ReplayPrevious } from './replay-previous';
 import { contactIdOf, factsOfRecorded, type RecordedEvent } from './recorded-events';
 import { ReplayAdmission } from './replay-admission';

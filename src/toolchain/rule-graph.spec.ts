@@ -1,5 +1,5 @@
 // Table tests of the rule graph builder: nodes, edges (triggers, does, on-leave, emits) and marks.
-import { loadRulesFromFiles } from '../rules/load-rules';
+import { loadRulesFromFiles } from '../language/rules/load-rules';
 import { buildRuleGraph, type RuleGraph } from './rule-graph';
 
 const graphOf = (text: string): RuleGraph =>

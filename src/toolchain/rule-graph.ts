@@ -2,16 +2,16 @@
 // -> the events those actions make the CRM emit (the catalogue's effects) -> the rules they trigger.
 // Loops, conflicts (same-trigger and cross-trigger tag fights) and unreachable rules are marked by
 // the validator's own checks. Pure and deterministic (sorted), so the rendering can be committed.
-import { actionDefinition, actionLabel } from '../actions/catalogue/catalogue';
-import { armsOf } from '../rules/branch-plan';
-import { findConflicts } from '../rules/check-conflicts';
-import { findLoops } from '../rules/check-loops';
-import { redundantRules } from '../rules/check-reachability';
-import { findTagFights } from '../rules/check-tag-fights';
-import { impossibleCondition } from '../rules/impossible-conditions';
-import { eventsOf, type LoadedRule } from '../rules/loaded-rule';
-import { ignoresOutgoing } from '../rules/condition-leaves';
-import type { RuleAction, RuleDefinition } from '../rules/rule-types';
+import { actionDefinition, actionLabel } from '../language/catalogue/catalogue';
+import { armsOf } from '../language/rules/branch-plan';
+import { findConflicts } from '../language/rules/check-conflicts';
+import { findLoops } from '../language/rules/check-loops';
+import { redundantRules } from '../language/rules/check-reachability';
+import { findTagFights } from '../language/rules/check-tag-fights';
+import { impossibleCondition } from '../language/rules/impossible-conditions';
+import { eventsOf, type LoadedRule } from '../language/rules/loaded-rule';
+import { ignoresOutgoing } from '../language/rules/condition-leaves';
+import type { RuleAction, RuleDefinition } from '../language/rules/rule-types';
 
 export type NodeKind = 'event' | 'schedule' | 'rule' | 'action';
 /** How a node is drawn: in a loop, in a conflict, never acting, not writing (disabled, shadow). */

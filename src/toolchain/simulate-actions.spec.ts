@@ -1,6 +1,6 @@
 // Forecasts and plans count CRM calls: an http-request proceeds but costs the CRM budget nothing.
-import { contactFixture } from '../actions/contact-fixture.spec-support';
-import type { ResolvedAction } from '../actions/catalogue/catalogue';
+import { contactFixture } from '../pipeline/execution/contact-fixture.spec-support';
+import type { ResolvedAction } from '../language/catalogue/catalogue';
 import { simulateActions } from './simulate-actions';
 
 const http = {

@@ -1,11 +1,11 @@
 // What the action runner would do with a run's actions for one contact, without calling anyone:
 // assign-first, the catalogue's guards, and one CRM call per action that proceeds. Pure over actions resolved once per rule.
-import { applyActionLocally, guardAction } from '../actions/action-guards';
-import { resolveMemberId } from '../actions/catalogue/assign.action';
-import { actionDefinition, type ResolvedAction } from '../actions/catalogue/catalogue';
-import type { Contact } from '../crm/crm-types';
-import { resolveAction } from '../actions/resolve-action';
-import type { RuleAction } from '../rules/rule-types';
+import { applyActionLocally, guardAction } from '../pipeline/execution/action-guards';
+import { resolveMemberId } from '../language/catalogue/assign.action';
+import { actionDefinition, type ResolvedAction } from '../language/catalogue/catalogue';
+import type { Contact } from '../crm-contract/crm-types';
+import { resolveAction } from '../pipeline/execution/resolve-action';
+import type { RuleAction } from '../language/rules/rule-types';
 import type { SnapshotDirectory } from './snapshot-directory';
 
 export interface PreparedAction {

@@ -1,9 +1,14 @@
 // The engine's name directory, answered from a CRM snapshot instead of the CRM: offline
 // forecasts and replays resolve names exactly as the engine would (directory-match.ts).
 import type { CrmDirectory } from '../crm/crm-directory.service';
-import type { Channel, ContactStage, Member, Tag } from '../crm/crm-types';
-import { assignableMembers, findByNameOrId, memberLabels, UnknownNameError } from '../crm/directory-match';
-import type { CrmSnapshot } from './crm-snapshot';
+import type { Channel, ContactStage, Member, Tag } from '../crm-contract/crm-types';
+import {
+  assignableMembers,
+  findByNameOrId,
+  memberLabels,
+  UnknownNameError,
+} from '../crm-contract/directory-match';
+import type { CrmSnapshot } from '../crm-contract/crm-snapshot';
 
 export class SnapshotDirectory {
   private rotation = 0;

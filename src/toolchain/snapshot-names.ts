@@ -1,10 +1,10 @@
 // Offline name resolution for change operators (`changedTo: Qualified`): rule tests and explain
 // have no CRM, so stage and member names resolve through the CRM snapshot, matched the way the
 // engine's directory matches them (id, exact name, case-insensitive; members also by email).
-import { findByNameOrId, memberLabels } from '../crm/directory-match';
-import type { Member } from '../crm/crm-types';
-import type { NameResolver } from '../rules/rule-types';
-import type { CrmSnapshot } from './crm-snapshot';
+import { findByNameOrId, memberLabels } from '../crm-contract/directory-match';
+import type { Member } from '../crm-contract/crm-types';
+import type { NameResolver } from '../language/rules/rule-types';
+import type { CrmSnapshot } from '../crm-contract/crm-snapshot';
 
 /** Without a snapshot, a name equals only itself (a test may write `stageId: Qualified`). */
 export function snapshotNames(snapshot: CrmSnapshot | undefined): NameResolver | undefined {

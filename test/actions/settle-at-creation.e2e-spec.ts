@@ -1,5 +1,5 @@
 // A guarded no-op run (every action refused by its guard) is settled in the events transaction
-// (src/actions/settle-in-transaction.ts): run `succeeded`, actions `skipped` with the guard's reason,
+// (src/pipeline/admission/settle-in-transaction.ts): run `succeeded`, actions `skipped` with the guard's reason,
 // no runner, no actions job, no CRM write, fewer statements. Anything else keeps the runner's
 // path: a contact with an unfinished run (in order), an action that writes.
 import { getQueueToken } from '@nestjs/bullmq';

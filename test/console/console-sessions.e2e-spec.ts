@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config/load-config';
 import { ConsoleAuth } from '../../src/console/auth/console-auth';
 import { sessionIdHash } from '../../src/console/auth/console-session';
 import { startEngine, type RunningEngine } from '../../src/engine';
-import { RetentionService } from '../../src/ops/retention/retention.service';
+import { RetentionService } from '../../src/persistence/retention/retention.service';
 import { Harness, startHarness } from '../support/engine-harness';
 import { consoleCookie, consolePage } from './console-login';
 import { capturedLogging, LogCapture } from './log-capture';

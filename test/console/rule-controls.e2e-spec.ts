@@ -3,7 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { RuleControlsService } from '../../src/rule-controls/rule-controls.service';
-import { RunsRepository } from '../../src/ledger/runs.repository';
+import { RunsRepository } from '../../src/persistence/ledger/runs.repository';
 import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 

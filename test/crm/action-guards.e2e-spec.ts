@@ -1,11 +1,11 @@
 // Each guard end to end: the contact and channel state comes from the sandbox through the
 // gateway, the guard decides, and the CRM confirms that the skipped call would have failed
 // (or, for no-ops, that applyActionLocally predicts the state the CRM returns).
-import { applyActionLocally, guardAction } from '../../src/actions/action-guards';
-import type { ResolvedAction } from '../../src/actions/catalogue/catalogue';
-import { CrmApiError } from '../../src/crm/crm-errors';
+import { applyActionLocally, guardAction } from '../../src/pipeline/execution/action-guards';
+import type { ResolvedAction } from '../../src/language/catalogue/catalogue';
+import { CrmApiError } from '../../src/crm-contract/crm-errors';
 import type { CallOptions } from '../../src/crm/crm-gateway.service';
-import type { Contact } from '../../src/crm/crm-types';
+import type { Contact } from '../../src/crm-contract/crm-types';
 import { DEMO } from '../support/demo-fixture';
 import { uniquePhone } from '../support/phones';
 import { recordArrivals, useCrmSuite } from './crm-test-kit';

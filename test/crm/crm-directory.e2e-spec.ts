@@ -1,6 +1,6 @@
 // Names in rules resolved through the sandbox: cached, refreshed on a miss (but not in a
 // loop), and a round-robin rotation shared by every process through Redis.
-import { UnknownNameError } from '../../src/crm/directory-match';
+import { UnknownNameError } from '../../src/crm-contract/directory-match';
 import { DEMO, KEYS } from '../support/demo-fixture';
 import { recordArrivals, useCrmSuite } from './crm-test-kit';
 

@@ -1,7 +1,7 @@
 // How the gateway meets a misbehaving CRM: 429 with Retry-After, 500, timeouts, 400s.
 // Faults are armed in the sandbox; arrivals are recorded where the sandbox receives them.
 import { Logger } from '@nestjs/common';
-import { CrmApiError } from '../../src/crm/crm-errors';
+import { CrmApiError } from '../../src/crm-contract/crm-errors';
 import { DEMO, KEYS } from '../support/demo-fixture';
 import { recordArrivals, sandboxControl, useCrmSuite } from './crm-test-kit';
 

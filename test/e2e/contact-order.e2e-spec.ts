@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/load-config';
 import { startEngine, type RunningEngine } from '../../src/engine';
-import { ContactLeasesRepository } from '../../src/ledger/contact-leases.repository';
+import { ContactLeasesRepository } from '../../src/persistence/ledger/contact-leases.repository';
 import { EngineMetrics } from '../../src/ops/engine-metrics';
 import { api } from '../support/http';
 import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';

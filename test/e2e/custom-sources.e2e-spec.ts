@@ -4,7 +4,7 @@
 // cannot be found is a visible, final outcome of the event.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { signatureHeader } from '../../src/intake/verify-signature';
+import { signatureHeader } from '../../src/net/verify-signature';
 import { admin, crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
 import { consoleLogIn } from '../support/console-client';
 import { request } from '../support/http';

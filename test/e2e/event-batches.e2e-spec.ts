@@ -4,9 +4,9 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { ReconcilerService } from '../../src/events/reconciler.service';
-import { IntakeService } from '../../src/intake/intake.service';
-import { signatureHeader } from '../../src/intake/verify-signature';
+import { ReconcilerService } from '../../src/pipeline/matching/reconciler.service';
+import { IntakeService } from '../../src/pipeline/intake/intake.service';
+import { signatureHeader } from '../../src/net/verify-signature';
 import { EVENTS_QUEUE, eventJobId, eventsBatchJobId } from '../../src/queues/queues';
 import { crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { api } from '../support/http';

@@ -5,10 +5,10 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../src/config/app-config';
 import { dataSourceOptions } from '../../src/db/data-source';
 import { dropDatabase } from '../../src/db/migrate';
-import { InboxBatcher, type InboxRow } from '../../src/intake/inbox-batcher';
+import { InboxBatcher, type InboxRow } from '../../src/pipeline/intake/inbox-batcher';
 
 const MAX_IN_FLIGHT = 2;
-import { intakeDbProvider } from '../../src/intake/intake-db';
+import { intakeDbProvider } from '../../src/pipeline/intake/intake-db';
 import { testDatabaseUrl } from '../support/test-db';
 
 const row = (key: string): InboxRow => ({

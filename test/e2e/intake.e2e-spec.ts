@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { DataSource } from 'typeorm';
-import { signatureHeader } from '../../src/intake/verify-signature';
-import { InboxBatcher, UnstorablePayloadError } from '../../src/intake/inbox-batcher';
-import { INTAKE_DB } from '../../src/intake/intake-db';
+import { signatureHeader } from '../../src/net/verify-signature';
+import { InboxBatcher, UnstorablePayloadError } from '../../src/pipeline/intake/inbox-batcher';
+import { INTAKE_DB } from '../../src/pipeline/intake/intake-db';
 import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 

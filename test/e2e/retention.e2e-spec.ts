@@ -13,8 +13,8 @@ import {
   RETENTION_QUEUE,
   RETENTION_SCHEDULER_ID,
   type GrowingTableName,
-} from '../../src/ops/retention/retention';
-import { RetentionService, type PruneResult } from '../../src/ops/retention/retention.service';
+} from '../../src/persistence/retention/retention';
+import { RetentionService, type PruneResult } from '../../src/persistence/retention/retention.service';
 import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 import { ensureBuilt, WorkerProcesses } from '../support/worker-process';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import IORedis from 'ioredis';
 import { loadConfig } from '../../src/config/load-config';
-import { RuleLimitService } from '../../src/timing/rule-limit.service';
+import { RuleLimitService } from '../../src/pipeline/execution/timing/rule-limit.service';
 
 // The per-rule limit against a real Redis: concurrent takers (as from several engine processes)
 // never get more than `max` slots of one period, also when the counter is rebuilt from the ledger.

@@ -1,6 +1,6 @@
 // The engine's exports for the offline toolchain: the mirror as a contacts file and the inbox as
 // recorded events, read back by the same parsers `forecast` and `diff` use, and replayed.
-import { loadRulesFromFiles } from '../../src/rules/load-rules';
+import { loadRulesFromFiles } from '../../src/language/rules/load-rules';
 import { parseContactsFile } from '../../src/toolchain/contacts-file';
 import { parseEventsFile } from '../../src/toolchain/recorded-events';
 import { diffRuleSets } from '../../src/toolchain/rule-diff';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/load-config';
 import { startEngine, type RunningEngine } from '../../src/engine';
-import { openSecret, parseSecretKey, sealSecret, secretKeyOf } from '../../src/intake/secret-box';
+import { openSecret, parseSecretKey, sealSecret, secretKeyOf } from '../../src/config/secret-box';
 import { KEYS } from '../support/demo-fixture';
 import { ADMIN_TOKEN, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver } from '../support/webhooks';

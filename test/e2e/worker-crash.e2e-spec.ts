@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { CONTACT_LEASE_TTL_MS } from '../../src/actions/contact-lease';
+import { CONTACT_LEASE_TTL_MS } from '../../src/pipeline/execution/contact-lease';
 import { ACTIONS_QUEUE, actionJobId, EVENTS_QUEUE, eventJobId } from '../../src/queues/queues';
 import { FAST_RECOVERY } from '../../src/queues/worker-options';
 import { api } from '../support/http';

@@ -3,7 +3,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CrmClient } from '../../src/crm/crm-client';
-import { CrmTransportError, CrmUnreadableAnswerError } from '../../src/crm/crm-errors';
+import { CrmTransportError, CrmUnreadableAnswerError } from '../../src/crm-contract/crm-errors';
 import { CrmHttp } from '../../src/crm/crm-http';
 
 describe('CrmHttp transport errors', () => {

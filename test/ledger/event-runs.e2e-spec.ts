@@ -2,9 +2,13 @@
 // inbox claim (lock + processed mark) and the multi-row insert of not-matched runs, which for events
 // no rule matched are one statement.
 import { randomUUID } from 'node:crypto';
-import { createUnmatchedRuns, recordUnmatchedEvents, type NewRun } from '../../src/ledger/create-run';
-import { InboxEventsRepository } from '../../src/ledger/inbox-events.repository';
-import type { RuleDefinition } from '../../src/rules/rule-types';
+import {
+  createUnmatchedRuns,
+  recordUnmatchedEvents,
+  type NewRun,
+} from '../../src/pipeline/admission/create-run';
+import { InboxEventsRepository } from '../../src/persistence/ledger/inbox-events.repository';
+import type { RuleDefinition } from '../../src/language/rules/rule-types';
 import { createTestDb, type TestDb } from '../support/test-db';
 
 jest.setTimeout(60_000);

@@ -3,15 +3,18 @@
 // world's database holds with its ids taken out, so the two paths' results compare as equal.
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { settleBatchInTransaction, settleInTransaction } from '../../src/actions/settle-in-transaction';
+import {
+  settleBatchInTransaction,
+  settleInTransaction,
+} from '../../src/pipeline/admission/settle-in-transaction';
 import type { CrmDirectory } from '../../src/crm/crm-directory.service';
-import type { NewRun, PendingRun } from '../../src/ledger/create-run';
+import type { NewRun, PendingRun } from '../../src/pipeline/admission/create-run';
 import {
   recordMatchedEvent,
   recordMatchedEvents,
   type MatchedEvent,
-} from '../../src/ledger/record-matched-events';
-import type { RuleAction, RuleDefinition } from '../../src/rules/rule-types';
+} from '../../src/pipeline/admission/record-matched-events';
+import type { RuleAction, RuleDefinition } from '../../src/language/rules/rule-types';
 
 // Names resolve from the cache only (as in the events transaction): every tag is known.
 export const directory = {

@@ -2,7 +2,7 @@
 // the per-event path (recordMatchedEvent: createRun per run), on a real database: the same rows,
 // in a handful of statements per batch; batch order keeps one contact's runs in order; a refused
 // event fails alone; a repeated batch writes nothing new.
-import { MatchedEventsRecorder } from '../../src/events/matched-events-recorder';
+import { MatchedEventsRecorder } from '../../src/pipeline/admission/matched-events-recorder';
 import { createTestDb, type TestDb } from '../support/test-db';
 import {
   directory,

@@ -2,8 +2,8 @@
 // (which rows count, newest first, the limit), and the plan a chatty contact gets: its many
 // not-matched runs are not walked (IDX_runs_contact_acted).
 import { randomUUID } from 'node:crypto';
-import { ActionResultsRepository } from '../../src/ledger/action-results.repository';
-import { CUSTOMER_MESSAGE_TYPES } from '../../src/policy/customer-messages';
+import { ActionResultsRepository } from '../../src/persistence/ledger/action-results.repository';
+import { CUSTOMER_MESSAGE_TYPES } from '../../src/language/policy/customer-messages';
 import { createTestDb, type TestDb } from '../support/test-db';
 
 jest.setTimeout(60_000);

@@ -6,10 +6,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadInputs } from '../../src/cli/load-inputs';
-import { formatProblems } from '../../src/rules/format-problems';
-import { isRuleTestFile, sortProblems, type RuleFile } from '../../src/rules/load-rules';
-import { RULE_PROBLEM_CODES } from '../../src/rules/problem-codes';
-import { runRuleTests } from '../../src/rules/rule-tests';
+import { formatProblems } from '../../src/language/rules/format-problems';
+import { isRuleTestFile, sortProblems, type RuleFile } from '../../src/language/rules/load-rules';
+import { RULE_PROBLEM_CODES } from '../../src/language/rules/problem-codes';
+import { runRuleTests } from '../../src/language/rules/rule-tests';
 
 const BROKEN = relative(process.cwd(), join(__dirname, 'broken'));
 const ALL_AT_ONCE = 'every-problem-at-once';

@@ -39,7 +39,7 @@ describe('recipes', () => {
     cpSync(join(RECIPES, file), join(tmp, 'rules', file), { errorOnExist: true });
     const schema = /\$schema=(\S+)/.exec(readFileSync(join(tmp, 'rules', file), 'utf8'))?.[1];
     expect(existsSync(resolve(join(tmp, 'rules'), schema!).replace(tmp, ROOT))).toBe(true);
-    expect(dirname(resolve(join(tmp, 'rules'), schema!))).toBe(join(tmp, 'src', 'rules'));
+    expect(dirname(resolve(join(tmp, 'rules'), schema!))).toBe(join(tmp, 'src', 'language', 'rules'));
     const { code, out } = await cli('validate', join(tmp, 'rules'));
     expect(out).toMatch(/^✔ /);
     expect(code).toBe(0);

@@ -2,7 +2,7 @@
 // local webhook receiver. HTTP client, demo fixture ids and phones: test/support/.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifySignature as verifyWebhookSignature } from '../../src/intake/verify-signature';
+import { verifySignature as verifyWebhookSignature } from '../../src/net/verify-signature';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/start-sandbox';
 import { call, client } from '../support/http';
 import { uniquePhone } from '../support/phones';

@@ -5,7 +5,7 @@ import IORedis from 'ioredis';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
-import type { Contact } from '../../src/crm/crm-types';
+import type { Contact } from '../../src/crm-contract/crm-types';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox';
 import { ContactMirrorService } from '../../src/contacts/contact-mirror.service';
 import { eventually } from '../support/polling';

@@ -5,10 +5,10 @@ import {
   UPSERT_CONTACTS_SQL,
   type MirrorRow,
 } from '../../src/contacts/mirror-sql';
-import { toMirroredContact, type MirroredContact } from '../../src/contacts/mirrored-contact';
-import { resolveRelativeDates } from '../../src/segments/filters/resolved-filters';
-import { matchesSegment } from '../../src/segments/filters/segment-filter';
-import { segmentWhere } from '../../src/segments/filters/segment-sql';
+import { toMirroredContact, type MirroredContact } from '../../src/crm-contract/mirrored-contact';
+import { resolveRelativeDates } from '../../src/language/segment-filters/resolved-filters';
+import { matchesSegment } from '../../src/language/segment-filters/segment-filter';
+import { segmentWhere } from '../../src/language/segment-filters/segment-sql';
 import { createTestDb, type TestDb } from '../support/test-db';
 import { generateContact, generateFilters, random } from './support/generate-contacts';
 

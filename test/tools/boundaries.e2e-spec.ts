@@ -40,8 +40,16 @@ describe('import boundaries (npm run lint)', () => {
     expect(status).not.toBe(0);
     expect(violations).toEqual([
       ['cli-imports-no-nest', 'src/cli/command.ts'],
-      ['console-is-a-leaf', 'src/intake/intake.ts'],
-      ['core-imports-no-framework', 'src/rules/rule-service.ts'],
+      ['console-is-a-leaf', 'src/pipeline/intake/intake.ts'],
+      ['core-imports-no-framework', 'src/language/rules/rule-service.ts'],
+      ['core-imports-only-core-and-contract', 'src/language/matching/matcher.ts'],
+      ['core-names-services-by-type-only', 'src/language/rules/run-gateway.ts'],
+      ['crm-contract-is-a-leaf', 'src/crm-contract/types.ts'],
+      ['gateway-only-from-its-callers', 'src/db/entities.ts'],
+      ['gateway-only-from-its-callers', 'src/language/rules/run-gateway.ts'],
+      ['net-is-a-leaf', 'src/net/allow-list.ts'],
+      ['only-admission-creates-runs', 'src/segments/sweep.ts'],
+      ['pipeline-flows-downstream', 'src/pipeline/execution/runner.ts'],
       ['sandbox-only-from-engine-boot', 'src/ops/health.ts'],
     ]);
   });
@@ -52,8 +60,26 @@ describe('import boundaries (npm run lint)', () => {
     expect(violations).toEqual([
       ['cli-loads-no-nest', 'src/cli/command.ts'],
       ['cli-loads-no-nest', 'src/cli/explain.command.ts'],
-      ['core-loads-no-framework', 'src/matching/matcher.ts'],
-      ['core-loads-no-framework', 'src/rules/rule-service.ts'],
+      ['core-loads-no-framework', 'src/language/matching/matcher.ts'],
+      ['core-loads-no-framework', 'src/language/rules/rule-service.ts'],
+      ['core-loads-no-framework', 'src/language/rules/run-gateway.ts'],
     ]);
+  });
+
+  it('fails on a folder cycle outside the core, naming its folders (folder-cycles.js --check)', () => {
+    const run = spawnSync(process.execPath, [join(ROOT, 'scripts', 'folder-cycles.js'), '--check', FIXTURE], {
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('2 folders: pipeline/execution, pipeline/matching');
+    expect(run.stderr).toContain('folder cycle outside the core');
+  });
+
+  it('passes folder-cycles.js --check on the repository (only the core keeps cycles)', () => {
+    const run = spawnSync(process.execPath, [join(ROOT, 'scripts', 'folder-cycles.js'), '--check'], {
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
   });
 });

@@ -5,8 +5,8 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { CrmGateway } from '../../crm/crm-gateway.service';
-import { ActionResultsRepository } from '../../ledger/action-results.repository';
-import { InboxEventsRepository } from '../../ledger/inbox-events.repository';
+import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
+import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
 import { EngineMetrics } from '../../ops/engine-metrics';
 import { decide, type LimiterState } from './alert-limiter';
 

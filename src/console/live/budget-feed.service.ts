@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { from, interval, Observable, share, switchMap } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { CrmGateway } from '../../crm/crm-gateway.service';
-import { ActionResultsRepository } from '../../ledger/action-results.repository';
+import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import { backlogEta } from './backlog-eta';
 
 const HISTORY = 300;

@@ -7,9 +7,9 @@ import { from, interval, Observable, share, startWith, switchMap } from 'rxjs';
 import { CrmGateway } from '../../crm/crm-gateway.service';
 import { EngineMetrics } from '../../ops/engine-metrics';
 import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../../queues/queues';
-import { ActionResultsRepository } from '../../ledger/action-results.repository';
-import { InboxEventsRepository } from '../../ledger/inbox-events.repository';
-import { RunsRepository } from '../../ledger/runs.repository';
+import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
+import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
+import { RunsRepository } from '../../persistence/ledger/runs.repository';
 import { periodStart } from '../queries/period';
 
 export const RUN_STATUSES = [

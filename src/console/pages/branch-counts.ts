@@ -1,6 +1,6 @@
 // The rules page's line for a rule with branches or a goal: runs per arm taken in the period and
 // how many of them reached the goal (conversion). Pure.
-import type { RuleBranchCounts } from '../../ledger/run-rows';
+import type { RuleBranchCounts } from '../../persistence/ledger/run-rows';
 
 export interface BranchSummary {
   /** "goal 4 of 22 (18%)", or '' without a goal. */

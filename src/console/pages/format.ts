@@ -1,7 +1,7 @@
 // Small display helpers shared by the page builders. Pure.
-import { manualRunBy } from '../../manual-runs/manual-trigger';
-import { actionLabel } from '../../actions/catalogue/catalogue';
-import type { RuleAction } from '../../rules/rule-types';
+import { manualRunBy } from '../../pipeline/admission/manual-runs/manual-trigger';
+import { actionLabel } from '../../language/catalogue/catalogue';
+import type { RuleAction } from '../../language/rules/rule-types';
 import type { Tone } from './timeline';
 
 export function when(d: Date | string | null | undefined): string {

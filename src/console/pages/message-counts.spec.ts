@@ -1,5 +1,5 @@
 import { describeMessageCounts, messageCounts, messagePeriods } from './message-counts';
-import type { MessagingPolicy } from '../../policy/messaging-policy';
+import type { MessagingPolicy } from '../../language/policy/messaging-policy';
 
 const H = 3_600_000;
 const NOW = new Date('2026-06-10T12:00:00Z');

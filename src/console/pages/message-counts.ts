@@ -1,6 +1,6 @@
 // "How many messages did this contact get?" on the contact page: customer messages (the ones the
 // messaging policy counts) per period, beside the policy's caps when there is a policy. Pure.
-import type { MessagingPolicy } from '../../policy/messaging-policy';
+import type { MessagingPolicy } from '../../language/policy/messaging-policy';
 
 const DAY = 86_400_000;
 

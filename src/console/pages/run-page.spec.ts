@@ -1,5 +1,5 @@
-import type { RuleDefinition } from '../../rules/rule-types';
-import type { TimelineEntry } from '../../ledger/run-timeline-entry';
+import type { RuleDefinition } from '../../language/rules/rule-types';
+import type { TimelineEntry } from '../../persistence/ledger/run-timeline-entry';
 import { branchView, timelineText, traceLines } from './run-page';
 
 const rule = {

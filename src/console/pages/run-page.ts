@@ -1,8 +1,8 @@
 // A run as people read it: the condition tree with ✔/✘ and the values seen (the same text as
 // `crm-rules explain`, from format-explain.ts), then its actions. Pure.
-import { formatTraceList, formatTree } from '../../matching/format-explain';
-import { runPath, type TimelineEntry } from '../../ledger/run-timeline-entry';
-import type { ConditionTrace, RuleDefinition } from '../../rules/rule-types';
+import { formatTraceList, formatTree } from '../../language/matching/format-explain';
+import { runPath, type TimelineEntry } from '../../persistence/ledger/run-timeline-entry';
+import type { ConditionTrace, RuleDefinition } from '../../language/rules/rule-types';
 import { actionShown, contactHref, statusText, statusTone, triggerText, when } from './format';
 
 /** A run as RunsRepository.show() gives it, plus its event's type. */

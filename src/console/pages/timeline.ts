@@ -1,8 +1,8 @@
 // The contact timeline: every source's rows turned into one list of steps in time order. Pure.
-import { describeLeaf, showValue } from '../../matching/format-explain';
-import type { ContactActionRow as TimelineActionRow } from '../../ledger/action-results.repository';
-import type { ContactDeliveryRow as DeliveryRow } from '../../ledger/inbox-events.repository';
-import type { ContactRunRow as TimelineRunRow } from '../../ledger/run-rows';
+import { describeLeaf, showValue } from '../../language/matching/format-explain';
+import type { ContactActionRow as TimelineActionRow } from '../../persistence/ledger/action-results.repository';
+import type { ContactDeliveryRow as DeliveryRow } from '../../persistence/ledger/inbox-events.repository';
+import type { ContactRunRow as TimelineRunRow } from '../../persistence/ledger/run-rows';
 import type { JournalRow } from '../../journal/contact-journal.repository';
 import { actionShown } from './format';
 

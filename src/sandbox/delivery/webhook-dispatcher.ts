@@ -5,7 +5,7 @@
 // to 6 times with exponential backoff; every failed attempt counts toward the 12
 // consecutive failures that disable the subscription, and a success resets the count.
 import { randomBytes } from 'node:crypto';
-import type { CrmEvent } from '../../crm/crm-types';
+import type { CrmEvent } from '../../crm-contract/crm-types';
 import type { FaultInjector } from '../domain/fault-injector';
 import type { OrgState, WebhookRecord } from '../domain/sandbox-state';
 import { retryDelayMs, SIGNATURE_HEADER, signatureHeader } from './webhook-signature';

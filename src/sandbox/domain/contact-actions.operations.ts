@@ -1,7 +1,7 @@
 // The contact moves of docs/CRM-API.md §3: add/remove tag, block/unblock, and the
 // assumed PUT /v1/contacts/{id}/stage. Each returns the full contact and keeps the rest.
-import type { Contact } from '../../crm/crm-types';
-import { uuidCheck } from '../../crm/segment-filter-constraints';
+import type { Contact } from '../../crm-contract/crm-types';
+import { uuidCheck } from '../../crm-contract/segment-filter-constraints';
 import { changeContact } from './contacts.operations';
 import { checkBody, nullable } from './input-checks';
 import { mustFind } from './lookups';

@@ -1,6 +1,6 @@
 // GET /v1/contacts: filters, search and sort (docs/CRM-API.md §4.3 and A3).
 // Within one array filter the values are alternatives (any of); different filters combine (all of).
-import { CONTACT_STATUSES } from '../../crm/segment-filter-constraints';
+import { CONTACT_STATUSES } from '../../crm-contract/segment-filter-constraints';
 import { CONTACT_SORT_KEYS, type ContactSortKey, type SortDirection } from './contact-order';
 import type { ContactRecord } from './sandbox-state';
 import { pagingSpec, type ParsedQuery } from './query-checks';

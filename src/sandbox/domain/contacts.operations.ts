@@ -2,14 +2,14 @@
 // operations A2–A6). Every change emits contact.updated with the full contact; a request that
 // changes nothing returns the contact unchanged and emits nothing.
 import { randomUUID } from 'node:crypto';
-import { SOURCE_METHODS, type Contact, type PageWithTotals } from '../../crm/crm-types';
+import { SOURCE_METHODS, type Contact, type PageWithTotals } from '../../crm-contract/crm-types';
 import {
   arrayOf,
   CONTACT_STATUSES,
   enumCheck,
   uuidCheck,
   type Check,
-} from '../../crm/segment-filter-constraints';
+} from '../../crm-contract/segment-filter-constraints';
 import { contactMatches, contactSort, hasContactFilters, type ContactListQuery } from './contact-queries';
 import { applyCustomFieldValues, checkCustomFieldValues } from './custom-field-values';
 import { checkBody, emailCheck, nullable, phoneCheck, str, urlCheck } from './input-checks';

@@ -1,8 +1,8 @@
 // Conversations (docs/CRM-API.md §4.2 and A7): list with the seed's category and quick
 // filters, count, open (returns the open one for the pair if it exists), media.
 import { randomUUID } from 'node:crypto';
-import type { Conversation, ConversationPage, MediaItem, MediaPage } from '../../crm/crm-types';
-import { CONTACT_STATUSES, uuidCheck } from '../../crm/segment-filter-constraints';
+import type { Conversation, ConversationPage, MediaItem, MediaPage } from '../../crm-contract/crm-types';
+import { CONTACT_STATUSES, uuidCheck } from '../../crm-contract/segment-filter-constraints';
 import { checkBody } from './input-checks';
 import { mustFind } from './lookups';
 import { conversationPage, mediaPage } from './paging';

@@ -1,8 +1,8 @@
 // Values written to a contact's customFields ({ fieldKey: value }), checked against the
 // organization's custom fields: TEXT a string, URL an http(s) URL, SINGLE_SELECT one
 // option id, MULTI_SELECT an array of option ids; null clears. Only ACTIVE fields take writes.
-import type { CrmErrorDetail, CustomField } from '../../crm/crm-types';
-import { detail, expectType } from '../../crm/segment-filter-constraints';
+import type { CrmErrorDetail, CustomField } from '../../crm-contract/crm-types';
+import { detail, expectType } from '../../crm-contract/segment-filter-constraints';
 import { str, urlCheck } from './input-checks';
 import type { OrgState } from './sandbox-state';
 

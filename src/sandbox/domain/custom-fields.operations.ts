@@ -1,8 +1,14 @@
 // Custom fields (docs/CRM-API.md §4.6 and A13): list, create, update, archive, restore,
 // delete. A field holding data on any contact cannot be deleted (409): archive it instead.
 import { randomUUID } from 'node:crypto';
-import type { CrmErrorDetail, CustomField, CustomFieldOption } from '../../crm/crm-types';
-import { arrayOf, detail, enumCheck, objectOf, uuidCheck } from '../../crm/segment-filter-constraints';
+import type { CrmErrorDetail, CustomField, CustomFieldOption } from '../../crm-contract/crm-types';
+import {
+  arrayOf,
+  detail,
+  enumCheck,
+  objectOf,
+  uuidCheck,
+} from '../../crm-contract/segment-filter-constraints';
 import { fieldHoldsData } from './custom-field-values';
 import { slugKey } from './fixture-builder';
 import { checkBody, nullable, str } from './input-checks';

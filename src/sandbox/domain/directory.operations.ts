@@ -1,5 +1,5 @@
 // Read-only lists: members (docs/CRM-API.md §4.7), channels, broadcasts (4.8), message templates.
-import type { Broadcast, Channel, Member, PageWithTotals } from '../../crm/crm-types';
+import type { Broadcast, Channel, Member, PageWithTotals } from '../../crm-contract/crm-types';
 import { SORT_ORDERS } from './contact-queries';
 import { pageWithTotals } from './paging';
 import { pageRequest, pagingSpec, type ParsedQuery } from './query-checks';

@@ -1,8 +1,8 @@
 // Fixture → contacts, conversations (with messages and media), segments, broadcasts and
 // message templates of one organization. The directory (members, stages, tags, fields,
 // channels) is already built, so references resolve by name.
-import { SOURCE_METHODS } from '../../crm/crm-types';
-import { validateSegmentFilters, validateSegmentName } from '../../crm/segment-filter-constraints';
+import { SOURCE_METHODS } from '../../crm-contract/crm-types';
+import { validateSegmentFilters, validateSegmentName } from '../../crm-contract/segment-filter-constraints';
 import { checkCustomFieldValues } from './custom-field-values';
 import { Problems, resolveRef, stableUuid } from './fixture-loader';
 import type { FixtureContact, FixtureConversation, FixtureOrg } from './fixture-types';

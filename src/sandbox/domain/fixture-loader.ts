@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { isUuid, resolveFilterDate } from '../../crm/segment-filter-constraints';
+import { isUuid, resolveFilterDate } from '../../crm-contract/segment-filter-constraints';
 import type { SandboxFixture } from './fixture-types';
 
 /** Fixtures are copied to dist by the build, so they are found beside the compiled code too. */

@@ -1,7 +1,7 @@
 // Body and path checks of the sandbox, in the vocabulary of segment-filter-constraints.ts
 // (invalid_type, invalid_string, too_small, ...). Bodies are strict: unknown members are
 // refused, so a client sending a misspelt member learns it at once.
-import type { CrmErrorDetail } from '../../crm/crm-types';
+import type { CrmErrorDetail } from '../../crm-contract/crm-types';
 import {
   checkString,
   detail,
@@ -9,7 +9,7 @@ import {
   isUuid,
   objectOf,
   type Check,
-} from '../../crm/segment-filter-constraints';
+} from '../../crm-contract/segment-filter-constraints';
 import { assertValid } from './sandbox-error';
 
 // Contact phone: digits only, with country code, no '+' (E.164 without the plus: 7 to 15 digits).

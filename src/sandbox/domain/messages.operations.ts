@@ -2,8 +2,8 @@
 // control surface, and message templates. Domain rules: a message or reaction needs an
 // assignee; a blocked contact can neither send nor receive; the channel must be connected.
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { CrmErrorDetail, Message, PageWithTotals } from '../../crm/crm-types';
-import { detail, enumCheck, objectOf, uuidCheck } from '../../crm/segment-filter-constraints';
+import type { CrmErrorDetail, Message, PageWithTotals } from '../../crm-contract/crm-types';
+import { detail, enumCheck, objectOf, uuidCheck } from '../../crm-contract/segment-filter-constraints';
 import { assertCanMessage, createConversation, findOpenConversation } from './conversations.operations';
 import { checkBody, str, urlCheck } from './input-checks';
 import { mustFind } from './lookups';

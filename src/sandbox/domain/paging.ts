@@ -1,6 +1,6 @@
 // The envelopes of docs/CRM-API.md §2.10. Page numbers start at 1 (the lower bound is a
 // decision, see docs/SANDBOX.md); a page past the end is empty, not an error.
-import type { ConversationPage, MediaPage, PageWithTotals } from '../../crm/crm-types';
+import type { ConversationPage, MediaPage, PageWithTotals } from '../../crm-contract/crm-types';
 
 export interface PageRequest {
   page: number;

@@ -1,8 +1,8 @@
 // Query strings arrive as strings (or arrays of strings when a name repeats). Each
 // endpoint declares its parameters; values are converted and checked, every failure is
 // listed, and an undeclared parameter is refused (unrecognized_keys).
-import type { CrmErrorDetail } from '../../crm/crm-types';
-import { detail, isUuid } from '../../crm/segment-filter-constraints';
+import type { CrmErrorDetail } from '../../crm-contract/crm-types';
+import { detail, isUuid } from '../../crm-contract/segment-filter-constraints';
 import type { PageRequest } from './paging';
 import { assertValid } from './sandbox-error';
 

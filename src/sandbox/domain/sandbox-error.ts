@@ -1,6 +1,6 @@
 // The one error type of the sandbox: everything a handler refuses becomes a
 // SandboxError, and the exception filter renders it as docs/CRM-API.md §7's envelope.
-import type { CrmErrorDetail } from '../../crm/crm-types';
+import type { CrmErrorDetail } from '../../crm-contract/crm-types';
 
 export class SandboxError extends Error {
   constructor(

@@ -12,7 +12,7 @@ import type {
   Segment,
   Tag,
   Channel,
-} from '../../crm/crm-types';
+} from '../../crm-contract/crm-types';
 import { ContactOrders } from './contact-order';
 
 export interface ApiKeyRecord {

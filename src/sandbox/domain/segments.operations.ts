@@ -1,8 +1,12 @@
 // Segments (docs/CRM-API.md §4.1 and A12): create with every constraint of 2.4 checked
 // by segment-filter-constraints.ts, names unique per organization (409), and list.
 import { randomUUID } from 'node:crypto';
-import type { Segment, SegmentFilters } from '../../crm/crm-types';
-import { detail, validateSegmentFilters, validateSegmentName } from '../../crm/segment-filter-constraints';
+import type { Segment, SegmentFilters } from '../../crm-contract/crm-types';
+import {
+  detail,
+  validateSegmentFilters,
+  validateSegmentName,
+} from '../../crm-contract/segment-filter-constraints';
 import { assertValid, conflict } from './sandbox-error';
 import type { OpContext } from './sandbox-state';
 

@@ -2,8 +2,8 @@
 // transferToStageId: an existing, different stage that receives its contacts, each of
 // which emits contact.updated.
 import { randomUUID } from 'node:crypto';
-import type { ContactStage } from '../../crm/crm-types';
-import { booleanCheck, detail, uuidCheck } from '../../crm/segment-filter-constraints';
+import type { ContactStage } from '../../crm-contract/crm-types';
+import { booleanCheck, detail, uuidCheck } from '../../crm-contract/segment-filter-constraints';
 import { changeContact } from './contacts.operations';
 import { checkBody, nullable, str } from './input-checks';
 import { mustFind } from './lookups';

@@ -1,7 +1,7 @@
 // Tags (docs/CRM-API.md A10: list, update, delete; create is a sandbox addition). Deleting a tag
 // takes it off every contact, each of which emits contact.updated.
 import { randomUUID } from 'node:crypto';
-import type { PageWithTotals, Tag } from '../../crm/crm-types';
+import type { PageWithTotals, Tag } from '../../crm-contract/crm-types';
 import { changeContact } from './contacts.operations';
 import { checkBody, str } from './input-checks';
 import { mustFind } from './lookups';

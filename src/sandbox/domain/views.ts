@@ -1,6 +1,6 @@
 // Records to API shapes (crm-types.ts). Views are built on every read so a contact
 // always shows its tags' current names and colours.
-import type { Contact, Conversation, Member, Message, Broadcast, Tag } from '../../crm/crm-types';
+import type { Contact, Conversation, Member, Message, Broadcast, Tag } from '../../crm-contract/crm-types';
 import type {
   BroadcastRecord,
   ContactRecord,

@@ -1,8 +1,8 @@
 // Webhook subscriptions (docs/CRM-API.md §4.9 and A16): the secret is returned by the
 // create call only; lists never show it; a second DELETE is a 404.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { EVENT_KINDS } from '../../crm/crm-types';
-import { arrayOf, enumCheck } from '../../crm/segment-filter-constraints';
+import { EVENT_KINDS } from '../../crm-contract/crm-types';
+import { arrayOf, enumCheck } from '../../crm-contract/segment-filter-constraints';
 import { checkBody, urlCheck } from './input-checks';
 import { mustFind } from './lookups';
 import type { OpContext, WebhookRecord } from './sandbox-state';

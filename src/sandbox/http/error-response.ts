@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { HttpException } from '@nestjs/common';
 import type { Response } from 'express';
-import type { CrmErrorBody } from '../../crm/crm-types';
+import type { CrmErrorBody } from '../../crm-contract/crm-types';
 import { internalError, SandboxError } from '../domain/sandbox-error';
 import type { SandboxRequest } from './sandbox-request';
 

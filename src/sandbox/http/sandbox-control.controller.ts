@@ -3,7 +3,7 @@
 // Not authenticated nor rate limited; the organization is picked with `orgKey` (query,
 // X-Sandbox-Org-Key header or body member), defaulting to the one of sk_demo_full.
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { enumCheck } from '../../crm/segment-filter-constraints';
+import { enumCheck } from '../../crm-contract/segment-filter-constraints';
 import { FAULT_KINDS, type FaultSpec } from '../domain/fault-injector';
 import type { SandboxFixture } from '../domain/fixture-types';
 import { checkBody, checkPathIds, int, str } from '../domain/input-checks';

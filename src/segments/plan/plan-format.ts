@@ -1,5 +1,5 @@
 // The text form of a sweep plan, for `crm-rules plan`. Pure.
-import { actionLabel } from '../../actions/catalogue/catalogue';
+import { actionLabel } from '../../language/catalogue/catalogue';
 import type { ContactRef, SweepPlan } from './plan-sweep';
 
 export function formatDuration(ms: number): string {

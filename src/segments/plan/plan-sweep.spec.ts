@@ -1,8 +1,8 @@
-import type { RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
+import type { RuleDefinition, ScheduleTrigger } from '../../language/rules/rule-types';
 import type { MirrorFreshness } from '../../contacts/mirror-policy';
-import type { MirroredContact } from '../../contacts/mirrored-contact';
+import type { MirroredContact } from '../../crm-contract/mirrored-contact';
 import { planSweep, type PlanInput } from './plan-sweep';
-import { resolveRelativeDates } from '../filters/resolved-filters';
+import { resolveRelativeDates } from '../../language/segment-filters/resolved-filters';
 
 const NOW = new Date('2025-06-15T12:00:00Z');
 const DORMANT = '7a000000-0000-4000-8000-000000000004';

@@ -2,13 +2,13 @@
 // who enters and leaves, each action with the CRM calls it needs after the runner's guards
 // (an add-tag on a contact that has the tag costs nothing), and the time at the current budget.
 // Pure: the caller gathers contacts, resolved actions, mirror freshness and budget.
-import { applyActionLocally, guardAction } from '../../actions/action-guards';
-import { actionDefinition, type ResolvedAction } from '../../actions/catalogue/catalogue';
-import type { SegmentFilters } from '../../crm/crm-types';
-import type { RuleAction, RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
+import { applyActionLocally, guardAction } from '../../pipeline/execution/action-guards';
+import { actionDefinition, type ResolvedAction } from '../../language/catalogue/catalogue';
+import type { SegmentFilters } from '../../crm-contract/crm-types';
+import type { RuleAction, RuleDefinition, ScheduleTrigger } from '../../language/rules/rule-types';
 import type { MirrorFreshness } from '../../contacts/mirror-policy';
-import { toContact, type MirroredContact } from '../../contacts/mirrored-contact';
-import { toCrmFilters, type ResolvedFilters } from '../filters/resolved-filters';
+import { toContact, type MirroredContact } from '../../crm-contract/mirrored-contact';
+import { toCrmFilters, type ResolvedFilters } from '../../language/segment-filters/resolved-filters';
 import { etaMs } from '../sweeps/sweep-progress';
 
 /** A rule action with its names resolved; `problem` when they could not be (unknown tag...). */

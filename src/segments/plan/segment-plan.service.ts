@@ -1,17 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { resolveAction } from '../../actions/resolve-action';
+import { resolveAction } from '../../pipeline/execution/resolve-action';
 import { CrmDirectory } from '../../crm/crm-directory.service';
 import { CrmGateway } from '../../crm/crm-gateway.service';
-import type { RuleAction, ScheduleTrigger } from '../../rules/rule-types';
+import type { RuleAction, ScheduleTrigger } from '../../language/rules/rule-types';
 import { RuleSetService } from '../../rule-set/rule-set.service';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
 import { leftBatches, memberBatches, segmentCounts } from '../sweeps/membership-diff';
 import { refreshCallsEstimate } from '../../contacts/mirror-policy';
 import { fromMirrorRow } from '../../contacts/mirror-sql';
-import type { MirroredContact } from '../../contacts/mirrored-contact';
+import type { MirroredContact } from '../../crm-contract/mirrored-contact';
 import { planSweep, type PlannedAction, type SweepPlan } from './plan-sweep';
-import { resolveFilterNames, resolveRelativeDates, type ResolvedFilters } from '../filters/resolved-filters';
+import {
+  resolveFilterNames,
+  resolveRelativeDates,
+  type ResolvedFilters,
+} from '../../language/segment-filters/resolved-filters';
 import { SegmentSyncService } from '../sweeps/segment-sync.service';
 
 const BATCH = 2000;

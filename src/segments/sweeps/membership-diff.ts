@@ -1,13 +1,13 @@
 // The membership diff of one sweep, batch by batch: memberships and runs of a batch commit in
 // one transaction (so a crash neither loses an "entered" nor repeats it: the run's unique key
 // and the membership row both say it happened), then the batch's runs go to the action queue.
-import { cancelWaitsOfLeavers } from '../../timing/wait-cancellation.service';
+import { cancelWaitsOfLeavers } from '../../pipeline/execution/timing/wait-cancellation.service';
 import type { DataSource, EntityManager } from 'typeorm';
-import { createRun, type PendingRun } from '../../ledger/create-run';
-import type { ActionResultsRepository } from '../../ledger/action-results.repository';
+import { createRun, type PendingRun } from '../../pipeline/admission/create-run';
+import type { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import type { EngineMetrics } from '../../ops/engine-metrics';
 import type { ActionsQueue } from '../../queues/actions-queue.service';
-import type { RuleAction, RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
+import type { RuleAction, RuleDefinition, ScheduleTrigger } from '../../language/rules/rule-types';
 import {
   addMembersQuery,
   leavingCountsQuery,
@@ -17,9 +17,9 @@ import {
   segmentCountsQuery,
 } from './membership-sql';
 import { fromMirrorRow, type MirrorRow } from '../../contacts/mirror-sql';
-import { toContact, type MirroredContact } from '../../contacts/mirrored-contact';
-import type { ResolvedFilters } from '../filters/resolved-filters';
-import { matchesSegment } from '../filters/segment-filter';
+import { toContact, type MirroredContact } from '../../crm-contract/mirrored-contact';
+import type { ResolvedFilters } from '../../language/segment-filters/resolved-filters';
+import { matchesSegment } from '../../language/segment-filters/segment-filter';
 import { sweepLeaveTriggerKey, sweepTriggerKey } from './sweep-jobs';
 import type { SweepProgress } from './sweep-progress';
 

@@ -1,8 +1,8 @@
 // Every statement on segment_memberships: the membership diff's reads over the mirror with the
 // segment's WHERE from segment-sql.ts, and its adds and removals. Batches use keyset paging on the contact id, so a retried sweep picks up
 // where the committed batches stopped. Pure: text and parameters only.
-import type { ResolvedFilters } from '../filters/resolved-filters';
-import { segmentWhere } from '../filters/segment-sql';
+import type { ResolvedFilters } from '../../language/segment-filters/resolved-filters';
+import { segmentWhere } from '../../language/segment-filters/segment-sql';
 import { mirrorColumns } from '../../contacts/mirror-sql';
 
 export interface Query {

@@ -1,7 +1,7 @@
 // Every statement on `segment_sweeps`: one row per (rule, tick), its status, phase and progress.
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { affectedRows, returnedRows } from '../../db/returned-rows';
+import { affectedRows, returnedRows } from '../../persistence/sql/returned-rows';
 import type { SweepPhase, SweepStatus } from '../segment-sweep.entity';
 
 export interface SweepProgressRow {

@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { CrmApiError } from '../../crm/crm-errors';
+import { CrmApiError } from '../../crm-contract/crm-errors';
 import { CrmGateway } from '../../crm/crm-gateway.service';
-import { validateSegmentFilters, validateSegmentName } from '../../crm/segment-filter-constraints';
-import type { RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
-import { toCrmFilters, type ResolvedFilters } from '../filters/resolved-filters';
-import { SegmentFilterError } from '../filters/segment-filter-error';
+import { validateSegmentFilters, validateSegmentName } from '../../crm-contract/segment-filter-constraints';
+import type { RuleDefinition, ScheduleTrigger } from '../../language/rules/rule-types';
+import { toCrmFilters, type ResolvedFilters } from '../../language/segment-filters/resolved-filters';
+import { SegmentFilterError } from '../../language/segment-filters/segment-filter-error';
 import { SegmentRuleStateRepository } from '../segment-rule-state.repository';
 
 /** The name a rule's segment has in the CRM: its own, else the rule id cut to 2.4's 30 characters. */

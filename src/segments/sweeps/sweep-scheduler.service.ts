@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CronJob } from 'cron';
-import type { RuleDefinition, ScheduleTrigger } from '../../rules/rule-types';
+import type { RuleDefinition, ScheduleTrigger } from '../../language/rules/rule-types';
 import { RuleSetService } from '../../rule-set/rule-set.service';
 import { latestTickBetween } from './cron-ticks';
 import { SegmentRuleStateRepository } from '../segment-rule-state.repository';

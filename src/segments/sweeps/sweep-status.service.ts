@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CrmGateway } from '../../crm/crm-gateway.service';
-import { ActionResultsRepository } from '../../ledger/action-results.repository';
+import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
 import type { MirrorFreshness } from '../../contacts/mirror-policy';
 import { sweepLeaveTriggerKey, sweepTriggerKey } from './sweep-jobs';

@@ -1,9 +1,0 @@
-// Turns one resolved action into the gateway call that performs it (declared by its catalogue entry).
-import type { Contact } from '../crm/crm-types';
-import type { ExecutionEnv } from './catalogue/action-definition';
-import { actionDefinition, type ResolvedAction } from './catalogue/catalogue';
-
-/** Returns the contact after the write when the CRM tells us (tag, block, stage, assign calls). */
-export function executeAction(action: ResolvedAction, env: ExecutionEnv): Promise<Contact | undefined> {
-  return actionDefinition(action.type).execute(action, env);
-}

@@ -1,0 +1,33 @@
+// Checks across rules: duplicate ids, rules on one trigger that undo each other (conflict), chains
+// of rules whose CRM writes re-trigger each other without end (loop), conditions that can never be
+// true, rules made redundant by others, and cross-trigger tag fights. One file per check.
+import { checkConflicts } from './check-conflicts';
+import { checkDuplicateIds } from './check-duplicates';
+import { checkLoops } from './check-loops';
+import { checkNames } from './check-names';
+import { checkImpossibleConditions, checkRedundantRules } from './check-reachability';
+import { checkTagFights } from './check-tag-fights';
+import type { CrmSnapshot } from '../../crm-contract/crm-snapshot';
+import type { LoadedRule } from './loaded-rule';
+import type { RuleProblem } from './rule-types';
+import type { Locator } from './yaml-source';
+
+/**
+ * Every set-level problem; `ids` holds every rule id seen, also of rules that did not normalize.
+ * Names are checked only against a snapshot of the CRM (without one the engine finds them at run time).
+ */
+export function checkRuleSet(
+  ids: { id: string; at: Locator }[],
+  rules: LoadedRule[],
+  snapshot?: CrmSnapshot,
+): RuleProblem[] {
+  return [
+    ...checkDuplicateIds(ids),
+    ...checkConflicts(rules),
+    ...checkLoops(rules),
+    ...checkImpossibleConditions(rules),
+    ...checkRedundantRules(rules),
+    ...checkTagFights(rules),
+    ...(snapshot ? checkNames(rules, snapshot) : []),
+  ];
+}

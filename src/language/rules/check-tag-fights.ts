@@ -1,0 +1,89 @@
+// Set-level check: two rules on different triggers (event vs event, segment vs event, segment vs
+// segment) managing one tag (or the blocked state) in opposite directions, so a contact both
+// apply to flips back and forth. Rules on a shared event are check-conflicts' (an error there);
+// rules whose conditions exclude each other (where that can be decided) do not fight.
+import { actionLabel } from '../catalogue/catalogue';
+import { exclusive, exclusiveFields, requiredLeaves, undoing, type Leaf } from './condition-leaves';
+import { eventsOf, where, type LoadedRule } from './loaded-rule';
+import { actionPath } from './parse-steps';
+import type { RuleAction, RuleDefinition, RuleProblem } from './rule-types';
+import type { YamlPath } from './yaml-source';
+
+interface Write {
+  rule: LoadedRule;
+  action: RuleAction;
+  path: YamlPath;
+  /** `on contact.created`, `entering segment "dormant"`, `leaving segment "dormant"`. */
+  when: string;
+}
+
+const segmentName = (d: RuleDefinition) =>
+  d.trigger.kind === 'schedule' ? `segment ${JSON.stringify(d.trigger.segment.name ?? d.id)}` : '';
+
+function writesOf(rule: LoadedRule): Write[] {
+  const { def } = rule;
+  if (!def.enabled || def.mode !== 'live') return [];
+  if (def.trigger.kind === 'event') {
+    // The contact is gone after contact.deleted: nothing flips back afterwards.
+    if (def.trigger.events.every((k) => k === 'contact.deleted')) return [];
+    const when = `on ${def.trigger.events.join(', ')}`;
+    return def.actions.map((action, i) => ({ rule, action, path: actionPath(def, i), when }));
+  }
+  const entering = `${def.trigger.when === 'every-run' ? 'on every sweep of' : 'entering'} ${segmentName(def)}`;
+  return [
+    ...def.actions.map((action, i) => ({ rule, action, path: actionPath(def, i), when: entering })),
+    ...def.trigger.onLeave.map((action, i) => ({
+      rule,
+      action,
+      path: ['on-leave', i],
+      when: `leaving ${segmentName(def)}`,
+    })),
+  ];
+}
+
+/** What a segment's filters say about the contact, as leaves (only what maps one to one). */
+function segmentLeaves(d: RuleDefinition): Leaf[] {
+  if (d.trigger.kind !== 'schedule') return requiredLeaves(d);
+  const status = d.trigger.segment.filters.status;
+  return typeof status === 'string'
+    ? [{ field: 'contact.status', op: 'equal', value: status, negated: false }]
+    : [];
+}
+
+/** Contacts the two writes act on can never be the same ones. */
+function disjoint(a: Write, b: Write): boolean {
+  const [da, db] = [a.rule.def, b.rule.def];
+  if (da.trigger.kind === 'event' && db.trigger.kind === 'event') return exclusiveFields(da, db).length > 0;
+  // Leaving a segment acts on contacts no longer in it: its filters say nothing about them.
+  const leaves = (w: Write) => (w.path[0] === 'on-leave' ? [] : segmentLeaves(w.rule.def));
+  return leaves(a).some((x) => leaves(b).some((y) => exclusive(x, y)));
+}
+
+/** Already an error of check-conflicts: live event rules sharing an event. */
+const sameTrigger = (a: RuleDefinition, b: RuleDefinition) =>
+  eventsOf(a).some((k) => eventsOf(b).includes(k));
+
+export function checkTagFights(rules: LoadedRule[]): RuleProblem[] {
+  return findTagFights(rules).map((f) => f.problem);
+}
+
+/** Every fight: its problem and the two rules (for the rule graph). */
+export function findTagFights(rules: LoadedRule[]): { problem: RuleProblem; rules: [string, string] }[] {
+  const writes = rules.flatMap(writesOf);
+  const problems: { problem: RuleProblem; rules: [string, string] }[] = [];
+  writes.forEach((b, j) => {
+    for (const a of writes.slice(0, j)) {
+      if (a.rule === b.rule || sameTrigger(a.rule.def, b.rule.def)) continue;
+      const fight = undoing(a.action, b.action);
+      if (!fight?.conflict || disjoint(a, b)) continue;
+      const problem: RuleProblem = {
+        ...b.rule.at.pos(b.path),
+        severity: 'warning',
+        code: 'tag-fight',
+        message: `fight over ${fight.what}: rule "${b.rule.def.id}" does ${actionLabel(b.action)} ${b.when}, and rule "${a.rule.def.id}" (${where(a.rule.def.source)}) does ${actionLabel(a.action)} ${a.when}; a contact both apply to flips back and forth: make their conditions exclusive or let one rule own it`,
+      };
+      problems.push({ problem, rules: [a.rule.def.id, b.rule.def.id] });
+    }
+  });
+  return problems;
+}

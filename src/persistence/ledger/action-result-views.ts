@@ -1,0 +1,103 @@
+// Read-only views of `action_results` for the operator console. ActionResultsRepository extends
+// this class: one repository per table, its statements kept in two files (as runs' are).
+import type { Queryable } from '../sql/queryable';
+import type { RuleAction } from '../../language/rules/rule-types';
+import type { ActionStatus } from './action-result.entity';
+
+export interface AttentionFilter {
+  statuses: readonly string[];
+  rule?: string;
+  /** Only the actions of these runs. */
+  runIds?: string[];
+  limit: number;
+}
+
+export interface ActionNeedingAttention {
+  id: string;
+  runId: string;
+  index: number;
+  ruleId: string;
+  contactId: string;
+  action: RuleAction;
+  status: ActionStatus;
+  errorCode: string | null;
+  errorMessage: string | null;
+  requestId: string | null;
+  attempts: number;
+  finishedAt: Date | null;
+}
+
+export interface ContactActionRow {
+  runId: string;
+  ruleId: string;
+  index: number;
+  action: RuleAction;
+  status: ActionStatus;
+  reason: string | null;
+  /** A skip's detail (the guard's or the messaging policy's words), or the failure's message. */
+  errorMessage?: string | null;
+  errorCode: string | null;
+  httpStatus: number | null;
+  requestId: string | null;
+  durationMs: number | null;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+export class ActionResultViews {
+  constructor(protected readonly db: Queryable) {}
+
+  /** Actions of the runs created since, by status. */
+  async countsByStatusSince(since: Date): Promise<Record<string, number>> {
+    const rows: { status: string; n: number }[] = await this.db.query(
+      `SELECT a.status, count(*)::int AS n FROM action_results a JOIN runs r ON r.id = a.run_id
+        WHERE r.created_at >= $1 GROUP BY a.status`,
+      [since],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  /** Actions still to be executed, by their run's gateway priority: each is a CRM call ahead. */
+  async unfinishedByPriority(): Promise<{ interactive: number; bulk: number }> {
+    const rows: { priority: 'interactive' | 'bulk'; n: number }[] = await this.db.query(
+      `SELECT r.priority, count(*)::int AS n FROM action_results a JOIN runs r ON r.id = a.run_id
+        WHERE a.status IN ('pending', 'running') GROUP BY r.priority`,
+    );
+    const out = { interactive: 0, bulk: 0 };
+    for (const r of rows) out[r.priority] = r.n;
+    return out;
+  }
+
+  /** Actions that need an operator (dead, uncertain, failed), newest first. */
+  needingAttention(f: AttentionFilter): Promise<ActionNeedingAttention[]> {
+    return this.db.query(
+      `SELECT a.id, a.run_id AS "runId", a.action_index AS "index", r.rule_id AS "ruleId", r.contact_id AS "contactId",
+              a.action, a.status, a.error_code AS "errorCode", a.error_message AS "errorMessage",
+              a.request_id AS "requestId", a.attempts, a.finished_at AS "finishedAt"
+         FROM action_results a JOIN runs r ON r.id = a.run_id
+        WHERE a.status = ANY($1) AND ($2::text IS NULL OR r.rule_id = $2)
+          AND ($4::uuid[] IS NULL OR r.id = ANY($4::uuid[]))
+        ORDER BY coalesce(a.finished_at, r.created_at) DESC LIMIT $3`,
+      [f.statuses, f.rule ?? null, f.limit, f.runIds ?? null],
+    );
+  }
+
+  async countsNeedingAttention(statuses: readonly string[]): Promise<Record<string, number>> {
+    const rows: { status: string; n: number }[] = await this.db.query(
+      `SELECT status, count(*)::int AS n FROM action_results WHERE status = ANY($1) GROUP BY status`,
+      [statuses],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  /** Every action of the given runs, with its rule (contact timeline). */
+  ofRuns(runIds: string[]): Promise<ContactActionRow[]> {
+    return this.db.query(
+      `SELECT a.run_id AS "runId", r.rule_id AS "ruleId", a.action_index AS "index", a.action, a.status, a.reason,
+              a.error_message AS "errorMessage", a.error_code AS "errorCode", a.http_status AS "httpStatus", a.request_id AS "requestId",
+              a.duration_ms AS "durationMs", a.started_at AS "startedAt", a.finished_at AS "finishedAt"
+         FROM action_results a JOIN runs r ON r.id = a.run_id WHERE a.run_id = ANY($1::uuid[])`,
+      [runIds],
+    );
+  }
+}

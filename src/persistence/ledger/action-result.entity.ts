@@ -1,0 +1,72 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { RunEntity } from './run.entity';
+import type { RuleAction } from '../../language/rules/rule-types';
+
+/** `uncertain`: an at-most-once write (a message) whose outcome could not be established: an operator decides. */
+export type ActionStatus = 'pending' | 'running' | 'succeeded' | 'skipped' | 'failed' | 'dead' | 'uncertain';
+
+/** What an attempt aimed at, recorded before the call: where to look the write up, whom a round-robin drew. */
+export interface ActionTarget {
+  conversationId?: string;
+  memberId?: string;
+}
+
+/** One action of one run. (run, index) is unique: a retried job resumes after the last finished one. */
+@Entity('action_results')
+@Index('UQ_action_results_run_index', ['runId', 'actionIndex'], { unique: true })
+@Index('IDX_action_results_status', ['status'])
+export class ActionResultEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  @Column({ name: 'run_id', type: 'uuid' })
+  runId!: string;
+
+  @ManyToOne(() => RunEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'run_id', foreignKeyConstraintName: 'FK_action_results_run' })
+  run?: RunEntity;
+
+  @Column({ name: 'action_index', type: 'int' })
+  actionIndex!: number;
+
+  @Column({ type: 'jsonb' })
+  action!: RuleAction;
+
+  @Column({ type: 'text', default: 'pending' })
+  status!: ActionStatus;
+
+  /** Why it was skipped (needs_assignee, contact_blocked, no_change, shadow_mode, ...) or failed. */
+  @Column({ type: 'text', nullable: true })
+  reason!: string | null;
+
+  @Column({ name: 'error_code', type: 'text', nullable: true })
+  errorCode!: string | null;
+
+  @Column({ name: 'error_message', type: 'text', nullable: true })
+  errorMessage!: string | null;
+
+  @Column({ name: 'http_status', type: 'int', nullable: true })
+  httpStatus!: number | null;
+
+  @Column({ name: 'request_id', type: 'text', nullable: true })
+  requestId!: string | null;
+
+  @Column({ type: 'int', default: 0 })
+  attempts!: number;
+
+  @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
+  startedAt!: Date | null;
+
+  @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
+  finishedAt!: Date | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  target!: ActionTarget | null;
+
+  @Column({ name: 'duration_ms', type: 'int', nullable: true })
+  durationMs!: number | null;
+
+  /** http-request: the values `save:` read from the answer, for later steps of the run. */
+  @Column({ type: 'jsonb', nullable: true })
+  saved!: Record<string, unknown> | null;
+}

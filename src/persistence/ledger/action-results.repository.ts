@@ -1,0 +1,323 @@
+// Every statement on `action_results`. (run, index) is unique: a retried job resumes after the
+// last finished action instead of repeating it.
+import type { Queryable, Transactional } from '../sql/queryable';
+import { returnedRows } from '../sql/returned-rows';
+import type { RuleAction } from '../../language/rules/rule-types';
+import type { ActionStatus, ActionTarget } from './action-result.entity';
+import { ActionResultViews } from './action-result-views';
+
+export type { ActionNeedingAttention, AttentionFilter, ContactActionRow } from './action-result-views';
+
+export interface ActionRow {
+  id: string;
+  action_index: number;
+  action: unknown;
+  status: ActionStatus;
+  target: ActionTarget | null;
+  /** When the last attempt began (committed before the call). */
+  started_at: Date | null;
+  /** http-request: what `save:` read from the answer (with its success). */
+  saved: Record<string, unknown> | null;
+}
+
+export interface RetryCandidate {
+  id: string;
+  runId: string;
+  type: string;
+  startedAt: Date | null;
+  errorCode: string | null;
+  httpStatus: number | null;
+}
+
+export interface Failure {
+  code: string;
+  message: string;
+  status: number | null;
+  requestId: string | null;
+}
+
+/** The action rows of one new run: see insertForRun. */
+export interface NewActionRows {
+  runId: string;
+  actions: readonly RuleAction[];
+  how: 'pending' | 'shadow' | readonly { reason: string; detail: string }[];
+}
+
+export interface RuleContact {
+  ruleId: string;
+  contactId: string;
+}
+
+export const ruleContactKey = (p: RuleContact): string => `${p.ruleId}\u0000${p.contactId}`;
+
+const SHADOW_SKIP = { reason: 'shadow_mode', detail: null };
+
+export class ActionResultsRepository extends ActionResultViews {
+  constructor(protected override readonly db: Transactional) {
+    super(db);
+  }
+
+  /** The same repository over a transaction (EntityManager) or the pool. */
+  in(db: Transactional): ActionResultsRepository {
+    return new ActionResultsRepository(db);
+  }
+
+  /**
+   * `fn` in a transaction committed synchronously (the pool's default is asynchronous, see
+   * src/db/data-source.ts); over the pool, its connection is held only for these statements.
+   */
+  private durably<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(`SET LOCAL synchronous_commit = on`);
+      return fn(tx);
+    });
+  }
+
+  /**
+   * One row per action of a new run: pending for the runner; skipped `shadow_mode` when nothing may
+   * act; or, for a run settled at creation, skipped with each guard's reason and detail, as the
+   * runner's `skip` records them (reason, error_message, finished_at).
+   */
+  insertForRun(runId: string, actions: readonly RuleAction[], how: NewActionRows['how']): Promise<void> {
+    return this.insertForRuns([{ runId, actions, how }]);
+  }
+
+  /** The action rows of several new runs (a batch of events), in one statement. */
+  async insertForRuns(runs: readonly NewActionRows[]): Promise<void> {
+    const rows = runs
+      .filter((r) => r.actions.length > 0)
+      .map(({ runId, actions, how }) => ({
+        runId,
+        actions,
+        skips: how === 'pending' ? null : how === 'shadow' ? actions.map(() => SHADOW_SKIP) : how,
+      }));
+    if (rows.length === 0) return;
+    await this.db.query(
+      `INSERT INTO action_results (run_id, action_index, action, status, reason, error_message, finished_at)
+       SELECT r."runId", (a.ordinality - 1)::int, a.value, CASE WHEN r.skips IS NULL THEN 'pending' ELSE 'skipped' END,
+              r.skips -> (a.ordinality - 1)::int ->> 'reason', r.skips -> (a.ordinality - 1)::int ->> 'detail',
+              CASE WHEN r.skips IS NOT NULL THEN now() END
+         FROM jsonb_to_recordset($1::jsonb) AS r("runId" uuid, actions jsonb, skips jsonb)
+        CROSS JOIN LATERAL jsonb_array_elements(r.actions) WITH ORDINALITY AS a`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  ofRun(runId: string): Promise<ActionRow[]> {
+    return this.db.query(
+      `SELECT id, action_index, action, status, target, started_at, saved FROM action_results WHERE run_id = $1 ORDER BY action_index`,
+      [runId],
+    );
+  }
+
+  /**
+   * Synchronous commit, like success: after a crash the `running` mark is what says a call may
+   * have reached the CRM, and when it began (at-most-once writes are looked up from then on).
+   * Returns the start time.
+   */
+  markRunning(id: string): Promise<Date> {
+    return this.durably(async (tx) => {
+      const rows: { started_at: Date }[] = await tx.query(
+        `UPDATE action_results SET status = 'running', attempts = attempts + 1, started_at = now() WHERE id = $1
+         RETURNING started_at`,
+        [id],
+      );
+      return returnedRows<{ started_at: Date }>(rows)[0].started_at;
+    });
+  }
+
+  /** What the attempt aims at, durably, before the call (see ActionTarget). */
+  setTarget(id: string, target: ActionTarget): Promise<void> {
+    return this.durably(async (tx) => {
+      await tx.query(`UPDATE action_results SET target = $2 WHERE id = $1`, [id, JSON.stringify(target)]);
+    });
+  }
+
+  /** An operator's decision on an uncertain action; the run it belongs to, or undefined when it is not uncertain. */
+  async resolveUncertain(
+    id: string,
+    resolution: 'sent' | 'send-again' | 'discard',
+  ): Promise<{ runId: string } | undefined> {
+    const [status, reason] =
+      resolution === 'sent'
+        ? ['succeeded', 'resolved_as_sent']
+        : resolution === 'send-again'
+          ? ['pending', null]
+          : ['skipped', 'discarded'];
+    const rows = await this.db.query(
+      `UPDATE action_results SET status = $2, reason = $3, finished_at = CASE WHEN $2 = 'pending' THEN NULL ELSE now() END
+        WHERE id = $1 AND status = 'uncertain' RETURNING run_id AS "runId"`,
+      [id, status, reason],
+    );
+    const [row] = returnedRows<{ runId: string }>(rows);
+    if (row && resolution !== 'discard')
+      await this.db.query(
+        `UPDATE action_results SET status = 'pending', reason = NULL, finished_at = NULL
+          WHERE run_id = $1 AND status = 'skipped' AND reason = 'previous_action_uncertain'`,
+        [row.runId],
+      );
+    return row;
+  }
+
+  async skip(id: string, reason: string, detail: string): Promise<void> {
+    await this.db.query(
+      `UPDATE action_results SET status = 'skipped', reason = $2, error_message = $3, finished_at = now() WHERE id = $1`,
+      [id, reason, detail],
+    );
+  }
+
+  /**
+   * Synchronous commit: once the CRM took the write, the ledger must not forget it (a forgotten
+   * reaction or message would be sent again).
+   */
+  succeed(
+    id: string,
+    durationMs: number,
+    requestId: string | null,
+    reason: string | null = null,
+    saved: Record<string, unknown> | null = null,
+  ) {
+    return this.durably(async (tx) => {
+      await tx.query(
+        `UPDATE action_results SET status = 'succeeded', reason = $4, request_id = $3, duration_ms = $2, finished_at = now(),
+                error_code = NULL, error_message = NULL, http_status = NULL, saved = $5 WHERE id = $1`,
+        [id, durationMs, requestId, reason, saved === null ? null : JSON.stringify(saved)],
+      );
+    });
+  }
+
+  /** `status` pending records a transient failure of an attempt; the job retries later. */
+  async fail(id: string, status: ActionStatus, f: Failure, durationMs: number): Promise<void> {
+    await this.db.query(
+      `UPDATE action_results SET status = $2, reason = $3, error_code = $3, error_message = $4, http_status = $5,
+              request_id = $6, duration_ms = $7, finished_at = CASE WHEN $2 = 'pending' THEN NULL ELSE now() END
+        WHERE id = $1`,
+      [id, status, f.code, f.message.slice(0, 2000), f.status, f.requestId, durationMs],
+    );
+  }
+
+  async skipRemaining(runId: string, afterIndex: number, reason: string): Promise<void> {
+    await this.db.query(
+      `UPDATE action_results SET status = 'skipped', reason = $3, finished_at = now()
+        WHERE run_id = $1 AND action_index > $2 AND status IN ('pending', 'running')`,
+      [runId, afterIndex, reason],
+    );
+  }
+
+  /** Action rows in `statuses` of runs in `statuses` (all, or those of `runIds`): what retry-dead would reopen. */
+  retryCandidates(statuses: string[], runIds: string[] | null): Promise<RetryCandidate[]> {
+    return this.db.query(
+      `SELECT a.id, a.run_id AS "runId", a.action ->> 'type' AS type, a.started_at AS "startedAt",
+              a.error_code AS "errorCode", a.http_status AS "httpStatus"
+         FROM action_results a JOIN runs r ON r.id = a.run_id
+        WHERE a.status = ANY($1) AND r.status = ANY($1) AND ($2::uuid[] IS NULL OR r.id = ANY($2::uuid[]))`,
+      [statuses, runIds],
+    );
+  }
+
+  /**
+   * The succeeded actions of `types` in the rule's run on the contact for a trigger, as
+   * `<index>:<type>` (a replay without force skips these: already_sent_for_trigger).
+   */
+  async sentForTrigger(
+    triggerKey: string,
+    ruleId: string,
+    contactId: string,
+    types: string[],
+  ): Promise<Set<string>> {
+    const rows: { key: string }[] = await this.db.query(
+      `SELECT a.action_index || ':' || (a.action ->> 'type') AS key
+         FROM runs r JOIN action_results a ON a.run_id = r.id
+        WHERE r.trigger_key = $1 AND r.rule_id = $2 AND r.contact_id = $3 AND a.status = 'succeeded'
+          AND a.action ->> 'type' = ANY($4)`,
+      [triggerKey, ruleId, contactId, types],
+    );
+    return new Set(rows.map((r) => r.key));
+  }
+
+  /** The succeeded actions of `types` for a trigger, every rule and contact (a replay's confirmation page). */
+  sentOfTrigger(
+    triggerKey: string,
+    types: string[],
+  ): Promise<{ ruleId: string; contactId: string; action: unknown }[]> {
+    return this.db.query(
+      `SELECT r.rule_id AS "ruleId", r.contact_id AS "contactId", a.action
+         FROM runs r JOIN action_results a ON a.run_id = r.id
+        WHERE r.trigger_key = $1 AND a.status = 'succeeded' AND a.action ->> 'type' = ANY($2)
+        ORDER BY r.seq, a.action_index`,
+      [triggerKey, types],
+    );
+  }
+
+  /** Rows of reopened runs back to pending: those in `statuses` and those skipped behind them. */
+  async reopen(runIds: string[], statuses: string[]): Promise<void> {
+    await this.db.query(
+      `UPDATE action_results SET status = 'pending', finished_at = NULL
+        WHERE run_id = ANY($1) AND (status = ANY($2) OR reason = 'previous_action_failed')`,
+      [runIds, statuses],
+    );
+  }
+
+  /** Whether the rule's own write on the contact succeeded within the window (loop protection). */
+  async recentSuccess(ruleId: string, contactId: string, windowMs: number): Promise<boolean> {
+    return (await this.recentSuccesses([{ ruleId, contactId }], windowMs)).size > 0;
+  }
+
+  /** recentSuccess for several (rule, contact) pairs in one statement: the pairs held back, as keys. */
+  async recentSuccesses(pairs: readonly RuleContact[], windowMs: number): Promise<Set<string>> {
+    if (pairs.length === 0) return new Set();
+    const rows: RuleContact[] = await this.db.query(
+      `SELECT p.rule_id AS "ruleId", p.contact_id AS "contactId"
+         FROM unnest($1::text[], $2::text[]) AS p(rule_id, contact_id)
+        WHERE EXISTS (SELECT 1 FROM action_results a JOIN runs r ON r.id = a.run_id
+                       WHERE r.rule_id = p.rule_id AND r.contact_id = p.contact_id AND a.status = 'succeeded'
+                         AND a.finished_at > now() - ($3::bigint * interval '1 millisecond'))`,
+      [pairs.map((p) => p.ruleId), pairs.map((p) => p.contactId), windowMs],
+    );
+    return new Set(rows.map(ruleContactKey));
+  }
+
+  /**
+   * When the contact's customer messages (`types`) since `since` began, newest first, at most
+   * `limit`: the messaging policy's caps count these. A `running` or `uncertain` send may have
+   * reached the customer, so it counts too. Runs that did not act are left out (the partial
+   * index IDX_runs_contact_acted: a chatty contact's not_matched runs are most of its runs).
+   */
+  async messagesSentTo(
+    contactId: string,
+    types: readonly string[],
+    since: Date,
+    limit: number,
+  ): Promise<Date[]> {
+    const rows: { started_at: Date }[] = await this.db.query(
+      `SELECT a.started_at FROM runs r JOIN action_results a ON a.run_id = r.id
+        WHERE r.contact_id = $1 AND r.status NOT IN ('not_matched', 'suppressed')
+          AND a.action->>'type' = ANY($2::text[])
+          AND a.status IN ('running', 'succeeded', 'uncertain') AND a.started_at > $3
+        ORDER BY a.started_at DESC LIMIT $4`,
+      [contactId, types, since, limit],
+    );
+    return rows.map((r) => new Date(r.started_at));
+  }
+
+  /** Actions of one rule's runs on the given triggers (a sweep's), counted by status. */
+  async countsByStatus(ruleId: string, triggerKeys: string[]): Promise<Record<string, number>> {
+    const rows: { status: string; n: number }[] = await this.db.query(
+      `SELECT a.status, count(*)::int AS n FROM runs r JOIN action_results a ON a.run_id = r.id
+        WHERE r.trigger_key = ANY($1::text[]) AND r.rule_id = $2 GROUP BY a.status`,
+      [triggerKeys, ruleId],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  /** The admin view of a run's actions, camelCase. */
+  forRunView(runId: string): Promise<Record<string, unknown>[]> {
+    return this.db.query(
+      `SELECT action_index AS "index", action, status, reason, error_code AS "errorCode", error_message AS "errorMessage",
+              http_status AS "httpStatus", request_id AS "requestId", attempts, started_at AS "startedAt",
+              finished_at AS "finishedAt", duration_ms AS "durationMs", saved
+         FROM action_results WHERE run_id = $1 ORDER BY action_index`,
+      [runId],
+    );
+  }
+}

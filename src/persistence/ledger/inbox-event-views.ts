@@ -1,0 +1,136 @@
+// Read-only views of `inbox_events` for the operator console, the admin API and the toolchain's
+// export. InboxEventsRepository extends this class: one repository per table, its statements kept
+// in two files.
+import type { EntityManager } from 'typeorm';
+import type { PreviousState } from '../../language/rules/rule-types';
+import type { InboxStatus } from './inbox-event.entity';
+
+/** Needs `transaction` besides `query`: the pool (DataSource) or an EntityManager. */
+export type Db = Pick<EntityManager, 'query' | 'transaction'>;
+
+const VIEW = `id, event_key AS "eventKey", type, status, outcome, attempts, last_error AS "lastError",
+  contact_id AS "contactId", received_at AS "receivedAt", processed_at AS "processedAt"`;
+
+export interface ContactDeliveryRow {
+  id: string;
+  type: string;
+  eventKey: string;
+  status: InboxStatus;
+  error: string | null;
+  receivedAt: Date;
+  processedAt: Date | null;
+}
+
+export interface FailedEventRow {
+  id: string;
+  type: string;
+  contactId: string | null;
+  error: string | null;
+  receivedAt: Date;
+}
+
+export interface InboxExportCursor {
+  /** received_at as Postgres prints it (microseconds kept). */
+  receivedAt: string;
+  id: string;
+}
+
+export interface InboxExportRow {
+  id: string;
+  type: string;
+  payload: { id?: string; createdAt?: string; data?: Record<string, unknown> };
+  contact_id: string | null;
+  received_at: Date;
+  cursor_at: string;
+  contact: Record<string, unknown> | null;
+  /** The contact before the event, when a change operator needed it (replays compare with it). */
+  previous: PreviousState | null;
+}
+
+export class InboxEventViews {
+  constructor(protected readonly db: Db) {}
+
+  /** A contact's deliveries, the newest `limit`, in time order (contact timeline). */
+  ofContact(contactId: string, limit: number): Promise<ContactDeliveryRow[]> {
+    return this.db.query(
+      `SELECT * FROM (SELECT id, type, event_key AS "eventKey", status, last_error AS error, received_at AS "receivedAt",
+                             processed_at AS "processedAt"
+                        FROM inbox_events WHERE contact_id = $1 ORDER BY received_at DESC LIMIT $2) d
+        ORDER BY "receivedAt"`,
+      [contactId, limit],
+    );
+  }
+
+  /** Events whose processing failed for good, newest first. */
+  failed(limit: number): Promise<FailedEventRow[]> {
+    return this.db.query(
+      `SELECT id, type, contact_id AS "contactId", last_error AS error, received_at AS "receivedAt" FROM inbox_events
+        WHERE status = 'failed' ORDER BY received_at DESC LIMIT $1`,
+      [limit],
+    );
+  }
+
+  /** Custom sources' events whose contact was not found, newest first (IDX_inbox_events_contact_not_found). */
+  withoutContact(limit: number): Promise<FailedEventRow[]> {
+    return this.db.query(
+      `SELECT id, type, contact_id AS "contactId", last_error AS error, received_at AS "receivedAt" FROM inbox_events
+        WHERE outcome = 'contact_not_found' ORDER BY received_at DESC LIMIT $1`,
+      [limit],
+    );
+  }
+
+  /** Stored, not yet processed (the partial index IDX_inbox_events_pending): the events backlog. */
+  async countPending(): Promise<number> {
+    const [{ n }] = await this.db.query(
+      `SELECT count(*)::int AS n FROM inbox_events WHERE status = 'pending'`,
+    );
+    return n;
+  }
+
+  async countFailed(): Promise<number> {
+    const [{ n }] = await this.db.query(
+      `SELECT count(*)::int AS n FROM inbox_events WHERE status = 'failed'`,
+    );
+    return n;
+  }
+
+  /** Newest first, for the admin list; the payload only in `show`. */
+  list(f: { status?: string; type?: string; limit: number }): Promise<Record<string, unknown>[]> {
+    return this.db.query(
+      `SELECT ${VIEW} FROM inbox_events
+        WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR type = $2)
+        ORDER BY received_at DESC LIMIT $3`,
+      [f.status ?? null, f.type ?? null, f.limit],
+    );
+  }
+
+  async show(id: string): Promise<Record<string, unknown> | undefined> {
+    const [row] = await this.db.query(`SELECT ${VIEW}, payload FROM inbox_events WHERE id = $1`, [id]);
+    return row;
+  }
+
+  /**
+   * Events received in [since, until) after the cursor, oldest first, for the toolchain's export;
+   * each with the contact state one of its runs recorded (message events are evaluated against a
+   * contact read at the time, which the payload does not carry).
+   */
+  pageForExport(
+    range: { since: Date; until: Date },
+    after: InboxExportCursor | undefined,
+    limit: number,
+  ): Promise<InboxExportRow[]> {
+    return this.db.query(
+      // received_at travels as text too: a JS Date drops the microseconds the cursor compares.
+      `SELECT e.id, e.type, e.payload, e.contact_id, e.received_at, e.received_at::text AS cursor_at,
+              e.previous_contact AS previous,
+              (SELECT r.contact_snapshot FROM runs r
+                WHERE r.inbox_event_id = e.id AND r.contact_snapshot IS NOT NULL LIMIT 1) AS contact
+         FROM inbox_events e
+        WHERE e.received_at >= $1 AND e.received_at < $2
+          AND ($3::timestamptz IS NULL OR (e.received_at, e.id) > ($3::timestamptz, $4::uuid))
+        ORDER BY e.received_at, e.id
+        LIMIT $5`,
+      [range.since, range.until, after?.receivedAt ?? null, after?.id ?? null, limit],
+    );
+  }
+}

@@ -1,0 +1,226 @@
+// Every statement on `inbox_events`: the intake's group commit, the events processor's claim and
+// mark, the reconciler's scan and the admin replay.
+import { affectedRows, returnedRows } from '../sql/returned-rows';
+import type { PreviousState } from '../../language/rules/rule-types';
+import type { InboxOutcome, InboxStatus } from './inbox-event.entity';
+import { InboxEventViews, type Db } from './inbox-event-views';
+
+export type {
+  ContactDeliveryRow,
+  FailedEventRow,
+  InboxExportCursor,
+  InboxExportRow,
+} from './inbox-event-views';
+
+export interface NewInboxEvent {
+  key: string;
+  type: string;
+  /** The delivery's JSON text: Postgres parses it, no re-serialisation. */
+  payloadJson: string;
+  /** The exact text when payloadJson had to differ from it (src/pipeline/intake/inbox-payload.ts storableJson). */
+  rawBody?: string | null;
+  contactId: string | null;
+}
+
+export interface InboxEventRow {
+  id: string;
+  type: string;
+  payload: { id?: string; type: string; createdAt?: string; data: Record<string, unknown> };
+  status: InboxStatus;
+  contact_id: string | null;
+  event_key: string;
+  attempts: number;
+  /** The contact before this event, captured with the mirror upsert when a change operator needs it. */
+  previous_contact: PreviousState | null;
+}
+
+/** Event keys of operator replays start with this: they skip the mirror and loop protection. */
+export const REPLAY_KEY_PREFIX = 'replay:';
+
+/** The writes, the claims and the reconciler's scan; the console's and admin's reads are in InboxEventViews. */
+export class InboxEventsRepository extends InboxEventViews {
+  in(db: Db): InboxEventsRepository {
+    return new InboxEventsRepository(db);
+  }
+
+  /**
+   * One multi-row insert in one statement (one round trip, autocommit): the intake answers 2xx only
+   * for what is durable, so `db` must be a pool whose sessions commit synchronously (the intake's
+   * own pool, src/pipeline/intake/intake-db.ts; the app's pool commits asynchronously, src/db/data-source.ts).
+   * The statement returns the session's `synchronous_commit` with every row so the caller can refuse
+   * to acknowledge rows committed any other way. Keys seen before are not inserted and not returned.
+   */
+  insertOnSynchronousSession(
+    rows: readonly NewInboxEvent[],
+    batchKey: string,
+  ): Promise<{ id: string; event_key: string; commit_mode: string }[]> {
+    return this.db.query(
+      `INSERT INTO inbox_events (event_key, type, payload, contact_id, raw_body, batch_key)
+       SELECT r.*, $6::uuid FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[], $5::text[]) AS r
+       ON CONFLICT (event_key) DO NOTHING
+       RETURNING id, event_key, current_setting('synchronous_commit') AS commit_mode`,
+      [
+        rows.map((r) => r.key),
+        rows.map((r) => r.type),
+        rows.map((r) => r.payloadJson),
+        rows.map((r) => r.contactId),
+        rows.map((r) => r.rawBody ?? null),
+        batchKey,
+      ],
+    );
+  }
+
+  /**
+   * Retention: deletes up to `limit` processed events received before `cutoff` (runs keep their
+   * row, their inbox_event_id becomes NULL). Pending and failed events stay: work or evidence.
+   * A redelivery of a deleted event would be taken as new, so the age must stay far beyond the
+   * CRM's retry horizon (minutes).
+   */
+  async deleteProcessedBefore(cutoff: Date, limit: number): Promise<number> {
+    const result = await this.db.query(
+      `DELETE FROM inbox_events WHERE id IN (
+         SELECT id FROM inbox_events WHERE status = 'processed' AND received_at < $1 LIMIT $2)`,
+      [cutoff, limit],
+    );
+    return affectedRows(result);
+  }
+
+  idsByKeys(keys: string[]): Promise<{ id: string; event_key: string }[]> {
+    return this.db.query(`SELECT id, event_key FROM inbox_events WHERE event_key = ANY($1)`, [keys]);
+  }
+
+  async find(id: string): Promise<InboxEventRow | undefined> {
+    return (await this.findMany([id]))[0];
+  }
+
+  /** The rows of several events in one read (an events job of an intake batch); missing ids are left out. */
+  findMany(ids: readonly string[]): Promise<InboxEventRow[]> {
+    return this.db.query(
+      `SELECT id, type, payload, status, contact_id, event_key, attempts, previous_contact
+         FROM inbox_events WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+  }
+
+  /**
+   * Marks a pending event processed and keeps its row locked for the rest of the transaction:
+   * lockPending and markProcessed in one statement. False when it was no longer pending (a second
+   * copy of the event's job waits on the lock, then finds it processed and writes nothing).
+   */
+  async claimPending(id: string): Promise<boolean> {
+    const rows = returnedRows(
+      await this.db.query(
+        `UPDATE inbox_events SET status = 'processed', processed_at = now()
+          WHERE id = $1 AND status = 'pending' RETURNING id`,
+        [id],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  /** claimPending for several events in one statement (ids in a fixed order: no lock-order deadlock). */
+  async claimManyPending(ids: readonly string[]): Promise<Set<string>> {
+    const claim = this.claimManyPendingStatement(ids, 1);
+    const rows: { id: string }[] = returnedRows(await this.db.query(claim.sql, claim.params));
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * The statement of claimManyPending, its parameter numbered from `firstParam`, for a caller that
+   * writes the claimed events' runs in the same statement (RunsRepository.insertManyOfClaimed).
+   */
+  claimManyPendingStatement(ids: readonly string[], firstParam: number): { sql: string; params: unknown[] } {
+    return {
+      sql: `UPDATE inbox_events SET status = 'processed', processed_at = now()
+             WHERE id IN (SELECT unnest($${firstParam}::uuid[]) ORDER BY 1) AND status = 'pending' RETURNING id`,
+      params: [[...ids].sort()],
+    };
+  }
+
+  /** `note` (why the mirror skipped the payload) replaces last_error; without one it is kept. */
+  async markProcessed(id: string, outcome: InboxOutcome | null = null, note: string | null = null) {
+    await this.db.query(
+      `UPDATE inbox_events SET status = 'processed', processed_at = now(), outcome = $2,
+              last_error = COALESCE($3, last_error)
+        WHERE id = $1`,
+      [id, outcome, note],
+    );
+  }
+
+  /** The contact of a custom source's event, once the events worker has looked it up. */
+  async setContactId(id: string, contactId: string): Promise<void> {
+    await this.db.query(`UPDATE inbox_events SET contact_id = $2 WHERE id = $1 AND contact_id IS NULL`, [
+      id,
+      contactId,
+    ]);
+  }
+
+  /** Counts a failed attempt and keeps its error; the attempts so far, or undefined if no longer pending. */
+  async recordFailedAttempt(id: string, error: string): Promise<number | undefined> {
+    const [row] = returnedRows<{ attempts: number }>(
+      await this.db.query(
+        `UPDATE inbox_events SET attempts = attempts + 1, last_error = $2
+          WHERE id = $1 AND status = 'pending' RETURNING attempts`,
+        [id, error.slice(0, 2000)],
+      ),
+    );
+    return row?.attempts;
+  }
+
+  /** pending → failed; true for the one caller that made the change (it logs and counts it). */
+  async markFailed(id: string): Promise<boolean> {
+    const rows = returnedRows(
+      await this.db.query(
+        `UPDATE inbox_events SET status = 'failed' WHERE id = $1 AND status = 'pending' RETURNING id`,
+        [id],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  /** failed → pending with its attempts reset (an operator's replay); false when it was not failed. */
+  async resetFailed(id: string): Promise<boolean> {
+    const rows = returnedRows(
+      await this.db.query(
+        `UPDATE inbox_events SET status = 'pending', attempts = 0, processed_at = NULL
+          WHERE id = $1 AND status = 'failed' RETURNING id`,
+        [id],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  /** Pending events received before `staleAfterMs` ago, oldest first, with the intake batch that stored them. */
+  stalePending(staleAfterMs: number, limit: number): Promise<{ id: string; batchKey: string | null }[]> {
+    return this.db.query(
+      `SELECT id, batch_key AS "batchKey" FROM inbox_events
+        WHERE status = 'pending' AND received_at < now() - ($1::int * interval '1 millisecond')
+        ORDER BY received_at LIMIT $2`,
+      [staleAfterMs, limit],
+    );
+  }
+
+  /**
+   * A new pending copy of a stored event (an operator's replay: a new trigger); undefined if none.
+   * Its key, `replay:<force|safe>:<original event id>:<replay id>`, names the original event (a
+   * replay of a replay names the first one): without force the runner skips the messages already
+   * sent for it (RUN_ROW's replay_of in runs.repository.ts).
+   */
+  async insertReplayCopy(id: string, replayId: string, force = false): Promise<string | undefined> {
+    const [copy] = await this.db.query(
+      `INSERT INTO inbox_events (event_key, type, payload, contact_id)
+       SELECT $3 || CASE WHEN event_key ~ '^replay:(force|safe):' THEN split_part(event_key, ':', 3) ELSE id::text END
+              || ':' || $2, type, payload, contact_id
+         FROM inbox_events WHERE id = $1
+       RETURNING id`,
+      [id, replayId, `${REPLAY_KEY_PREFIX}${force ? 'force' : 'safe'}:`],
+    );
+    return copy?.id;
+  }
+
+  /** The status of one stored event, undefined if none (the console's replay form checks it). */
+  async statusOf(id: string): Promise<string | undefined> {
+    const [row] = await this.db.query(`SELECT status FROM inbox_events WHERE id = $1`, [id]);
+    return row?.status;
+  }
+}

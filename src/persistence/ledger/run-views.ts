@@ -1,0 +1,117 @@
+// Read-only views of `runs` for the operator console and the admin API (lists, counts, one run with
+// its explain trace). RunsRepository extends this class: one repository per table, its statements
+// kept in two files.
+import type { Queryable } from '../sql/queryable';
+import type { ContactRunRow, RuleBranchCounts, RuleRunCounts, RunFilter, RunListRow } from './run-rows';
+
+const LIST_COLUMNS = `id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion",
+  contact_id AS "contactId", status, reason, mode, created_at AS "createdAt", finished_at AS "finishedAt"`;
+
+export class RunViews {
+  constructor(protected readonly db: Queryable) {}
+
+  /** Per rule over a period: matched (acted or tried), not matched, suppressed, paused, failed. */
+  countsByRule(since: Date): Promise<RuleRunCounts[]> {
+    return this.db.query(
+      `SELECT rule_id AS "ruleId",
+              count(*) FILTER (WHERE status IN ('pending','running','succeeded','failed','dead'))::int AS matched,
+              count(*) FILTER (WHERE status = 'not_matched')::int AS "notMatched",
+              count(*) FILTER (WHERE status = 'suppressed' AND reason IS DISTINCT FROM 'paused')::int AS suppressed,
+              count(*) FILTER (WHERE status = 'suppressed' AND reason = 'paused')::int AS paused,
+              count(*) FILTER (WHERE status IN ('failed','dead'))::int AS failed,
+              max(created_at) AS "lastRunAt"
+         FROM runs WHERE created_at >= $1 GROUP BY rule_id`,
+      [since],
+    );
+  }
+
+  /**
+   * A rule's runs since a date that acted (not not_matched / suppressed), in all and per arm taken
+   * (the labels of the run's `branch` timeline entries), each with how many reached the goal.
+   */
+  async branchCounts(ruleId: string, since: Date): Promise<RuleBranchCounts> {
+    const acted = `r.rule_id = $1 AND r.created_at >= $2 AND r.status NOT IN ('not_matched', 'suppressed')`;
+    const goal = `count(*) FILTER (WHERE r.reason = 'goal_reached')::int AS "goalReached"`;
+    const [total]: { runs: number; goalReached: number }[] = await this.db.query(
+      `SELECT count(*)::int AS runs, ${goal} FROM runs r WHERE ${acted}`,
+      [ruleId, since],
+    );
+    const arms: RuleBranchCounts['arms'] = await this.db.query(
+      `SELECT e->>'label' AS label, count(*)::int AS runs, ${goal}
+         FROM runs r CROSS JOIN LATERAL jsonb_array_elements(r.timeline) e
+        WHERE ${acted} AND e->>'step' = 'branch'
+        GROUP BY 1 ORDER BY 1`,
+      [ruleId, since],
+    );
+    return { ruleId, since: since.toISOString(), ...total, arms };
+  }
+
+  /** The latest runs of every rule (at most `perRule` each), newest first. */
+  latestPerRule(since: Date, perRule: number): Promise<RunListRow[]> {
+    return this.db.query(
+      `SELECT ${LIST_COLUMNS} FROM (
+         SELECT *, row_number() OVER (PARTITION BY rule_id ORDER BY created_at DESC) AS n FROM runs WHERE created_at >= $1
+       ) ranked WHERE n <= $2 ORDER BY created_at DESC`,
+      [since, perRule],
+    );
+  }
+
+  /** Runs created since, by status; a paused rule's runs count as `paused`. */
+  async countsByStatusSince(since: Date): Promise<Record<string, number>> {
+    const rows: { status: string; n: number }[] = await this.db.query(
+      `SELECT CASE WHEN status = 'suppressed' AND reason = 'paused' THEN 'paused' ELSE status END AS status,
+              count(*)::int AS n
+         FROM runs WHERE created_at >= $1 GROUP BY 1`,
+      [since],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  /** A contact's runs with their traces, the newest `limit`, in time order (contact timeline). */
+  ofContact(contactId: string, limit: number): Promise<ContactRunRow[]> {
+    return this.db.query(
+      `SELECT * FROM (SELECT id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion",
+                             status, reason, mode, trace, created_at AS "createdAt"
+                        FROM runs WHERE contact_id = $1 ORDER BY created_at DESC LIMIT $2) r
+        ORDER BY "createdAt"`,
+      [contactId, limit],
+    );
+  }
+
+  list(f: RunFilter): Promise<Record<string, unknown>[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (f.rule) add('rule_id = ?', f.rule);
+    if (f.contact) add('contact_id = ?', f.contact);
+    // A paused rule's runs are suppressed with reason `paused`; the console filters them by that name.
+    if (f.status === 'paused') add(`status = 'suppressed' AND reason = ?`, 'paused');
+    else if (f.status) add('status = ?', f.status);
+    if (f.since) add('created_at >= ?', f.since);
+    if (f.until) add('created_at < ?', f.until);
+    params.push(f.limit);
+    return this.db.query(
+      `SELECT id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion", contact_id AS "contactId",
+              status, reason, mode, priority, created_at AS "createdAt", finished_at AS "finishedAt"
+         FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY created_at DESC LIMIT $${params.length}`,
+      params,
+    );
+  }
+
+  /** One run with its explain trace, for the admin view. */
+  async show(id: string): Promise<Record<string, unknown> | undefined> {
+    const [run] = await this.db.query(
+      `SELECT id, trigger_key AS "triggerKey", inbox_event_id AS "inboxEventId", rule_id AS "ruleId", rule_version AS "ruleVersion",
+              rule_set_version AS "ruleSetVersion", contact_id AS "contactId", status, reason, mode, priority, trace, actions,
+              correlation_id AS "correlationId", waiting_until AS "waitingUntil", timeline,
+              created_at AS "createdAt", finished_at AS "finishedAt"
+         FROM runs WHERE id = $1`,
+      [id],
+    );
+    return run;
+  }
+}

@@ -1,0 +1,127 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { InboxEventEntity } from './inbox-event.entity';
+import type { ConditionTrace, RuleAction } from '../../language/rules/rule-types';
+import type { TimingPlan } from '../../language/rules/run-gates';
+import type { TimelineEntry } from './run-timeline-entry';
+
+export type RunStatus =
+  | 'not_matched' // evaluated, conditions false: kept for "why did it not fire"
+  | 'suppressed' // matched but once/cooldown/loop protection held it back (see `reason`)
+  | 'pending'
+  | 'running'
+  | 'waiting' // a wait step, a closed window or a full limit period: a delayed job wakes it at waiting_until
+  | 'cancelled' // ended before its actions: a wait's unless / until, a deleted contact, a window or limit skip (see `reason`)
+  | 'succeeded'
+  | 'failed'
+  | 'dead'
+  | 'uncertain'; // an at-most-once write whose outcome is unknown: waits for an operator
+
+/** The gateway priority of a run's CRM calls: interactive (events) or bulk (segment sweeps). */
+export type RunPriority = 'interactive' | 'bulk';
+
+/** One evaluation of one rule for one contact on one trigger (event or sweep tick). */
+@Entity('runs')
+@Index('UQ_runs_trigger_rule_contact', ['triggerKey', 'ruleId', 'contactId'], { unique: true })
+@Index('IDX_runs_contact_created', ['contactId', 'createdAt'])
+@Index('IDX_runs_rule_created', ['ruleId', 'createdAt'])
+@Index('IDX_runs_unfinished', ['updatedAt'], { where: `status IN ('pending', 'running')` })
+@Index('IDX_runs_created', ['createdAt'])
+@Index('IDX_runs_waiting', ['contactId', 'waitingUntil'], { where: `status = 'waiting'` })
+@Index('IDX_runs_contact_unfinished', ['contactId', 'createdAt'], {
+  where: `status IN ('pending', 'running', 'waiting')`,
+})
+@Index('IDX_runs_limited_rule_updated', ['ruleId', 'updatedAt'], { where: `timing ? 'limit'` })
+// The messaging policy's count of a contact's messages walks only its runs that acted.
+@Index('IDX_runs_contact_acted', ['contactId'], { where: `status NOT IN ('not_matched', 'suppressed')` })
+export class RunEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  /** `event:<inbox id>` or `sweep:<rule>:<tick>`. */
+  @Column({ name: 'trigger_key', type: 'text' })
+  triggerKey!: string;
+
+  @Column({ name: 'inbox_event_id', type: 'uuid', nullable: true })
+  inboxEventId!: string | null;
+
+  @ManyToOne(() => InboxEventEntity, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'inbox_event_id', foreignKeyConstraintName: 'FK_runs_inbox_event' })
+  inboxEvent?: InboxEventEntity;
+
+  @Column({ name: 'rule_id', type: 'text' })
+  ruleId!: string;
+
+  @Column({ name: 'rule_version', type: 'text' })
+  ruleVersion!: string;
+
+  @Column({ name: 'rule_set_version', type: 'text' })
+  ruleSetVersion!: string;
+
+  @Column({ name: 'contact_id', type: 'text' })
+  contactId!: string;
+
+  @Column({ type: 'text' })
+  status!: RunStatus;
+
+  @Column({ type: 'text', nullable: true })
+  reason!: string | null;
+
+  @Column({ type: 'text', default: 'live' })
+  mode!: 'live' | 'shadow';
+
+  /** Set on insert by whoever creates the run: events interactive, sweeps bulk. */
+  @Column({ type: 'text' })
+  priority!: RunPriority;
+
+  @Column({ type: 'jsonb' })
+  trace!: ConditionTrace[];
+
+  @Column({ type: 'jsonb' })
+  actions!: RuleAction[];
+
+  /** Contact state the rule was evaluated against (the first guard input). */
+  @Column({ name: 'contact_snapshot', type: 'jsonb', nullable: true })
+  contactSnapshot!: Record<string, unknown> | null;
+
+  @Column({ name: 'correlation_id', type: 'text', nullable: true })
+  correlationId!: string | null;
+
+  /** The rule's waits, windows and limit as they were when the run started (null: none). */
+  @Column({ type: 'jsonb', nullable: true })
+  timing!: TimingPlan | null;
+
+  @Column({ name: 'waiting_until', type: 'timestamptz', nullable: true })
+  waitingUntil!: Date | null;
+
+  /** What happened to the run over time: waiting until T, resumed, cancelled (why), limit slot taken. */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  timeline!: TimelineEntry[];
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  /** Insertion order: runs of one event share created_at and are inserted in rule priority order. */
+  @Column({
+    type: 'bigint',
+    generated: 'identity',
+    generatedIdentity: 'ALWAYS',
+    insert: false,
+    update: false,
+  })
+  seq!: string;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+
+  @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
+  finishedAt!: Date | null;
+}

@@ -1,0 +1,307 @@
+// Every statement on `runs`. Idempotency lives in its unique key (trigger, rule, contact).
+import type { Queryable } from '../sql/queryable';
+import { affectedRows, returnedRows } from '../sql/returned-rows';
+import type { RunStatus } from './run.entity';
+import type { TimelineEntry } from './run-timeline-entry';
+import type { QueueableRun, RunInsert, RunRow } from './run-rows';
+import { RunViews } from './run-views';
+
+const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlationId", priority,
+                   waiting_until AS "waitingUntil"`;
+// replay_of: the original trigger of an operator's replay made without `force` (key format:
+// InboxEventsRepository.insertReplayCopy), whose sent messages the runner does not send again.
+const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.contact_snapshot, r.priority,
+                 r.timing, r.timeline, e.payload AS event_payload,
+                 CASE WHEN e.event_key LIKE 'replay:safe:%' THEN 'event:' || split_part(e.event_key, ':', 3) END AS replay_of`;
+
+/**
+ * Runs from a JSON array ($1) of RunInsert rows, inserted in the array's order: `seq` (identity) is
+ * what orders one trigger's runs (same created_at) for the runner, so the order is stated, not left
+ * to the plan. The caller adds its filter and conflict clause.
+ */
+const INSERT_RUNS_FROM_JSON = (
+  where = '',
+) => `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version,
+                         rule_set_version, contact_id, status, reason, mode, priority, trace, actions,
+                         contact_snapshot, correlation_id, timing, finished_at)
+       SELECT x."id", x."triggerKey", x."inboxEventId", x."ruleId", x."ruleVersion", x."ruleSetVersion",
+              x."contactId", x."status", x."reason", x."mode", x."priority", x."trace", x."actions",
+              x."contactSnapshot", x."correlationId", x."timing",
+              CASE WHEN x."status" IN ('pending','running') THEN NULL ELSE now() END
+         FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS ("id" uuid, "triggerKey" text, "inboxEventId" uuid,
+              "ruleId" text, "ruleVersion" text, "ruleSetVersion" text, "contactId" text, "status" text,
+              "reason" text, "mode" text, "priority" text, "trace" jsonb, "actions" jsonb, "contactSnapshot" jsonb,
+              "correlationId" text, "timing" jsonb)) WITH ORDINALITY
+           AS x("id", "triggerKey", "inboxEventId", "ruleId", "ruleVersion", "ruleSetVersion", "contactId",
+                "status", "reason", "mode", "priority", "trace", "actions", "contactSnapshot", "correlationId",
+                "timing", "position")
+        ${where}
+        ORDER BY x."position"`;
+
+/** A waiting run has its delayed job; a job a little early on the database's clock still wakes it. */
+const WAKE_TOLERANCE_MS = 1000;
+
+/** The writes and the runner's reads; the console's and admin's read-only views are in RunViews. */
+export class RunsRepository extends RunViews {
+  /** The same repository over a transaction or a dedicated connection. */
+  in(db: Queryable): RunsRepository {
+    return new RunsRepository(db);
+  }
+
+  /** False when the (trigger, rule, contact) was seen before: nothing was written. */
+  async insert(run: RunInsert): Promise<boolean> {
+    const inserted: unknown[] = await this.db.query(
+      `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version, rule_set_version, contact_id,
+                         status, reason, mode, priority, trace, actions, contact_snapshot, correlation_id, timing, finished_at)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,
+               CASE WHEN $8 IN ('pending','running') THEN NULL ELSE now() END)
+       ON CONFLICT (trigger_key, rule_id, contact_id) DO NOTHING RETURNING id`,
+      [
+        run.id,
+        run.triggerKey,
+        run.inboxEventId,
+        run.ruleId,
+        run.ruleVersion,
+        run.ruleSetVersion,
+        run.contactId,
+        run.status,
+        run.reason,
+        run.mode,
+        run.priority,
+        JSON.stringify(run.trace),
+        JSON.stringify(run.actions),
+        run.contactSnapshot ? JSON.stringify(run.contactSnapshot) : null,
+        run.correlationId,
+        run.timing ? JSON.stringify(run.timing) : null,
+      ],
+    );
+    return inserted.length > 0;
+  }
+
+  /**
+   * Several runs in one statement (the not-matched runs of one event, or every matched run of a
+   * batch of events: one round trip however many). Each row keeps its status, reason and timing;
+   * finished_at is set unless it is pending. Returns the ids written; a (trigger, rule, contact)
+   * seen before writes nothing (its caller records it suppressed, as `insert` does).
+   */
+  async insertMany(runs: readonly RunInsert[]): Promise<Set<string>> {
+    if (runs.length === 0) return new Set();
+    const inserted: { id: string }[] = await this.db.query(
+      `${INSERT_RUNS_FROM_JSON()} ON CONFLICT (trigger_key, rule_id, contact_id) DO NOTHING RETURNING id`,
+      [JSON.stringify(runs)],
+    );
+    return new Set(inserted.map((r) => r.id));
+  }
+
+  /**
+   * insertMany in the same statement as the claim of their events (`claim`: an `UPDATE inbox_events
+   * ... RETURNING id` whose parameters start at $2, from InboxEventsRepository): only the runs of the
+   * events it claimed are written. One autocommit statement, both or neither, instead of a
+   * transaction's four round trips (begin, claim, insert, commit): what bounds the events worker.
+   */
+  async insertManyOfClaimed(
+    runs: readonly RunInsert[],
+    claim: { sql: string; params: unknown[] },
+  ): Promise<{ claimed: Set<string>; inserted: Set<string> }> {
+    const rows: { kind: 'claimed' | 'inserted'; id: string }[] = await this.db.query(
+      `WITH claimed AS (${claim.sql}),
+            inserted AS (${INSERT_RUNS_FROM_JSON('WHERE x."inboxEventId" IN (SELECT id FROM claimed)')}
+                         ON CONFLICT (trigger_key, rule_id, contact_id) DO NOTHING RETURNING id)
+       SELECT 'claimed' AS kind, id FROM claimed UNION ALL SELECT 'inserted' AS kind, id FROM inserted`,
+      [JSON.stringify(runs), ...claim.params],
+    );
+    const of = (kind: string) => new Set(rows.filter((r) => r.kind === kind).map((r) => r.id));
+    return { claimed: of('claimed'), inserted: of('inserted') };
+  }
+
+  /** Unfinished runs of a contact up to the given run: trigger order, then rule priority (insertion) order. */
+  unfinishedUpTo(contactId: string, runId: string): Promise<RunRow[]> {
+    return this.db.query(
+      `SELECT ${RUN_ROW}
+         FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
+        WHERE r.contact_id = $1 AND r.status IN ('pending', 'running')
+          AND r.created_at <= (SELECT created_at FROM runs WHERE id = $2)
+        ORDER BY r.created_at, r.seq`,
+      [contactId, runId],
+    );
+  }
+
+  /**
+   * The unfinished runs of one trigger (an event processed by a worker that then died): pending,
+   * running, and waiting ones (their wake job may not have been added yet).
+   */
+  unfinishedOfTrigger(triggerKey: string): Promise<QueueableRun[]> {
+    return this.db.query(
+      `SELECT ${QUEUEABLE} FROM runs WHERE trigger_key = $1 AND status IN ('pending', 'running', 'waiting')
+        ORDER BY created_at, seq`,
+      [triggerKey],
+    );
+  }
+
+  async markStatus(runId: string, status: RunStatus): Promise<void> {
+    await this.db.query(`UPDATE runs SET status = $2, updated_at = now() WHERE id = $1`, [runId, status]);
+  }
+
+  async finish(runId: string, status: RunStatus): Promise<void> {
+    await this.db.query(
+      `UPDATE runs SET status = $2, updated_at = now(), finished_at = now() WHERE id = $1`,
+      [runId, status],
+    );
+  }
+
+  /**
+   * Unfinished runs with no progress for `staleAfterMs`, and waiting runs that long overdue: their
+   * job may be gone (reconciler).
+   */
+  stale(staleAfterMs: number, limit: number): Promise<QueueableRun[]> {
+    return this.db.query(
+      `SELECT ${QUEUEABLE} FROM runs
+        WHERE (status IN ('pending', 'running') AND updated_at < now() - ($1::int * interval '1 millisecond'))
+           OR (status = 'waiting' AND waiting_until < now() - ($1::int * interval '1 millisecond'))
+        ORDER BY created_at LIMIT $2`,
+      [staleAfterMs, limit],
+    );
+  }
+
+  /** An uncertain run an operator resolved (sent or send again) back to pending; its job is ensured by the caller. */
+  async reopenOne(runId: string): Promise<QueueableRun | undefined> {
+    const rows = await this.db.query(
+      `UPDATE runs SET status = 'pending', finished_at = NULL, updated_at = now() WHERE id = $1 RETURNING ${QUEUEABLE}`,
+      [runId],
+    );
+    return returnedRows<QueueableRun>(rows)[0];
+  }
+
+  /**
+   * Finished runs of the given statuses (all, or those of `runIds`) back to pending, for
+   * retry-dead; never those of `excluded` (runs retry-dead refuses).
+   */
+  async reopen(
+    statuses: string[],
+    runIds: string[] | null,
+    excluded: string[] = [],
+  ): Promise<QueueableRun[]> {
+    return returnedRows<QueueableRun>(
+      await this.db.query(
+        `UPDATE runs SET status = 'pending', finished_at = NULL, updated_at = now()
+          WHERE status = ANY($1) AND ($2::uuid[] IS NULL OR id = ANY($2::uuid[])) AND id <> ALL($3::uuid[])
+          RETURNING ${QUEUEABLE}`,
+        [statuses, runIds, excluded],
+      ),
+    );
+  }
+
+  /**
+   * Retention: deletes up to `limit` finished runs created before `cutoff` (their action results go
+   * with them, ON DELETE CASCADE), and with them the contact snapshots they hold. Runs an operator
+   * may still act on (pending, running, dead, uncertain) are kept whatever their age.
+   */
+  async deleteFinishedBefore(cutoff: Date, limit: number): Promise<number> {
+    const result = await this.db.query(
+      `DELETE FROM runs WHERE id IN (
+         SELECT id FROM runs
+          WHERE created_at < $1 AND status IN ('succeeded', 'failed', 'not_matched', 'suppressed', 'cancelled')
+          LIMIT $2)`,
+      [cutoff, limit],
+    );
+    return affectedRows(result);
+  }
+
+  // --- waits, windows and limits (src/pipeline/execution/timing) ---
+
+  /**
+   * How many runs of a limited rule took a slot of the period [from, to) (their timeline's `limit`
+   * step): the rule's counter as the ledger knows it, for a counter Redis lost. The slot is
+   * recorded right after it is taken, so such runs were updated since `from` (less a margin for
+   * the clocks), which keeps the scan to the partial index IDX_runs_limited_rule_updated.
+   */
+  async countLimitSlots(ruleId: string, from: Date, to: Date): Promise<number> {
+    const [{ n }] = await this.db.query(
+      `SELECT count(*)::int AS n FROM runs
+        WHERE rule_id = $1 AND timing ? 'limit' AND updated_at >= $2::timestamptz - interval '5 minutes'
+          AND jsonb_path_exists(timeline, '$[*] ? (@.step == "limit" && @.at >= $from && @.at < $to)',
+                                jsonb_build_object('from', $3::text, 'to', $4::text))`,
+      [ruleId, from, from.toISOString(), to.toISOString()],
+    );
+    return n;
+  }
+
+  /** Records a step of the run's timeline. */
+  async record(runId: string, entry: TimelineEntry): Promise<void> {
+    await this.db.query(
+      `UPDATE runs SET timeline = timeline || $2::jsonb, updated_at = now() WHERE id = $1`,
+      [runId, JSON.stringify([entry])],
+    );
+  }
+
+  /** The run sleeps until `until`; its delayed job wakes it. */
+  async startWaiting(runId: string, until: Date, entry: TimelineEntry): Promise<void> {
+    await this.db.query(
+      `UPDATE runs SET status = 'waiting', waiting_until = $2, timeline = timeline || $3::jsonb, updated_at = now()
+        WHERE id = $1`,
+      [runId, until, JSON.stringify([entry])],
+    );
+  }
+
+  /**
+   * The run if it waits and its time has come at `now`: the engine's clock, the one its wake job's
+   * delay was computed from (the job may fire a moment early on it).
+   */
+  async dueWaiting(runId: string, now: Date): Promise<RunRow | undefined> {
+    const [row] = await this.db.query(
+      `SELECT ${RUN_ROW} FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
+        WHERE r.id = $1 AND r.status = 'waiting' AND r.waiting_until <= $3::timestamptz + ($2::int * interval '1 millisecond')`,
+      [runId, WAKE_TOLERANCE_MS, now],
+    );
+    return row;
+  }
+
+  /** Waiting -> pending, unless something cancelled it meanwhile; false then. */
+  async resume(runId: string, entry: TimelineEntry): Promise<boolean> {
+    return (
+      returnedRows(
+        await this.db.query(
+          `UPDATE runs SET status = 'pending', waiting_until = NULL, timeline = timeline || $2::jsonb, updated_at = now()
+            WHERE id = $1 AND status = 'waiting' RETURNING id`,
+          [runId, JSON.stringify([entry])],
+        ),
+      ).length > 0
+    );
+  }
+
+  /**
+   * Ends a run before its remaining actions (`onlyWaiting`: only if it still waits, so a wake and a
+   * cancelling event cannot both win). False when it was not in that state.
+   */
+  async cancel(runId: string, entry: TimelineEntry, onlyWaiting: boolean): Promise<boolean> {
+    return (
+      returnedRows(
+        await this.db.query(
+          `UPDATE runs SET status = 'cancelled', reason = $2, waiting_until = NULL, timeline = timeline || $3::jsonb,
+                  updated_at = now(), finished_at = now()
+            WHERE id = $1 AND status IN (${onlyWaiting ? `'waiting'` : `'waiting', 'pending', 'running'`})
+            RETURNING id`,
+          [runId, entry.reason ?? null, JSON.stringify([entry])],
+        ),
+      ).length > 0
+    );
+  }
+
+  /** The waiting runs of these contacts (a batch of events), with their trigger's payload, oldest first. */
+  waitingOfContacts(contactIds: string[]): Promise<RunRow[]> {
+    return this.db.query(
+      `SELECT ${RUN_ROW} FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
+        WHERE r.contact_id = ANY($1::text[]) AND r.status = 'waiting' ORDER BY r.created_at`,
+      [contactIds],
+    );
+  }
+
+  /** Waiting runs of one rule for these contacts (they left its segment). */
+  async waitingOfRule(ruleId: string, contactIds: string[]): Promise<string[]> {
+    const rows: { id: string }[] = await this.db.query(
+      `SELECT id FROM runs WHERE rule_id = $1 AND contact_id = ANY($2::text[]) AND status = 'waiting'`,
+      [ruleId, contactIds],
+    );
+    return rows.map((r) => r.id);
+  }
+}

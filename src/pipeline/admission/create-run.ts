@@ -1,0 +1,237 @@
+// Writes a run and its action rows in the caller's transaction. Idempotency lives in the unique
+// constraints: (trigger, rule, contact) for runs, (rule, contact) for once/cooldown enrollments.
+// Only the events pipeline, segment sweeps and manual runs (src/pipeline/admission/manual-runs) create runs.
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Queryable } from '../../persistence/sql/queryable';
+import { timingPlanOf, type TimingPlan } from '../../language/rules/run-gates';
+import type { RuleDefinition, RuleEvaluation } from '../../language/rules/rule-types';
+import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
+import { EnrollmentsRepository } from '../../persistence/ledger/enrollments.repository';
+import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
+import type { RunPriority, RunStatus } from '../../persistence/ledger/run.entity';
+import type { RunInsert } from '../../persistence/ledger/run-rows';
+import { RunsRepository } from '../../persistence/ledger/runs.repository';
+
+/** Events the engine's own writes cause do not re-trigger the same rule within this window. */
+export const OWN_WRITE_LOOP_WINDOW_MS = 120_000;
+
+export interface NewRun {
+  triggerKey: string;
+  inboxEventId: string | null;
+  eventType: string;
+  replay?: boolean;
+  /** interactive for events, bulk for sweeps: the gateway priority of the run's CRM calls. */
+  priority: RunPriority;
+  rule: RuleDefinition;
+  ruleSetVersion: string;
+  contactId: string;
+  evaluation: RuleEvaluation;
+  /** An operator paused the rule (console): a match is recorded as suppressed `paused`, nothing acts. */
+  paused?: boolean;
+  contactSnapshot: Record<string, unknown> | null;
+  correlationId: string | null;
+}
+
+export interface PendingRun {
+  id: string;
+  contactId: string;
+  status: RunStatus;
+  priority: RunPriority;
+  /** Settled at creation: each action's guard refusal (for the actions metric, after the commit). */
+  settled?: SettledAction[];
+}
+
+/** An action of a run settled at creation: skipped as the runner would have skipped it. */
+export interface SettledAction {
+  type: string;
+  reason: string;
+  detail: string;
+}
+
+/**
+ * Decides, in the run's transaction, a run whose every action the runner would only skip
+ * (src/pipeline/admission/settle-in-transaction.ts); undefined leaves the run pending for the runner. A hook
+ * so the ledger depends on no service (the directory it needs is cached in the events worker).
+ */
+export type SettleHook = (
+  tx: Queryable,
+  run: NewRun,
+  timing: TimingPlan | undefined,
+) => Promise<SettledAction[] | undefined>;
+
+export async function createRun(tx: EntityManager, input: NewRun, settle?: SettleHook): Promise<PendingRun> {
+  const id = randomUUID();
+  const { status, reason } = !input.evaluation.matched
+    ? { status: 'not_matched' as RunStatus, reason: null }
+    : input.paused
+      ? { status: 'suppressed' as RunStatus, reason: 'paused' }
+      : await admission(tx, input, id);
+  const shadow = input.evaluation.mode === 'shadow';
+  // After admission (unchanged): a run that may act and whose every action its guard refuses is
+  // finished here, like a shadow run, instead of by the runner.
+  const settled =
+    status === 'pending' && !shadow && settle ? await settle(tx, input, timingOf(input)) : undefined;
+  const finalStatus: RunStatus = status === 'pending' && (shadow || settled) ? 'succeeded' : status;
+  const inserted = await new RunsRepository(tx).insert(runInsert(input, id, finalStatus, reason));
+  const run = { id, contactId: input.contactId, priority: input.priority };
+  if (!inserted) return { ...run, status: 'suppressed' }; // same trigger seen before
+  if (status === 'pending') {
+    await new ActionResultsRepository(tx).insertForRun(
+      id,
+      input.evaluation.actions,
+      shadow ? 'shadow' : (settled ?? 'pending'),
+    );
+  }
+  return { ...run, status: finalStatus, ...(settled ? { settled } : {}) };
+}
+
+/**
+ * The runs of evaluations that did not match, in one statement: nothing to admit, nothing to act
+ * on, so no per-run step is needed. A (trigger, rule, contact) seen before comes back suppressed.
+ */
+export async function createUnmatchedRuns(
+  tx: EntityManager,
+  inputs: readonly NewRun[],
+): Promise<PendingRun[]> {
+  const rows = unmatchedRunRows(inputs);
+  return pendingRunsOf(rows, await new RunsRepository(tx).insertMany(rows));
+}
+
+/** An event no rule matched: its claim and its not-matched runs. */
+export interface UnmatchedEvent {
+  inboxEventId: string;
+  runs: NewRun[];
+}
+
+/**
+ * Several events no rule matched, recorded with one statement whatever their number: the claim of
+ * every event (pending → processed) and the insert of the runs of the events claimed, together
+ * (autocommit: both or neither). An event no longer pending (claimed by another job) gets `null`:
+ * nothing written.
+ */
+export async function recordUnmatchedEvents(
+  db: DataSource | EntityManager,
+  events: readonly UnmatchedEvent[],
+): Promise<(PendingRun[] | null)[]> {
+  const rows = unmatchedRunRows(events.flatMap((e) => e.runs));
+  const claim = new InboxEventsRepository(db).claimManyPendingStatement(
+    events.map((e) => e.inboxEventId),
+    2,
+  );
+  const { claimed, inserted } = await new RunsRepository(db).insertManyOfClaimed(rows, claim);
+  let next = 0;
+  return events.map((e) => {
+    const mine = rows.slice(next, (next += e.runs.length));
+    return claimed.has(e.inboxEventId) ? pendingRunsOf(mine, inserted) : null;
+  });
+}
+
+/**
+ * Not-matched run rows: nothing to admit, nothing to act on. The contact is kept once per event
+ * (the toolchain's export reads it from one of its runs); each run keeps its own explain trace.
+ */
+export function unmatchedRunRows(inputs: readonly NewRun[]): RunInsert[] {
+  return inputs.map((input, i) => ({
+    // Nothing will run: no waits or windows to keep (as the insert without a timing column did).
+    ...runInsert(input, randomUUID(), 'not_matched', null),
+    timing: null,
+    contactSnapshot:
+      i === 0 || inputs[i - 1].inboxEventId !== input.inboxEventId ? input.contactSnapshot : null,
+  }));
+}
+
+/** A (trigger, rule, contact) seen before is not inserted: it comes back suppressed. */
+export function pendingRunsOf(rows: readonly RunInsert[], inserted: Set<string>): PendingRun[] {
+  return rows.map((r) => ({
+    id: r.id,
+    contactId: r.contactId,
+    priority: r.priority,
+    status: inserted.has(r.id) ? 'not_matched' : 'suppressed',
+  }));
+}
+
+export function runInsert(input: NewRun, id: string, status: RunStatus, reason: string | null): RunInsert {
+  return {
+    id,
+    triggerKey: input.triggerKey,
+    inboxEventId: input.inboxEventId,
+    ruleId: input.rule.id,
+    ruleVersion: input.rule.version,
+    ruleSetVersion: input.ruleSetVersion,
+    contactId: input.contactId,
+    status,
+    reason,
+    mode: input.evaluation.mode,
+    priority: input.priority,
+    trace: input.evaluation.trace,
+    actions: input.evaluation.actions,
+    contactSnapshot: input.contactSnapshot,
+    correlationId: input.correlationId,
+    timing: timingOf(input),
+  };
+}
+
+/** The rule's own actions carry its waits and windows (a segment's on-leave actions do not). */
+export function timingOf(input: NewRun): TimingPlan | undefined {
+  return input.evaluation.actions === input.rule.actions ? timingPlanOf(input.rule) : undefined;
+}
+
+/** Whether a matched rule may act now: loop protection, then once / cooldown. */
+async function admission(
+  tx: EntityManager,
+  input: NewRun,
+  runId: string,
+): Promise<{ status: RunStatus; reason: string | null }> {
+  if (
+    loopChecked(input) &&
+    (await new ActionResultsRepository(tx).recentSuccess(
+      input.rule.id,
+      input.contactId,
+      OWN_WRITE_LOOP_WINDOW_MS,
+    ))
+  ) {
+    return OWN_WRITE_LOOP;
+  }
+  return enrollmentAdmission(tx, input, runId);
+}
+
+export const OWN_WRITE_LOOP = Object.freeze({ status: 'suppressed' as RunStatus, reason: 'own_write_loop' });
+
+/** Loop protection looks at contact updates only; an operator's replay is deliberate. */
+export function loopChecked(input: NewRun): boolean {
+  return input.eventType === 'contact.updated' && !input.replay;
+}
+
+/** Whether the rule limits how often it fires (once, cooldown, at-most): a claim per run, in order. */
+export function hasEnrollmentGate(input: NewRun): boolean {
+  const { once, cooldownMs, atMost } = input.rule;
+  return atMost !== undefined || once === 'per-contact' || !!cooldownMs;
+}
+
+/** Admission after loop protection: once / cooldown / at-most claims (none: the run may act). */
+export async function enrollmentAdmission(
+  tx: EntityManager,
+  input: NewRun,
+  runId: string,
+): Promise<{ status: RunStatus; reason: string | null }> {
+  const enrollments = new EnrollmentsRepository(tx);
+  const { once, cooldownMs, atMost } = input.rule;
+  if (atMost !== undefined && once !== 'per-contact') {
+    const claim = await enrollments.claimUpTo(input.rule.id, input.contactId, runId, atMost, cooldownMs);
+    return claim === true
+      ? { status: 'pending', reason: null }
+      : { status: 'suppressed', reason: claim === 'at_most' ? 'at_most_per_contact' : 'cooldown' };
+  }
+  if (once === 'per-contact') {
+    return (await enrollments.claimOnce(input.rule.id, input.contactId, runId))
+      ? { status: 'pending', reason: null }
+      : { status: 'suppressed', reason: 'once_per_contact' };
+  }
+  if (cooldownMs) {
+    return (await enrollments.claimCooldown(input.rule.id, input.contactId, runId, cooldownMs))
+      ? { status: 'pending', reason: null }
+      : { status: 'suppressed', reason: 'cooldown' };
+  }
+  return { status: 'pending', reason: null };
+}

@@ -1,0 +1,14 @@
+// Manual runs: one service shared by the admin API and the console.
+import { Module } from '@nestjs/common';
+import { CrmModule } from '../../../crm/crm.module';
+import { QueuesModule } from '../../../queues/queues.module';
+import { RuleControlsModule } from '../../../rule-controls/rule-controls.module';
+import { RulesModule } from '../../../rule-set/rules.module';
+import { ManualRunsService } from './manual-runs.service';
+
+@Module({
+  imports: [RulesModule, CrmModule, RuleControlsModule, QueuesModule],
+  providers: [ManualRunsService],
+  exports: [ManualRunsService],
+})
+export class ManualRunsModule {}

@@ -1,0 +1,186 @@
+// A rule run by hand for one contact (POST /admin/rules/:id/run, `crm-rules run`, the console's
+// "Run for a contact"). The rule's conditions are evaluated against the contact's current state
+// (a manual run carries no event: `event.*` and `message.*` facts are absent, so conditions on
+// them do not hold). A dry run answers the explain (each condition with its value, each action
+// with its guard verdict) and writes nothing. A real run is created with trigger
+// `manual:<who>:<id>` through the same admission as an event's runs (pause, once, cooldown,
+// at-most) and goes to the actions queue: guards, limits, the budget and at-most-once all apply.
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { applyActionLocally, guardAction } from '../../execution/action-guards';
+import { resolveAction } from '../../execution/resolve-action';
+import { CrmDirectory } from '../../../crm/crm-directory.service';
+import { CrmApiError } from '../../../crm-contract/crm-errors';
+import { CrmGateway } from '../../../crm/crm-gateway.service';
+import { isUuid } from '../../../crm/crm-http';
+import type { Contact } from '../../../crm-contract/crm-types';
+import { createRun, type NewRun } from '../create-run';
+import { formatEvaluation } from '../../../language/matching/format-explain';
+import { ActionsQueue } from '../../../queues/actions-queue.service';
+import { RuleControlsService } from '../../../rule-controls/rule-controls.service';
+import { RuleSetService } from '../../../rule-set/rule-set.service';
+import type { ConditionTrace, RuleAction } from '../../../language/rules/rule-types';
+import {
+  MANUAL_EVENT_TYPE,
+  manualRunRefusal,
+  manualTriggerKey,
+  type ManualRunRefusal,
+} from './manual-trigger';
+
+export interface ActionPreview {
+  type: string;
+  action: RuleAction;
+  /** would_run: the runner would call the CRM; skipped: its guard refuses (reason); error: a name the CRM lacks. */
+  verdict: 'would_run' | 'skipped' | 'error';
+  reason?: string;
+  detail?: string;
+}
+
+export interface ManualRunExplain {
+  ruleId: string;
+  ruleVersion: string;
+  contactId: string;
+  matched: boolean;
+  mode: 'live' | 'shadow';
+  paused: boolean;
+  conditions: ConditionTrace[];
+  actions: ActionPreview[];
+  /** The explain as `crm-rules explain` prints it (the CLI and the console show these lines). */
+  lines: string[];
+}
+
+export type ManualRunResult =
+  | { ok: true; dryRun: true; explain: ManualRunExplain }
+  | {
+      ok: true;
+      dryRun: false;
+      run: { id: string; status: string; triggerKey: string; by: string };
+      explain: ManualRunExplain;
+    }
+  | { ok: false; refusal: ManualRunRefusal };
+
+@Injectable()
+export class ManualRunsService {
+  private readonly logger = new Logger(ManualRunsService.name);
+
+  constructor(
+    private readonly rules: RuleSetService,
+    private readonly gateway: CrmGateway,
+    private readonly directory: CrmDirectory,
+    private readonly controls: RuleControlsService,
+    private readonly actions: ActionsQueue,
+    private readonly db: DataSource,
+  ) {}
+
+  async run(
+    ruleId: string,
+    contactId: string,
+    opts: { dryRun: boolean; by: string },
+  ): Promise<ManualRunResult> {
+    const set = await this.rules.loaded();
+    const rule = set.rule(ruleId);
+    const refused = manualRunRefusal(rule, ruleId);
+    if (refused) return { ok: false, refusal: refused };
+    if (!isUuid(contactId))
+      return {
+        ok: false,
+        refusal: { status: 400, code: 'invalid_contact', message: 'contactId must be a uuid' },
+      };
+    const correlationId = `manual-${randomUUID()}`;
+    let contact: Contact;
+    try {
+      contact = await this.gateway.getContact(contactId.toLowerCase(), {
+        priority: 'interactive',
+        correlationId,
+      });
+    } catch (err) {
+      if (err instanceof CrmApiError && err.status === 404)
+        return {
+          ok: false,
+          refusal: { status: 404, code: 'unknown_contact', message: `no CRM contact ${contactId}` },
+        };
+      throw err;
+    }
+    const facts = {
+      event: { type: MANUAL_EVENT_TYPE, data: {} },
+      contact: contact as unknown as Record<string, unknown>,
+      now: new Date(),
+    };
+    const evaluation = { ...(await set.evaluateRule(rule!.id, facts)), mode: this.controls.modeOf(rule!) };
+    const paused = this.controls.isPaused(rule!.id);
+    const explain: ManualRunExplain = {
+      ruleId: rule!.id,
+      ruleVersion: rule!.version,
+      contactId: contact.id,
+      matched: evaluation.matched,
+      mode: evaluation.mode,
+      paused,
+      conditions: evaluation.trace,
+      actions: evaluation.matched ? await this.preview(evaluation.actions, contact) : [],
+      lines: formatEvaluation(rule!, evaluation),
+    };
+    if (opts.dryRun) return { ok: true, dryRun: true, explain };
+
+    const triggerKey = manualTriggerKey(opts.by);
+    const input: NewRun = {
+      triggerKey,
+      inboxEventId: null,
+      eventType: MANUAL_EVENT_TYPE,
+      priority: 'interactive',
+      rule: rule!,
+      ruleSetVersion: set.version,
+      contactId: contact.id,
+      evaluation,
+      paused,
+      contactSnapshot: contact as unknown as Record<string, unknown>,
+      correlationId,
+    };
+    const created = await this.db.transaction((tx) => createRun(tx, input));
+    // Committed first, enqueued second: if Redis is down the reconciler finds the pending run.
+    if (created.status === 'pending')
+      await this.actions
+        .add({ id: created.id, contactId: created.contactId, correlationId, priority: 'interactive' })
+        .catch((err: Error) =>
+          this.logger.warn(
+            `manual run ${created.id} stored but not enqueued (the reconciler will): ${err.message}`,
+          ),
+        );
+    this.logger.log(
+      `manual run ${created.id} of ${rule!.id} for ${contact.id} by ${opts.by}: ${created.status}`,
+    );
+    return {
+      ok: true,
+      dryRun: false,
+      run: { id: created.id, status: created.status, triggerKey, by: opts.by },
+      explain,
+    };
+  }
+
+  /** What the runner would do with each action for this contact: the catalogue's guards, in order. */
+  private async preview(actions: readonly RuleAction[], start: Contact): Promise<ActionPreview[]> {
+    let contact = start;
+    const out: ActionPreview[] = [];
+    for (const action of actions) {
+      try {
+        const resolved = await resolveAction(this.directory, action, {}, { dryRun: true });
+        const verdict = guardAction(resolved, contact);
+        if (!verdict.proceed) {
+          out.push({
+            type: action.type,
+            action,
+            verdict: 'skipped',
+            reason: verdict.reason,
+            detail: verdict.detail,
+          });
+          continue;
+        }
+        contact = applyActionLocally(resolved, contact);
+        out.push({ type: action.type, action, verdict: 'would_run' });
+      } catch (err) {
+        out.push({ type: action.type, action, verdict: 'error', detail: (err as Error).message });
+      }
+    }
+    return out;
+  }
+}

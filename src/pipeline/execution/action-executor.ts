@@ -1,0 +1,9 @@
+// Turns one resolved action into the gateway call that performs it (declared by its catalogue entry).
+import type { Contact } from '../../crm-contract/crm-types';
+import type { ExecutionEnv } from '../../language/catalogue/action-definition';
+import { actionDefinition, type ResolvedAction } from '../../language/catalogue/catalogue';
+
+/** Returns the contact after the write when the CRM tells us (tag, block, stage, assign calls). */
+export function executeAction(action: ResolvedAction, env: ExecutionEnv): Promise<Contact | undefined> {
+  return actionDefinition(action.type).execute(action, env);
+}

@@ -1,0 +1,305 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { CrmDirectory } from '../../crm/crm-directory.service';
+import { CrmApiError } from '../../crm-contract/crm-errors';
+import { CrmGateway } from '../../crm/crm-gateway.service';
+import type { Contact } from '../../crm-contract/crm-types';
+import { ContactJournalRepository } from '../../journal/contact-journal.repository';
+import { ContactMirrorService } from '../../contacts/contact-mirror.service';
+import type { Transactional } from '../../persistence/sql/queryable';
+import { ContactLeasesRepository } from '../../persistence/ledger/contact-leases.repository';
+import { ActionResultsRepository, type ActionRow } from '../../persistence/ledger/action-results.repository';
+import type { ActionStatus, ActionTarget } from '../../persistence/ledger/action-result.entity';
+import type { RunRow } from '../../persistence/ledger/run-rows';
+import { RunsRepository } from '../../persistence/ledger/runs.repository';
+import { EngineMetrics } from '../../ops/engine-metrics';
+import { RunTimingService } from './timing/run-timing.service';
+import { PolicyGateService } from './timing/policy-gate.service';
+import type { RuleAction } from '../../language/rules/rule-types';
+import { applyActionLocally, guardAction } from './action-guards';
+import { executeAction } from './action-executor';
+import type { ExecutionEnv, TriggerMessage } from '../../language/catalogue/action-definition';
+import { ACTION_DEFINITIONS, actionDefinition } from '../../language/catalogue/catalogue';
+import { resolveAction } from './resolve-action';
+import { describeFailure, isPermanentFailure } from './action-failure';
+import { freshestContact, messageOf, needsFreshRead, nextStep } from './run-steps';
+import { pickMember } from './member-pick';
+import { TransientActionError, type ActionOutcome as Outcome, type RunLedger as Ledger } from './run-ledger';
+import { settleAfterRunning, settleUnclear } from './unclear-outcome';
+import { withContactLease, type HeldLease } from './contact-lease';
+import { OutboundRequests } from '../../egress/outbound-requests.service';
+import { decideHttpFailure } from './idempotent-by-key';
+import { outboundFor, savedSteps, type SavedSteps } from './http-steps';
+
+/** Customer-facing writes (send-message, send-template, react): never repeated by the engine. */
+const AT_MOST_ONCE_TYPES = ACTION_DEFINITIONS.filter((d) => d.repeat === 'at-most-once').map((d) => d.type);
+
+interface ExecutionContext {
+  contact: Contact;
+  /** message.* runs: the message the rule answers. */
+  message?: TriggerMessage;
+  /** What earlier http-request steps of the run saved ({{steps.<name>.<key>}}). */
+  steps: SavedSteps;
+}
+
+export class ContactBusyError extends Error {}
+
+/** The contact as branch conditions read it (a fact object). */
+const contactFacts = (contact: Contact) => contact as unknown as Record<string, unknown>;
+
+/**
+ * Executes the pending runs of one contact in trigger order. A lease on the contact (a row in
+ * contact_leases, contact-lease.ts) makes "same contact in order, different contacts in parallel"
+ * hold across workers without holding a Postgres connection while a call waits for budget.
+ */
+@Injectable()
+export class ActionRunnerService {
+  private readonly logger = new Logger(ActionRunnerService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly leases: ContactLeasesRepository,
+    private readonly runs: RunsRepository,
+    private readonly actionResults: ActionResultsRepository,
+    private readonly gateway: CrmGateway,
+    private readonly directory: CrmDirectory,
+    private readonly metrics: EngineMetrics,
+    private readonly mirror: ContactMirrorService,
+    private readonly journal: ContactJournalRepository,
+    private readonly timing: RunTimingService,
+    private readonly outbound: OutboundRequests,
+    private readonly policy: PolicyGateService,
+  ) {}
+
+  /** Runs every unfinished run of the contact up to and including `runId`. */
+  async runForContact(contactId: string, runId: string, finalAttempt: boolean): Promise<void> {
+    const outcome = await withContactLease(this.leases, contactId, async (lease) => {
+      // Ledger statements go over the pool, each checked against the lease first.
+      const ledger = this.ledgerWhile(lease);
+      // A job that wakes a waiting run: resume it (or cancel it) before working the contact's runs.
+      await this.timing.wake(ledger, runId);
+      for (const run of await ledger.runs.unfinishedUpTo(contactId, runId)) {
+        await this.executeRun(ledger, run, finalAttempt && run.id === runId);
+      }
+    });
+    if (!outcome.acquired)
+      throw new ContactBusyError(`contact ${contactId} is being worked on by another job`);
+  }
+
+  /** The pool, fenced: a job that lost its lease (LeaseLostError) writes nothing more. */
+  private ledgerWhile(lease: HeldLease): Ledger {
+    const pool = this.dataSource;
+    const conn: Transactional = {
+      query: (sql, params) => (lease.assertHeld(), pool.query(sql, params)),
+      transaction: (fn) => (lease.assertHeld(), pool.transaction(fn)),
+    };
+    return { conn, runs: this.runs.in(conn), actions: this.actionResults.in(conn) };
+  }
+
+  private async executeRun(ledger: Ledger, run: RunRow, finalAttempt: boolean): Promise<void> {
+    await ledger.runs.markStatus(run.id, 'running');
+    const actions = await ledger.actions.ofRun(run.id);
+    // A row left `running` means a crash mid-call: read the contact again so guards see the write
+    // if it happened (no_change), instead of repeating it.
+    const contact = needsFreshRead(actions.map((a) => a.status))
+      ? await this.readContact(run)
+      : freshestContact(
+          run.contact_snapshot as unknown as Contact,
+          await this.mirror.find(run.contact_id, ledger.conn),
+        );
+    const ctx: ExecutionContext = { contact, message: messageOf(run), steps: savedSteps(actions) };
+    // A replay without force: messages already sent for the original trigger are not sent again.
+    const sent = run.replay_of
+      ? await ledger.actions.sentForTrigger(run.replay_of, run.rule_id, run.contact_id, AT_MOST_ONCE_TYPES)
+      : undefined;
+    for (const row of actions) {
+      const step = nextStep(row.status);
+      if (step === 'skip') continue;
+      const type = (row.action as RuleAction).type;
+      if (step === 'execute' && sent?.has(`${row.action_index}:${type}`)) {
+        await ledger.actions.skip(
+          row.id,
+          'already_sent_for_trigger',
+          `sent for ${run.replay_of}; replay with force to send again`,
+        );
+        this.metrics.actions.inc({ type, status: 'skipped', reason: 'already_sent_for_trigger' });
+        continue;
+      }
+      // Waits, windows and limits come before an action is first attempted (src/pipeline/execution/timing).
+      const gate =
+        step === 'execute' ? await this.timing.gate(ledger, run, row, contactFacts(ctx.contact)) : 'go';
+      if (gate === 'stop') return;
+      if (gate === 'skip') continue;
+      // Then the messaging policy (policy.yaml): caps and quiet hours of customer messages.
+      const held = step === 'execute' ? await this.policy.gate(ledger, run, row, ctx.contact) : 'go';
+      if (held === 'stop') return;
+      if (held === 'skip') continue;
+      const outcome =
+        step === 'stop'
+          ? (row.status as Extract<ActionStatus, 'failed' | 'dead' | 'uncertain'>)
+          : await this.executeOne(ledger, run, row, ctx, finalAttempt, step === 'reread');
+      if (outcome !== 'next') {
+        const reason = outcome === 'uncertain' ? 'previous_action_uncertain' : 'previous_action_failed';
+        await ledger.actions.skipRemaining(run.id, row.action_index, reason);
+        await ledger.runs.finish(run.id, outcome);
+        return;
+      }
+    }
+    await ledger.runs.finish(run.id, 'succeeded');
+  }
+
+  /** `interrupted`: the row was left `running` by a crash mid-call, so the write may have happened. */
+  private async executeOne(
+    ledger: Ledger,
+    run: RunRow,
+    row: ActionRow,
+    ctx: ExecutionContext,
+    finalAttempt: boolean,
+    interrupted: boolean,
+  ): Promise<Outcome> {
+    const action = row.action as RuleAction;
+    // Budget waits and calls of this action, for the contact timeline (contact_journal).
+    const calls = { count: 0, waitedMs: 0 };
+    const onGranted = (ms: number) => void (calls.count++, (calls.waitedMs += ms));
+    const def = actionDefinition(action.type);
+    const base = { priority: run.priority, correlationId: run.correlation_id ?? undefined, onGranted };
+    // The gateway must not repeat a customer-facing write on an outcome that may have applied it.
+    const opts = def.repeat === 'at-most-once' ? { ...base, retryUnclear: false } : base;
+    const target: ActionTarget = { ...(row.target ?? {}) };
+    const started = Date.now();
+    let since = row.started_at ? new Date(row.started_at) : new Date();
+    const noteCalls = (outcome: string, requestId?: string | null) =>
+      calls.count > 0 &&
+      this.journal.note({
+        contactId: run.contact_id,
+        kind: 'crm.call',
+        detail: {
+          runId: run.id,
+          index: row.action_index,
+          operation: action.type,
+          priority: run.priority,
+          calls: calls.count,
+          waitedMs: calls.waitedMs,
+          durationMs: Date.now() - started,
+          outcome,
+          requestId,
+        },
+      });
+    // Set once an at-most-once write's `running` mark is committed: from then on every error is
+    // judged by verdictAfterRunning (write-verdict.ts), the one place that may let it be retried.
+    let afterRunning: ((err: unknown) => Promise<Outcome>) | undefined;
+    try {
+      const facts = {
+        contact: ctx.contact,
+        event: run.event_payload ?? undefined,
+        message: ctx.message && run.event_payload?.data,
+        steps: ctx.steps,
+      };
+      const member = (name: string) => pickMember(this.directory, ledger.actions, row.id, target, name);
+      const resolved = await resolveAction(this.directory, action, facts, { member });
+      const outbound = outboundFor(def.repeat, this.outbound, run.id, row.action_index);
+      const env: ExecutionEnv = { gateway: this.gateway, opts, ...ctx, target, outbound };
+      const unclear = (cause: unknown) =>
+        settleUnclear(
+          ledger,
+          { metrics: this.metrics, logger: this.logger },
+          { run, row, resolved, env, since, finalAttempt, cause },
+        );
+      const settleAfter = (err: unknown) =>
+        settleAfterRunning(ledger, this.metrics, { row, type: action.type, started, unclear }, err, () =>
+          this.onError(ledger, run, row, err, Date.now() - started, finalAttempt),
+        );
+      if (interrupted && def.repeat === 'at-most-once') {
+        afterRunning = settleAfter; // the mark of the interrupted attempt is committed
+        return await unclear(undefined);
+      }
+      if (
+        def.messaging &&
+        'assignFirst' in action &&
+        action.assignFirst &&
+        !ctx.contact.assigneeId &&
+        !ctx.contact.isBlocked
+      ) {
+        const memberId = await member(action.assignFirst);
+        ctx.contact =
+          (await this.gateway.updateContact(ctx.contact.id, { assigneeId: memberId }, base)) ?? ctx.contact;
+        env.contact = ctx.contact;
+      }
+      const guard = guardAction(resolved, ctx.contact);
+      if (!guard.proceed) {
+        await ledger.actions.skip(row.id, guard.reason, guard.detail);
+        this.metrics.actions.inc({ type: action.type, status: 'skipped', reason: guard.reason });
+        return 'next';
+      }
+      if (def.aim && !target.conversationId) {
+        Object.assign(target, await def.aim(resolved, env));
+        await ledger.actions.setTarget(row.id, target);
+      }
+      since = await ledger.actions.markRunning(row.id);
+      if (def.repeat === 'at-most-once') afterRunning = settleAfter;
+      const after = await executeAction(resolved, env);
+      // Success is recorded first and durably: nothing after it may turn the write into a retry.
+      await ledger.actions.succeed(row.id, Date.now() - started, null, null, outbound?.saved ?? null);
+      afterRunning = undefined;
+      if (outbound && action.type === 'http-request') ctx.steps[action.name] = outbound.saved;
+      noteCalls('ok');
+      ctx.contact = after ?? applyActionLocally(resolved, ctx.contact);
+      // The CRM's answer is the freshest state there is: later runs' guards start from it (best effort).
+      if (after)
+        await this.mirror
+          .applyEvent('contact.updated', after)
+          .catch((err: unknown) =>
+            this.logger.warn(`mirror update after ${action.type} failed: ${String(err)}`),
+          );
+      this.metrics.actions.inc({ type: action.type, status: 'succeeded', reason: '' });
+      this.logger.log(
+        `rule ${run.rule_id}: ${action.type} on contact ${ctx.contact.id} succeeded [${run.correlation_id ?? '-'}]`,
+      );
+      return 'next';
+    } catch (err) {
+      noteCalls(describeFailure(err).code, describeFailure(err).requestId);
+      // Thrown by settling itself: the row is left as it is and the job retried.
+      if (err instanceof TransientActionError) throw err;
+      if (afterRunning) return afterRunning(err);
+      return this.onError(ledger, run, row, err, Date.now() - started, finalAttempt);
+    }
+  }
+
+  private async onError(
+    ledger: Ledger,
+    run: RunRow,
+    row: ActionRow,
+    err: unknown,
+    durationMs: number,
+    finalAttempt: boolean,
+  ): Promise<Outcome> {
+    const type = (row.action as RuleAction).type;
+    const done = actionDefinition(type).alreadyDone?.(err);
+    if (done) {
+      const requestId = err instanceof CrmApiError ? (err.requestId ?? null) : null;
+      await ledger.actions.succeed(row.id, durationMs, requestId, done);
+      return 'next';
+    }
+    // http-request failures are decided by its repeat class (idempotent-by-key.ts).
+    const http = decideHttpFailure(err);
+    const permanent = http ? http.final : isPermanentFailure(err);
+    const failure = http ? http.failure : describeFailure(err);
+    if (permanent || finalAttempt) {
+      const status: 'failed' | 'dead' = permanent ? 'failed' : 'dead';
+      await ledger.actions.fail(row.id, status, failure, durationMs);
+      this.metrics.actions.inc({ type, status, reason: failure.code });
+      this.logger.warn(
+        `rule ${run.rule_id}: ${type} on contact ${run.contact_id} ${status}: ${failure.code} ${failure.requestId ?? ''}`,
+      );
+      return status;
+    }
+    // At-most-once writes reach here only when nothing was applied (verdictAfterRunning:
+    // not_applied). State-checked writes are guarded again on the retry.
+    await ledger.actions.fail(row.id, 'pending', failure, durationMs);
+    throw new TransientActionError(`${type} on contact ${run.contact_id}: ${failure.code}`);
+  }
+
+  private async readContact(run: RunRow): Promise<Contact> {
+    return this.gateway.getContact(run.contact_id, { priority: run.priority });
+  }
+}

@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { ContactJournalModule } from '../../journal/contact-journal.module';
+import { CrmModule } from '../../crm/crm.module';
+import { LedgerModule } from '../../persistence/ledger/ledger.module';
+import { QueuesModule } from '../../queues/queues.module';
+import { ContactMirrorModule } from '../../contacts/contact-mirror.module';
+import { ActionRunnerService } from './action-runner.service';
+import { ActionsProcessor } from './actions.processor';
+import { TimingModule } from './timing/timing.module';
+import { EgressModule } from '../../egress/egress.module';
+
+@Module({})
+export class ActionsModule {
+  /** Processors only where this process works the queues (ROLE all or worker). */
+  static register(withWorkers: boolean) {
+    return {
+      module: ActionsModule,
+      imports: [
+        QueuesModule,
+        LedgerModule,
+        CrmModule,
+        ContactMirrorModule,
+        ContactJournalModule,
+        TimingModule,
+        EgressModule,
+      ],
+      providers: [ActionRunnerService, ...(withWorkers ? [ActionsProcessor] : [])],
+      exports: [ActionRunnerService],
+    };
+  }
+}

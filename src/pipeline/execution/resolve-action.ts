@@ -1,0 +1,26 @@
+// Rules name tags, stages, members, channels, templates and fields; the CRM wants ids. Each
+// catalogue entry resolves its own names (through the cached directory) and renders its
+// templated values.
+import type { CrmDirectory } from '../../crm/crm-directory.service';
+import type { RuleAction } from '../../language/rules/rule-types';
+import { isRoundRobin, resolveMemberId, ROUND_ROBIN } from '../../language/catalogue/assign.action';
+import { actionDefinition, type ResolvedAction } from '../../language/catalogue/catalogue';
+import { renderTemplate, type TemplateView } from '../../language/catalogue/template-values';
+
+export function resolveAction(
+  directory: CrmDirectory,
+  action: RuleAction,
+  facts: TemplateView = {},
+  /** dryRun: no round-robin draw (plans); member: how the runner picks members (recorded draws). */
+  options: { dryRun?: boolean; member?: (name: string) => Promise<string> } = {},
+): Promise<ResolvedAction> {
+  const member =
+    options.member ??
+    ((name: string) =>
+      options.dryRun && isRoundRobin(name) ? Promise.resolve(ROUND_ROBIN) : resolveMemberId(directory, name));
+  return actionDefinition(action.type).resolve(action, {
+    directory,
+    render: (text) => renderTemplate(text, facts),
+    member,
+  });
+}

@@ -1,0 +1,117 @@
+// The messaging policy (policy.yaml) as the action runner meets it: before a customer message
+// (a catalogue entry with `customerMessage`) is first attempted, count what the contact got from
+// the ledger and ask the pure decision (src/language/policy/messaging-policy.ts): go, skip (recorded
+// `policy_cap` / `quiet_hours`) or defer (the run waits, durably, like a window). The runner holds
+// the contact's lease (contact-lease.ts) from this count to the send, so two workers never both
+// see room for the last message. Other actions, and every action when there is no policy, cost nothing.
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Contact } from '../../../crm-contract/crm-types';
+import type { RunRow } from '../../../persistence/ledger/run-rows';
+import { EngineMetrics } from '../../../ops/engine-metrics';
+import {
+  decidePolicy,
+  inboundAt,
+  ledgerNeeds,
+  policyApplies,
+  quietZone,
+  type MessagingPolicy,
+} from '../../../language/policy/messaging-policy';
+import { CUSTOMER_MESSAGE_TYPES, isCustomerMessage } from '../../../language/policy/customer-messages';
+import { isTimeZone } from '../../../language/rules/check-timezone';
+import { RuleSetService } from '../../../rule-set/rule-set.service';
+import type { RuleAction } from '../../../language/rules/rule-types';
+import { ENGINE_CLOCK, systemClock, type EngineClock } from './engine-clock';
+import { RunTimingService, type GateOutcome, type TimingLedger } from './run-timing.service';
+
+@Injectable()
+export class PolicyGateService {
+  private readonly logger = new Logger(PolicyGateService.name);
+
+  constructor(
+    private readonly rules: RuleSetService,
+    private readonly timing: RunTimingService,
+    private readonly metrics: EngineMetrics,
+    // The engine's clock (tests move it), as for waits and windows.
+    @Inject(ENGINE_CLOCK) private readonly clock: EngineClock = systemClock(),
+  ) {}
+
+  /** The policy in force now (the organization's, not the run's rule set: it applies to every send). */
+  private policy(): MessagingPolicy | undefined {
+    return this.rules.current()?.policy;
+  }
+
+  /** Before the pending action of a run: go, skip it (recorded) or stop (the run waits). */
+  async gate(
+    ledger: TimingLedger,
+    run: RunRow,
+    row: { id: string; action_index: number; action: unknown },
+    contact: Contact,
+  ): Promise<GateOutcome> {
+    const policy = this.policy();
+    if (!policyApplies(policy)) return 'go';
+    const type = (row.action as RuleAction).type;
+    if (!isCustomerMessage(type)) return 'go';
+    const now = judgedAt(run, this.clock.now());
+    const needs = ledgerNeeds(policy);
+    const sentAt = needs
+      ? await ledger.actions.messagesSentTo(
+          run.contact_id,
+          CUSTOMER_MESSAGE_TYPES,
+          new Date(now.getTime() - needs.periodMs),
+          needs.rows,
+        )
+      : [];
+    const decision = decidePolicy(policy, {
+      now,
+      zone: quietZone(policy, contact.customFields, isTimeZone),
+      sentAt,
+      inboundAt: inboundAtOf(run),
+    });
+    const at = now.toISOString();
+    const action = row.action_index;
+    switch (decision.kind) {
+      case 'go':
+        return 'go';
+      case 'skip':
+        await ledger.actions.skip(row.id, decision.reason, decision.detail);
+        await ledger.runs.record(run.id, { at, step: 'skipped', action, ...reasonOf(decision) });
+        this.metrics.actions.inc({ type, status: 'skipped', reason: decision.reason });
+        this.logger.log(
+          `rule ${run.rule_id}: ${type} on contact ${run.contact_id} skipped: ${decision.detail}`,
+        );
+        return 'skip';
+      case 'defer':
+        return this.timing.sleep(run, ledger, now, decision.until, {
+          at,
+          step: 'waiting',
+          for: 'policy',
+          action,
+          ...reasonOf(decision),
+        });
+    }
+  }
+}
+
+/** How early a delayed job may wake a run (RunsRepository.dueWaiting accepts it that early). */
+const WAKE_TOLERANCE_MS = 1000;
+
+/**
+ * The time a run is judged at: now, or the time its last wait was due when a job woke it a moment
+ * early (clocks of two hosts). Judged at `now` it would defer to that same time again, with the
+ * job id of the job running now, which BullMQ ignores: the run would sleep until the reconciler.
+ */
+export function judgedAt(run: Pick<RunRow, 'timeline'>, now: Date): Date {
+  const waits = (run.timeline ?? []).filter((e) => e.step === 'waiting' && e.until);
+  const due = waits.length > 0 ? new Date(waits[waits.length - 1].until!) : undefined;
+  const early = due ? due.getTime() - now.getTime() : 0;
+  return due && early > 0 && early <= WAKE_TOLERANCE_MS ? due : now;
+}
+
+const reasonOf = (d: { reason: string; detail: string }) => ({ reason: d.reason, detail: d.detail });
+
+/** When the inbound message a message.* run answers was created; undefined for other triggers. */
+export function inboundAtOf(run: Pick<RunRow, 'event_payload'>): Date | undefined {
+  const payload = run.event_payload;
+  if (!payload || !String(payload.type ?? '').startsWith('message.')) return undefined;
+  return inboundAt(payload.data as Record<string, unknown> | undefined);
+}

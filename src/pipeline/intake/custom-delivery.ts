@@ -1,0 +1,35 @@
+// What of a custom source's verified delivery goes into inbox_events: its id (deduplication, per
+// source) and the stored text (the sender's exact body under `data`). Pure: no Nest, no I/O.
+import { createHash } from 'node:crypto';
+import { CUSTOM_EVENT_PREFIX } from '../../language/rules/custom-event-kind';
+import { readPointer, type CustomSourceDeclaration } from '../../language/rules/custom-sources';
+
+/** Longest X-Event-Id header kept as an id; a longer one falls back to the body's hash. */
+export const MAX_HEADER_EVENT_ID = 200;
+
+/** `<source>:<payload's event-id>`, else `<source>:<X-Event-Id header>`, else `<source>:sha256:<hash>`. */
+export function customEventId(
+  source: Pick<CustomSourceDeclaration, 'name' | 'event-id'>,
+  payload: unknown,
+  headerId: string | undefined,
+  rawBody: Buffer,
+): string {
+  const fromPayload = source['event-id'] ? readPointer(payload, source['event-id']) : undefined;
+  const id =
+    (typeof fromPayload === 'string' && fromPayload !== '') || typeof fromPayload === 'number'
+      ? String(fromPayload)
+      : headerId && headerId.length <= MAX_HEADER_EVENT_ID
+        ? headerId
+        : `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
+  return `${source.name}:${id}`;
+}
+
+/** The inbox row's payload: id and type beside the body exactly as signed (`bodyText` is valid JSON). */
+export function customInboxPayload(
+  sourceName: string,
+  id: string,
+  bodyText: string,
+): { type: string; text: string } {
+  const type = `${CUSTOM_EVENT_PREFIX}${sourceName}`;
+  return { type, text: `{"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"data":${bodyText}}` };
+}

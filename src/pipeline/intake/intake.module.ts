@@ -1,0 +1,44 @@
+import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ContactJournalModule } from '../../journal/contact-journal.module';
+import { CrmModule } from '../../crm/crm.module';
+import { QueuesModule } from '../../queues/queues.module';
+import { RulesModule } from '../../rule-set/rules.module';
+import { CustomIntakeService } from './custom-intake.service';
+import { INTAKE_DB, intakeDbProvider } from './intake-db';
+import { IntakeService } from './intake.service';
+import { WebhookSecretsService } from './webhook-secrets.service';
+import { WebhookSubscriptionEntity } from '../../db/webhook-subscription.entity';
+import { SubscriptionService } from './subscription.service';
+
+@Module({
+  imports: [
+    QueuesModule,
+    RulesModule,
+    CrmModule,
+    ContactJournalModule,
+    TypeOrmModule.forFeature([WebhookSubscriptionEntity]),
+  ],
+  providers: [
+    intakeDbProvider,
+    IntakeService,
+    CustomIntakeService,
+    WebhookSecretsService,
+    SubscriptionService,
+  ],
+  exports: [WebhookSecretsService, SubscriptionService, IntakeService, CustomIntakeService],
+})
+export class IntakeModule implements OnApplicationShutdown {
+  private closing?: Promise<void>;
+
+  constructor(@Inject(INTAKE_DB) private readonly db: DataSource) {}
+
+  // Shutdown can be asked twice at once (a signal while app.close() runs): `isInitialized` stays
+  // true until destroy() ends, so a second call would end the pool again ("Called end on pool more
+  // than once"). One shared promise closes it once.
+  onApplicationShutdown(): Promise<void> {
+    this.closing ??= this.db.isInitialized ? this.db.destroy() : Promise.resolve();
+    return this.closing;
+  }
+}

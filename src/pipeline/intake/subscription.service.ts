@@ -1,0 +1,103 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { CrmGateway } from '../../crm/crm-gateway.service';
+import type { CompiledRuleSet } from '../../language/matching/compiled-rule-set';
+import { isCustomEventKind } from '../../language/rules/custom-event-kind';
+import { waitEventKinds } from '../../language/rules/wait-event-kinds';
+import { WebhookSecretsService } from './webhook-secrets.service';
+import { WebhookSubscriptionEntity } from '../../db/webhook-subscription.entity';
+
+/** The contact events that keep the mirror current: needed as soon as a segment rule is enabled. */
+const MIRROR_EVENTS = ['contact.created', 'contact.updated', 'contact.deleted'];
+
+/** Exactly the CRM event kinds this rule set needs delivered (custom sources post on their own). */
+export function subscriptionKinds(ruleSet: CompiledRuleSet | undefined): string[] {
+  if (!ruleSet) return [];
+  const kinds = new Set(ruleSet.eventKinds());
+  if (ruleSet.scheduledRules().some((r) => r.enabled)) for (const k of MIRROR_EVENTS) kinds.add(k);
+  for (const k of waitEventKinds(ruleSet.rules)) kinds.add(k);
+  return [...kinds].filter((k) => !isCustomEventKind(k)).sort();
+}
+
+const sameSet = (a: string[], b: string[]) =>
+  a.length === b.length && [...a].sort().join() === [...b].sort().join();
+
+/**
+ * Makes sure the CRM delivers exactly the event kinds the rules need to this engine. The secret
+ * is only returned at creation, so it is stored (never logged); a subscription whose secret we do
+ * not hold, or whose kinds differ, is replaced: the new one is created before the old is deleted
+ * so no delivery is lost in between.
+ */
+@Injectable()
+export class SubscriptionService {
+  private readonly logger = new Logger(SubscriptionService.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly gateway: CrmGateway,
+    private readonly secrets: WebhookSecretsService,
+    @InjectRepository(WebhookSubscriptionEntity) private readonly repo: Repository<WebhookSubscriptionEntity>,
+  ) {}
+
+  receiverUrl(): string | undefined {
+    return this.config.publicUrl ? `${this.config.publicUrl}/webhooks/crm` : undefined;
+  }
+
+  async ensure(
+    eventKinds: string[],
+  ): Promise<{ action: 'kept' | 'created' | 'replaced' | 'none'; id?: string }> {
+    const url = this.receiverUrl();
+    const crmBaseUrl = this.config.crm.baseUrl ?? '';
+    if (!url || eventKinds.length === 0) return { action: 'none' };
+    const opts = { priority: 'interactive' as const };
+    const remote = (await this.gateway.listWebhooks(opts)).data.filter((s) => s.url === url);
+    const known = await this.repo.find({ where: { crmBaseUrl, active: true } });
+    // Subscriptions the CRM no longer has (deleted, or a restarted sandbox) are not trusted any more.
+    const gone = known.filter((k) => !remote.some((s) => s.id === k.id)).map((k) => k.id);
+    if (gone.length) {
+      await this.repo.update(gone, { active: false });
+      this.secrets.invalidate();
+    }
+    const keep = remote.find((s) => sameSet(s.events, eventKinds) && known.some((k) => k.id === s.id));
+    if (keep) {
+      await this.retire(
+        remote.filter((s) => s.id !== keep.id).map((s) => s.id),
+        crmBaseUrl,
+      );
+      return { action: 'kept', id: keep.id };
+    }
+    const created = await this.gateway.createWebhook({ url, events: eventKinds }, opts);
+    if (!created.secret) throw new Error('the CRM did not return a secret for the new webhook subscription');
+    await this.repo.save(
+      this.repo.create({
+        id: created.id,
+        crmBaseUrl,
+        url,
+        events: eventKinds,
+        ...this.secrets.sealFor(created.id, created.secret), // never stored in plain text
+        active: true,
+      }),
+    );
+    this.secrets.invalidate();
+    await this.retire(
+      remote.map((s) => s.id),
+      crmBaseUrl,
+    );
+    this.logger.log(
+      `webhook subscription ${created.id} ${remote.length ? 'replaced' : 'created'} for ${eventKinds.join(', ')} → ${url}`,
+    );
+    return { action: remote.length ? 'replaced' : 'created', id: created.id };
+  }
+
+  private async retire(ids: string[], crmBaseUrl: string): Promise<void> {
+    for (const id of ids) {
+      await this.gateway.deleteWebhook(id, { priority: 'interactive' }).catch((err) => {
+        if (err?.status !== 404) throw err;
+      });
+      await this.repo.update({ id, crmBaseUrl }, { active: false });
+    }
+    if (ids.length) this.secrets.invalidate();
+  }
+}

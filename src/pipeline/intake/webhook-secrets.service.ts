@@ -1,0 +1,118 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { DataSource, IsNull, Not, Repository } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { INTAKE_DB } from './intake-db';
+import { openSecret, sealSecret, SecretUnreadableError, type SecretKey } from '../../config/secret-box';
+import { WebhookSubscriptionEntity } from '../../db/webhook-subscription.entity';
+
+const REFRESH_MS = 15_000;
+
+/**
+ * The secrets a delivery may be signed with: CRM_WEBHOOK_SECRET and the secrets of the engine's
+ * active subscriptions at the current CRM base URL (during a replacement both old and new are
+ * valid). Subscriptions made with another CRM (an earlier CRM_BASE_URL, an earlier embedded
+ * sandbox) are retired at start: a secret of a CRM we no longer talk to must not open the intake.
+ * Stored sealed (AES-256-GCM, WEBHOOK_SECRET_KEY): at start, plain-text rows from before
+ * encryption and rows of an old key are sealed again with the current key. Opened only when the
+ * cache is refreshed (every 15 s), never per delivery. Read over the intake's own pool.
+ */
+@Injectable()
+export class WebhookSecretsService implements OnModuleInit {
+  private readonly logger = new Logger(WebhookSecretsService.name);
+  private cache: { secrets: string[]; at: number } | undefined;
+  private readonly subscriptions: Repository<WebhookSubscriptionEntity>;
+  private readonly current: SecretKey;
+  private readonly keys: SecretKey[];
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(INTAKE_DB) db: DataSource,
+  ) {
+    this.subscriptions = db.getRepository(WebhookSubscriptionEntity);
+    this.current = config.webhookSecretKeys.current;
+    this.keys = [this.current, ...config.webhookSecretKeys.old];
+  }
+
+  async onModuleInit(): Promise<void> {
+    const retired = await this.subscriptions.update(
+      { active: true, crmBaseUrl: Not(this.crmBaseUrl()) },
+      { active: false },
+    );
+    if (retired.affected)
+      this.logger.log(`retired ${retired.affected} webhook secret(s) of another CRM base URL`);
+    await this.sealStoredSecrets();
+  }
+
+  /**
+   * Seals with the current key every stored secret that is plain text or sealed with an old key.
+   * Each row is written only if nobody changed it meanwhile (several processes start at once). A
+   * secret no key opens is deactivated: the subscription is then replaced, not trusted blindly.
+   */
+  async sealStoredSecrets(): Promise<{ sealed: number; unreadable: number }> {
+    const rows = await this.subscriptions.find({
+      where: [{ secretKeyId: IsNull() }, { secretKeyId: Not(this.current.id) }],
+    });
+    let sealed = 0;
+    let unreadable = 0;
+    for (const row of rows) {
+      const unchanged = { id: row.id, secretKeyId: row.secretKeyId ?? IsNull() };
+      let plain: string;
+      try {
+        plain = this.plainOf(row);
+      } catch (err) {
+        unreadable++;
+        if (row.active) await this.subscriptions.update(unchanged, { active: false });
+        this.logger.error(
+          `webhook subscription ${row.id}: secret unreadable (${(err as Error).message}); deactivated`,
+        );
+        continue;
+      }
+      const next = this.sealFor(row.id, plain);
+      if ((await this.subscriptions.update(unchanged, next)).affected) sealed++;
+    }
+    if (sealed) this.logger.log(`sealed ${sealed} webhook secret(s) with key ${this.current.id}`);
+    if (sealed || unreadable) this.invalidate();
+    return { sealed, unreadable };
+  }
+
+  /** The columns to store for a new subscription's secret. */
+  sealFor(subscriptionId: string, plain: string): { secret: string; secretKeyId: string } {
+    const sealed = sealSecret(plain, this.current, subscriptionId);
+    return { secret: sealed.ciphertext, secretKeyId: sealed.keyId };
+  }
+
+  private crmBaseUrl(): string {
+    return this.config.crm.baseUrl ?? '';
+  }
+
+  /** A row's secret; plain text while `secretKeyId` is NULL (written by a process from before encryption). */
+  private plainOf(row: WebhookSubscriptionEntity): string {
+    if (row.secretKeyId === null) return row.secret;
+    return openSecret({ ciphertext: row.secret, keyId: row.secretKeyId }, this.keys, row.id);
+  }
+
+  async secrets(): Promise<string[]> {
+    if (this.cache && Date.now() - this.cache.at < REFRESH_MS) return this.cache.secrets;
+    const rows = await this.subscriptions.find({
+      where: { active: true, crmBaseUrl: this.crmBaseUrl() },
+      order: { createdAt: 'DESC' },
+    });
+    const secrets = this.config.crm.webhookSecret ? [this.config.crm.webhookSecret] : [];
+    for (const row of rows) {
+      try {
+        secrets.push(this.plainOf(row));
+      } catch (err) {
+        if (!(err instanceof SecretUnreadableError)) throw err;
+        this.logger.warn(
+          `webhook subscription ${row.id}: secret unreadable (${err.message}); its deliveries are refused`,
+        );
+      }
+    }
+    this.cache = { secrets, at: Date.now() };
+    return secrets;
+  }
+
+  invalidate(): void {
+    this.cache = undefined;
+  }
+}

@@ -1,0 +1,237 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { RuleControlsService } from '../../rule-controls/rule-controls.service';
+import { ContactMirrorService } from '../../contacts/contact-mirror.service';
+import type { PreviousCapture } from '../../contacts/mirror-event-upserts';
+import { CrmGateway } from '../../crm/crm-gateway.service';
+import type { Contact } from '../../crm-contract/crm-types';
+import type { NewRun, PendingRun } from '../admission/create-run';
+import type { InboxOutcome } from '../../persistence/ledger/inbox-event.entity';
+import {
+  InboxEventRow,
+  InboxEventsRepository,
+  REPLAY_KEY_PREFIX,
+} from '../../persistence/ledger/inbox-events.repository';
+import type { CompiledRuleSet } from '../../language/matching/compiled-rule-set';
+import { EngineMetrics } from '../../ops/engine-metrics';
+import { ActionsQueue } from '../../queues/actions-queue.service';
+import { RunsRepository } from '../../persistence/ledger/runs.repository';
+import type { EvaluationFacts, RuleEvaluation } from '../../language/rules/rule-types';
+import { RuleSetService } from '../../rule-set/rule-set.service';
+import { customSourceOf, isCustomEventKind } from '../../language/rules/custom-event-kind';
+import { CustomContactService } from './custom-contact.service';
+import { isContactGone } from './event-failure';
+import { WaitCancellationService } from '../execution/timing/wait-cancellation.service';
+import { eventFacts, planEvent, previousStateOf, type StoredEvent } from './event-plan';
+import { ChangeNamesService } from './change-names.service';
+import { RunDispatchService } from '../admission/run-dispatch.service';
+import { MatchedEventsRecorder } from '../admission/matched-events-recorder';
+import { UnmatchedEventsRecorder } from '../admission/unmatched-events-recorder';
+
+/**
+ * Turns one stored event into runs: evaluates the rules listening to its kind against the
+ * freshest contact state, and writes every run (matched or not, with its explain trace) plus the
+ * event's "processed" mark in one transaction, shared with the concurrent jobs' events (the
+ * recorders). Actions are enqueued after the commit.
+ */
+@Injectable()
+export class EventMatchingService {
+  private readonly logger = new Logger(EventMatchingService.name);
+
+  constructor(
+    private readonly rules: RuleSetService,
+    private readonly gateway: CrmGateway,
+    private readonly metrics: EngineMetrics,
+    private readonly mirror: ContactMirrorService,
+    private readonly inbox: InboxEventsRepository,
+    private readonly actions: ActionsQueue,
+    private readonly controls: RuleControlsService,
+    private readonly waits: WaitCancellationService,
+    private readonly dispatcher: RunDispatchService,
+    private readonly runs: RunsRepository,
+    private readonly unmatched: UnmatchedEventsRecorder,
+    private readonly matched: MatchedEventsRecorder,
+    private readonly changeNames: ChangeNamesService,
+    private readonly customContacts: CustomContactService,
+  ) {}
+
+  async process(inboxEventId: string, correlationId: string): Promise<void> {
+    const row = await this.inbox.find(inboxEventId);
+    if (row) await this.processRow(row, correlationId);
+  }
+
+  /** The stored rows of an intake batch's events, in one read (a row may be gone: retention). */
+  rowsOf(inboxEventIds: readonly string[]): Promise<InboxEventRow[]> {
+    return this.inbox.findMany(inboxEventIds);
+  }
+
+  /** One stored event, already read; concurrent calls share the batched ledger and mirror writes. */
+  async processRow(stored: InboxEventRow, correlationId: string): Promise<void> {
+    if (stored.status === 'processed') return this.requeueUnfinished(stored.id, correlationId);
+    if (stored.status !== 'pending') return;
+    // A job taken while the worker starts may come before the rule set is loaded: wait for it
+    // (an event matched against no set would be marked processed without its runs).
+    let ruleSet = this.rules.current();
+    if (!ruleSet) {
+      this.logger.log(
+        `event ${stored.type} ${stored.id}: waiting for the rule set to load [${correlationId}]`,
+      );
+      ruleSet = await this.rules.loaded();
+    }
+    const row = await this.withCustomContact(stored, ruleSet, correlationId);
+    if (!row) return;
+    const event = storedEvent(row);
+    const plan = planEvent(event, ruleSet?.rulesForEvent(row.type).length ?? 0);
+    // Change operators compare with the contact before this event: kept on the event by the
+    // mirror upsert itself (same statement), only when a rule listening to the kind uses one.
+    const needsPrevious = plan.match && ruleSet?.needsPrevious(row.type) === true;
+    const capture: PreviousCapture | undefined =
+      needsPrevious && !row.previous_contact ? { inboxEventId: row.id } : undefined;
+    // Independent of each other, so side by side (one round trip of latency instead of two):
+    // a payload the mirror cannot keep is noted on the event and matched all the same; whatever
+    // rules listen to it, the event may end waiting runs (`until`, a deleted contact).
+    const [mirrorSkipped] = await Promise.all([
+      plan.updateMirror
+        ? this.mirror.applyEvent(row.type, row.payload.data as unknown as Contact, capture)
+        : null,
+      row.contact_id && !event.replay ? this.waits.onEvent(row.contact_id, eventFacts(event, new Date())) : 0,
+    ]);
+    const note = mirrorSkipped && `contact mirror not updated: ${mirrorSkipped}`;
+    const outcome = note ? 'mirror_skipped' : null;
+    if (!ruleSet || !plan.match) {
+      await this.inbox.markProcessed(row.id, outcome, note);
+      return;
+    }
+    let facts: EvaluationFacts;
+    try {
+      facts = await this.factsFor(event, plan.contactFrom, row.contact_id!);
+      if (needsPrevious) {
+        facts.previous = previousStateOf(event, row.previous_contact, capture?.previous, mirrorSkipped);
+        facts.names = await this.changeNames.resolverFor(ruleSet, row.type);
+      }
+    } catch (err) {
+      if (!isContactGone(err)) throw err;
+      // Deleted in the CRM since the event: nothing to act on, and no attempt would change that.
+      await this.inbox.markProcessed(row.id, 'contact_gone');
+      this.logger.log(`event ${row.type} ${row.id}: contact ${row.contact_id} is gone [${correlationId}]`);
+      return;
+    }
+    const runs = this.newRuns(row, ruleSet, await ruleSet.evaluateEvent(facts), facts, correlationId);
+    // No rule matched (most events): a batched claim and insert shared with concurrent jobs.
+    const pending =
+      runs.some((run) => run.evaluation.matched) || outcome || note
+        ? await this.recordRuns(row.id, runs, { outcome, note })
+        : this.countRuns(runs, (await this.unmatched.record({ inboxEventId: row.id, runs })) ?? []);
+    // Executed here when the contact is free (first CRM call without a second queue hop), else queued.
+    const how = await this.dispatcher.dispatch(pending.map((run) => ({ ...run, correlationId })));
+    if (how)
+      this.logger.log(`event ${row.type} ${row.id}: ${pending.length} run(s), ${how} [${correlationId}]`);
+  }
+
+  /**
+   * A custom source's event names its contact in the payload (sources.yaml): looked up here, once,
+   * when a rule listens, and kept on the event. Not found is final and visible: processed with
+   * outcome contact_not_found and the reason (undefined is returned: nothing more to do).
+   */
+  private async withCustomContact(
+    row: InboxEventRow,
+    ruleSet: CompiledRuleSet,
+    correlationId: string,
+  ): Promise<InboxEventRow | undefined> {
+    if (row.contact_id || !isCustomEventKind(row.type) || ruleSet.rulesForEvent(row.type).length === 0)
+      return row;
+    const source = ruleSet.sources.get(customSourceOf(row.type));
+    const found = source
+      ? await this.customContacts.find(source, row.payload.data, correlationId)
+      : { ok: false as const, reason: `source ${customSourceOf(row.type)} is no longer declared` };
+    if (!found.ok) {
+      await this.inbox.markProcessed(row.id, 'contact_not_found', found.reason);
+      this.logger.log(`event ${row.type} ${row.id}: contact not found, ${found.reason} [${correlationId}]`);
+      return undefined;
+    }
+    await this.inbox.setContactId(row.id, found.contactId);
+    return { ...row, contact_id: found.contactId };
+  }
+
+  /**
+   * The event was processed, yet its job runs again: the worker that processed it died (or stalled)
+   * after the commit, maybe while executing its runs inline. Whatever it left unfinished goes to the
+   * actions queue now, as it would have without the inline attempt (a waiting run gets its wake
+   * job: the worker may have died between the `waiting` mark and adding it); finished runs are not touched.
+   */
+  private async requeueUnfinished(inboxEventId: string, correlationId: string): Promise<void> {
+    const unfinished = await this.runs.unfinishedOfTrigger(`event:${inboxEventId}`);
+    for (const run of unfinished)
+      await this.actions.ensure({ ...run, correlationId: run.correlationId ?? correlationId });
+  }
+
+  private async factsFor(
+    event: StoredEvent,
+    contactFrom: 'payload' | 'crm',
+    contactId: string,
+  ): Promise<EvaluationFacts> {
+    // One read per event, only when a rule listens: the guards need the contact's current state.
+    const contact =
+      contactFrom === 'crm'
+        ? await this.gateway.getContact(contactId, { priority: 'interactive' })
+        : undefined;
+    return eventFacts(event, new Date(), contact as unknown as Record<string, unknown> | undefined);
+  }
+
+  private newRuns(
+    row: InboxEventRow,
+    ruleSet: CompiledRuleSet,
+    evaluations: RuleEvaluation[],
+    facts: EvaluationFacts,
+    correlationId: string,
+  ): NewRun[] {
+    return evaluations.flatMap((evaluation) => {
+      const rule = ruleSet.rule(evaluation.ruleId);
+      if (!rule) return [];
+      const run: NewRun = {
+        triggerKey: `event:${row.id}`,
+        inboxEventId: row.id,
+        eventType: row.type,
+        // An operator's replay is deliberate: loop protection does not hold it back.
+        replay: row.event_key.startsWith(REPLAY_KEY_PREFIX),
+        priority: 'interactive',
+        rule,
+        ruleSetVersion: ruleSet.version,
+        contactId: row.contact_id!,
+        // Operators' switches (console): paused records `paused`; forced shadow acts like shadow.
+        evaluation: { ...evaluation, mode: this.controls.modeOf(rule) },
+        paused: this.controls.isPaused(rule.id),
+        contactSnapshot: facts.contact ?? null,
+        correlationId,
+      };
+      return [run];
+    });
+  }
+
+  /** Batched with concurrent jobs' events (MatchedEventsRecorder); returns those to execute. */
+  private async recordRuns(
+    inboxEventId: string,
+    runs: NewRun[],
+    end: { outcome: InboxOutcome | null; note: string | null },
+  ): Promise<PendingRun[]> {
+    const created = await this.matched.record({ inboxEventId, runs, ...end });
+    return created ? this.countRuns(runs, created) : [];
+  }
+
+  /** Counts the runs written (`created[i]` is `runs[i]` as written); returns those to execute. */
+  private countRuns(runs: NewRun[], created: PendingRun[]): PendingRun[] {
+    created.forEach((run, i) => this.metrics.runs.inc({ status: run.status, rule: runs[i].rule.id }));
+    // Skips of runs settled at creation, counted as the runner counts its own (after the commit).
+    for (const { type, reason } of created.flatMap((run) => run.settled ?? []))
+      this.metrics.actions.inc({ type, status: 'skipped', reason });
+    return created.filter((run) => run.status === 'pending');
+  }
+}
+
+function storedEvent(row: InboxEventRow): StoredEvent {
+  return {
+    type: row.type,
+    replay: row.event_key.startsWith(REPLAY_KEY_PREFIX),
+    contactId: row.contact_id,
+    payload: row.payload,
+  };
+}

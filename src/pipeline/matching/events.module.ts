@@ -1,0 +1,50 @@
+import { Module } from '@nestjs/common';
+import { ActionsModule } from '../execution/actions.module';
+import { RuleControlsModule } from '../../rule-controls/rule-controls.module';
+import { ContactMirrorModule } from '../../contacts/contact-mirror.module';
+import { CrmModule } from '../../crm/crm.module';
+import { LedgerModule } from '../../persistence/ledger/ledger.module';
+import { QueuesModule } from '../../queues/queues.module';
+import { RulesModule } from '../../rule-set/rules.module';
+import { EventFailuresService } from './event-failures.service';
+import { TimingModule } from '../execution/timing/timing.module';
+import { CustomContactService } from './custom-contact.service';
+import { EventMatchingService } from './event-matching.service';
+import { EventsProcessor } from './events.processor';
+import { ReconcilerService } from './reconciler.service';
+import { RunDispatchService } from '../admission/run-dispatch.service';
+import { ChangeNamesService } from './change-names.service';
+import { MatchedEventsRecorder } from '../admission/matched-events-recorder';
+import { UnmatchedEventsRecorder } from '../admission/unmatched-events-recorder';
+
+@Module({})
+export class EventsModule {
+  static register(withWorkers: boolean, withScheduler: boolean) {
+    return {
+      module: EventsModule,
+      imports: [
+        QueuesModule,
+        LedgerModule,
+        CrmModule,
+        RulesModule,
+        ContactMirrorModule,
+        RuleControlsModule,
+        TimingModule,
+        // The action runner, for an event's runs executed in its job (RunDispatchService).
+        ActionsModule.register(withWorkers),
+      ],
+      providers: [
+        EventMatchingService,
+        RunDispatchService,
+        UnmatchedEventsRecorder,
+        MatchedEventsRecorder,
+        ChangeNamesService,
+        CustomContactService,
+        ...(withWorkers ? [EventsProcessor, EventFailuresService] : []),
+        // One reconciler per scheduler process is enough; several are harmless (job ids dedupe).
+        ...(withScheduler ? [ReconcilerService] : []),
+      ],
+      exports: [EventMatchingService],
+    };
+  }
+}

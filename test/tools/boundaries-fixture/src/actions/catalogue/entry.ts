@@ -1,4 +1,0 @@
-// Fixture: breaks no rule (a type-only import is erased: nothing of Nest loads).
-import type { Gateway } from '../../crm/gateway';
-
-export const execute = (gateway: Gateway) => gateway.send('hi');

@@ -1,0 +1,2 @@
+// Fixture: run creation, which admission owns.
+export const createRun = () => 'run';

@@ -1,0 +1,2 @@
+// Fixture: a pure file outside the CRM contract.
+export const QUEUE = 'events';
