@@ -32,15 +32,7 @@ export class ConsoleManualRunController {
     const ctx = { title: `Run ${ruleId}`, section: 'rules' };
     if (!contactId) return this.pages.send(req, res, 'manual-run', { ruleId, form: { contactId: '' } }, ctx);
     const result = await this.manual.run(ruleId, contactId, { dryRun: true, by: this.by(req) });
-    if (!result.ok)
-      return this.pages.send(
-        req,
-        res,
-        'manual-run',
-        { ruleId, form: { contactId, refusal: result.refusal.message } },
-        ctx,
-        result.refusal.status,
-      );
+    if (!result.ok) return this.refused(req, res, ruleId, contactId, result.refusal);
     return this.pages.send(req, res, 'manual-run', { ruleId, preview: previewView(result.explain) }, ctx);
   }
 
@@ -61,15 +53,7 @@ export class ConsoleManualRunController {
       );
     }
     const result = await this.manual.run(ruleId, contactId, { dryRun: false, by: this.by(req) });
-    if (!result.ok)
-      return this.pages.send(
-        req,
-        res,
-        'manual-run',
-        { ruleId, form: { contactId, refusal: result.refusal.message } },
-        { title: `Run ${ruleId}`, section: 'rules' },
-        result.refusal.status,
-      );
+    if (!result.ok) return this.refused(req, res, ruleId, contactId, result.refusal);
     if (result.dryRun) throw new BadRequestException('not run'); // never: dryRun was false
     res.redirect(303, `/console/runs/${result.run.id}`);
   }
@@ -77,6 +61,19 @@ export class ConsoleManualRunController {
   /** Who asked, as the run records it: the session's id-hash prefix (never the session itself). */
   private by(req: ConsoleRequest): string {
     return `console:${req.consoleSession?.idHash.slice(0, 8) ?? 'unknown'}`;
+  }
+
+  /** The form again, with why the run was refused (unknown contact, a segment rule, ...). */
+  private refused(
+    req: ConsoleRequest,
+    res: Response,
+    ruleId: string,
+    contactId: string,
+    refusal: { status: number; message: string },
+  ) {
+    const ctx = { title: `Run ${ruleId}`, section: 'rules' };
+    const form = { contactId, refusal: refusal.message };
+    return this.pages.send(req, res, 'manual-run', { ruleId, form }, ctx, refusal.status);
   }
 }
 
