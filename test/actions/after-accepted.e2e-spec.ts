@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import { crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { consoleLogIn, formFields, type ConsoleClient } from '../support/console-client';
 import { api } from '../support/http';
+import { REACT_RULE, SEND_RULE, TEMPLATE_RULE } from '../support/message-rules';
 
 jest.setTimeout(180_000);
 
@@ -20,30 +21,9 @@ type Kind = keyof typeof ROUTES;
 const RULE_OF: Record<Kind, string> = { send: 'follow-up', template: 'welcome-back', react: 'thumbs-up' };
 
 const RULES = {
-  'send.yaml': `
-rule: follow-up
-on: contact.updated
-if: { fact: contact.notes, operator: equal, value: "send" }
-do:
-  - send-message: { text: "Hello {{contact.name}}", channel: Main WhatsApp }
-`,
-  'template.yaml': `
-rule: welcome-back
-on: contact.updated
-if: { fact: contact.notes, operator: equal, value: "template" }
-do:
-  - send-template: { name: welcome, parameters: ["{{contact.name}}"], channel: Main WhatsApp }
-`,
-  'react.yaml': `
-rule: thumbs-up
-on: message.created
-if:
-  all:
-    - { fact: message.isOutgoing, operator: equal, value: false }
-    - { fact: message.text, operator: equal, value: "react please" }
-do:
-  - react: "👍"
-`,
+  'send.yaml': SEND_RULE,
+  'template.yaml': TEMPLATE_RULE,
+  'react.yaml': REACT_RULE,
 };
 
 describe('at-most-once after the CRM accepted', () => {

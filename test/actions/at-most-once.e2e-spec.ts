@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { ADMIN_TOKEN, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { DEMO } from '../support/demo-fixture';
 import { api } from '../support/http';
+import { REACT_RULE, SEND_RULE, TEMPLATE_RULE } from '../support/message-rules';
 
 jest.setTimeout(120_000);
 
@@ -14,31 +15,9 @@ const REACT_ROUTE = 'POST /v1/messages/reactions';
 const TEMPLATE_ROUTE = 'POST /v1/message-templates/send';
 
 const RULES = {
-  'send.yaml': `
-rule: follow-up
-on: contact.updated
-if: { fact: contact.notes, operator: equal, value: "send" }
-do:
-  - send-message: { text: "Hello {{contact.name}}", channel: Main WhatsApp }
-  - add-tag: thanked
-`,
-  'template.yaml': `
-rule: welcome-back
-on: contact.updated
-if: { fact: contact.notes, operator: equal, value: "template" }
-do:
-  - send-template: { name: welcome, parameters: ["{{contact.name}}"], channel: Main WhatsApp }
-`,
-  'react.yaml': `
-rule: thumbs-up
-on: message.created
-if:
-  all:
-    - { fact: message.isOutgoing, operator: equal, value: false }
-    - { fact: message.text, operator: equal, value: "react please" }
-do:
-  - react: "👍"
-`,
+  'send.yaml': SEND_RULE + '  - add-tag: thanked\n',
+  'template.yaml': TEMPLATE_RULE,
+  'react.yaml': REACT_RULE,
 };
 
 describe('at-most-once writes against a CRM that loses answers', () => {
