@@ -3,16 +3,14 @@
 // later event, an `unless`, a deleted contact, a goal met; branches take an arm (branch-plan.ts)
 // and a wait with on-event is resumed by its event; limits and once / at-most / cooldown count runs.
 // Pure and offline: the engine's runner makes the same decisions with delayed jobs.
-import { isCustomerMessage } from '../policy/customer-messages';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
-import { decidePolicy, inboundAt, policyApplies, quietZone } from '../policy/messaging-policy';
-import { isTimeZone } from './check-timezone';
 import { formatEvaluation } from '../matching/format-explain';
 import { durationText } from '../matching/format-timing';
 import type { EvaluationFacts, RuleAction, RuleDefinition, WaitStep } from './rule-types';
 import { armNotTaken, decideBranch, nextControl, splitPoint } from './branch-plan';
 import { gateBefore, goalMet, limitPeriod, unlessHolds, untilMatches } from './run-gates';
 import { mockedOutcome, type MockedResponses } from './mocked-responses';
+import { timelinePolicyStep } from './timeline-policy-gate';
 
 export interface TimelineAction {
   action: RuleAction;
@@ -204,9 +202,14 @@ export class RunTimeline {
         this.note(now, rule, `action ${run.next + 1} skipped: ${gate.why}`);
         continue;
       }
-      const held = this.policyGate(run, facts);
-      if (held === 'stop') return;
-      if (held === 'skip') continue;
+      // The messaging policy (timeline-policy-gate.ts): caps and quiet hours of customer messages.
+      const held = timelinePolicyStep(this.ruleSet.policy, run, facts, this.sentAt);
+      if (held.kind === 'defer') return this.sleep(run, held.until.getTime(), held.note);
+      if (held.kind === 'skip') {
+        this.note(now, rule, held.note);
+        continue;
+      }
+      if (held.kind === 'send') this.sentAt.push(now);
       const action = rule.actions[run.next];
       this.done.push({ action, rule: rule.id, at: now });
       if (action.type === 'http-request') {
@@ -216,31 +219,6 @@ export class RunTimeline {
       }
     }
     this.pending = this.pending.filter((r) => r !== run);
-  }
-
-  /** The messaging policy before a customer message, as the engine's policy gate decides it. */
-  private policyGate(run: PendingRun, facts: EvaluationFacts): 'go' | 'skip' | 'stop' {
-    const policy = this.ruleSet.policy;
-    const action = run.rule.actions[run.next];
-    if (!policyApplies(policy) || !isCustomerMessage(action.type)) return 'go';
-    const customFields = facts.contact?.customFields as Record<string, unknown> | undefined;
-    const decision = decidePolicy(policy, {
-      now: facts.now,
-      zone: quietZone(policy, customFields, isTimeZone),
-      sentAt: this.sentAt,
-      inboundAt: run.trigger.event.type.startsWith('message.') ? inboundAt(run.trigger.message) : undefined,
-    });
-    const which = `action ${run.next + 1}`;
-    if (decision.kind === 'skip') {
-      this.note(facts.now, run.rule, `${which} skipped: ${decision.reason} (${decision.detail})`);
-      return 'skip';
-    }
-    if (decision.kind === 'defer') {
-      this.sleep(run, decision.until.getTime(), `${which} deferred: ${decision.reason} (${decision.detail})`);
-      return 'stop';
-    }
-    this.sentAt.push(facts.now);
-    return 'go';
   }
 
   /** Fixed periods of `per`: the first `max` runs of a period go, the rest queue or skip. */

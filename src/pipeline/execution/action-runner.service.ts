@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CrmDirectory } from '../../crm/crm-directory.service';
-import { CrmApiError } from '../../crm-contract/crm-errors';
 import { CrmGateway } from '../../crm/crm-gateway.service';
 import type { Contact } from '../../crm-contract/crm-types';
 import { ContactJournalRepository } from '../../journal/contact-journal.repository';
@@ -21,14 +20,14 @@ import { executeAction } from './action-executor';
 import type { ExecutionEnv, TriggerMessage } from '../../language/catalogue/action-definition';
 import { ACTION_DEFINITIONS, actionDefinition } from '../../language/catalogue/catalogue';
 import { resolveAction } from './resolve-action';
-import { describeFailure, isPermanentFailure } from './action-failure';
+import { describeFailure } from './action-failure';
+import { settleFailure } from './failure-path';
 import { freshestContact, messageOf, needsFreshRead, nextStep } from './run-steps';
 import { pickMember } from './member-pick';
 import { TransientActionError, type ActionOutcome as Outcome, type RunLedger as Ledger } from './run-ledger';
 import { settleAfterRunning, settleUnclear } from './unclear-outcome';
 import { withContactLease, type HeldLease } from './contact-lease';
 import { OutboundRequests } from '../../egress/outbound-requests.service';
-import { decideHttpFailure } from './idempotent-by-key';
 import { outboundFor, savedSteps, type SavedSteps } from './http-steps';
 
 /** Customer-facing writes (send-message, send-template, react): never repeated by the engine. */
@@ -185,6 +184,12 @@ export class ActionRunnerService {
           requestId,
         },
       });
+    const fail = (err: unknown) =>
+      settleFailure(
+        ledger,
+        { metrics: this.metrics, logger: this.logger },
+        { run, row, err, durationMs: Date.now() - started, finalAttempt },
+      );
     // Set once an at-most-once write's `running` mark is committed: from then on every error is
     // judged by verdictAfterRunning (write-verdict.ts), the one place that may let it be retried.
     let afterRunning: ((err: unknown) => Promise<Outcome>) | undefined;
@@ -207,7 +212,7 @@ export class ActionRunnerService {
         );
       const settleAfter = (err: unknown) =>
         settleAfterRunning(ledger, this.metrics, { row, type: action.type, started, unclear }, err, () =>
-          this.onError(ledger, run, row, err, Date.now() - started, finalAttempt),
+          fail(err),
         );
       if (interrupted && def.repeat === 'at-most-once') {
         afterRunning = settleAfter; // the mark of the interrupted attempt is committed
@@ -261,42 +266,8 @@ export class ActionRunnerService {
       // Thrown by settling itself: the row is left as it is and the job retried.
       if (err instanceof TransientActionError) throw err;
       if (afterRunning) return afterRunning(err);
-      return this.onError(ledger, run, row, err, Date.now() - started, finalAttempt);
+      return fail(err);
     }
-  }
-
-  private async onError(
-    ledger: Ledger,
-    run: RunRow,
-    row: ActionRow,
-    err: unknown,
-    durationMs: number,
-    finalAttempt: boolean,
-  ): Promise<Outcome> {
-    const type = (row.action as RuleAction).type;
-    const done = actionDefinition(type).alreadyDone?.(err);
-    if (done) {
-      const requestId = err instanceof CrmApiError ? (err.requestId ?? null) : null;
-      await ledger.actions.succeed(row.id, durationMs, requestId, done);
-      return 'next';
-    }
-    // http-request failures are decided by its repeat class (idempotent-by-key.ts).
-    const http = decideHttpFailure(err);
-    const permanent = http ? http.final : isPermanentFailure(err);
-    const failure = http ? http.failure : describeFailure(err);
-    if (permanent || finalAttempt) {
-      const status: 'failed' | 'dead' = permanent ? 'failed' : 'dead';
-      await ledger.actions.fail(row.id, status, failure, durationMs);
-      this.metrics.actions.inc({ type, status, reason: failure.code });
-      this.logger.warn(
-        `rule ${run.rule_id}: ${type} on contact ${run.contact_id} ${status}: ${failure.code} ${failure.requestId ?? ''}`,
-      );
-      return status;
-    }
-    // At-most-once writes reach here only when nothing was applied (verdictAfterRunning:
-    // not_applied). State-checked writes are guarded again on the retry.
-    await ledger.actions.fail(row.id, 'pending', failure, durationMs);
-    throw new TransientActionError(`${type} on contact ${run.contact_id}: ${failure.code}`);
   }
 
   private async readContact(run: RunRow): Promise<Contact> {

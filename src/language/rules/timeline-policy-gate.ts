@@ -1,0 +1,63 @@
+// The messaging-policy gate of the simulated clock (run-timeline.ts): before a customer message,
+// the same caps and quiet hours the engine's policy gate applies. Kept apart and pure so the
+// timeline stays about runs and the clock; the timeline applies the step (note, sleep, count).
+import { isCustomerMessage } from '../policy/customer-messages';
+import {
+  decidePolicy,
+  inboundAt,
+  policyApplies,
+  quietZone,
+  type MessagingPolicy,
+} from '../policy/messaging-policy';
+import { isTimeZone } from './check-timezone';
+import type { EvaluationFacts, RuleDefinition } from './rule-types';
+
+/**
+ * `ungated`: not a customer message or no policy; `send`: the message goes and counts against
+ * the caps; `skip`: the action is skipped; `defer`: the run sleeps until `until`.
+ */
+export type TimelinePolicyStep =
+  | { kind: 'ungated' }
+  | { kind: 'send' }
+  | { kind: 'skip'; note: string }
+  | { kind: 'defer'; until: Date; note: string };
+
+/** The run at its next action, as the timeline holds it. */
+export interface TimelineRunAt {
+  rule: RuleDefinition;
+  /** Index of the next action (0-based). */
+  next: number;
+  /** The triggering event's facts: a message.* run answers its inbound message. */
+  trigger: EvaluationFacts;
+}
+
+/**
+ * The messaging policy before a customer message, as the engine's policy gate decides it.
+ * `sentAt`: when the contact got customer messages so far.
+ */
+export function timelinePolicyStep(
+  policy: MessagingPolicy | undefined,
+  run: TimelineRunAt,
+  facts: EvaluationFacts,
+  sentAt: readonly Date[],
+): TimelinePolicyStep {
+  const action = run.rule.actions[run.next];
+  if (!policyApplies(policy) || !isCustomerMessage(action.type)) return { kind: 'ungated' };
+  const customFields = facts.contact?.customFields as Record<string, unknown> | undefined;
+  const decision = decidePolicy(policy, {
+    now: facts.now,
+    zone: quietZone(policy, customFields, isTimeZone),
+    sentAt,
+    inboundAt: run.trigger.event.type.startsWith('message.') ? inboundAt(run.trigger.message) : undefined,
+  });
+  const which = `action ${run.next + 1}`;
+  if (decision.kind === 'skip')
+    return { kind: 'skip', note: `${which} skipped: ${decision.reason} (${decision.detail})` };
+  if (decision.kind === 'defer')
+    return {
+      kind: 'defer',
+      until: decision.until,
+      note: `${which} deferred: ${decision.reason} (${decision.detail})`,
+    };
+  return { kind: 'send' };
+}
