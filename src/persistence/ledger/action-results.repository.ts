@@ -4,14 +4,14 @@ import type { Queryable, Transactional } from '../sql/queryable';
 import { returnedRows } from '../sql/returned-rows';
 import type { RuleAction } from '../../language/rules/rule-types';
 import type { ActionStatus, ActionTarget } from './action-result.entity';
-import { ActionResultViews } from './action-result-views';
+import { ActionResultViews } from './action-result-views.repository';
 
 export type {
   ActionNeedingAttention,
   AttentionFilter,
   ContactActionRow,
   RetryCandidate,
-} from './action-result-views';
+} from './action-result-views.repository';
 
 export interface ActionRow {
   id: string;

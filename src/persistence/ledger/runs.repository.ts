@@ -4,7 +4,7 @@ import { affectedRows, returnedRows } from '../sql/returned-rows';
 import type { RunStatus } from './run.entity';
 import type { TimelineEntry } from './run-timeline-entry';
 import type { QueueableRun, RunInsert, RunRow } from './run-rows';
-import { RunViews } from './run-views';
+import { RunViews } from './run-views.repository';
 
 const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlationId", priority,
                    waiting_until AS "waitingUntil"`;

@@ -1,5 +1,6 @@
-// Read-only views of `action_results` for the operator console, admin, retry and sweep reports. ActionResultsRepository extends
-// this class: one repository per table, its statements kept in two files (as runs' are).
+// Read-only views of `action_results` for the operator console, admin, retry and sweep reports.
+// ActionResultsRepository extends this class: one repository per table, its statements kept in two
+// files (as runs' are).
 import type { Queryable } from '../sql/queryable';
 import type { RuleAction } from '../../language/rules/rule-types';
 import type { ActionStatus } from './action-result.entity';
