@@ -3,14 +3,14 @@
 import { affectedRows, returnedRows } from '../sql/returned-rows';
 import type { PreviousState } from '../../language/rules/rule-types';
 import type { InboxOutcome, InboxStatus } from './inbox-event.entity';
-import { InboxEventViews, type Db } from './inbox-event-views';
+import { InboxEventViews, type Db } from './inbox-event-views.repository';
 
 export type {
   ContactDeliveryRow,
   FailedEventRow,
   InboxExportCursor,
   InboxExportRow,
-} from './inbox-event-views';
+} from './inbox-event-views.repository';
 
 export interface NewInboxEvent {
   key: string;

@@ -1,4 +1,5 @@
-// The shapes of `runs` rows as each reader sees them; the statements are in runs.repository.ts and run-views.ts.
+// The shapes of `runs` rows as each reader sees them; the statements are in runs.repository.ts
+// and run-views.repository.ts.
 import type { TimingPlan } from '../../language/rules/run-gates';
 import type { ConditionTrace, RuleAction } from '../../language/rules/rule-types';
 import type { RunPriority, RunStatus } from './run.entity';

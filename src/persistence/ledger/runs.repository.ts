@@ -4,7 +4,7 @@ import { affectedRows, returnedRows } from '../sql/returned-rows';
 import type { RunStatus } from './run.entity';
 import type { TimelineEntry } from './run-timeline-entry';
 import type { QueueableRun, RunInsert, RunRow } from './run-rows';
-import { RunViews } from './run-views';
+import { RunViews } from './run-views.repository';
 
 const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlationId", priority,
                    waiting_until AS "waitingUntil"`;
@@ -41,7 +41,7 @@ const INSERT_RUNS_FROM_JSON = (
 /** A waiting run has its delayed job; a job a little early on the database's clock still wakes it. */
 const WAKE_TOLERANCE_MS = 1000;
 
-/** The writes and the runner's reads; the console's and admin's read-only views are in RunViews. */
+/** The writes and the runner's reads; the read-only views and counts are in RunViews. */
 export class RunsRepository extends RunViews {
   /** The same repository over a transaction or a dedicated connection. */
   in(db: Queryable): RunsRepository {
@@ -208,23 +208,6 @@ export class RunsRepository extends RunViews {
   }
 
   // --- waits, windows and limits (src/pipeline/execution/timing) ---
-
-  /**
-   * How many runs of a limited rule took a slot of the period [from, to) (their timeline's `limit`
-   * step): the rule's counter as the ledger knows it, for a counter Redis lost. The slot is
-   * recorded right after it is taken, so such runs were updated since `from` (less a margin for
-   * the clocks), which keeps the scan to the partial index IDX_runs_limited_rule_updated.
-   */
-  async countLimitSlots(ruleId: string, from: Date, to: Date): Promise<number> {
-    const [{ n }] = await this.db.query(
-      `SELECT count(*)::int AS n FROM runs
-        WHERE rule_id = $1 AND timing ? 'limit' AND updated_at >= $2::timestamptz - interval '5 minutes'
-          AND jsonb_path_exists(timeline, '$[*] ? (@.step == "limit" && @.at >= $from && @.at < $to)',
-                                jsonb_build_object('from', $3::text, 'to', $4::text))`,
-      [ruleId, from, from.toISOString(), to.toISOString()],
-    );
-    return n;
-  }
 
   /** Records a step of the run's timeline. */
   async record(runId: string, entry: TimelineEntry): Promise<void> {

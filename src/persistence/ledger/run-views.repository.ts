@@ -1,6 +1,6 @@
 // Read-only views of `runs` for the operator console and the admin API (lists, counts, one run with
-// its explain trace). RunsRepository extends this class: one repository per table, its statements
-// kept in two files.
+// its explain trace), and the ledger's count of a limited rule's slots. RunsRepository extends this
+// class: one repository per table, its statements kept in two files.
 import type { Queryable } from '../sql/queryable';
 import type { ContactRunRow, RuleBranchCounts, RuleRunCounts, RunFilter, RunListRow } from './run-rows';
 
@@ -113,5 +113,22 @@ export class RunViews {
       [id],
     );
     return run;
+  }
+
+  /**
+   * How many runs of a limited rule took a slot of the period [from, to) (their timeline's `limit`
+   * step): the rule's counter as the ledger knows it, for a counter Redis lost. The slot is
+   * recorded right after it is taken, so such runs were updated since `from` (less a margin for
+   * the clocks), which keeps the scan to the partial index IDX_runs_limited_rule_updated.
+   */
+  async countLimitSlots(ruleId: string, from: Date, to: Date): Promise<number> {
+    const [{ n }] = await this.db.query(
+      `SELECT count(*)::int AS n FROM runs
+        WHERE rule_id = $1 AND timing ? 'limit' AND updated_at >= $2::timestamptz - interval '5 minutes'
+          AND jsonb_path_exists(timeline, '$[*] ? (@.step == "limit" && @.at >= $from && @.at < $to)',
+                                jsonb_build_object('from', $3::text, 'to', $4::text))`,
+      [ruleId, from, from.toISOString(), to.toISOString()],
+    );
+    return n;
   }
 }

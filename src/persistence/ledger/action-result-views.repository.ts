@@ -1,5 +1,6 @@
-// Read-only views of `action_results` for the operator console. ActionResultsRepository extends
-// this class: one repository per table, its statements kept in two files (as runs' are).
+// Read-only views of `action_results` for the operator console, admin, retry and sweep reports.
+// ActionResultsRepository extends this class: one repository per table, its statements kept in two
+// files (as runs' are).
 import type { Queryable } from '../sql/queryable';
 import type { RuleAction } from '../../language/rules/rule-types';
 import type { ActionStatus } from './action-result.entity';
@@ -42,6 +43,15 @@ export interface ContactActionRow {
   durationMs: number | null;
   startedAt: Date | null;
   finishedAt: Date | null;
+}
+
+export interface RetryCandidate {
+  id: string;
+  runId: string;
+  type: string;
+  startedAt: Date | null;
+  errorCode: string | null;
+  httpStatus: number | null;
 }
 
 export class ActionResultViews {
@@ -98,6 +108,52 @@ export class ActionResultViews {
               a.duration_ms AS "durationMs", a.started_at AS "startedAt", a.finished_at AS "finishedAt"
          FROM action_results a JOIN runs r ON r.id = a.run_id WHERE a.run_id = ANY($1::uuid[])`,
       [runIds],
+    );
+  }
+
+  /** Action rows in `statuses` of runs in `statuses` (all, or those of `runIds`): what retry-dead would reopen. */
+  retryCandidates(statuses: string[], runIds: string[] | null): Promise<RetryCandidate[]> {
+    return this.db.query(
+      `SELECT a.id, a.run_id AS "runId", a.action ->> 'type' AS type, a.started_at AS "startedAt",
+              a.error_code AS "errorCode", a.http_status AS "httpStatus"
+         FROM action_results a JOIN runs r ON r.id = a.run_id
+        WHERE a.status = ANY($1) AND r.status = ANY($1) AND ($2::uuid[] IS NULL OR r.id = ANY($2::uuid[]))`,
+      [statuses, runIds],
+    );
+  }
+
+  /** The succeeded actions of `types` for a trigger, every rule and contact (a replay's confirmation page). */
+  sentOfTrigger(
+    triggerKey: string,
+    types: string[],
+  ): Promise<{ ruleId: string; contactId: string; action: unknown }[]> {
+    return this.db.query(
+      `SELECT r.rule_id AS "ruleId", r.contact_id AS "contactId", a.action
+         FROM runs r JOIN action_results a ON a.run_id = r.id
+        WHERE r.trigger_key = $1 AND a.status = 'succeeded' AND a.action ->> 'type' = ANY($2)
+        ORDER BY r.seq, a.action_index`,
+      [triggerKey, types],
+    );
+  }
+
+  /** Actions of one rule's runs on the given triggers (a sweep's), counted by status. */
+  async countsByStatus(ruleId: string, triggerKeys: string[]): Promise<Record<string, number>> {
+    const rows: { status: string; n: number }[] = await this.db.query(
+      `SELECT a.status, count(*)::int AS n FROM runs r JOIN action_results a ON a.run_id = r.id
+        WHERE r.trigger_key = ANY($1::text[]) AND r.rule_id = $2 GROUP BY a.status`,
+      [triggerKeys, ruleId],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  /** The admin view of a run's actions, camelCase. */
+  forRunView(runId: string): Promise<Record<string, unknown>[]> {
+    return this.db.query(
+      `SELECT action_index AS "index", action, status, reason, error_code AS "errorCode", error_message AS "errorMessage",
+              http_status AS "httpStatus", request_id AS "requestId", attempts, started_at AS "startedAt",
+              finished_at AS "finishedAt", duration_ms AS "durationMs", saved
+         FROM action_results WHERE run_id = $1 ORDER BY action_index`,
+      [runId],
     );
   }
 }

@@ -1,0 +1,71 @@
+// The one read settlement at creation decides from (src/pipeline/admission/settle-in-transaction.ts),
+// over runs, contact_leases, contact_mirror and inbox_events: a statement spanning four tables, so it
+// has its own small read-only repository rather than a place in one table's. Called with the events
+// transaction's queryable.
+import type { Contact } from '../../crm-contract/crm-types';
+import type { Queryable } from '../sql/queryable';
+import type { RunRow } from './run-rows';
+
+/**
+ * One statement over runs, contact_leases, contact_mirror (and, for templated values, the event's
+ * inbox row). Its point is that the three answers come from ONE snapshot (one statement under READ
+ * COMMITTED), which three repository calls could not give.
+ *
+ * Why settling on it is serializable with the runner: the settlement writes nothing to the CRM or
+ * the mirror, only its own run, finished. A run of this contact that this snapshot cannot see
+ * (another event's transaction, not yet committed) is ordered after this one: its runner starts
+ * after that commit, takes the lease and reads the mirror / CRM state, which this settlement did
+ * not change, so it acts exactly as if this run had been executed first, which is how two events'
+ * runs are ordered today (by commit: the runner only works runs it can see). Every run this
+ * snapshot can see must have finished, and no job may hold the lease: a runner that wrote the
+ * CRM updates the mirror before it finishes its run and releases its lease, so a quiet contact's
+ * mirror row already holds what earlier runs wrote (as the runner's own next run would read it).
+ * A run inserted earlier in this same transaction (an earlier rule of the same event) is seen as
+ * pending, so the later rule's run waits for the runner behind it. A batch of events reads before
+ * inserting any run, for all its candidate contacts at once: the runs of the batch itself are
+ * accounted for in memory, in batch order (settle-batch-order.ts).
+ */
+const SETTLEMENT_STATE_SQL = `
+  SELECT 'contact' AS kind, c.id,
+         NOT EXISTS (SELECT 1 FROM runs
+                      WHERE contact_id = c.id AND status IN ('pending', 'running', 'waiting'))
+         AND NOT EXISTS (SELECT 1 FROM contact_leases WHERE contact_id = c.id AND expires_at >= now())
+           AS quiet,
+         (SELECT raw FROM contact_mirror WHERE id = c.id) AS mirrored,
+         NULL::jsonb AS event_payload
+    FROM unnest($1::text[]) AS c(id)
+  UNION ALL
+  SELECT 'event', e.id::text, NULL, NULL, e.payload FROM inbox_events e WHERE e.id = ANY($2::uuid[])`;
+
+interface SettlementStateRow {
+  kind: 'contact' | 'event';
+  id: string;
+  quiet: boolean | null;
+  mirrored: Contact | null;
+  event_payload: RunRow['event_payload'];
+}
+
+/** Per contact: whether it is quiet (no unfinished run, no lease) and its mirror row; per event: its payload. */
+export interface SettlementStates {
+  contacts: Map<string, { quiet: boolean; mirrored: Contact | null }>;
+  payloads: Map<string, RunRow['event_payload']>;
+}
+
+export class SettlementStateRepository {
+  /** `db`: the events transaction the settlement runs in. */
+  constructor(private readonly db: Queryable) {}
+
+  /** The settlement read of one run, or of a batch's candidates: one statement either way. */
+  async read(contactIds: readonly string[], inboxEventIds: readonly string[]): Promise<SettlementStates> {
+    const rows: SettlementStateRow[] = await this.db.query(SETTLEMENT_STATE_SQL, [
+      [...new Set(contactIds)],
+      [...new Set(inboxEventIds)],
+    ]);
+    const states: SettlementStates = { contacts: new Map(), payloads: new Map() };
+    for (const row of rows) {
+      if (row.kind === 'event') states.payloads.set(row.id, row.event_payload);
+      else states.contacts.set(row.id, { quiet: row.quiet === true, mirrored: row.mirrored });
+    }
+    return states;
+  }
+}
