@@ -14,12 +14,7 @@ import { WaitCancellationService } from './wait-cancellation.service';
  */
 @Module({
   imports: [QueuesModule, LedgerModule, CrmModule, RulesModule],
-  providers: [
-    RuleLimitService,
-    RunTimingService,
-    WaitCancellationService,
-    PolicyGateService,
-  ],
+  providers: [RuleLimitService, RunTimingService, WaitCancellationService, PolicyGateService],
   exports: [RunTimingService, WaitCancellationService, PolicyGateService],
 })
 export class TimingModule {}
