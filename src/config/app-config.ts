@@ -73,6 +73,12 @@ export interface AppConfig {
   /** Audit rows (rule controls) older than this are pruned: a longer horizon than the ledger's. */
   retentionAuditDays: number;
   logLevel: string;
+  /**
+   * How far the engine clock (ENGINE_CLOCK, src/config/engine-clock.ts) is ahead of the process
+   * clock (ENGINE_CLOCK_OFFSET_MS; negative: behind). 0 unless set; refused with NODE_ENV=production
+   * unless ENGINE_CLOCK_OFFSET_IN_PRODUCTION=true.
+   */
+  engineClockOffsetMs: number;
   /** The http-request action and its egress limits (docs/RELIABILITY.md, SSRF surface). */
   httpAction: HttpActionConfig;
 }

@@ -145,4 +145,37 @@ describe('loadConfig', () => {
       expect(() => loadConfig(env)).toThrow(/^(?![\s\S]*not-a-key-0123456789)/);
     });
   });
+  describe('the engine clock offset', () => {
+    const PROD = { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'ab'.repeat(32) };
+
+    it.each([
+      ['unset: the process clock', {}, 0],
+      ['ahead', { ENGINE_CLOCK_OFFSET_MS: '3600000' }, 3_600_000],
+      ['behind', { ENGINE_CLOCK_OFFSET_MS: '-86400000' }, -86_400_000],
+      ['production, no offset', PROD, 0],
+      [
+        'production, opted in',
+        { ...PROD, ENGINE_CLOCK_OFFSET_MS: '60000', ENGINE_CLOCK_OFFSET_IN_PRODUCTION: 'true' },
+        60_000,
+      ],
+    ])('%s', (_case, env: Record<string, string>, offset) => {
+      expect(loadConfig(env).engineClockOffsetMs).toBe(offset);
+    });
+
+    it.each([
+      ['not an integer', { ENGINE_CLOCK_OFFSET_MS: '1.5' }, /ENGINE_CLOCK_OFFSET_MS must be an integer/],
+      [
+        'past a century',
+        { ENGINE_CLOCK_OFFSET_MS: String(200 * 365 * 86_400_000) },
+        /ENGINE_CLOCK_OFFSET_MS must be/,
+      ],
+      [
+        'production without the opt-in',
+        { ...PROD, ENGINE_CLOCK_OFFSET_MS: '60000' },
+        /ENGINE_CLOCK_OFFSET_IN_PRODUCTION=true/,
+      ],
+    ])('refuses %s', (_case, env: Record<string, string>, message) => {
+      expect(() => loadConfig(env)).toThrow(message);
+    });
+  });
 });

@@ -29,6 +29,8 @@ export function readRuntimeEnv(root = process.cwd()): Env {
 }
 
 const ROLES: Role[] = ['all', 'api', 'worker', 'scheduler'];
+/** The engine clock moves at most a century either way (ENGINE_CLOCK_OFFSET_MS). */
+const MAX_CLOCK_OFFSET_MS = 100 * 366 * 86_400_000;
 
 export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): AppConfig {
   const problems: string[] = [];
@@ -172,11 +174,22 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     retentionAuditDays: int('RETENTION_AUDIT_DAYS', 365, 1, 36500),
     webhookSecretKeys: { current: currentKey, old: oldKeys, local: secretKeyText === undefined },
     logLevel: str('LOG_LEVEL', 'info')!,
+    engineClockOffsetMs: int('ENGINE_CLOCK_OFFSET_MS', 0, -MAX_CLOCK_OFFSET_MS, MAX_CLOCK_OFFSET_MS),
     httpAction: loadHttpActionConfig(env, problems),
   };
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(config.logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
   }
+  // A moved clock sends messages by a calendar that is not the customers': a test and staging
+  // tool, never on by accident where messages reach real people.
+  if (
+    config.engineClockOffsetMs !== 0 &&
+    nodeEnv === 'production' &&
+    !bool('ENGINE_CLOCK_OFFSET_IN_PRODUCTION', false)
+  )
+    problems.push(
+      'ENGINE_CLOCK_OFFSET_MS moves the clock rules decide by; with NODE_ENV=production it also needs ENGINE_CLOCK_OFFSET_IN_PRODUCTION=true',
+    );
   if (config.retentionAuditDays < config.retentionDays)
     problems.push(`RETENTION_AUDIT_DAYS must be at least RETENTION_DAYS (${config.retentionDays})`);
   if (problems.length) throw new ConfigError(problems);

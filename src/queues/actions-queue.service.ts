@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
+import { ENGINE_CLOCK, type EngineClock } from '../config/engine-clock';
 import { isAlive } from './job-state';
 import { ACTIONS_QUEUE, ActionJobData, actionJobId, actionJobOptions, wakeJobId } from './queues';
 
@@ -17,15 +18,22 @@ export interface RunToQueue {
 /** The one place that adds jobs to the actions queue: job ids, attempts and backoff are decided here. */
 @Injectable()
 export class ActionsQueue {
-  constructor(@InjectQueue(ACTIONS_QUEUE) private readonly queue: Queue<ActionJobData>) {}
+  constructor(
+    @InjectQueue(ACTIONS_QUEUE) private readonly queue: Queue<ActionJobData>,
+    // Wake times are engine times (waiting_until): the delay is their distance from the engine's now.
+    @Inject(ENGINE_CLOCK) private readonly clock: EngineClock,
+  ) {}
 
   async add(run: RunToQueue): Promise<void> {
     if (run.waitingUntil) return this.wakeAt(run, run.waitingUntil);
     await this.queue.add('run', jobData(run), actionJobOptions(run.id));
   }
 
-  /** Wakes a waiting run at `at`: a delayed job, so a restart or another worker still fires it. */
-  async wakeAt(run: RunToQueue, at: Date, now = new Date()): Promise<void> {
+  /**
+   * Wakes a waiting run at `at` (an engine time): a delayed job, so a restart or another worker
+   * still fires it. `now` is the engine time the caller decided at; the delay is a real duration.
+   */
+  async wakeAt(run: RunToQueue, at: Date, now = this.clock.now()): Promise<void> {
     await this.queue.add('run', jobData(run), {
       ...actionJobOptions(run.id),
       jobId: wakeJobId(run.id, at),

@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { DEMO } from '../support/demo-fixture';
 import { api } from '../support/http';
@@ -8,22 +6,21 @@ import { ensureBuilt, WorkerProcesses } from '../support/worker-process';
 import { consoleCookie } from '../console/console-login';
 
 const MESSAGE_ROUTE = 'POST /v1/messages';
-const hhmm = (d: Date) => d.toISOString().slice(11, 16);
-
+/** The organization's zone: not UTC, and half an hour off it, so the zone is really applied. */
+const ZONE = 'Asia/Kolkata';
+/** The first allowed minute of quiet hours 22:00–07:00 in ZONE, on a fixed day (no DST there). */
+const QUIET_END = new Date('2030-01-15T07:00:00+05:30');
 /**
- * Quiet hours that began an hour ago and end at the first whole minute at least 30 s from now
- * (UTC): the way the timing tests place windows around the real clock, so nothing waits hours.
- * Written once the harness is up (its boot is the slow part), before the worker starts and reads it.
+ * Where the workers' engine clock stands when the first one is spawned: a minute before the end,
+ * room for the worker to boot and the event to reach it while the quiet hours still hold.
  */
-function quietHoursEndingSoon(): { end: Date; yaml: string } {
-  const end = new Date(Math.ceil((Date.now() + 30_000) / 60_000) * 60_000);
-  const from = hhmm(new Date(end.getTime() - 3_600_000));
-  return { end, yaml: `quiet-hours: { from: "${from}", to: "${hhmm(end)}", zone: UTC }\n` };
-}
+const ENGINE_START = new Date('2030-01-15T06:59:00+05:30');
 
 // Issue 24: a message due in quiet hours goes out at the first allowed minute, across an engine
-// restart. The run waits on the ledger and a BullMQ delayed job, like a window: the worker that
-// deferred it dies, the quiet hours end while no worker runs, a new worker sends it once.
+// restart. The workers run on an engine clock moved by ENGINE_CLOCK_OFFSET_MS (the same offset for
+// both, as for every process of one engine): 06:59 in the organization's zone, with time passing at
+// the real rate. The run waits on the ledger and a BullMQ delayed job, like a window: the worker
+// that deferred it dies, the quiet hours end while no worker runs, a new worker sends it once.
 describe('a message due in quiet hours', () => {
   let h: Harness;
   const workers = new WorkerProcesses();
@@ -39,6 +36,11 @@ describe('a message due in quiet hours', () => {
           '  - send-message: { text: "Hello {{contact.name}}", channel: Main WhatsApp }',
           '',
         ].join('\n'),
+        'policy.yaml': [
+          `timezone: ${ZONE}`,
+          'quiet-hours: { from: "22:00", to: "07:00", zone: contact }',
+          '',
+        ].join('\n'),
       },
       env: { ROLE: 'api' },
     });
@@ -52,9 +54,10 @@ describe('a message due in quiet hours', () => {
     const counters = async () =>
       (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body[MESSAGE_ROUTE] ?? 0;
     const before = await counters();
-    const { end, yaml } = quietHoursEndingSoon();
-    writeFileSync(join(h.rulesDir, 'policy.yaml'), yaml);
-    const first = workers.start(h).child;
+    const offset = ENGINE_START.getTime() - Date.now();
+    const engineNow = () => new Date(Date.now() + offset);
+    const clock = { ENGINE_CLOCK_OFFSET_MS: String(offset) };
+    const first = workers.start(h, clock).child;
     const contact = await newContact(h, 'Quinn Quiet', { assigneeId: DEMO.members.ana });
     const db = h.app.get(DataSource);
     const run = async () =>
@@ -67,38 +70,47 @@ describe('a message due in quiet hours', () => {
       async () => ((await run())?.status === 'waiting' ? run() : undefined),
       60_000,
     );
-    expect(waiting.waiting_until.toISOString()).toBe(end.toISOString());
+    // Deferred to 07:00 in the organization's zone, 01:30 UTC, by the engine clock.
+    expect(QUIET_END.toISOString()).toBe('2030-01-15T01:30:00.000Z');
+    expect(waiting.waiting_until.toISOString()).toBe(QUIET_END.toISOString());
     expect(waiting.timeline).toEqual([
       expect.objectContaining({
         step: 'waiting',
         for: 'policy',
         reason: 'quiet_hours',
-        until: end.toISOString(),
+        until: QUIET_END.toISOString(),
       }),
     ]);
+    expect(new Date(waiting.timeline[0].at).getTime()).toBeGreaterThanOrEqual(ENGINE_START.getTime());
     // The console's run page says why the run waits.
     const cookie = await consoleCookie(h.url);
     const page = await (await fetch(`${h.url}/console/runs/${waiting.id}`, { headers: { cookie } })).text();
     expect(page).toContain('(policy: quiet_hours, quiet hours');
     first.kill('SIGKILL');
-    // No worker while the quiet hours end.
-    await eventually(async () => (Date.now() > end.getTime() + 500 ? true : undefined), 90_000, 200);
+    // No worker while the quiet hours end (on the engine clock).
+    await eventually(
+      async () => (engineNow().getTime() > QUIET_END.getTime() + 500 ? true : undefined),
+      90_000,
+      200,
+    );
     expect((await run()).status).toBe('waiting');
     expect((await counters()) - before).toBe(0);
 
-    workers.start(h);
+    workers.start(h, clock);
     const done = await eventually(
       async () => ((await run())?.status === 'succeeded' ? run() : undefined),
       60_000,
       200,
     );
     expect(done.timeline.map((e: { step: string }) => e.step)).toEqual(['waiting', 'resumed']);
-    const [sent] = await db.query(
+    expect(new Date(done.timeline[1].at).getTime()).toBeGreaterThanOrEqual(QUIET_END.getTime());
+    const sends = await db.query(
       `SELECT a.status, a.started_at FROM runs r JOIN action_results a ON a.run_id = r.id WHERE r.contact_id = $1`,
       [contact.id],
     );
-    expect(sent.status).toBe('succeeded');
-    expect(sent.started_at.getTime()).toBeGreaterThanOrEqual(end.getTime());
+    expect(sends.map((s: { status: string }) => s.status)).toEqual(['succeeded']);
+    // started_at is Postgres's (real) clock: on the engine clock it is at or after 07:00.
+    expect(sends[0].started_at.getTime() + offset).toBeGreaterThanOrEqual(QUIET_END.getTime());
     expect((await counters()) - before).toBe(1);
   }, 240_000);
 });

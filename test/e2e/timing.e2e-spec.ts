@@ -2,7 +2,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { ACTIONS_QUEUE, wakeJobId } from '../../src/queues/queues';
-import { ENGINE_CLOCK, type EngineClock } from '../../src/pipeline/execution/timing/engine-clock';
+import { ENGINE_CLOCK, type EngineClock } from '../../src/config/engine-clock';
 import { api } from '../support/http';
 import { DEMO } from '../support/demo-fixture';
 import { ADMIN_TOKEN, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';

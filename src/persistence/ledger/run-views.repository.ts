@@ -119,15 +119,17 @@ export class RunViews {
    * How many runs of a limited rule took a slot of the period [from, to) (their timeline's `limit`
    * step): the rule's counter as the ledger knows it, for a counter Redis lost. The slot is
    * recorded right after it is taken, so such runs were updated since `from` (less a margin for
-   * the clocks), which keeps the scan to the partial index IDX_runs_limited_rule_updated.
+   * the clocks), which keeps the scan to the partial index IDX_runs_limited_rule_updated. `from`
+   * and `to` are engine times (the timeline's); `fromWallClock` is `from` on Postgres's clock
+   * (updated_at), the same instant unless the engine clock is moved (ENGINE_CLOCK_OFFSET_MS).
    */
-  async countLimitSlots(ruleId: string, from: Date, to: Date): Promise<number> {
+  async countLimitSlots(ruleId: string, from: Date, to: Date, fromWallClock = from): Promise<number> {
     const [{ n }] = await this.db.query(
       `SELECT count(*)::int AS n FROM runs
         WHERE rule_id = $1 AND timing ? 'limit' AND updated_at >= $2::timestamptz - interval '5 minutes'
           AND jsonb_path_exists(timeline, '$[*] ? (@.step == "limit" && @.at >= $from && @.at < $to)',
                                 jsonb_build_object('from', $3::text, 'to', $4::text))`,
-      [ruleId, from, from.toISOString(), to.toISOString()],
+      [ruleId, fromWallClock, from.toISOString(), to.toISOString()],
     );
     return n;
   }

@@ -150,16 +150,17 @@ export class RunsRepository extends RunViews {
   }
 
   /**
-   * Unfinished runs with no progress for `staleAfterMs`, and waiting runs that long overdue: their
-   * job may be gone (reconciler).
+   * Unfinished runs with no progress for `staleAfterMs`, and waiting runs that long overdue at
+   * `engineNow` (waiting_until is an engine time; updated_at is Postgres's): their job may be gone
+   * (reconciler).
    */
-  stale(staleAfterMs: number, limit: number): Promise<QueueableRun[]> {
+  stale(staleAfterMs: number, limit: number, engineNow: Date): Promise<QueueableRun[]> {
     return this.db.query(
       `SELECT ${QUEUEABLE} FROM runs
         WHERE (status IN ('pending', 'running') AND updated_at < now() - ($1::int * interval '1 millisecond'))
-           OR (status = 'waiting' AND waiting_until < now() - ($1::int * interval '1 millisecond'))
+           OR (status = 'waiting' AND waiting_until < $3::timestamptz - ($1::int * interval '1 millisecond'))
         ORDER BY created_at LIMIT $2`,
-      [staleAfterMs, limit],
+      [staleAfterMs, limit, engineNow],
     );
   }
 

@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ENGINE_CLOCK, type EngineClock } from '../../config/engine-clock';
 import { RuleControlsService } from '../../rule-controls/rule-controls.service';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
 import type { PreviousCapture } from '../../contacts/mirror-event-upserts';
@@ -52,6 +53,8 @@ export class EventMatchingService {
     private readonly matched: MatchedEventsRecorder,
     private readonly changeNames: ChangeNamesService,
     private readonly customContacts: CustomContactService,
+    // `now` of the event's facts (conditions, calendars, the waits it ends) is the engine's.
+    @Inject(ENGINE_CLOCK) private readonly clock: EngineClock,
   ) {}
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
@@ -93,7 +96,9 @@ export class EventMatchingService {
       plan.updateMirror
         ? this.mirror.applyEvent(row.type, row.payload.data as unknown as Contact, capture)
         : null,
-      row.contact_id && !event.replay ? this.waits.onEvent(row.contact_id, eventFacts(event, new Date())) : 0,
+      row.contact_id && !event.replay
+        ? this.waits.onEvent(row.contact_id, eventFacts(event, this.clock.now()))
+        : 0,
     ]);
     const note = mirrorSkipped && `contact mirror not updated: ${mirrorSkipped}`;
     const outcome = note ? 'mirror_skipped' : null;
@@ -174,7 +179,7 @@ export class EventMatchingService {
       contactFrom === 'crm'
         ? await this.gateway.getContact(contactId, { priority: 'interactive' })
         : undefined;
-    return eventFacts(event, new Date(), contact as unknown as Record<string, unknown> | undefined);
+    return eventFacts(event, this.clock.now(), contact as unknown as Record<string, unknown> | undefined);
   }
 
   private newRuns(

@@ -1,4 +1,5 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ENGINE_CLOCK, type EngineClock } from '../../config/engine-clock';
 import { Interval } from '@nestjs/schedule';
 import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
 import { RunsRepository } from '../../persistence/ledger/runs.repository';
@@ -24,6 +25,8 @@ export class ReconcilerService implements OnApplicationBootstrap {
     private readonly runs: RunsRepository,
     private readonly events: EventsQueue,
     private readonly actions: ActionsQueue,
+    // Whether a waiting run is overdue is a question of engine time (its waiting_until).
+    @Inject(ENGINE_CLOCK) private readonly clock: EngineClock,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -41,7 +44,7 @@ export class ReconcilerService implements OnApplicationBootstrap {
     try {
       const events = await this.inbox.stalePending(staleAfterMs, BATCH);
       await this.events.ensureMany(events);
-      const runs = await this.runs.stale(staleAfterMs, BATCH);
+      const runs = await this.runs.stale(staleAfterMs, BATCH, this.clock.now());
       for (const run of runs) await this.actions.ensure(run);
       const counts = { events: events.length, runs: runs.length };
       if (counts.events || counts.runs)

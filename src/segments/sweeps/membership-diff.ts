@@ -7,6 +7,7 @@ import { createRun, type PendingRun } from '../../pipeline/admission/create-run'
 import type { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import type { EngineMetrics } from '../../ops/engine-metrics';
 import type { ActionsQueue } from '../../queues/actions-queue.service';
+import type { EngineClock } from '../../config/engine-clock';
 import type { RuleAction, RuleDefinition, ScheduleTrigger } from '../../language/rules/rule-types';
 import {
   addMembersQuery,
@@ -103,6 +104,8 @@ export class MembershipDiff {
     private readonly actions: ActionsQueue,
     private readonly actionResults: ActionResultsRepository,
     private readonly progress: SweepProgress,
+    // Stamps the waits leavers end (engine time); the segment itself is judged at the tick.
+    private readonly clock: EngineClock,
   ) {}
 
   /** Counts members, entering and leaving contacts in SQL; returns how long the evaluation took. */
@@ -136,6 +139,7 @@ export class MembershipDiff {
           tx,
           ctx.rule.id,
           rows.map((r) => r.contact_id),
+          this.clock.now(),
         );
         if (ctx.trigger.onLeave.length === 0) return [];
         return this.createRuns(

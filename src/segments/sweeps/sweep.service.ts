@@ -1,5 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { ENGINE_CLOCK, type EngineClock } from '../../config/engine-clock';
 import { CrmDirectory } from '../../crm/crm-directory.service';
 import { UnknownNameError } from '../../crm-contract/directory-match';
 import { CrmGateway } from '../../crm/crm-gateway.service';
@@ -49,6 +50,7 @@ export class SweepService {
     private readonly actionResults: ActionResultsRepository,
     private readonly sweepRows: SegmentSweepsRepository,
     private readonly controls: RuleControlsService,
+    @Inject(ENGINE_CLOCK) private readonly clock: EngineClock,
   ) {}
 
   async run(job: SweepJobData): Promise<SweepSummary> {
@@ -111,6 +113,7 @@ export class SweepService {
         this.actions,
         this.actionResults,
         progress,
+        this.clock,
       );
       evaluationMs = await diff.evaluate(ctx);
       await progress.enterPhase('left');

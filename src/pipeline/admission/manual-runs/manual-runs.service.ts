@@ -5,11 +5,12 @@
 // with its guard verdict) and writes nothing. A real run is created with trigger
 // `manual:<who>:<id>` through the same admission as an event's runs (pause, once, cooldown,
 // at-most) and goes to the actions queue: guards, limits, the budget and at-most-once all apply.
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { applyActionLocally, guardAction } from '../../execution/action-guards';
 import { resolveAction } from '../../execution/resolve-action';
+import { ENGINE_CLOCK, type EngineClock } from '../../../config/engine-clock';
 import { CrmDirectory } from '../../../crm/crm-directory.service';
 import { CrmApiError } from '../../../crm-contract/crm-errors';
 import { CrmGateway } from '../../../crm/crm-gateway.service';
@@ -71,6 +72,7 @@ export class ManualRunsService {
     private readonly controls: RuleControlsService,
     private readonly actions: ActionsQueue,
     private readonly db: DataSource,
+    @Inject(ENGINE_CLOCK) private readonly clock: EngineClock,
   ) {}
 
   async run(
@@ -105,7 +107,7 @@ export class ManualRunsService {
     const facts = {
       event: { type: MANUAL_EVENT_TYPE, data: {} },
       contact: contact as unknown as Record<string, unknown>,
-      now: new Date(),
+      now: this.clock.now(),
     };
     const evaluation = { ...(await set.evaluateRule(rule!.id, facts)), mode: this.controls.modeOf(rule!) };
     const paused = this.controls.isPaused(rule!.id);

@@ -20,7 +20,7 @@ import { CUSTOMER_MESSAGE_TYPES, isCustomerMessage } from '../../../language/pol
 import { isTimeZone } from '../../../language/rules/check-timezone';
 import { RuleSetService } from '../../../rule-set/rule-set.service';
 import type { RuleAction } from '../../../language/rules/rule-types';
-import { ENGINE_CLOCK, systemClock, type EngineClock } from './engine-clock';
+import { ENGINE_CLOCK, systemClock, type EngineClock } from '../../../config/engine-clock';
 import { RunTimingService, type GateOutcome, type TimingLedger } from './run-timing.service';
 
 @Injectable()
@@ -53,19 +53,24 @@ export class PolicyGateService {
     if (!isCustomerMessage(type)) return 'go';
     const now = judgedAt(run, this.clock.now());
     const needs = ledgerNeeds(policy);
+    // The ledger's send times (Postgres's clock) and the CRM's inbound time are real instants:
+    // read on the engine clock, as `now` is (the same unless ENGINE_CLOCK_OFFSET_MS moves it).
     const sentAt = needs
-      ? await ledger.actions.messagesSentTo(
-          run.contact_id,
-          CUSTOMER_MESSAGE_TYPES,
-          new Date(now.getTime() - needs.periodMs),
-          needs.rows,
-        )
+      ? (
+          await ledger.actions.messagesSentTo(
+            run.contact_id,
+            CUSTOMER_MESSAGE_TYPES,
+            this.clock.toWallClock(new Date(now.getTime() - needs.periodMs)),
+            needs.rows,
+          )
+        ).map((at) => this.clock.fromWallClock(at))
       : [];
+    const inbound = inboundAtOf(run);
     const decision = decidePolicy(policy, {
       now,
       zone: quietZone(policy, contact.customFields, isTimeZone),
       sentAt,
-      inboundAt: inboundAtOf(run),
+      inboundAt: inbound && this.clock.fromWallClock(inbound),
     });
     const at = now.toISOString();
     const action = row.action_index;

@@ -17,7 +17,7 @@ import {
 } from '../../../persistence/ledger/run-timeline-entry';
 import { ActionsQueue } from '../../../queues/actions-queue.service';
 import { gateBefore, unlessHolds } from '../../../language/rules/run-gates';
-import { ENGINE_CLOCK, type EngineClock } from './engine-clock';
+import { ENGINE_CLOCK, type EngineClock } from '../../../config/engine-clock';
 import { armNotTaken, nextControl } from '../../../language/rules/branch-plan';
 import { branchEntry } from './branch-gate';
 import { factsOf } from './run-facts';
@@ -93,7 +93,8 @@ export class RunTimingService {
     if (plan.branches && armNotTaken(plan, progress.decided, action))
       return this.skipNotTaken(ledger, run, row, progress);
     if (plan.limit && !progress.limitTaken) {
-      const ledgerCount = (from: Date, to: Date) => ledger.runs.countLimitSlots(run.rule_id, from, to);
+      const ledgerCount = (from: Date, to: Date) =>
+        ledger.runs.countLimitSlots(run.rule_id, from, to, this.clock.toWallClock(from));
       const slot = await this.limits.take(run.rule_id, plan.limit, ledgerCount, now);
       if (!slot.taken) {
         const detail = `${plan.limit.max} run(s) per period already started`;

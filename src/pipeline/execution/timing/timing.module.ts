@@ -3,7 +3,6 @@ import { CrmModule } from '../../../crm/crm.module';
 import { LedgerModule } from '../../../persistence/ledger/ledger.module';
 import { QueuesModule } from '../../../queues/queues.module';
 import { RulesModule } from '../../../rule-set/rules.module';
-import { ENGINE_CLOCK, systemClock } from './engine-clock';
 import { PolicyGateService } from './policy-gate.service';
 import { RuleLimitService } from './rule-limit.service';
 import { RunTimingService } from './run-timing.service';
@@ -11,17 +10,11 @@ import { WaitCancellationService } from './wait-cancellation.service';
 
 /**
  * Waits, windows, limits and the messaging policy at run time: used by the action runner, the
- * events and the segment sweeps.
+ * events and the segment sweeps. Their clock (ENGINE_CLOCK) is the process's, from ConfigModule.
  */
 @Module({
   imports: [QueuesModule, LedgerModule, CrmModule, RulesModule],
-  providers: [
-    { provide: ENGINE_CLOCK, useFactory: systemClock },
-    RuleLimitService,
-    RunTimingService,
-    WaitCancellationService,
-    PolicyGateService,
-  ],
-  exports: [ENGINE_CLOCK, RunTimingService, WaitCancellationService, PolicyGateService],
+  providers: [RuleLimitService, RunTimingService, WaitCancellationService, PolicyGateService],
+  exports: [RunTimingService, WaitCancellationService, PolicyGateService],
 })
 export class TimingModule {}

@@ -4,8 +4,9 @@
 // event instead (the run goes on with on-event, the event recorded for its facts).
 // Each cancel is one conditional UPDATE (only while the run still waits), so a wake-up that
 // happens at the same moment and a cancel cannot both win.
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { ENGINE_CLOCK, type EngineClock } from '../../../config/engine-clock';
 import { MicroBatcher } from '../../../persistence/sql/micro-batcher';
 import type { Transactional } from '../../../persistence/sql/queryable';
 import { ActionResultsRepository } from '../../../persistence/ledger/action-results.repository';
@@ -30,6 +31,7 @@ export class WaitCancellationService {
     private readonly dataSource: DataSource,
     private readonly runs: RunsRepository,
     private readonly queue: ActionsQueue,
+    @Inject(ENGINE_CLOCK) private readonly clock: EngineClock,
   ) {
     this.lookups = new MicroBatcher(async (contactIds) => {
       const rows = await this.runs.waitingOfContacts([...new Set(contactIds)]);
@@ -54,12 +56,17 @@ export class WaitCancellationService {
     return ended;
   }
 
-  /** A wait with on-event got its event: the run is pending again and its job runs it now. */
+  /**
+   * A wait with on-event got its event: the run is pending again and its job runs it now (the
+   * engine's now, as the actions queue computes every delay: no delay, a job id of engine time).
+   */
   private async resume(run: RunRow, entry: TimelineEntry) {
     if (!(await this.runs.resume(run.id, entry))) return false;
+    const now = this.clock.now();
     await this.queue.wakeAt(
       { id: run.id, contactId: run.contact_id, correlationId: run.correlation_id, priority: run.priority },
-      new Date(),
+      now,
+      now,
     );
     this.logger.log(`rule ${run.rule_id}: waiting run ${run.id} resumed by ${entry.event?.type}`);
     return true;
@@ -78,15 +85,19 @@ async function cancelWaiting(db: Transactional, runId: string, entry: TimelineEn
   return true;
 }
 
-/** Contacts that left the segment of a scheduled rule (in the sweep's transaction): their waiting runs of it end. */
+/**
+ * Contacts that left the segment of a scheduled rule (in the sweep's transaction): their waiting
+ * runs of it end, stamped at `now` (the engine clock).
+ */
 export async function cancelWaitsOfLeavers(
   db: Transactional,
   ruleId: string,
   contactIds: string[],
+  now: Date,
 ): Promise<number> {
   if (contactIds.length === 0) return 0;
   const entry: TimelineEntry = {
-    at: new Date().toISOString(),
+    at: now.toISOString(),
     step: 'cancelled',
     reason: 'left_segment',
     detail: 'the contact left the segment of the rule',
