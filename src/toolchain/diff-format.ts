@@ -20,7 +20,9 @@ export function formatDiff(d: RuleSetDiff, format: ReportFormat, base: string): 
   if (format === 'json') return JSON.stringify(d, null, 2);
   const md = format === 'markdown';
   const summary = `${d.changedRules} changed rule(s), ${d.events} recorded event(s) replayed, ${POLICY_NOTE[d.policy]}`;
-  const lines = [md ? `### crm-rules diff against \`${base}\`: ${summary}` : `diff against ${base}: ${summary}`];
+  const lines = [
+    md ? `### crm-rules diff against \`${base}\`: ${summary}` : `diff against ${base}: ${summary}`,
+  ];
   if (d.rules.length === 0) lines.push(md ? '' : '', 'no rule changed');
   for (const r of d.rules) {
     const head = `${r.rule} (${CHANGE[r.change]}): ${r.lost.contacts} contact(s) lose actions in ${r.lost.runs} run(s), ${r.gained.contacts} gain in ${r.gained.runs}`;

@@ -31,7 +31,8 @@ export function replayRun(
     const at = new Date(facts.now.getTime() + path.delayMs(a));
     const decision = policy?.decide(contactId, rule.actions[a].type, at, fields, inbound);
     if (decision?.kind === 'skip') out.held[labels[a]] = decision.reason;
-    else out.labels.push(decision?.kind === 'defer' ? `${labels[a]} (deferred ${decision.reason})` : labels[a]);
+    else
+      out.labels.push(decision?.kind === 'defer' ? `${labels[a]} (deferred ${decision.reason})` : labels[a]);
   }
   return out;
 }
