@@ -1,5 +1,6 @@
 // `crm-rules diff --base REF`: recorded events replayed through the rules at REF and in the
-// working tree; per rule, which contacts gain or lose which actions. --fail-on-change gates a PR.
+// working tree, each with its messaging policy; per rule, which contacts gain or lose which
+// actions. --fail-on-change gates a PR.
 import { Option, type Command } from 'commander';
 import { formatProblems } from '../language/rules/format-problems';
 import { loadRulesFromFiles } from '../language/rules/load-rules';
@@ -59,13 +60,9 @@ async function diffCommand(dir: string, opts: DiffOptions, println: Print, eprin
     events,
     Number(opts.examples) || 5,
     snapshotNames(loaded.snapshot),
+    // Each side with its own policy.yaml: caps and quiet hours replayed across that side's rules.
+    { base: base.ruleSet!.policy, head: head.ruleSet!.policy },
   );
   println(formatDiff(diff, opts.format, opts.base));
-  // diff replays which rules act on which events; caps and quiet hours act later, when a message
-  // is sent, across all rules (rule tests and forecast apply them).
-  if (base.ruleSet!.policy?.hash !== head.ruleSet!.policy?.hash)
-    eprintln(
-      `info: the messaging policy (policy.yaml) differs between ${opts.base} and the working tree; diff does not replay its caps and quiet hours`,
-    );
   return opts.failOnChange && hasChanges(diff) ? 1 : 0;
 }

@@ -16,9 +16,10 @@ import { SnapshotDirectory } from '../toolchain/snapshot-directory';
 import { snapshotNames } from '../toolchain/snapshot-names';
 import type { CliState, Print } from './cli-io';
 import { loadInputs } from './load-inputs';
+import { priorMessagesSource, type PriorMessagesOptions } from './prior-messages-source';
 import { CONTACTS_FILE } from './snapshot.command';
 
-interface ForecastOptions {
+interface ForecastOptions extends PriorMessagesOptions {
   contacts?: string;
   events?: string;
   changed?: string;
@@ -41,6 +42,19 @@ export function addForecast(program: Command, println: Print, eprintln: Print, s
     .option('--rule <id>', 'only this rule')
     .option('--now <iso>', 'time of the sweep (default now)')
     .option('--snapshot <file>', 'CRM snapshot (default DIR/.crm-snapshot.json)')
+    .option(
+      '--ledger <url>',
+      "the engine's database: the policy caps count the messages contacts already got (default DATABASE_URL when set)",
+    )
+    .option('--no-ledger', 'do not read the ledger even when DATABASE_URL is set')
+    .option(
+      '--prior-messages <file>',
+      'messages already sent, recorded by --record-prior-messages (instead of the ledger)',
+    )
+    .option(
+      '--record-prior-messages <file>',
+      'write the prior messages read (for a forecast without the database)',
+    )
     .addOption(
       new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text'),
     )
@@ -92,6 +106,7 @@ async function forecastCommand(
     budget: loadConfig(process.env).crm.budget,
     eventCallsPerMinute: load?.callsPerMinute ?? 0,
     ...(set.policy ? { policy: set.policy } : {}),
+    priorMessages: priorMessagesSource(opts, set.policy, now, process.env),
   });
   println(formatForecast(result, opts.format));
   if (!load && opts.format !== 'json') eprintln('info: no --events: the load of event rules was taken as 0');

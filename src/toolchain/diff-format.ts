@@ -1,18 +1,31 @@
-// Rule diffs for people (text), machines (json) and pull requests (markdown). Pure.
+// Rule diffs for people (text), machines (json) and pull requests (markdown), the messaging policy
+// replayed on both sides said in the first line. Pure.
 import type { ReportFormat } from './forecast-format';
-import type { ContactChange, RuleSetDiff } from './rule-diff';
+import type { ContactChange, RuleChange, RuleSetDiff } from './rule-diff';
+
+const POLICY_NOTE: Record<RuleSetDiff['policy'], string> = {
+  none: 'no messaging policy',
+  same: 'the same messaging policy on both sides',
+  changed: 'the messaging policy (policy.yaml) changed',
+};
+
+const CHANGE: Record<RuleChange['change'], string> = {
+  added: 'added',
+  removed: 'removed',
+  changed: 'changed',
+  unchanged: 'unchanged, its messages held differently by the messaging policy',
+};
 
 export function formatDiff(d: RuleSetDiff, format: ReportFormat, base: string): string {
   if (format === 'json') return JSON.stringify(d, null, 2);
   const md = format === 'markdown';
+  const summary = `${d.changedRules} changed rule(s), ${d.events} recorded event(s) replayed, ${POLICY_NOTE[d.policy]}`;
   const lines = [
-    md
-      ? `### crm-rules diff against \`${base}\`: ${d.changedRules} changed rule(s), ${d.events} recorded event(s) replayed`
-      : `diff against ${base}: ${d.changedRules} changed rule(s), ${d.events} recorded event(s) replayed`,
+    md ? `### crm-rules diff against \`${base}\`: ${summary}` : `diff against ${base}: ${summary}`,
   ];
   if (d.rules.length === 0) lines.push(md ? '' : '', 'no rule changed');
   for (const r of d.rules) {
-    const head = `${r.rule} (${r.change}): ${r.lost.contacts} contact(s) lose actions in ${r.lost.runs} run(s), ${r.gained.contacts} gain in ${r.gained.runs}`;
+    const head = `${r.rule} (${CHANGE[r.change]}): ${r.lost.contacts} contact(s) lose actions in ${r.lost.runs} run(s), ${r.gained.contacts} gain in ${r.gained.runs}`;
     lines.push(md ? `\n**${head}**\n` : head);
     const ex = (sign: string, c: ContactChange) =>
       `${md ? '- ' : '    '}${sign} ${c.contactId}: ${c.actions.join(', ')} (${c.eventType} ${c.eventId} at ${c.at})`;

@@ -1,5 +1,5 @@
 // The load event rules put on the budget, estimated from recorded events: each event replayed
-// through the rules (once/at-most/cooldown and guards applied), one contact read per message event a rule
+// through the rules (once/at-most/cooldown, branches and guards applied), one contact read per message event a rule
 // listens to (the engine reads the contact's state), one call per action that proceeds. Pure.
 import type { Contact } from '../crm-contract/crm-types';
 import type { CompiledRuleSet } from '../language/matching/compiled-rule-set';
@@ -9,6 +9,7 @@ import { prepareActions, simulateActions, type PreparedAction } from './simulate
 import type { SnapshotDirectory } from './snapshot-directory';
 import type { NameResolver } from '../language/rules/rule-types';
 import { ReplayPrevious } from './replay-previous';
+import { runPath } from './replay-path';
 
 export interface EventLoad {
   events: number;
@@ -45,8 +46,10 @@ export async function eventLoad(
         prepared.set(ev.ruleId, await prepareActions(ev.actions, directory).catch(() => undefined));
       const actions = prepared.get(ev.ruleId);
       // An unresolvable name fails the action at run time: the resolve calls are all it costs.
-      if (!actions || !facts.contact) calls += ev.actions.length;
-      else calls += simulateActions(actions, facts.contact as unknown as Contact).calls;
+      // A rule with branches does the actions of its run's path only (replay-path.ts).
+      const path = runPath(set.rule(ev.ruleId)!, facts, contactIdOf(e)).actions;
+      if (!actions || !facts.contact) calls += path.length;
+      else calls += simulateActions(actions, facts.contact as unknown as Contact, undefined, path).calls;
     }
   }
   const spanMinutes = events.length > 1 ? Math.max(1, (last - first) / 60_000) : 1;

@@ -1,6 +1,7 @@
 // Forecasts for people (text), machines (json) and pull requests (markdown). Pure.
+import { durationText } from '../language/matching/format-timing';
 import { formatDuration } from '../segments/plan/plan-format';
-import type { Forecast, RuleForecast } from './forecast';
+import type { ActionForecast, BranchForecast, Forecast, RuleForecast } from './forecast';
 
 export type ReportFormat = 'text' | 'json' | 'markdown';
 
@@ -26,21 +27,38 @@ export function formatForecast(f: Forecast, format: ReportFormat): string {
       ...rows,
       '',
       `_${budget}._`,
+      ...(f.priorMessages ? ['', `_${f.priorMessages.text}._`] : []),
     ].join('\n');
   }
   const lines = [`forecast over ${f.contacts} contact(s) at ${f.now}; ${budget}`];
+  if (f.priorMessages) lines.push(f.priorMessages.text);
   for (const r of f.rules) lines.push(...ruleLines(r));
   if (f.rules.length === 0) lines.push('no segment rule to forecast');
   return lines.join('\n');
 }
 
+/** `[then] send-message "Hi" (after 2d)`: the arms it lies in and the waits before it. */
+const actionName = (a: ActionForecast) =>
+  `${a.arms?.length ? `[${a.arms.join(' > ')}] ` : ''}${a.action}${a.afterWaitMs ? ` (after ${durationText(a.afterWaitMs)})` : ''}`;
+
+/** What happened beside the sends: skipped, deferred, not on the member's path. */
+const besides = (a: ActionForecast): string[] => [
+  ...(Object.keys(a.skipped).length ? [`skipped ${skipped(a.skipped)}`] : []),
+  ...(a.deferred ? [`deferred ${skipped(a.deferred)}`] : []),
+  ...(a.notTaken ? [`${a.notTaken} on another arm`] : []),
+];
+
+const branchText = (b: BranchForecast) =>
+  `${b.branch}: ${b.arms.map((a) => `${a.label} ${a.contacts}`).join(', ')}${b.note ? ` (${b.note})` : ''}`;
+
 function actionsCell(r: RuleForecast): string {
-  return r.actions
-    .map(
-      (a) =>
-        `${a.action}: ${a.sent}${Object.keys(a.skipped).length ? ` (skipped ${skipped(a.skipped)})` : ''}${a.deferred ? ` (deferred ${skipped(a.deferred)})` : ''}`,
-    )
-    .join('<br>');
+  return [
+    ...(r.branches ?? []).map((b) => `_${branchText(b)}_`),
+    ...r.actions.map((a) => {
+      const more = besides(a);
+      return `${actionName(a)}: ${a.sent}${more.length ? ` (${more.join('; ')})` : ''}`;
+    }),
+  ].join('<br>');
 }
 
 function ruleLines(r: RuleForecast): string[] {
@@ -48,10 +66,8 @@ function ruleLines(r: RuleForecast): string[] {
   return [
     `${r.rule} (${r.file})${r.mode === 'shadow' ? ' [shadow: records, calls nobody]' : ''}`,
     `  members now ${r.members}; ${r.entering} enter on the first sweep`,
-    ...r.actions.map(
-      (a) =>
-        `  ${a.action}: ${a.sent} sent${Object.keys(a.skipped).length ? `, skipped ${skipped(a.skipped)}` : ''}${a.deferred ? `, deferred ${skipped(a.deferred)}` : ''}`,
-    ),
+    ...(r.branches ?? []).map((b) => `  ${branchText(b)}`),
+    ...r.actions.map((a) => `  ${[`${actionName(a)}: ${a.sent} sent`, ...besides(a)].join(', ')}`),
     `  ${r.calls} CRM call(s), ~${formatDuration(r.durationMs)} at the budget left for sweeps`,
     ...(r.sample.length ? [`  e.g. ${r.sample.map((s) => `${s.name || '?'} (${s.id})`).join(', ')}`] : []),
   ];

@@ -1,16 +1,22 @@
 // `crm-rules forecast`: what the first sweep of each segment rule would do to the contacts of a
-// contacts file: members now, who enters, actions after guards, CRM calls, and how long those
-// take at the budget bulk work gets next to the event rules' load. Pure: data in, numbers out.
+// contacts file: members now, who enters, the arm each member's run takes (branches), actions after
+// guards and the messaging policy (counting the messages contacts already got, when known), CRM
+// calls, and how long those take at the budget bulk work gets next to the event rules' load. Pure:
+// data in, numbers out (prior messages come through the `priorMessages` callback).
 import type { Contact } from '../crm-contract/crm-types';
 import { resolveFilterNames, resolveRelativeDates } from '../language/segment-filters/resolved-filters';
 import { segmentPredicate } from '../language/segment-filters/segment-filter';
 import type { MirroredContact } from '../crm-contract/mirrored-contact';
 import { actionLabel } from '../language/catalogue/catalogue';
-import type { RuleDefinition, ScheduleTrigger } from '../language/rules/rule-types';
+import { armsOf } from '../language/rules/branch-plan';
+import type { BranchStep, RuleDefinition, ScheduleTrigger } from '../language/rules/rule-types';
+import { isCustomerMessage } from '../language/policy/customer-messages';
 import { OfflinePolicy } from '../language/policy/offline-policy';
-import type { MessagingPolicy } from '../language/policy/messaging-policy';
+import { policyApplies, type MessagingPolicy } from '../language/policy/messaging-policy';
 import { asContact } from './contacts-file';
-import { prepareActions, simulateActions } from './simulate-actions';
+import { describePrior, NO_PRIOR_MESSAGES, type PriorMessages } from './prior-messages';
+import { runPath } from './replay-path';
+import { prepareActions, simulateActions, type ActionOutcome, type PreparedAction } from './simulate-actions';
 import type { SnapshotDirectory } from './snapshot-directory';
 
 export interface BudgetShape {
@@ -26,6 +32,20 @@ export interface ActionForecast {
   skipped: Record<string, number>;
   /** Sent later than the sweep: held by the messaging policy (quiet hours, a cap with over-cap: defer). */
   deferred?: Record<string, number>;
+  /** Rules with branches: the arms the action lies in, outermost first (e.g. ["then", "arm:b"]). */
+  arms?: string[];
+  /** Members whose run takes another arm: the action is not done for them. */
+  notTaken?: number;
+  /** The longest the action comes after the sweep: the waits passed before it. */
+  afterWaitMs?: number;
+}
+
+/** How many members take each arm of a branch their run reaches. */
+export interface BranchForecast {
+  /** Kind and where it is written, e.g. `split at do.1`. */
+  branch: string;
+  arms: { label: string; contacts: number }[];
+  note?: string;
 }
 
 export interface RuleForecast {
@@ -37,6 +57,7 @@ export interface RuleForecast {
   entering: number;
   sample: { id: string; name: string }[];
   actions: ActionForecast[];
+  branches?: BranchForecast[];
   calls: number;
   /** At the bulk share of the budget left beside the event load. */
   durationMs: number;
@@ -55,6 +76,8 @@ export interface ForecastInput {
   sampleSize?: number;
   /** The messaging policy: caps count per contact across every forecast rule, quiet hours at `now`. */
   policy?: MessagingPolicy;
+  /** The messages the contacts (the members of rules that message) got before: ledger or file. */
+  priorMessages?: (contactIds: readonly string[]) => Promise<PriorMessages>;
 }
 
 export interface Forecast {
@@ -63,6 +86,15 @@ export interface Forecast {
   budgetPerMinute: number;
   eventCallsPerMinute: number;
   bulkCallsPerMinute: number;
+  /** With a policy that has caps: the messages counted as already sent, and where they came from. */
+  priorMessages?: {
+    source: PriorMessages['source'];
+    from?: string;
+    contacts: number;
+    messages: number;
+    note?: string;
+    text: string;
+  };
   rules: RuleForecast[];
 }
 
@@ -73,75 +105,153 @@ export async function forecast(input: ForecastInput): Promise<Forecast> {
     perMinute * input.budget.bulkMinShare,
     perMinute - input.eventCallsPerMinute,
   );
-  const rules: RuleForecast[] = [];
+  const plans: Planned[] = [];
+  for (const rule of input.rules)
+    if (rule.trigger.kind === 'schedule') plans.push(await planRule(rule, rule.trigger, input));
+  const prior = await priorFor(plans, input);
   // A contact in several segments is converted to the Contact shape the guards read once.
   const asContactOnce = memoized(asContact);
-  const policy = new OfflinePolicy(input.policy);
-  for (const rule of input.rules) {
-    if (rule.trigger.kind !== 'schedule') continue;
-    rules.push(await forecastRule(rule, rule.trigger, input, bulkPerMinute, asContactOnce, policy));
-  }
+  const policy = new OfflinePolicy(input.policy, prior?.byContact);
+  const rules = plans.map((p) =>
+    'error' in p ? p.error : simulateRule(p, input, bulkPerMinute, asContactOnce, policy),
+  );
   return {
     now: input.now.toISOString(),
     contacts: input.contacts.length,
     budgetPerMinute: perMinute,
     eventCallsPerMinute: round(input.eventCallsPerMinute),
     bulkCallsPerMinute: round(bulkPerMinute),
+    ...(prior ? { priorMessages: summaryOf(prior) } : {}),
     rules,
   };
 }
 
-async function forecastRule(
+type Planned =
+  | { rule: RuleDefinition; trigger: ScheduleTrigger; members: MirroredContact[]; prepared: PreparedAction[] }
+  | { error: RuleForecast };
+
+/** Members now and the rule's actions resolved, or why the rule cannot be forecast. */
+async function planRule(
   rule: RuleDefinition,
   trigger: ScheduleTrigger,
   input: ForecastInput,
-  bulkPerMinute: number,
-  contactOf: (m: MirroredContact) => Contact,
-  policy: OfflinePolicy,
-): Promise<RuleForecast> {
-  const base = { rule: rule.id, file: rule.source.file, mode: rule.mode };
-  const empty = { members: 0, entering: 0, sample: [], actions: [], calls: 0, durationMs: 0 };
-  let prepared;
-  let members: MirroredContact[];
+): Promise<Planned> {
   try {
     const named = await resolveFilterNames(trigger.segment.filters, input.directory.asDirectory());
     const filters = resolveRelativeDates(named, input.now);
     // The same tests as a sweep, without a trace per contact (nobody reads it here).
-    members = input.contacts.filter(segmentPredicate(filters));
-    prepared = await prepareActions(rule.actions, input.directory);
+    const members = input.contacts.filter(segmentPredicate(filters));
+    return { rule, trigger, members, prepared: await prepareActions(rule.actions, input.directory) };
   } catch (err) {
-    return { ...base, ...empty, error: (err as Error).message };
+    const empty = { members: 0, entering: 0, sample: [], actions: [], calls: 0, durationMs: 0 };
+    const base = { rule: rule.id, file: rule.source.file, mode: rule.mode };
+    return { error: { ...base, ...empty, error: (err as Error).message } };
   }
-  const actions: ActionForecast[] = rule.actions.map((a) => ({
+}
+
+/** The messages already sent, asked only when a cap can hold a message some rule sends. */
+async function priorFor(plans: readonly Planned[], input: ForecastInput): Promise<PriorMessages | undefined> {
+  if (!policyApplies(input.policy)) return undefined;
+  const messaging = plans.filter(
+    (p): p is Exclude<Planned, { error: RuleForecast }> =>
+      !('error' in p) && p.rule.actions.some((a) => isCustomerMessage(a.type)),
+  );
+  if (!input.priorMessages || input.policy.caps.length === 0 || messaging.length === 0)
+    return input.policy.caps.length > 0 ? NO_PRIOR_MESSAGES : undefined;
+  return input.priorMessages([...new Set(messaging.flatMap((p) => p.members.map((m) => m.id)))]);
+}
+
+function simulateRule(
+  plan: Exclude<Planned, { error: RuleForecast }>,
+  input: ForecastInput,
+  bulkPerMinute: number,
+  contactOf: (m: MirroredContact) => Contact,
+  policy: OfflinePolicy,
+): RuleForecast {
+  const { rule, trigger, members, prepared } = plan;
+  const actions: ActionForecast[] = rule.actions.map((a, i) => ({
     action: actionLabel(a),
+    ...(rule.branches ? { arms: armsOf(rule.branches, i) } : {}),
     sent: 0,
     skipped: {},
   }));
+  const branches = rule.branches?.map(branchForecast);
+  const at = (ms: number) => new Date(input.now.getTime() + ms);
   let calls = 0;
-  // Shadow rules record what they would do and call nobody.
   for (const member of members) {
     const contact = contactOf(member);
-    const run = simulateActions(prepared, contact, (action) => {
-      const d = policy.decide(contact.id, action.type, input.now, contact.customFields);
-      return d?.kind === 'skip' ? { skip: d.reason } : d?.kind === 'defer' ? { defer: d.reason } : undefined;
-    });
-    run.outcomes.forEach((o, i) => {
-      if (o.status === 'skipped') actions[i].skipped[o.reason] = (actions[i].skipped[o.reason] ?? 0) + 1;
-      else if (!o.deferred) actions[i].sent++;
-      else (actions[i].deferred ??= {})[o.deferred] = (actions[i].deferred![o.deferred] ?? 0) + 1;
-    });
+    const facts = {
+      event: SWEEP_EVENT,
+      contact: contact as unknown as Record<string, unknown>,
+      now: input.now,
+    };
+    const path = runPath(rule, facts, contact.id);
+    for (const [branch, arm] of path.arms) branches![branch].arms[arm].contacts++;
+    const run = simulateActions(
+      prepared,
+      contact,
+      (action, i) => {
+        const d = policy.decide(contact.id, action.type, at(path.delayMs(i)), contact.customFields);
+        return d?.kind === 'skip'
+          ? { skip: d.reason }
+          : d?.kind === 'defer'
+            ? { defer: d.reason }
+            : undefined;
+      },
+      path.actions,
+    );
+    run.outcomes.forEach((o, i) => countOutcome(actions[i], o, path.delayMs(i)));
     calls += run.calls;
   }
+  // Shadow rules record what they would do and call nobody.
   if (rule.mode === 'shadow') calls = 0;
   if (trigger.segment.sync) calls += 1; // the segment is created in the CRM once
   return {
-    ...base,
+    rule: rule.id,
+    file: rule.source.file,
+    mode: rule.mode,
     members: members.length,
     entering: members.length,
     sample: members.slice(0, input.sampleSize ?? 5).map((m) => ({ id: m.id, name: m.name })),
     actions,
+    ...(branches ? { branches } : {}),
     calls,
     durationMs: Math.round((calls / bulkPerMinute) * 60_000),
+  };
+}
+
+/** What a sweep's run reads as its event (src/pipeline/execution/timing/run-facts.ts). */
+const SWEEP_EVENT = { type: 'sweep', data: {} };
+
+function countOutcome(a: ActionForecast, o: ActionOutcome, delayMs: number): void {
+  if (o.status === 'not_taken') {
+    a.notTaken = (a.notTaken ?? 0) + 1;
+    return;
+  }
+  if (delayMs > (a.afterWaitMs ?? 0)) a.afterWaitMs = delayMs;
+  if (o.status === 'skipped') a.skipped[o.reason] = (a.skipped[o.reason] ?? 0) + 1;
+  else if (!o.deferred) a.sent++;
+  else (a.deferred ??= {})[o.deferred] = (a.deferred[o.deferred] ?? 0) + 1;
+}
+
+function branchForecast(step: BranchStep): BranchForecast {
+  return {
+    branch: `${step.kind} at ${step.source.join('.')}`,
+    arms: step.arms.map((a) => ({ label: a.label, contacts: 0 })),
+    // No later event is known offline: a wait with on-event / on-timeout is taken to time out.
+    ...(step.kind === 'outcome' ? { note: 'on-timeout assumed: no later event is known offline' } : {}),
+  };
+}
+
+function summaryOf(p: PriorMessages): NonNullable<Forecast['priorMessages']> {
+  const messages = [...p.byContact.values()].reduce((n, list) => n + list.length, 0);
+  return {
+    source: p.source,
+    ...(p.from ? { from: p.from } : {}),
+    contacts: p.byContact.size,
+    messages,
+    ...(p.note ? { note: p.note } : {}),
+    text: describePrior(p),
   };
 }
 

@@ -111,7 +111,7 @@ describe('diffRuleSets', () => {
 
   it('evaluates nothing and reports nothing when no rule changed', async () => {
     const diff = await diffRuleSets(rules(rule()), rules(rule()), EVENTS);
-    expect(diff).toEqual({ events: EVENTS.length, changedRules: 0, rules: [] });
+    expect(diff).toEqual({ events: EVENTS.length, changedRules: 0, policy: 'none', rules: [] });
   });
 
   it('gives examples with the event that made the difference', async () => {

@@ -1,11 +1,17 @@
 // `crm-rules diff`: recorded events replayed through two rule sets (a base ref and the working
-// tree), reporting per rule which contacts would gain or lose which actions. Only rules whose
-// definition differs are evaluated: the others act identically on both sides (offline, a rule's
-// outcome depends on the event, the recorded contact and its own once/at-most/cooldown only). Pure.
+// tree), each with its messaging policy, reporting per rule which contacts would gain or lose which
+// actions. Without a policy only rules whose definition differs are evaluated: the others act
+// identically on both sides (offline, a rule's outcome depends on the event, the recorded contact
+// and its own once/at-most/cooldown only). A policy's caps count across rules, so with one every
+// rule that sends a customer message is replayed too, and an unchanged rule whose messages the
+// policy now holds differently is reported (`unchanged`). Pure.
 import { actionLabel } from '../language/catalogue/catalogue';
-import { replayedActions, splitPoint } from '../language/rules/branch-plan';
 import { CompiledRuleSet } from '../language/matching/compiled-rule-set';
+import { isCustomerMessage } from '../language/policy/customer-messages';
+import { policyApplies, type MessagingPolicy } from '../language/policy/messaging-policy';
+import { OfflinePolicy } from '../language/policy/offline-policy';
 import type { NameResolver, RuleDefinition } from '../language/rules/rule-types';
+import { replayRun } from './replay-run';
 import { ReplayPrevious } from './replay-previous';
 import { contactIdOf, factsOfRecorded, type RecordedEvent } from './recorded-events';
 import { ReplayAdmission } from './replay-admission';
@@ -20,8 +26,8 @@ export interface ContactChange {
 
 export interface RuleChange {
   rule: string;
-  /** added, removed or changed in the working tree. */
-  change: 'added' | 'removed' | 'changed';
+  /** added, removed or changed in the working tree; unchanged: only the policy holds it differently. */
+  change: 'added' | 'removed' | 'changed' | 'unchanged';
   gained: { contacts: number; runs: number; examples: ContactChange[] };
   lost: { contacts: number; runs: number; examples: ContactChange[] };
   /** Every contact that loses / gains, for --format json and for tests. */
@@ -32,6 +38,8 @@ export interface RuleChange {
 export interface RuleSetDiff {
   events: number;
   changedRules: number;
+  /** The messaging policy replayed: none on either side, the same on both, or changed. */
+  policy: 'none' | 'same' | 'changed';
   rules: RuleChange[];
 }
 
@@ -54,20 +62,24 @@ export function changedRuleIds(
 interface Performed {
   labels: string[];
   events: number[];
-  /** Rules with branches: the labels of the path each event's run takes (parallel to events). */
+  /** Rules with branches, or under a policy: the labels each event's run does (parallel to events). */
   eventLabels?: string[][];
+  /** Under a policy: per event, the labels it skipped and why (parallel to events). */
+  eventHeld?: Record<string, string>[];
 }
 
 interface ReplaySide {
   set: CompiledRuleSet;
   admission: ReplayAdmission;
+  policy?: OfflinePolicy;
   performed: Map<string, Performed>;
 }
 
-function side(rules: readonly RuleDefinition[]): ReplaySide {
+function side(rules: readonly RuleDefinition[], policy: MessagingPolicy | undefined): ReplaySide {
   return {
     set: new CompiledRuleSet(rules),
     admission: new ReplayAdmission(),
+    ...(policyApplies(policy) ? { policy: new OfflinePolicy(policy) } : {}),
     // A label depends on the action only: computed once per rule, not per run.
     performed: new Map(rules.map((r) => [r.id, { labels: r.actions.map(actionLabel), events: [] }])),
   };
@@ -97,10 +109,10 @@ function replay(sides: readonly ReplaySide[], events: readonly RecordedEvent[], 
         if (!s.admission.admit(rule, contactId, now).admitted) continue;
         const performed = s.performed.get(rule.id)!;
         performed.events.push(i);
-        if (rule.branches) {
-          const point = splitPoint(rule.id, rule.version, contactId);
-          const path = replayedActions(rule, facts, point).map((a) => performed.labels[a]);
-          (performed.eventLabels ??= []).push(path);
+        if (rule.branches || s.policy) {
+          const run = replayRun(rule, performed.labels, facts, contactId, s.policy);
+          (performed.eventLabels ??= []).push(run.labels);
+          (performed.eventHeld ??= []).push(run.held);
         }
       }
     }
@@ -124,6 +136,9 @@ function compareRule(
   // A rule with branches does the actions of its path for that event; others all their actions.
   const labelsBefore = (x: number) => before.eventLabels?.[x] ?? before.labels;
   const labelsAfter = (y: number) => after.eventLabels?.[y] ?? after.labels;
+  // On an event both sides act on, a message one side's policy skipped says so.
+  const why = (labels: string[], held: Record<string, string> | undefined, tense: string) =>
+    labels.map((l) => (held?.[l] ? `${l} (${tense} ${held[l]})` : l));
   const [b, a] = [before.events, after.events];
   let x = 0;
   let y = 0;
@@ -137,8 +152,8 @@ function compareRule(
     } else {
       const onlyBefore = labelsBefore(x).filter((l) => !labelsAfter(y).includes(l));
       const onlyAfter = labelsAfter(y).filter((l) => !labelsBefore(x).includes(l));
-      if (onlyBefore.length) lost.push(entry(b[x], onlyBefore));
-      if (onlyAfter.length) gained.push(entry(a[y], onlyAfter));
+      if (onlyBefore.length) lost.push(entry(b[x], why(onlyBefore, after.eventHeld?.[y], 'now skipped:')));
+      if (onlyAfter.length) gained.push(entry(a[y], why(onlyAfter, before.eventHeld?.[x], 'was skipped:')));
       x++;
       y++;
     }
@@ -152,15 +167,23 @@ export async function diffRuleSets(
   events: readonly RecordedEvent[],
   examples = 5,
   names?: NameResolver,
+  policies: { base?: MessagingPolicy; head?: MessagingPolicy } = {},
 ): Promise<RuleSetDiff> {
   const changed = changedRuleIds(base, head);
-  const pick = (rules: readonly RuleDefinition[]) => rules.filter((r) => changed.has(r.id));
-  const sides = [side(pick(base)), side(pick(head))];
+  // Under a policy, every rule that messages counts toward the caps the changed ones meet.
+  const policed = policyApplies(policies.base) || policyApplies(policies.head);
+  const messages = (r: RuleDefinition) => policed && r.actions.some((a) => isCustomerMessage(a.type));
+  const pick = (rules: readonly RuleDefinition[]) => rules.filter((r) => changed.has(r.id) || messages(r));
+  const sides = [side(pick(base), policies.base), side(pick(head), policies.head)];
   replay(sides, events, names);
   const [before, after] = sides.map((s) => s.performed);
+  const compared = new Map<string, RuleChange['change']>(changed);
+  for (const id of [...before.keys(), ...after.keys()]) if (!compared.has(id)) compared.set(id, 'unchanged');
   const rules: RuleChange[] = [];
-  for (const [id, change] of [...changed].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [id, change] of [...compared].sort(([a], [b]) => a.localeCompare(b))) {
     const { lost, gained } = compareRule(before.get(id) ?? NOTHING, after.get(id) ?? NOTHING, events);
+    // An unchanged rule is reported only when the policy makes it act differently.
+    if (change === 'unchanged' && lost.length === 0 && gained.length === 0) continue;
     const summary = (list: ContactChange[]) => ({
       contacts: new Set(list.map((c) => c.contactId)).size,
       runs: list.length,
@@ -175,5 +198,6 @@ export async function diffRuleSets(
       gainedContacts: [...new Set(gained.map((c) => c.contactId))].sort(),
     });
   }
-  return { events: events.length, changedRules: changed.size, rules };
+  const policy = !policed ? 'none' : policies.base?.hash === policies.head?.hash ? 'same' : 'changed';
+  return { events: events.length, changedRules: changed.size, policy, rules };
 }

@@ -15,10 +15,17 @@ export interface PreparedAction {
   assignFirstId?: string;
 }
 
-export type ActionOutcome = { status: 'sent'; deferred?: string } | { status: 'skipped'; reason: string };
+export type ActionOutcome =
+  | { status: 'sent'; deferred?: string }
+  | { status: 'skipped'; reason: string }
+  /** In an arm of a branch the run did not take (rules with branches, `path`). */
+  | { status: 'not_taken' };
 
-/** The messaging policy's say on an action that passed its guards (forecast: OfflinePolicy). */
-export type PolicyCheck = (action: RuleAction) => { skip?: string; defer?: string } | undefined;
+/** The messaging policy's say on action `index` once it passed its guards (forecast: OfflinePolicy). */
+export type PolicyCheck = (
+  action: RuleAction,
+  index: number,
+) => { skip?: string; defer?: string } | undefined;
 
 export interface SimulatedRun {
   outcomes: ActionOutcome[];
@@ -30,11 +37,18 @@ export function simulateActions(
   prepared: readonly PreparedAction[],
   start: Contact,
   policy?: PolicyCheck,
+  /** The indexes of the actions on the run's path (replay-path.ts); default every action. */
+  path?: readonly number[],
 ): SimulatedRun {
   let contact = start;
   let calls = 0;
   const outcomes: ActionOutcome[] = [];
-  for (const p of prepared) {
+  const onPath = path ? new Set(path) : undefined;
+  for (const [index, p] of prepared.entries()) {
+    if (onPath && !onPath.has(index)) {
+      outcomes.push({ status: 'not_taken' });
+      continue;
+    }
     if (p.assignFirstId && !contact.assigneeId && !contact.isBlocked) {
       calls++;
       contact = { ...contact, assigneeId: p.assignFirstId };
@@ -44,7 +58,7 @@ export function simulateActions(
       outcomes.push({ status: 'skipped', reason: verdict.reason });
       continue;
     }
-    const held = policy?.(p.action);
+    const held = policy?.(p.action, index);
     if (held?.skip) {
       outcomes.push({ status: 'skipped', reason: held.skip });
       continue;

@@ -37,6 +37,17 @@ describe('OfflinePolicy (forecast replays)', () => {
     expect(new OfflinePolicy(POLICY).decide('c1', 'send-message', new Date(now), fields)?.kind).toBe(kind);
   });
 
+  it.each([
+    ['two in the last day: capped at once', [1, 5], 'skip'],
+    ['one in the last day, one older: one more goes', [1, 30], 'go'],
+    ['none known', [], 'go'],
+  ])('counts the messages sent before the replay: %s', (_name, hoursAgo, kind) => {
+    const prior = new Map([['c1', hoursAgo.map((h) => new Date(NOON.getTime() - h * 3_600_000))]]);
+    expect(new OfflinePolicy(POLICY, prior).decide('c1', 'send-message', NOON)?.kind).toBe(kind);
+    // Another contact's history is not this one's.
+    expect(new OfflinePolicy(POLICY, prior).decide('c2', 'send-message', NOON)?.kind).toBe('go');
+  });
+
   it('has no say without a policy', () => {
     expect(new OfflinePolicy(undefined).decide('c1', 'send-message', NOON)).toBeUndefined();
   });

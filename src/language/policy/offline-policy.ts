@@ -1,5 +1,6 @@
-// The messaging policy for offline replays (crm-rules forecast): per contact, the customer
-// messages "sent" so far in the replay stand in for the ledger, so caps hold across rules as the
+// The messaging policy for offline replays (crm-rules forecast and diff): per contact, the customer
+// messages sent before the replay (`prior`: read from the ledger or a recorded file, when known)
+// and those "sent" so far in the replay stand in for the ledger, so caps hold across rules as the
 // engine's gate makes them hold. Pure, in memory.
 import { isCustomerMessage } from './customer-messages';
 import { isTimeZone } from '../rules/check-timezone';
@@ -14,7 +15,11 @@ import {
 export class OfflinePolicy {
   private readonly sent = new Map<string, Date[]>();
 
-  constructor(private readonly policy: MessagingPolicy | undefined) {}
+  constructor(
+    private readonly policy: MessagingPolicy | undefined,
+    /** Per contact id: when its customer messages before the replay went (any order). */
+    private readonly prior: ReadonlyMap<string, readonly Date[]> = new Map(),
+  ) {}
 
   /**
    * What the gate would decide for action `type` to the contact at `now`; undefined when the
@@ -29,7 +34,7 @@ export class OfflinePolicy {
   ): PolicyDecision | undefined {
     const policy = this.policy;
     if (!policyApplies(policy) || !isCustomerMessage(type)) return undefined;
-    const sentAt = this.sent.get(contactId) ?? [];
+    const sentAt = this.sent.get(contactId) ?? [...(this.prior.get(contactId) ?? [])];
     const decision = decidePolicy(policy, {
       now,
       zone: quietZone(policy, customFields, isTimeZone),

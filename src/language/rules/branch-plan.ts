@@ -125,16 +125,23 @@ export function armsOf(branches: readonly BranchStep[], action: number): string[
   return branches.flatMap((b) => b.arms.filter((a) => action >= a.from && action < a.to).map((a) => a.label));
 }
 
+/** The path of an offline replay: actions done, arm taken per branch reached, waits passed. */
+export interface ReplayedPath {
+  actions: number[];
+  arms: Map<number, number>;
+  waits: number[];
+}
+
 /**
- * Offline replays (crm-rules diff): the actions a run of a rule with branches would do, deciding
- * each branch on the triggering facts (if / switch / split) and taking `on-timeout` for a wait's
- * outcome (no later event is known); waits are assumed to pass.
+ * Offline replays (crm-rules diff and forecast): the actions a run of a rule with branches would
+ * do, deciding each branch on the triggering facts (if / switch / split) and taking `on-timeout`
+ * for a wait's outcome (no later event is known); waits are assumed to pass.
  */
-export function replayedActions(
+export function replayedPath(
   plan: BranchPlan & { actions: readonly unknown[] },
   facts: EvaluationFacts,
   point: number,
-): number[] {
+): ReplayedPath {
   const decided = new Map<number, number>();
   const passed = new Set<number>();
   const out: number[] = [];
@@ -153,5 +160,14 @@ export function replayedActions(
     }
     if (!armNotTaken(plan, decided, i)) out.push(i);
   }
-  return out;
+  return { actions: out, arms: decided, waits: [...passed] };
+}
+
+/** The actions of replayedPath alone. */
+export function replayedActions(
+  plan: BranchPlan & { actions: readonly unknown[] },
+  facts: EvaluationFacts,
+  point: number,
+): number[] {
+  return replayedPath(plan, facts, point).actions;
 }

@@ -1,0 +1,45 @@
+// The path one run of a rule takes in an offline replay (forecast, diff): the actions it does, the
+// arm each branch it reaches takes (if / switch on the facts, a split by the engine's own hash,
+// src/language/rules/branch-plan.ts) and how long after the trigger each action comes (the waits
+// passed before it). A wait's outcome is taken as `on-timeout`: no later event is known. Pure.
+import { replayedPath, splitPoint } from '../language/rules/branch-plan';
+import type { EvaluationFacts, RuleDefinition } from '../language/rules/rule-types';
+
+export interface RunPath {
+  /** Indexes of the actions done, ascending. */
+  actions: number[];
+  /** Branch index → arm index taken, for every branch the run reached. */
+  arms: ReadonlyMap<number, number>;
+  /** Per action index: the time spent in the waits passed before it. */
+  delayMs: (action: number) => number;
+}
+
+type PathRule = Pick<RuleDefinition, 'id' | 'version' | 'actions' | 'waits' | 'branches' | 'timezone'>;
+
+export function runPath(rule: PathRule, facts: EvaluationFacts, contactId: string): RunPath {
+  const waits = rule.waits ?? [];
+  if (!rule.branches) {
+    // Without branches every action is done, after every wait written before it.
+    return {
+      actions: rule.actions.map((_a, i) => i),
+      arms: new Map(),
+      delayMs: (action) => waitedBefore(waits, waits.keys(), action),
+    };
+  }
+  const path = replayedPath(rule, facts, splitPoint(rule.id, rule.version, contactId));
+  return {
+    actions: path.actions,
+    arms: path.arms,
+    delayMs: (action) => waitedBefore(waits, path.waits.values(), action),
+  };
+}
+
+function waitedBefore(
+  waits: NonNullable<RuleDefinition['waits']>,
+  passed: Iterable<number>,
+  action: number,
+): number {
+  let ms = 0;
+  for (const w of passed) if (waits[w].beforeAction <= action) ms += waits[w].ms;
+  return ms;
+}

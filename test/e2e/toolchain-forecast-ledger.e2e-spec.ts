@@ -1,0 +1,163 @@
+// `crm-rules forecast` counts the customer messages contacts already got against the policy caps:
+// read from the engine's ledger on a real Postgres (the policy gate's own query,
+// ActionResultsRepository.messagesSentTo), recorded to a file and read back from it for a CI
+// without the database, and "none known" when the ledger does not answer.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { run } from '../../src/cli';
+import { SNAPSHOT_FORMAT } from '../../src/crm-contract/crm-snapshot';
+import type { MirroredContact } from '../../src/crm-contract/mirrored-contact';
+import { contactLine, contactsHeader } from '../../src/toolchain/contacts-file';
+import { PRIOR_MESSAGES_FORMAT } from '../../src/toolchain/prior-messages';
+import { createTestDb, type TestDb } from '../support/test-db';
+
+const NOW = new Date('2026-11-02T12:00:00Z');
+const ago = (h: number) => new Date(NOW.getTime() - h * 3_600_000);
+const RULE = `rule: weekly-nudge
+on:
+  schedule: '0 6 * * 1'
+  segment: { name: Active, filters: { status: active } }
+when: every-run
+do:
+  - send-message: Anything we can help with?
+`;
+const POLICY = 'caps: [{ max: 1, per: 1d }]\n';
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await run(argv, { out: (t) => (out += t), err: (t) => (err += t) });
+  return { code, out, err };
+}
+
+const contact = (id: string): MirroredContact => ({
+  id,
+  name: id,
+  phone: '5511987654321',
+  email: null,
+  avatar: null,
+  notes: null,
+  status: 'active',
+  isBlocked: false,
+  sourceMethod: 'MSG_API_AD',
+  assigneeId: 'a0000000-0000-4000-8000-000000000001',
+  stageId: null,
+  tags: [],
+  tagIds: [],
+  customFields: {},
+  country: 'BR',
+  createdAt: ago(1000),
+  updatedAt: ago(1000),
+  lastInteractionAt: null,
+});
+
+describe('crm-rules forecast with the messages already sent', () => {
+  let db: TestDb;
+  let dir: string;
+  let rules: string;
+  // Unique per run: the test database is shared by nobody, but ids say whose rows they are.
+  const [ana, bruno, carla] = ['ana', 'bruno', 'carla'].map((n) => `${n}-${randomUUID()}`);
+
+  async function sent(contactId: string, type: string, status: string, at: Date): Promise<void> {
+    const [r] = await db.dataSource.query(
+      `INSERT INTO runs (trigger_key, rule_id, rule_version, rule_set_version, contact_id, status, trace, actions, priority)
+       VALUES ($1, 'welcome', 'v', 's', $2, 'succeeded', '[]', '[]', 'interactive') RETURNING id`,
+      [`event:${randomUUID()}`, contactId],
+    );
+    await db.dataSource.query(
+      `INSERT INTO action_results (run_id, action_index, action, status, started_at) VALUES ($1, 0, $2, $3, $4)`,
+      [r.id, JSON.stringify({ type }), status, at],
+    );
+  }
+
+  beforeAll(async () => {
+    db = await createTestDb();
+    // Ana got a message this morning; Bruno's was two days ago (outside the cap's day) and a tag
+    // is not a message; Carla's send failed (never reached her).
+    await sent(ana, 'send-message', 'succeeded', ago(3));
+    await sent(bruno, 'send-template', 'succeeded', ago(48));
+    await sent(bruno, 'add-tag', 'succeeded', ago(1));
+    await sent(carla, 'send-message', 'failed', ago(2));
+    dir = mkdtempSync(join(tmpdir(), 'crm-rules-forecast-ledger-'));
+    rules = join(dir, 'rules');
+    mkdirSync(rules);
+    for (const [file, text] of [
+      ['nudge.yaml', RULE],
+      ['policy.yaml', POLICY],
+      [
+        '.crm-snapshot.json',
+        JSON.stringify({
+          format: SNAPSHOT_FORMAT,
+          takenAt: NOW.toISOString(),
+          source: 'test',
+          ...{ tags: [], stages: [], channels: [], members: [], customFields: [], templates: [] },
+        }),
+      ],
+      [
+        '.crm-contacts.ndjson',
+        contactsHeader('test', NOW) + [ana, bruno, carla].map((id) => contactLine(contact(id))).join(''),
+      ],
+    ] as const)
+      writeFileSync(join(rules, file), text);
+  });
+  afterAll(async () => {
+    await db?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const forecastJson = async (...extra: string[]) => {
+    const { code, out, err } = await cli(
+      'forecast',
+      rules,
+      '--now',
+      NOW.toISOString(),
+      '--format',
+      'json',
+      ...extra,
+    );
+    expect([code, err]).toEqual([0, '']);
+    return JSON.parse(out);
+  };
+
+  it('reads them from the ledger: the contact messaged this morning is capped', async () => {
+    const f = await forecastJson('--ledger', db.url);
+    expect(f.rules[0].actions[0]).toMatchObject({ sent: 2, skipped: { policy_cap: 1 } });
+    expect(f.priorMessages).toMatchObject({ source: 'ledger', contacts: 1, messages: 1 });
+    expect(f.priorMessages.text).toMatch(
+      /^prior messages: from the ledger at postgres:\/\/.+: 1 message\(s\) to 1 contact\(s\)/,
+    );
+  });
+
+  it('records them to a file and reads them back without the database', async () => {
+    const file = join(dir, 'prior.ndjson');
+    const fromLedger = await forecastJson('--ledger', db.url, '--record-prior-messages', file);
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0].format).toBe(PRIOR_MESSAGES_FORMAT);
+    expect(lines.slice(1)).toEqual([{ contactId: ana, sentAt: [ago(3).toISOString()] }]);
+    const fromFile = await forecastJson('--prior-messages', file, '--no-ledger');
+    expect(fromFile.rules).toEqual(fromLedger.rules);
+    expect(fromFile.priorMessages).toMatchObject({ source: 'file', from: file, messages: 1 });
+  });
+
+  it('says none are known when the ledger does not answer, and counts from zero', async () => {
+    const { code, out } = await cli(
+      'forecast',
+      rules,
+      '--now',
+      NOW.toISOString(),
+      '--ledger',
+      'postgres://postgres:secret@127.0.0.1:1/none',
+    );
+    expect(code).toBe(0);
+    expect(out).toContain(
+      'prior messages: none known (the ledger at postgres://postgres:***@127.0.0.1:1/none did not answer',
+    );
+    expect(out).toContain('send-message "Anything we can help with?": 3 sent');
+    expect(out).not.toContain('secret');
+  });
+});
