@@ -31,7 +31,8 @@ export class RunViews {
    */
   async branchCounts(ruleId: string, since: Date): Promise<RuleBranchCounts> {
     const acted = `r.rule_id = $1 AND r.created_at >= $2 AND r.status NOT IN ('not_matched', 'suppressed')`;
-    const goal = `count(*) FILTER (WHERE r.reason = 'goal_reached')::int AS "goalReached"`;
+    // Met while the run waited (it ended goal_reached) or after it succeeded, in its goal window.
+    const goal = `count(*) FILTER (WHERE r.reason = 'goal_reached' OR r.goal_reached_at IS NOT NULL)::int AS "goalReached"`;
     const [total]: { runs: number; goalReached: number }[] = await this.db.query(
       `SELECT count(*)::int AS runs, ${goal} FROM runs r WHERE ${acted}`,
       [ruleId, since],

@@ -22,11 +22,7 @@ export function awaitedEventOf(timeline: readonly TimelineEntry[] | null | undef
 }
 
 /** Trigger facts, unless a wait ended with its awaited event: then event.* / message.* read that one. */
-export function factsAfterWaits(
-  run: RunRow,
-  contact: Record<string, unknown>,
-  now: Date,
-): EvaluationFacts {
+export function factsAfterWaits(run: RunRow, contact: Record<string, unknown>, now: Date): EvaluationFacts {
   const facts = factsOf(run, contact, now);
   const event = awaitedEventOf(run.timeline);
   if (!event) return facts;
