@@ -2,7 +2,14 @@
 // its explain trace), and the ledger's count of a limited rule's slots. RunsRepository extends this
 // class: one repository per table, its statements kept in two files.
 import type { Queryable } from '../sql/queryable';
-import type { ContactRunRow, RuleBranchBucket, RuleBranchCounts, RuleRunCounts, RunFilter, RunListRow } from './run-rows';
+import type {
+  ContactRunRow,
+  RuleBranchBucket,
+  RuleBranchCounts,
+  RuleRunCounts,
+  RunFilter,
+  RunListRow,
+} from './run-rows';
 
 const LIST_COLUMNS = `id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion",
   contact_id AS "contactId", status, reason, mode, created_at AS "createdAt", finished_at AS "finishedAt"`;
@@ -49,8 +56,9 @@ export class RunViews {
 
   /** branchCounts per time bucket of `bucketMs` (by created_at): all runs (label null), then per arm label. */
   async branchBuckets(ruleId: string, since: Date, bucketMs: number): Promise<RuleBranchBucket[]> {
-    const rows: { t: string; label: string | null; runs: number; goalReached: number }[] = await this.db.query(
-      `WITH acted AS (
+    const rows: { t: string; label: string | null; runs: number; goalReached: number }[] =
+      await this.db.query(
+        `WITH acted AS (
          SELECT r.timeline, (floor(extract(epoch FROM r.created_at) * 1000 / $3) * $3)::bigint AS t,
                 (r.reason = 'goal_reached' OR r.goal_reached_at IS NOT NULL) AS converted
            FROM runs r WHERE r.rule_id = $1 AND r.created_at >= $2 AND r.status NOT IN ('not_matched', 'suppressed'))
@@ -61,8 +69,8 @@ export class RunViews {
          FROM acted CROSS JOIN LATERAL jsonb_array_elements(acted.timeline) e
         WHERE e->>'step' = 'branch' GROUP BY 1, 2
        ORDER BY 1, 2 NULLS FIRST`,
-      [ruleId, since, bucketMs],
-    );
+        [ruleId, since, bucketMs],
+      );
     return rows.map((r) => ({ ...r, t: Number(r.t) }));
   }
 
