@@ -11,6 +11,7 @@ const ASSETS: Record<string, { path: string; type: string }> = {
   'console.css': { path: join(OWN, 'console.css'), type: 'text/css' },
   'live.js': { path: join(OWN, 'live.js'), type: 'text/javascript' },
   'budget.js': { path: join(OWN, 'budget.js'), type: 'text/javascript' },
+  'branch-chart.js': { path: join(OWN, 'branch-chart.js'), type: 'text/javascript' },
   'uPlot.iife.min.js': { path: require.resolve('uplot/dist/uPlot.iife.min.js'), type: 'text/javascript' },
   'uPlot.min.css': { path: require.resolve('uplot/dist/uPlot.min.css'), type: 'text/css' },
 };

@@ -18,8 +18,8 @@ import type { RuleDefinition } from '../language/rules/rule-types';
 import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
 import { ConsoleResponder } from './console-responder';
 import { statusTone, when } from './pages/format';
-import { parsePeriod, PERIODS, periodStart } from './queries/period';
-import { branchSummary } from './pages/branch-counts';
+import { parsePeriod, PERIODS, periodStart, type Period } from './queries/period';
+import { branchChart, branchSummary, CHART_BUCKET_MS } from './pages/branch-counts';
 import { RunsRepository } from '../persistence/ledger/runs.repository';
 import type { RuleControlChange } from '../rule-controls/rule-control-audit.entity';
 import { RuleControlsRepository } from '../rule-controls/rule-controls.repository';
@@ -60,13 +60,7 @@ export class ConsoleRulesController {
     const byRule = new Map(counts.map((c) => [c.ruleId, c]));
     // Rules with branches or a goal (few): their runs per arm and goal conversions in the period.
     const branched = (set?.rules ?? []).filter((r) => r.branches || r.goal);
-    const perArm = new Map(
-      await Promise.all(
-        branched.map(
-          async (r) => [r.id, branchSummary(await this.runs.branchCounts(r.id, since), !!r.goal)] as const,
-        ),
-      ),
-    );
+    const perArm = new Map(await Promise.all(branched.map((r) => this.armsOf(r, since, period))));
     const zero = { matched: 0, notMatched: 0, suppressed: 0, paused: 0, failed: 0 };
     const view = {
       ruleSetVersion: set?.version ?? 'none loaded',
@@ -102,8 +96,20 @@ export class ConsoleRulesController {
     };
     this.pages.send(req, res, 'rules', view, {
       title: 'Rules',
+      ...(branched.length > 0 ? { uplot: true, scripts: ['uPlot.iife.min.js', 'branch-chart.js'] } : {}),
       flash: typeof req.query.done === 'string' ? req.query.done : undefined,
     });
+  }
+
+  /** A rule's runs per arm and goal conversions in the period, and its chart's data (JSON for branch-chart.js). */
+  private async armsOf(rule: RuleDefinition, since: Date, period: Period) {
+    const bucketMs = CHART_BUCKET_MS[period];
+    const [counts, buckets] = await Promise.all([
+      this.runs.branchCounts(rule.id, since),
+      this.runs.branchBuckets(rule.id, since, bucketMs),
+    ]);
+    const chart = branchChart(buckets, !!rule.goal, { since, now: new Date(), bucketMs });
+    return [rule.id, { ...branchSummary(counts, !!rule.goal), chart: JSON.stringify(chart) }] as const;
   }
 
   @Post(':id/control')

@@ -7,38 +7,7 @@ import { api } from '../support/http';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 import { launchBrowser, logIn, screenshot, watchSessionValues } from './browser';
 import { capturedLogging, LogCapture } from './log-capture';
-
-const RULES = {
-  'vip-sweep.yaml': [
-    'rule: vip-sweep',
-    'on:',
-    '  schedule: "0 0 1 1 *"', // swept on demand below
-    '  segment:',
-    `    filters: { tagIds: ["${DEMO.tags.vip}"] }`,
-    'do:',
-    '  - add-tag: thanked',
-    '',
-  ].join('\n'),
-  'follow-up.yaml': [
-    'rule: console-follow-up',
-    'on: contact.updated',
-    'if: { fact: contact.notes, operator: equal, value: send }',
-    'do:',
-    '  - send-message: { text: "Hello {{contact.name}}", channel: Main WhatsApp }',
-    '',
-  ].join('\n'),
-  'vip.yaml': [
-    'rule: vip-on-update',
-    'on: contact.updated',
-    'if:',
-    '  all:',
-    '    - { fact: contact.isBlocked, operator: equal, value: false }',
-    '    - { fact: contact.name, operator: notEqual, value: Nobody }',
-    'do:',
-    '  - add-tag: vip',
-    '',
-  ].join('\n'),
-};
+import { CONSOLE_RULES as RULES } from './console-rules';
 
 describe('operator console in a real browser', () => {
   let h: Harness;
@@ -288,6 +257,37 @@ describe('operator console in a real browser', () => {
     );
     expect(Number(await page.locator('[data-live="bulk"]').innerText())).toBeGreaterThan(0);
     await screenshot(page, 'budget');
+  });
+
+  it('draws the runs per arm and the goal conversions of a rule as a chart on the rules page', async () => {
+    const ids: string[] = [];
+    for (const name of ['Chart Carl', 'Chart Cleo']) {
+      const c = await newContact(h, name);
+      ids.push(c.id);
+      await deliver(h.url, JSON.stringify(contactEvent('contact.updated', c)));
+    }
+    const succeeded = `SELECT count(*)::int AS n FROM runs WHERE contact_id = ANY($1) AND status = 'succeeded'
+                         AND rule_id = 'console-ab'`;
+    await eventually(async () => (await h.app.get(DataSource).query(succeeded, [ids]))[0].n === 2, 30_000);
+    // The goal met after the run: a conversion, counted on the run's arm.
+    expect((await crm(h, 'POST', `/v1/contacts/${ids[0]}/tags/${DEMO.tags.customer}`)).status).toBe(200);
+    const customer = (await crm(h, 'GET', `/v1/contacts/${ids[0]}`)).body;
+    await deliver(h.url, JSON.stringify(contactEvent('contact.updated', customer)));
+    const counts = await eventually(async () => {
+      const body = (await admin(h, 'GET', '/admin/rules/console-ab/branches')).body;
+      return body.goalReached === 1 ? body : undefined;
+    }, 30_000);
+    expect(counts.runs).toBe(2);
+    await page.goto(`${h.url}/console/rules?period=24h`);
+    const chart = page.locator('.branch-chart[data-rule="console-ab"]');
+    await chart.locator('canvas').waitFor();
+    const arms = (counts.arms as { label: string }[]).map((a) => a.label).sort();
+    const series = ['runs', ...arms, 'goal reached'];
+    expect(await chart.locator('.u-legend .u-series .u-label').allInnerTexts()).toEqual(['Time', ...series]);
+    const drawn = JSON.parse((await chart.getAttribute('data-chart'))!).series as { values: number[] }[];
+    const sums = drawn.map((s) => s.values.reduce((a, b) => a + b));
+    expect([sums[0], sums[sums.length - 1], drawn.length]).toEqual([2, 1, series.length]);
+    await screenshot(page, 'rules-chart');
   });
 
   it('left no session id or CSRF value in the engine logs of the whole suite', async () => {

@@ -1,59 +1,18 @@
 // Branches in one rule against the sandbox, with the engine in worker processes: reply-or-escalate
 // (a wait with on-event / on-timeout) takes each outcome although the worker is killed (-9) and
-// another started during the wait; a split records the same arm for a contact on a replay; a goal
-// met while a run waits ends it with no further CRM write.
+// another started during the wait; the answer after on-event reads the reply ("You chose 2"); a
+// split records the same arm for a contact on a replay; a goal met while a run waits ends it with
+// no further CRM write, also on a message event (the contact from the mirror); a goal met after
+// the run succeeded records a conversion, counted per arm.
 import { DataSource } from 'typeorm';
 import { consoleCookie } from '../console/console-login';
 import { DEMO } from '../support/demo-fixture';
 import { api } from '../support/http';
 import { admin, crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
 import { ensureBuilt, WorkerProcesses, type WorkerProcess } from '../support/worker-process';
+import { BRANCH_RULES as RULES } from '../support/branch-rules';
 
 const TAG_ROUTE = 'POST /v1/contacts/:contactId/tags/:tagId';
-const inbound = `{ fact: message.isOutgoing, operator: equal, value: false }`;
-const nameStarts = (prefix: string) => `{ fact: contact.name, operator: startsWith, value: '${prefix}' }`;
-
-// VIP conversations get a short SLA (its timeout is what the test waits for), the others an hour
-// (a reply always comes first, however slow the machine): both waits branch on how they ended.
-const outcomes = (ms: string) => `
-      - wait: ${ms}
-        until:
-          event: message.created
-          where: { fact: message.isOutgoing, operator: equal, value: true }
-          same: conversation
-        on-event:
-          - add-tag: answered
-        on-timeout:
-          - add-tag: escalated`;
-const RULES = `
-rule: reply-or-escalate
-on: message.created
-if: { all: [${inbound}, ${nameStarts('Sla')}] }
-do:
-  - add-tag: awaiting-reply
-  - if: ${nameStarts('Sla Vip')}
-    then:${outcomes('5s')}
-    else:${outcomes('1h')}
----
-rule: ab-welcome
-on: contact.created
-if: ${nameStarts('Split')}
-do:
-  - split:
-      arms:
-        a: { weight: 50, do: [ { add-tag: variant-a } ] }
-        b: { weight: 50, do: [ { add-tag: variant-b } ] }
----
-rule: nurture
-on: contact.created
-if: ${nameStarts('Goal')}
-goal: { fact: contact.tags, operator: hasTag, value: customer }
-do:
-  - add-tag: nurtured
-  - wait: 1h
-  - add-tag: follow-up
-`;
-
 interface RunView {
   id: string;
   status: string;
@@ -80,7 +39,7 @@ describe('branches in one rule, end to end', () => {
     h = await startHarness({ rules: { 'branches.yaml': RULES }, env: { ROLE: 'api' } });
     db = h.app.get(DataSource);
     const names = ['awaiting-reply', 'answered', 'escalated', 'variant-a', 'variant-b', 'nurtured'];
-    for (const name of [...names, 'follow-up', 'customer'])
+    for (const name of [...names, 'follow-up', 'customer', 'vip'])
       expect([201, 409]).toContain((await crm(h, 'POST', '/v1/tags', { name })).status);
     for (const tag of (await crm(h, 'GET', '/v1/tags')).body.data as { id: string; name: string }[])
       tagIds.set(tag.name, tag.id);
@@ -184,6 +143,27 @@ describe('branches in one rule, end to end', () => {
     ]);
   }, 180_000);
 
+  it('ask, wait for the reply: the answer reads the reply, the run page shows which event ended the wait', async () => {
+    await ensureWorker();
+    const contact = await newContact(h, 'Ask Alma', { assigneeId: DEMO.members.ana });
+    const { conversation } = await receive(contact.id, 'hi, what do you offer?');
+    const waiting = await runIn('ask-choice', contact.id, ['waiting']);
+    await receive(contact.id, '2');
+    const run = await runIn('ask-choice', contact.id, ['succeeded', 'failed', 'cancelled']);
+    expect(run.status).toBe('succeeded');
+    expect(run.id).toBe(waiting.id);
+    expect(run.timeline.filter((e) => e.step === 'branch').map((e) => e.label)).toEqual(['on-event']);
+    const page = await crm(h, 'GET', `/v1/messages?conversationId=${conversation.id}&limit=100`);
+    const sent = (page.body.data as { text: string | null; isOutgoing: boolean }[])
+      .filter((m) => m.isOutgoing)
+      .map((m) => m.text);
+    // The question from the trigger, then the answer rendered with the reply's text.
+    expect(sent.sort()).toEqual(['Reply 1 for a call, 2 for prices', 'You chose 2']);
+    const html = await consoleHtml(`/console/runs/${run.id}`);
+    expect(html).toContain('by message.created');
+    expect(html).toContain('&quot;2&quot;');
+  }, 120_000);
+
   it('split: records an arm per contact, the same one on a replay of the event', async () => {
     await ensureWorker();
     const contact = await newContact(h, 'Split Sam');
@@ -224,5 +204,58 @@ describe('branches in one rule, end to end', () => {
     const counts = (await admin(h, 'GET', '/admin/rules/nurture/branches')).body;
     expect(counts).toEqual(expect.objectContaining({ runs: 1, goalReached: 1, arms: [] }));
     expect(await consoleHtml('/console/rules?period=24h')).toContain('goal 1 of 1 (100%)');
+  }, 120_000);
+
+  it('goal on a message event: the contact comes from the mirror, the run ends goal_reached', async () => {
+    await ensureWorker();
+    const contact = await newContact(h, 'Deal Dora', { assigneeId: DEMO.members.ana });
+    await runIn('deal-goal', contact.id, ['waiting']);
+    expect(
+      (await crm(h, 'POST', `/v1/contacts/${contact.id}/tags/${tagIds.get('vip')}`)).status,
+    ).toBeLessThan(300);
+    // The tag's contact.updated reaches the mirror (it does not meet the goal: no message).
+    await eventually(async () => {
+      const [row] = await db.query(`SELECT raw FROM contact_mirror WHERE id = $1`, [contact.id]);
+      return (row?.raw?.tags as { name: string }[] | undefined)?.some((t) => t.name === 'vip') || undefined;
+    }, 30_000);
+    expect((await runsOf('deal-goal', contact.id))[0].status).toBe('waiting');
+    await receive(contact.id, 'deal');
+    const ended = await runIn('deal-goal', contact.id, ['cancelled']);
+    expect(ended.reason).toBe('goal_reached');
+    expect(await tags(contact.id)).not.toContain('follow-up');
+  }, 120_000);
+
+  it('goal after the run: a succeeded run converts within its window, counted on its arm', async () => {
+    await ensureWorker();
+    const contact = await newContact(h, 'Late Lena');
+    const run = await runIn('late-convert', contact.id, ['succeeded']);
+    const arm = run.timeline.find((e) => e.step === 'branch')!.label!;
+    const [{ enrolled }] = await db.query(
+      `SELECT goal_until > now() + interval '23 hours' AS enrolled FROM runs WHERE id = $1`,
+      [run.id],
+    );
+    expect(enrolled).toBe(true);
+    const before = await tagWrites();
+    expect(
+      (await crm(h, 'POST', `/v1/contacts/${contact.id}/tags/${tagIds.get('customer')}`)).status,
+    ).toBeLessThan(300);
+    const converted = await eventually(async () => {
+      const [row] = await db.query(
+        `SELECT status, reason, goal_reached_at, timeline FROM runs WHERE id = $1`,
+        [run.id],
+      );
+      return row.goal_reached_at ? row : undefined;
+    }, 30_000);
+    // Recorded on the run, which stays succeeded; no CRM write but the test's own tag.
+    expect(converted.status).toBe('succeeded');
+    expect(converted.reason).toBeNull();
+    expect(converted.timeline.at(-1)).toEqual(
+      expect.objectContaining({ step: 'goal_reached', reason: 'goal_reached' }),
+    );
+    expect((await tagWrites()) - before).toBe(1);
+    const counts = (await admin(h, 'GET', '/admin/rules/late-convert/branches')).body;
+    expect(counts).toEqual(
+      expect.objectContaining({ runs: 1, goalReached: 1, arms: [{ label: arm, runs: 1, goalReached: 1 }] }),
+    );
   }, 120_000);
 });

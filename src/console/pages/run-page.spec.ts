@@ -85,6 +85,18 @@ describe('the timing steps of a run', () => {
       },
       '2026-06-11 06:00:01.000 skipped (policy_cap, 2 message(s) per 1d reached) at action 1',
     ],
+    [
+      {
+        at: '2026-06-11T06:00:01.000Z',
+        step: 'resumed',
+        for: 'wait',
+        wait: 0,
+        action: 1,
+        reason: 'until_event',
+        event: { type: 'message.created', id: 'evt-9', data: { text: '2' } },
+      },
+      '2026-06-11 06:00:01.000 resumed (wait: until_event) at action 1 by message.created evt-9 "2"',
+    ],
   ] as const)('%j', (entry, text) => {
     expect(timelineText(entry as TimelineEntry)).toBe(text);
   });

@@ -111,8 +111,16 @@ export function timelineText(e: TimelineEntry): string {
     e.until ? `until ${when(new Date(e.until))}` : '',
     why || e.detail ? `(${[why, e.detail].filter(Boolean).join(', ')})` : '',
     e.action !== undefined ? `at action ${e.action}` : '',
+    e.event ? `by ${awaitedEventText(e.event)}` : '',
   ];
   return `${when(new Date(e.at))} ${parts.filter(Boolean).join(' ')}`;
+}
+
+/** The event that ended a wait: `message.created evt-9 "2"` (its text, when a message). */
+export function awaitedEventText(event: NonNullable<TimelineEntry['event']>): string {
+  const text = (event.data as { text?: unknown } | null)?.text;
+  const quoted = typeof text === 'string' ? ` "${text.length > 60 ? `${text.slice(0, 59)}…` : text}"` : '';
+  return `${event.type}${event.id ? ` ${event.id}` : ''}${quoted}`;
 }
 
 /** The run's path through its branches, and why each arm was taken (its conditions' trace). */

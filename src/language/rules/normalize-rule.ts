@@ -1,6 +1,7 @@
 // One rule as written -> a RuleDefinition, with every problem reported: schema first (ajv),
 // then the semantics of each part that passed the schema.
 import { checkConditions } from './check-conditions';
+import { checkGoal } from './goal-window';
 import { checkSchedule } from './check-schedule';
 import { checkTimeZone } from './check-timezone';
 import { contentHash } from './content-hash';
@@ -48,7 +49,7 @@ export function normalizeRule(
   const actions = completeActions(steps?.items, before, ctx);
   if (steps && onIsValid)
     checkActionsFit(steps.items, triggerKinds(raw.on) ?? [], ctx, (i) => actionPath(steps.timing, i));
-  const goal = raw.goal === undefined ? undefined : checkConditions(raw.goal, ctx, undefined, ['goal']);
+  const { goal, goalWithinMs } = checkGoal(raw.goal, ctx);
   const window = raw.window === undefined ? undefined : checkWindow(raw.window, ['window'], timezone, ctx);
   const limit = raw.limit === undefined ? undefined : checkLimit(raw.limit, ['limit'], ctx);
   const atMost = typeof raw['at-most'] === 'number' ? raw['at-most'] : undefined;
@@ -72,6 +73,7 @@ export function normalizeRule(
     ...(window ? { window } : {}),
     ...steps?.timing,
     ...(goal ? { goal } : {}),
+    ...(goal && goalWithinMs !== undefined ? { goalWithinMs } : {}),
     ...(limit ? { limit } : {}),
     enabled: raw.enabled !== false,
     priority: typeof raw.priority === 'number' ? raw.priority : 0,

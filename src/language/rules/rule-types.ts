@@ -63,8 +63,13 @@ export interface RuleDefinition {
   actionPaths?: (string | number)[][];
   /** if / switch / split / wait outcomes in `do`, in written order (src/language/rules/branch-plan.ts). */
   branches?: BranchStep[];
-  /** `goal:`: met by a later event about the contact while its run waits, the run ends (goal_reached). */
+  /**
+   * `goal:` (or `goal: { if, within }`): met by a later event about the contact while its run waits,
+   * the run ends (goal_reached); met after the run succeeded, within the goal window, a conversion.
+   */
   goal?: Record<string, unknown>;
+  /** `goal: { within: 3d }`: how long after a run succeeded the goal still converts (absent: the default). */
+  goalWithinMs?: number;
   limit?: RuleLimit;
   enabled: boolean;
   priority: number; // higher runs first

@@ -4,12 +4,13 @@
 // ends a wait (`until`). Pure; the callers decide how to sleep (a clock or a delayed job).
 import { compileConditions, type ConditionEvaluator } from '../matching/compile-conditions';
 import type { EvaluationFacts, RuleDefinition, RuleLimit, WaitStep, WaitUntil } from './rule-types';
+import { goalWindowMs } from './goal-window';
 import { describeWindow, isOpen, nextOpening, type TimeWindow } from './time-window';
 
 /** What of a rule decides when its actions happen: JSON, so a run keeps the plan it started with. */
 export type TimingPlan = Pick<
   RuleDefinition,
-  'timezone' | 'waits' | 'window' | 'actionWindows' | 'limit' | 'branches' | 'goal'
+  'timezone' | 'waits' | 'window' | 'actionWindows' | 'limit' | 'branches' | 'goal' | 'goalWithinMs'
 > & {
   /** Rules with a split: the version the arm's hash reads (the run's plan, not the rule's latest). */
   ruleVersion?: string;
@@ -37,7 +38,7 @@ export function timingPlanOf(rule: RuleDefinition): TimingPlan | undefined {
     ...(actionWindows ? { actionWindows } : {}),
     ...(limit ? { limit } : {}),
     ...(branches ? { branches } : {}),
-    ...(goal ? { goal } : {}),
+    ...(goal ? { goal, goalWithinMs: goalWindowMs(rule) } : {}),
     ...(branches?.some((b) => b.kind === 'split') ? { ruleVersion: rule.version } : {}),
   };
 }

@@ -104,3 +104,14 @@ export interface RuleBranchCounts {
   /** Per label of an arm taken (then, else, case:<name>, default, arm:<name>, on-event, on-timeout). */
   arms: { label: string; runs: number; goalReached: number }[];
 }
+
+/**
+ * A rule's runs that acted per time bucket (created_at, `t` in epoch ms): all of them (label null)
+ * and per arm label taken, each with how many reached the goal (the console's chart).
+ */
+export interface RuleBranchBucket {
+  t: number;
+  label: string | null;
+  runs: number;
+  goalReached: number;
+}

@@ -2,7 +2,9 @@
 // the state a runner reads back from them.
 import type { ConditionTrace } from '../../language/rules/rule-types';
 
-export type TimelineStep = 'limit' | 'waiting' | 'resumed' | 'cancelled' | 'skipped' | 'branch';
+/** goal_reached: a later event met the goal after the run succeeded, within its window (a conversion). */
+export type TimelineStep =
+  'limit' | 'waiting' | 'resumed' | 'cancelled' | 'skipped' | 'branch' | 'goal_reached';
 
 export interface TimelineEntry {
   at: string; // ISO time

@@ -2,7 +2,14 @@
 // its explain trace), and the ledger's count of a limited rule's slots. RunsRepository extends this
 // class: one repository per table, its statements kept in two files.
 import type { Queryable } from '../sql/queryable';
-import type { ContactRunRow, RuleBranchCounts, RuleRunCounts, RunFilter, RunListRow } from './run-rows';
+import type {
+  ContactRunRow,
+  RuleBranchBucket,
+  RuleBranchCounts,
+  RuleRunCounts,
+  RunFilter,
+  RunListRow,
+} from './run-rows';
 
 const LIST_COLUMNS = `id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion",
   contact_id AS "contactId", status, reason, mode, created_at AS "createdAt", finished_at AS "finishedAt"`;
@@ -31,7 +38,8 @@ export class RunViews {
    */
   async branchCounts(ruleId: string, since: Date): Promise<RuleBranchCounts> {
     const acted = `r.rule_id = $1 AND r.created_at >= $2 AND r.status NOT IN ('not_matched', 'suppressed')`;
-    const goal = `count(*) FILTER (WHERE r.reason = 'goal_reached')::int AS "goalReached"`;
+    // Met while the run waited (it ended goal_reached) or after it succeeded, in its goal window.
+    const goal = `count(*) FILTER (WHERE r.reason = 'goal_reached' OR r.goal_reached_at IS NOT NULL)::int AS "goalReached"`;
     const [total]: { runs: number; goalReached: number }[] = await this.db.query(
       `SELECT count(*)::int AS runs, ${goal} FROM runs r WHERE ${acted}`,
       [ruleId, since],
@@ -44,6 +52,26 @@ export class RunViews {
       [ruleId, since],
     );
     return { ruleId, since: since.toISOString(), ...total, arms };
+  }
+
+  /** branchCounts per time bucket of `bucketMs` (by created_at): all runs (label null), then per arm label. */
+  async branchBuckets(ruleId: string, since: Date, bucketMs: number): Promise<RuleBranchBucket[]> {
+    const rows: { t: string; label: string | null; runs: number; goalReached: number }[] =
+      await this.db.query(
+        `WITH acted AS (
+         SELECT r.timeline, (floor(extract(epoch FROM r.created_at) * 1000 / $3) * $3)::bigint AS t,
+                (r.reason = 'goal_reached' OR r.goal_reached_at IS NOT NULL) AS converted
+           FROM runs r WHERE r.rule_id = $1 AND r.created_at >= $2 AND r.status NOT IN ('not_matched', 'suppressed'))
+       SELECT t, NULL AS label, count(*)::int AS runs, count(*) FILTER (WHERE converted)::int AS "goalReached"
+         FROM acted GROUP BY t
+       UNION ALL
+       SELECT t, e->>'label', count(*)::int, count(*) FILTER (WHERE converted)::int
+         FROM acted CROSS JOIN LATERAL jsonb_array_elements(acted.timeline) e
+        WHERE e->>'step' = 'branch' GROUP BY 1, 2
+       ORDER BY 1, 2 NULLS FIRST`,
+        [ruleId, since, bucketMs],
+      );
+    return rows.map((r) => ({ ...r, t: Number(r.t) }));
   }
 
   /** The latest runs of every rule (at most `perRule` each), newest first. */

@@ -41,6 +41,9 @@ export type RunPriority = 'interactive' | 'bulk';
 })
 @Index('IDX_runs_limited_rule_updated', ['ruleId', 'updatedAt'], { where: `timing ? 'limit'` })
 // The messaging policy's count of a contact's messages walks only its runs that acted.
+@Index('IDX_runs_goal_enrolled', ['contactId', 'goalUntil'], {
+  where: `goal_until IS NOT NULL AND goal_reached_at IS NULL`,
+})
 @Index('IDX_runs_contact_acted', ['contactId'], { where: `status NOT IN ('not_matched', 'suppressed')` })
 export class RunEntity {
   @PrimaryGeneratedColumn('uuid')
@@ -124,4 +127,12 @@ export class RunEntity {
 
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt!: Date | null;
+
+  /** A succeeded run of a rule with a goal: until when a later event meeting the goal converts it. */
+  @Column({ name: 'goal_until', type: 'timestamptz', nullable: true })
+  goalUntil!: Date | null;
+
+  /** When a later event met the goal after the run succeeded (a conversion; the run stays succeeded). */
+  @Column({ name: 'goal_reached_at', type: 'timestamptz', nullable: true })
+  goalReachedAt!: Date | null;
 }

@@ -4,15 +4,12 @@ import { affectedRows, returnedRows } from '../sql/returned-rows';
 import type { RunStatus } from './run.entity';
 import type { TimelineEntry } from './run-timeline-entry';
 import type { QueueableRun, RunInsert, RunRow } from './run-rows';
-import { RunViews } from './run-views.repository';
+import { GOAL_UNTIL, RUN_ROW, RunGoals } from './run-goals.repository';
 
 const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlationId", priority,
                    waiting_until AS "waitingUntil"`;
 // replay_of: the original trigger of an operator's replay made without `force` (key format:
 // InboxEventsRepository.insertReplayCopy), whose sent messages the runner does not send again.
-const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.contact_snapshot, r.priority,
-                 r.timing, r.timeline, e.payload AS event_payload,
-                 CASE WHEN e.event_key LIKE 'replay:safe:%' THEN 'event:' || split_part(e.event_key, ':', 3) END AS replay_of`;
 
 /**
  * Runs from a JSON array ($1) of RunInsert rows, inserted in the array's order: `seq` (identity) is
@@ -41,8 +38,11 @@ const INSERT_RUNS_FROM_JSON = (
 /** A waiting run has its delayed job; a job a little early on the database's clock still wakes it. */
 const WAKE_TOLERANCE_MS = 1000;
 
-/** The writes and the runner's reads; the read-only views and counts are in RunViews. */
-export class RunsRepository extends RunViews {
+/**
+ * The writes and the runner's reads; the read-only views and counts are in RunViews, the goal's
+ * enrollment and conversions in RunGoals.
+ */
+export class RunsRepository extends RunGoals {
   /** The same repository over a transaction or a dedicated connection. */
   in(db: Queryable): RunsRepository {
     return new RunsRepository(db);
@@ -142,9 +142,11 @@ export class RunsRepository extends RunViews {
     await this.db.query(`UPDATE runs SET status = $2, updated_at = now() WHERE id = $1`, [runId, status]);
   }
 
+  /** A succeeded run of a rule with a goal stays enrolled for conversion for its plan's window. */
   async finish(runId: string, status: RunStatus): Promise<void> {
     await this.db.query(
-      `UPDATE runs SET status = $2, updated_at = now(), finished_at = now() WHERE id = $1`,
+      `UPDATE runs SET status = $2, updated_at = now(), finished_at = now(), goal_until = ${GOAL_UNTIL}
+        WHERE id = $1`,
       [runId, status],
     );
   }
@@ -268,15 +270,6 @@ export class RunsRepository extends RunViews {
           [runId, entry.reason ?? null, JSON.stringify([entry])],
         ),
       ).length > 0
-    );
-  }
-
-  /** The waiting runs of these contacts (a batch of events), with their trigger's payload, oldest first. */
-  waitingOfContacts(contactIds: string[]): Promise<RunRow[]> {
-    return this.db.query(
-      `SELECT ${RUN_ROW} FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
-        WHERE r.contact_id = ANY($1::text[]) AND r.status = 'waiting' ORDER BY r.created_at`,
-      [contactIds],
     );
   }
 

@@ -14,6 +14,7 @@ import { RunsRepository } from '../../persistence/ledger/runs.repository';
 import { EngineMetrics } from '../../ops/engine-metrics';
 import { RunTimingService } from './timing/run-timing.service';
 import { PolicyGateService } from './timing/policy-gate.service';
+import { templateFactsOf } from './timing/run-facts';
 import type { RuleAction } from '../../language/rules/rule-types';
 import { applyActionLocally, guardAction } from './action-guards';
 import { executeAction } from './action-executor';
@@ -194,12 +195,8 @@ export class ActionRunnerService {
     // judged by verdictAfterRunning (write-verdict.ts), the one place that may let it be retried.
     let afterRunning: ((err: unknown) => Promise<Outcome>) | undefined;
     try {
-      const facts = {
-        contact: ctx.contact,
-        event: run.event_payload ?? undefined,
-        message: ctx.message && run.event_payload?.data,
-        steps: ctx.steps,
-      };
+      // After a wait that ended with its event, {{event.*}} / {{message.*}} read that event.
+      const facts = templateFactsOf(run, ctx.contact, ctx.steps);
       const member = (name: string) => pickMember(this.directory, ledger.actions, row.id, target, name);
       const resolved = await resolveAction(this.directory, action, facts, { member });
       const outbound = outboundFor(def.repeat, this.outbound, run.id, row.action_index);

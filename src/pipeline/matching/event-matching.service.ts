@@ -96,9 +96,7 @@ export class EventMatchingService {
       plan.updateMirror
         ? this.mirror.applyEvent(row.type, row.payload.data as unknown as Contact, capture)
         : null,
-      row.contact_id && !event.replay
-        ? this.waits.onEvent(row.contact_id, eventFacts(event, this.clock.now()))
-        : 0,
+      row.contact_id && !event.replay ? this.endWaitsAndGoals(row.contact_id, event) : 0,
     ]);
     const note = mirrorSkipped && `contact mirror not updated: ${mirrorSkipped}`;
     const outcome = note ? 'mirror_skipped' : null;
@@ -167,6 +165,13 @@ export class EventMatchingService {
     const unfinished = await this.runs.unfinishedOfTrigger(`event:${inboxEventId}`);
     for (const run of unfinished)
       await this.actions.ensure({ ...run, correlationId: run.correlationId ?? correlationId });
+  }
+
+  /** Waits the event ends and goals it meets; a goal on a message event reads the contact from the mirror. */
+  private endWaitsAndGoals(contactId: string, event: StoredEvent): Promise<number> {
+    const fromMirror = async () =>
+      (await this.mirror.find(contactId)) as unknown as Record<string, unknown> | undefined;
+    return this.waits.onEvent(contactId, eventFacts(event, this.clock.now()), fromMirror);
   }
 
   private async factsFor(

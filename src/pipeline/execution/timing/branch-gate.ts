@@ -4,8 +4,7 @@
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import type { TimelineEntry, TimelineProgress } from '../../../persistence/ledger/run-timeline-entry';
 import { decideBranch, splitPoint } from '../../../language/rules/branch-plan';
-import type { EvaluationFacts } from '../../../language/rules/rule-types';
-import { factsOf } from './run-facts';
+import { factsAfterWaits } from './run-facts';
 
 export function branchEntry(
   run: RunRow,
@@ -16,7 +15,7 @@ export function branchEntry(
 ): TimelineEntry {
   const plan = run.timing!;
   const step = plan.branches![branch];
-  const facts = branchFacts(run, progress, contact, now);
+  const facts = factsAfterWaits(run, contact, now);
   const decision = decideBranch(step, {
     facts,
     timezone: plan.timezone,
@@ -32,24 +31,5 @@ export function branchEntry(
     label: decision.label,
     ...(decision.trace.length > 0 ? { trace: decision.trace } : {}),
     ...(step.kind === 'split' ? { detail: `arm chosen by hash of rule, version and contact` } : {}),
-  };
-}
-
-/** Trigger facts, unless a wait ended with its awaited event: then event.* / message.* read that one. */
-function branchFacts(
-  run: RunRow,
-  progress: TimelineProgress,
-  contact: Record<string, unknown>,
-  now: Date,
-): EvaluationFacts {
-  const facts = factsOf(run, contact, now);
-  const latest = [...progress.endedByEvent.entries()].sort((a, b) => b[0] - a[0])[0]?.[1];
-  if (!latest) return facts;
-  const event = latest as EvaluationFacts['event'];
-  const { message: _trigger, ...rest } = facts;
-  return {
-    ...rest,
-    event,
-    ...(event.type.startsWith('message.') ? { message: event.data as Record<string, unknown> } : {}),
   };
 }

@@ -1,7 +1,8 @@
 // Waiting runs ended from outside: a later event the wait says it waits for (`until`, the
 // "no reply within" pattern), the contact's deletion, the contact leaving the segment of the rule
 // (called by the segment sweep), the rule's `goal` met. A wait with `on-event` is resumed by its
-// event instead (the run goes on with on-event, the event recorded for its facts).
+// event instead (the run goes on with on-event, the event recorded for its facts). A succeeded run
+// still in its goal window converts when the event meets its goal (goal-conversion.ts).
 // Each cancel is one conditional UPDATE (only while the run still waits), so a wake-up that
 // happens at the same moment and a cancel cannot both win.
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -16,6 +17,7 @@ import { RunsRepository } from '../../../persistence/ledger/runs.repository';
 import { ActionsQueue } from '../../../queues/actions-queue.service';
 import { goalMet, untilMatches } from '../../../language/rules/run-gates';
 import type { EvaluationFacts } from '../../../language/rules/rule-types';
+import { conversionBy, factsForGoals, type ContactLookup } from './goal-conversion';
 
 @Injectable()
 export class WaitCancellationService {
@@ -34,16 +36,24 @@ export class WaitCancellationService {
     @Inject(ENGINE_CLOCK) private readonly clock: EngineClock,
   ) {
     this.lookups = new MicroBatcher(async (contactIds) => {
-      const rows = await this.runs.waitingOfContacts([...new Set(contactIds)]);
+      const rows = await this.runs.endableByEventOf([...new Set(contactIds)]);
       return waitingByContact(contactIds, rows);
     });
   }
 
-  /** An event about the contact (not a replay): ends the waits it ends; how many. */
-  async onEvent(contactId: string, facts: EvaluationFacts): Promise<number> {
-    const waiting = await this.lookups.submit(contactId);
+  /**
+   * An event about the contact (not a replay): ends the waits it ends, converts the goals it meets;
+   * how many. `contactOf`: the contact for goals when the event carries none (message.*).
+   */
+  async onEvent(contactId: string, eventFacts: EvaluationFacts, contactOf?: ContactLookup): Promise<number> {
+    const runs = await this.lookups.submit(contactId);
+    const facts = await factsForGoals(runs, eventFacts, contactOf);
     let ended = 0;
-    for (const run of waiting) {
+    for (const run of runs) {
+      if (run.status !== 'waiting') {
+        if (await this.convert(run, facts)) ended++;
+        continue;
+      }
       const entry = cancellationBy(run, facts);
       if (!entry) continue;
       if (
@@ -69,6 +79,14 @@ export class WaitCancellationService {
       now,
     );
     this.logger.log(`rule ${run.rule_id}: waiting run ${run.id} resumed by ${entry.event?.type}`);
+    return true;
+  }
+
+  /** A succeeded run in its goal window whose goal the event meets: the conversion, recorded once. */
+  private async convert(run: RunRow, facts: EvaluationFacts) {
+    const entry = conversionBy(run, facts);
+    if (!entry || !(await this.runs.recordConversion(run.id, entry))) return false;
+    this.logger.log(`rule ${run.rule_id}: run ${run.id} converted: ${entry.detail}`);
     return true;
   }
 

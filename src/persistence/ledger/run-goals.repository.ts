@@ -1,0 +1,50 @@
+// The statements on `runs` about a rule's goal and the runs a later event about a contact may end:
+// its waiting runs, and its succeeded runs still enrolled for their goal (goal_until, set when the
+// run finishes) that have not converted yet. RunsRepository extends this class: one repository per
+// table, its statements kept in three files (writes, views, goals).
+import type { RunRow } from './run-rows';
+import type { TimelineEntry } from './run-timeline-entry';
+import { returnedRows } from '../sql/returned-rows';
+import { RunViews } from './run-views.repository';
+
+/** A run as the runner and the event path read it, with its trigger's payload (alias e: inbox_events). */
+export const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.contact_snapshot, r.priority,
+                 r.timing, r.timeline, e.payload AS event_payload,
+                 CASE WHEN e.event_key LIKE 'replay:safe:%' THEN 'event:' || split_part(e.event_key, ':', 3) END AS replay_of`;
+
+/**
+ * `goal_until` of a run finishing with status $2: a succeeded run whose plan has a goal stays
+ * enrolled for its window (`timing.goalWithinMs`); any other run, or one without a goal, is not.
+ */
+export const GOAL_UNTIL = `CASE WHEN $2::text = 'succeeded' AND timing ? 'goal'
+  THEN now() + (timing->>'goalWithinMs')::bigint * interval '1 millisecond' END`;
+
+export class RunGoals extends RunViews {
+  /**
+   * The runs of these contacts (a batch of events) a later event may end or convert, oldest first:
+   * waiting runs, and succeeded runs in their goal window not converted yet. One statement on two
+   * partial indexes (IDX_runs_waiting, IDX_runs_goal_enrolled): rules without waits or goals add nothing.
+   */
+  endableByEventOf(contactIds: string[]): Promise<RunRow[]> {
+    return this.db.query(
+      `SELECT ${RUN_ROW} FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
+        WHERE r.contact_id = ANY($1::text[])
+          AND (r.status = 'waiting' OR (r.goal_until > now() AND r.goal_reached_at IS NULL))
+        ORDER BY r.created_at`,
+      [contactIds],
+    );
+  }
+
+  /**
+   * A later event met the goal of a succeeded run within its window: the conversion is recorded
+   * (once; the run's status and actions are untouched). False when it converted already or its window ended.
+   */
+  async recordConversion(runId: string, entry: TimelineEntry): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE runs SET goal_reached_at = now(), timeline = timeline || $2::jsonb
+        WHERE id = $1 AND goal_reached_at IS NULL AND goal_until > now() RETURNING id`,
+      [runId, JSON.stringify([entry])],
+    );
+    return returnedRows(rows).length > 0;
+  }
+}
