@@ -1,7 +1,7 @@
 // `crm-rules forecast`: what the first sweep of each segment rule would do to the contacts of a
 // contacts file: members now, who enters, actions after guards, CRM calls, and how long those
 // take at the budget bulk work gets next to the event rules' load. Pure: data in, numbers out.
-import type { Contact } from '../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { resolveFilterNames, resolveRelativeDates } from '../language/segment-filters/resolved-filters';
 import { segmentPredicate } from '../language/segment-filters/segment-filter';
 import type { MirroredContact } from '../crm-contract/mirrored-contact';
