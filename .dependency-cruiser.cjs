@@ -38,11 +38,29 @@ const forbidden = [
   {
     name: 'sandbox-only-from-engine-boot',
     comment:
-      'The CRM sandbox is an emulator for demos, tests and benches: only the engine boot (engine.ts) ' +
-      'starts it (embedded mode); the service code never depends on it.',
+      'The CRM sandbox (packages/crm-sandbox) is an emulator for demos, tests and benches: only the ' +
+      'engine boot (engine.ts) starts it (embedded mode); the service code never depends on it.',
     severity: 'error',
-    from: { path: '^src/', pathNot: '^src/(sandbox/|engine[.]ts$)' },
-    to: { path: '^src/sandbox/' },
+    from: { path: '^src/', pathNot: '^src/engine[.]ts$' },
+    to: { path: '^packages/crm-sandbox/' },
+  },
+  {
+    name: 'sandbox-imports-only-the-contract',
+    comment:
+      'The sandbox package knows the CRM, not the engine: besides its own files it imports only the ' +
+      "contract package (packages/crm-contract), so it builds and runs without the engine's code.",
+    severity: 'error',
+    from: { path: '^packages/crm-sandbox/' },
+    to: { path: '^(src|test|bench|scripts|packages)/', pathNot: '^packages/crm-(sandbox|contract)/' },
+  },
+  {
+    name: 'contract-package-imports-nothing',
+    comment:
+      "The CRM contract's package (packages/crm-contract: the API's types, the segment filter " +
+      'constraints) imports nothing but its own files: no package, no node module, no engine code.',
+    severity: 'error',
+    from: { path: '^packages/crm-contract/', pathNot: SPECS },
+    to: { pathNot: '^packages/crm-contract/' },
   },
   {
     name: 'cli-imports-no-nest',
@@ -54,8 +72,8 @@ const forbidden = [
   {
     name: 'core-imports-only-core-and-contract',
     comment:
-      'The rule language imports nothing of the service: only src/language and src/crm-contract (the ' +
-      "CRM's types). It names the gateway, the directory and the action row by type only (next rule).",
+      'The rule language imports nothing of the service: only src/language, src/crm-contract and the ' +
+      "contract package (the CRM's types). It names the gateway, the directory and the action row by type only (next rule).",
     severity: 'error',
     from: { path: CORE, pathNot: SPECS },
     to: { path: '^src/', pathNot: `^src/(language|crm-contract|net)/|${CORE_TYPE_ONLY}` },
@@ -80,10 +98,12 @@ const forbidden = [
   },
   {
     name: 'crm-contract-is-a-leaf',
-    comment: "The CRM contract's types (src/crm-contract) import no other src folder.",
+    comment:
+      "The engine's side of the CRM contract (src/crm-contract: errors, snapshot, directory match) " +
+      'imports no other src folder, only the contract package.',
     severity: 'error',
     from: { path: '^src/crm-contract/', pathNot: '[.]spec[.]ts$' },
-    to: { path: '^src/', pathNot: '^src/crm-contract/' },
+    to: { path: '^(src|packages)/', pathNot: '^(src|packages)/crm-contract/' },
   },
   {
     name: 'only-admission-creates-runs',

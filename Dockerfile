@@ -1,13 +1,17 @@
 # The engine image: one image for every role (ROLE=api | worker | scheduler | all), the migration
 # job and the CRM sandbox. Multi-stage: compilers and dev dependencies stay in the build stage;
-# the runtime stage holds production dependencies and dist/ only, and runs as the unprivileged
-# `node` user. docker-compose.yml shows how the roles are put together.
+# the runtime stage holds production dependencies and the built dist/ folders only (the engine's
+# and the two workspace packages'), and runs as the unprivileged `node` user. docker-compose.yml
+# shows how the roles are put together.
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY packages/crm-contract/package.json packages/crm-contract/
+COPY packages/crm-sandbox/package.json packages/crm-sandbox/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json .swcrc nest-cli.json ./
+COPY packages packages
 COPY src src
 COPY migrations migrations
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
@@ -18,6 +22,13 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
+# The workspace packages as node_modules/@crm-rules links to them: their package.json and their
+# built dist/ (no sources, no specs). The engine loads the contract; it embeds the sandbox when no
+# CRM is configured, and the compose file's `sandbox` service runs its dist/main.js.
+COPY --from=build /app/packages/crm-contract/package.json packages/crm-contract/
+COPY --from=build /app/packages/crm-contract/dist packages/crm-contract/dist
+COPY --from=build /app/packages/crm-sandbox/package.json packages/crm-sandbox/
+COPY --from=build /app/packages/crm-sandbox/dist packages/crm-sandbox/dist
 COPY bin bin
 COPY rules rules
 USER node

@@ -12,6 +12,8 @@ export default tseslint.config(
       'node_modules/**',
       '.data/**',
       'bin/**',
+      'packages/*/dist/**',
+      'packages/*/bin/**',
       'scripts/**',
       '*.js',
       '*.mjs',
@@ -62,7 +64,7 @@ export default tseslint.config(
     // Tests assert mechanisms, not speed (issue 26): no upper bound on wall-clock time (time comes
     // from an injected clock or fake timers), and no helper's own assertions swallowed. A bracket
     // between two observed instants (t >= sentFrom, t <= receivedBy) is not a bound on speed.
-    files: ['test/**/*.ts', 'src/**/*.spec.ts'],
+    files: ['test/**/*.ts', 'src/**/*.spec.ts', 'packages/*/src/**/*.spec.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -1,6 +1,6 @@
-// Three projects: `unit` (pure logic and services, *.spec.ts beside the code in src/ and scripts/:
-// no Redis, no Postgres, no socket), `integration` (one component against a real Redis or a real
-// socket, test/integration/*.integration-spec.ts) and `e2e` (the engine with real Postgres, Redis and
+// Three projects: `unit` (pure logic and services, *.spec.ts beside the code in src/, packages/ and
+// scripts/: no Redis, no Postgres, no socket), `integration` (one component against a real Redis or a
+// real socket, test/integration/*.integration-spec.ts) and `e2e` (the engine with real Postgres, Redis and
 // the sandbox over HTTP, test/**/*.e2e-spec.ts). `npm test` runs all three.
 const swc = [
   '@swc/jest',
@@ -13,6 +13,14 @@ const swc = [
     },
   },
 ];
+// The workspace packages (packages/*) resolve to their sources, as in tsconfig.json's paths: tests
+// need no build of them, and a change to a package is tested at once.
+const packages = {
+  moduleNameMapper: {
+    '^@crm-rules/(crm-contract|crm-sandbox)$': '<rootDir>/packages/$1/src/index.ts',
+  },
+  modulePathIgnorePatterns: ['<rootDir>/packages/[^/]+/dist/'],
+};
 module.exports = {
   // Global (jest ignores it per project): e2e tests boot real services.
   testTimeout: 60000,
@@ -20,9 +28,10 @@ module.exports = {
     {
       displayName: 'unit',
       testEnvironment: 'node',
-      roots: ['<rootDir>/src', '<rootDir>/scripts'],
+      roots: ['<rootDir>/src', '<rootDir>/packages', '<rootDir>/scripts'],
       testMatch: ['**/*.spec.ts'],
       transform: { '^.+\\.ts$': swc },
+      ...packages,
     },
     {
       displayName: 'integration',
@@ -30,6 +39,7 @@ module.exports = {
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.integration-spec.ts'],
       transform: { '^.+\\.ts$': swc },
+      ...packages,
     },
     {
       displayName: 'e2e',
@@ -37,6 +47,7 @@ module.exports = {
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
       transform: { '^.+\\.ts$': swc },
+      ...packages,
     },
   ],
 };

@@ -13,7 +13,7 @@ import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { CrmClient } from '../src/crm/crm-client';
 import { redisConnection } from '../src/queues/redis-connection';
-import { startSandbox } from '../src/sandbox/start-sandbox';
+import { startSandbox } from '@crm-rules/crm-sandbox';
 import type { CallRecord, WorkerSpec } from './budget-worker';
 import { printGatewayReport, printFixedWindowReport } from './budget-report';
 import type { Arrival } from './budget-stats';

@@ -1,6 +1,6 @@
 // The rules benchmark's fixture: 500 rules over 10 event kinds, written the way ops write them
 // (source, status, tags, recency, text patterns, nested any/not), and a seeded event stream.
-import { EVENT_KINDS, SOURCE_METHODS } from '../src/crm-contract/crm-types';
+import { EVENT_KINDS, SOURCE_METHODS } from '@crm-rules/crm-contract';
 import type { EvaluationFacts } from '../src/language/rules/rule-types';
 
 export const RULES = 500;

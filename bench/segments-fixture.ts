@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import type { SandboxFixture } from '../src/sandbox/start-sandbox';
+import type { SandboxFixture } from '@crm-rules/crm-sandbox';
 
 const TAGS = ['vip', 'customer', 'ad-lead', 'new-contact'];
 const STAGES = ['New lead', 'Qualified', 'Customer', null];

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Contact } from '../src/crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { ContactMirrorService } from '../src/contacts/contact-mirror.service';
 import { sweepLeaveTriggerKey, sweepTriggerKey } from '../src/segments/sweeps/sweep-jobs';
 import { SweepQueueService } from '../src/segments/sweeps/sweep-queue.service';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../src/config/load-config';
-import { startSandbox } from '../src/sandbox/start-sandbox';
+import { startSandbox } from '@crm-rules/crm-sandbox';
 import { ContactMirrorService } from '../src/contacts/contact-mirror.service';
 import { fromMirrorRow, mirrorColumns, type MirrorRow } from '../src/contacts/mirror-sql';
 import { resolveRelativeDates } from '../src/language/segment-filters/resolved-filters';

@@ -1,7 +1,7 @@
 // The CRM of bench:throughput, in its own process as the real CRM would be: the sandbox with the
 // demo organization plus generated contacts (bench/segments-fixture.ts), its rate limit set by the
 // parent. Sends its address to the parent once listening.
-import { startSandbox } from '../src/sandbox/start-sandbox';
+import { startSandbox } from '@crm-rules/crm-sandbox';
 import { segmentsFixture } from './segments-fixture';
 
 const [contacts, limit, windowMs] = process.argv.slice(2).map(Number);

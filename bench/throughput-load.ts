@@ -5,7 +5,7 @@
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Contact } from '../src/crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { signatureHeader } from '../src/net/verify-signature';
 
 const [url, secret, mode, amount, connections, contactsFile, vipTagId] = process.argv.slice(2);

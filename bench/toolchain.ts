@@ -21,7 +21,7 @@ import {
 import { diffRuleSets } from '../src/toolchain/rule-diff';
 import { SnapshotDirectory } from '../src/toolchain/snapshot-directory';
 import { toMirroredContact } from '../src/crm-contract/mirrored-contact';
-import type { Contact } from '../src/crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { generateEvent, generateRules } from './rules-fixture';
 import { printTable } from './bench-support';
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// Prints the import cycles between the folders of src/ (issue 22: the layout should have none):
-// each pair of folders that import each other with the import counts both ways, then each strongly
-// connected group. A folder is src/<name>, or src/<group>/<name> for the grouping folders (the
-// pipeline's stages, the core's parts, persistence); spec files are left out. With --check (run by
+// Prints the import cycles between the folders of src/ and the workspace packages (issue 22: the
+// layout should have none): each pair of folders that import each other with the import counts both
+// ways, then each strongly connected group. A folder is src/<name>, or src/<group>/<name> for the
+// grouping folders (the pipeline's stages, the core's parts, persistence), or a whole package
+// (packages/<name>); spec files are left out. With --check (run by
 // `npm run lint`) it exits 1 on a cycle group holding a folder outside the core: the core's own
 // parts (language/*, with persistence/ledger through type-only imports) still import each other.
 // Usage: node scripts/folder-cycles.js [--check] [tree, default this repository]
 'use strict';
 const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
 const path = require('node:path');
 
 const args = process.argv.slice(2);
@@ -23,15 +25,31 @@ const depcruise = path.join(
   'bin',
   'dependency-cruise.mjs',
 );
+/** src/ and the workspace packages' sources (packages/<name>/src), those the tree has. */
+const packagesDir = path.join(root, 'packages');
+const trees = [
+  'src',
+  ...(fs.existsSync(packagesDir) ? fs.readdirSync(packagesDir).map((p) => `packages/${p}/src`) : []),
+].filter((t) => fs.existsSync(path.join(root, t)));
 const out = execFileSync(
   process.execPath,
-  [depcruise, 'src', '--config', config, '--output-type', 'json', '--exclude', '[.]spec[.]ts$|spec-support'],
+  [
+    depcruise,
+    ...trees,
+    '--config',
+    config,
+    '--output-type',
+    'json',
+    '--exclude',
+    '[.]spec[.]ts$|spec-support',
+  ],
   { cwd: root, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
 );
 
 /** Folders grouping others (a stage of the pipeline, a part of the core, of persistence) count by sub-folder. */
 const GROUPS = ['pipeline', 'language', 'persistence'];
 function folderOf(file) {
+  if (file.startsWith('packages/')) return file.split('/').slice(0, 2).join('/');
   if (!file.startsWith('src/')) return undefined;
   const parts = file.split('/');
   if (parts.length === 2) return '(src root)';

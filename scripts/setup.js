@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Idempotent set-up run by `prestart` and `pretest` (and usable alone: `npm run setup`).
 //  1. installs dependencies when package-lock.json changed since the last install;
-//  2. compiles src/ and migrations/ with swc (about a second; benches build apart: npm run build:bench);
+//  2. builds the workspace packages (packages/*) when changed, then compiles src/ and migrations/ with
+//     swc (about a second; benches build apart: npm run build:bench);
 //  3. finds Postgres and Redis via DATABASE_URL / REDIS_URL (defaults: localhost); when none answers
 //     it starts local ones from installed binaries under .data/, or stops with the exact command to run;
 //  4. creates the database when missing and runs pending migrations.
@@ -69,8 +70,35 @@ function newestMtime(dir) {
   return newest;
 }
 
-/** Compiles with swc (about a second); skipped when nothing changed since the last build. */
+/**
+ * The workspace packages (package.json `workspaces`, in build order: a package comes after those
+ * it imports), each built by its own `npm run build` (swc, then tsc's declarations) into its dist/.
+ */
+function workspaces() {
+  return JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).workspaces ?? [];
+}
+
+/** Builds a package when a file of its src/ (or its package.json, its tsconfigs, .swcrc) changed since. */
+function buildPackage(dir) {
+  const full = path.join(root, dir);
+  const stamp = path.join(full, 'dist', '.build-stamp');
+  const newest = Math.max(
+    newestMtime(path.join(full, 'src')),
+    ...['package.json', 'tsconfig.json', 'tsconfig.build.json'].map((f) => mtime(path.join(full, f))),
+    mtime(path.join(root, '.swcrc')),
+  );
+  if (mtime(stamp) > newest) return;
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: full, stdio: 'inherit' });
+  fs.writeFileSync(stamp, new Date().toISOString());
+}
+
+/**
+ * Compiles with swc (about a second); skipped when nothing changed since the last build. The
+ * packages first: the engine's dist/ requires them through node_modules/@crm-rules (links to
+ * packages/*), which load their own dist/.
+ */
 function build() {
+  for (const dir of workspaces()) buildPackage(dir);
   const stamp = path.join(root, 'dist', '.build-stamp');
   const sources = ['src', 'migrations'].filter((d) => fs.existsSync(path.join(root, d)));
   const newest = Math.max(

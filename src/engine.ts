@@ -16,8 +16,12 @@ import { customHookFastPath } from './pipeline/intake/custom-hook-handler';
 import { CustomIntakeService } from './pipeline/intake/custom-intake.service';
 import { SubscriptionService, subscriptionKinds } from './pipeline/intake/subscription.service';
 import { RuleSetService } from './rule-set/rule-set.service';
-import { startSandbox, RunningSandbox, SandboxOptions } from './sandbox/start-sandbox';
-import { demoFixtureWithRecipeNames } from './sandbox/fixtures/recipe-names';
+import {
+  demoFixtureWithRecipeNames,
+  startSandbox,
+  RunningSandbox,
+  SandboxOptions,
+} from '@crm-rules/crm-sandbox';
 import { findOrCreateDemoContact, sweepSegmentRulesNow } from './demo/demo-contact';
 
 export interface EngineOptions {

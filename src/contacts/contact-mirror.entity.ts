@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { ContactStatus, Tag } from '../crm-contract/crm-types';
+import type { ContactStatus, Tag } from '@crm-rules/crm-contract';
 
 /** The engine's copy of one CRM contact (docs/CRM-API.md §2.1), kept for local segment evaluation. */
 @Entity('contact_mirror')

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { ContactJournalRepository } from '../journal/contact-journal.repository';
 import { DataSource, EntityManager } from 'typeorm';
 import { CrmGateway } from '../crm/crm-gateway.service';
-import type { Contact, PageWithTotals } from '../crm-contract/crm-types';
+import type { Contact, PageWithTotals } from '@crm-rules/crm-contract';
 import { MIRROR_LOCK_KEY, withAdvisoryLock } from '../persistence/sql/advisory-lock';
 import {
   fullSyncDue,

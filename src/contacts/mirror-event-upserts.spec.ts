@@ -1,7 +1,7 @@
 // previousInBatch: which previous state each event of one upsert batch gets. The statement writes
 // only a contact's newest copy, so an earlier event of the same contact in the batch is the later
 // one's previous state; the first one's is the mirror row (null here: read by the statement).
-import type { Contact } from '../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { previousInBatch, type EventUpsert } from './mirror-event-upserts';
 
 const contact = (id: string, second: number, name = `${id}@${second}`) =>

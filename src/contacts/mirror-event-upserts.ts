@@ -1,4 +1,4 @@
-import type { Contact } from '../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { MicroBatcher } from '../persistence/sql/micro-batcher';
 import type { Queryable } from '../persistence/sql/queryable';
 import { returnedRows } from '../persistence/sql/returned-rows';

@@ -1,4 +1,4 @@
-import type { Contact } from '../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { newestRecords } from './mirror-sql';
 
 const contact = (id: string, name: string, updatedAt: string): Contact =>

@@ -1,6 +1,6 @@
 // SQL of the contact mirror: the batch upsert (newer wins, tombstones respected) and the
 // row → MirroredContact mapping. Pure: strings and data, no connection.
-import type { Contact, ContactStatus, Tag } from '../crm-contract/crm-types';
+import type { Contact, ContactStatus, Tag } from '@crm-rules/crm-contract';
 import { toMirroredContact, type MirroredContact } from '../crm-contract/mirrored-contact';
 
 /** Columns of contact_mirror in the order of the upsert's record type. */

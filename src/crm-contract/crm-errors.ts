@@ -1,6 +1,6 @@
 // Typed failures of a CRM call. Messages carry what the CRM said (or what went wrong on the
 // wire) and never the API key: the key lives only in the Authorization header.
-import type { CrmErrorDetail } from './crm-types';
+import type { CrmErrorDetail } from '@crm-rules/crm-contract';
 
 /** The CRM answered with a non-2xx status (docs/CRM-API.md §7). */
 export class CrmApiError extends Error {

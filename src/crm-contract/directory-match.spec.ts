@@ -1,5 +1,5 @@
 import { CachedList } from '../crm/cached-list';
-import type { Member } from './crm-types';
+import type { Member } from '@crm-rules/crm-contract';
 import {
   assignableMembers,
   findByNameOrId,

@@ -1,6 +1,6 @@
 // Pure lookups behind CrmDirectory: rules name things the way people do ("vip", "New lead",
 // "ana@demo.test"); the CRM wants ids.
-import type { Member } from './crm-types';
+import type { Member } from '@crm-rules/crm-contract';
 
 export type DirectoryKind = 'tag' | 'stage' | 'member' | 'channel' | 'template' | 'custom field' | 'option';
 

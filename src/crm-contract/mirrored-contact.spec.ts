@@ -1,4 +1,4 @@
-import type { Contact } from './crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { mirrorProblem, toContact, toMirroredContact } from './mirrored-contact';
 import { countryOfPhone } from './phone-country';
 

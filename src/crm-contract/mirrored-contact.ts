@@ -1,6 +1,6 @@
 // The contact as the mirror keeps it: every Contact field (docs/CRM-API.md §2.1) with dates parsed,
 // the tag ids flattened for filtering and the country derived from the phone. Pure.
-import type { Contact, Tag } from './crm-types';
+import type { Contact, Tag } from '@crm-rules/crm-contract';
 import { countryOfPhone } from './phone-country';
 
 /** Contact (crm-types) with the dates parsed, custom fields always present, and two derived members. */

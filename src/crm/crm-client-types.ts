@@ -1,6 +1,6 @@
 // Request shapes of the CRM operations (docs/CRM-API.md §4 and its
 // assumptions A1–A17). Response shapes live in crm-types.ts.
-import type { ContactStatus, SegmentFilters, Uuid } from '../crm-contract/crm-types';
+import type { ContactStatus, SegmentFilters, Uuid } from '@crm-rules/crm-contract';
 
 export interface PageQuery {
   page?: number;

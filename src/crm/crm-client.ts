@@ -18,7 +18,7 @@ import type {
   Tag,
   Uuid,
   WebhookSubscription,
-} from '../crm-contract/crm-types';
+} from '@crm-rules/crm-contract';
 
 const q = (query: object | undefined) => query as Query | undefined;
 

@@ -8,7 +8,7 @@ import { CachedList } from './cached-list';
 import type { MessageTemplate, PageQuery } from './crm-client-types';
 import { CrmGateway, type CallOptions } from './crm-gateway.service';
 import { CRM_REDIS } from './crm-redis';
-import type { Channel, ContactStage, CustomField, Member, Tag } from '../crm-contract/crm-types';
+import type { Channel, ContactStage, CustomField, Member, Tag } from '@crm-rules/crm-contract';
 import {
   assignableMembers,
   findByNameOrId,

@@ -6,7 +6,7 @@ import {
   CrmUnreadableAnswerError,
   InvalidCrmIdError,
 } from '../crm-contract/crm-errors';
-import type { CrmErrorDetail } from '../crm-contract/crm-types';
+import type { CrmErrorDetail } from '@crm-rules/crm-contract';
 import { parseRetryAfter } from './retry-policy';
 
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];

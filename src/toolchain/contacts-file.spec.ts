@@ -1,6 +1,6 @@
 // The contacts file: what the engine's export and `snapshot --contacts` write reads back as the
 // same mirrored contacts, the first format (@1) still reads, and a bad file says where.
-import type { Contact } from '../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { toMirroredContact, type MirroredContact } from '../crm-contract/mirrored-contact';
 import { contactLine, contactLineFromCrm, contactsHeader, parseContactsFile } from './contacts-file';
 import { ndjsonLine } from './ndjson';

@@ -8,7 +8,7 @@
 // about half the bytes and a fraction of the parse time of @1 (one object per line, ISO dates),
 // which is still read.
 import { readFile } from 'node:fs/promises';
-import type { Contact } from '../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { toMirroredContact, type MirroredContact } from '../crm-contract/mirrored-contact';
 import { ndjsonLine, parseNdjsonOf } from './ndjson';
 

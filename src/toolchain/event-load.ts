@@ -1,7 +1,7 @@
 // The load event rules put on the budget, estimated from recorded events: each event replayed
 // through the rules (once/at-most/cooldown, branches and guards applied), one contact read per message event a rule
 // listens to (the engine reads the contact's state), one call per action that proceeds. Pure.
-import type { Contact } from '../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import type { CompiledRuleSet } from '../language/matching/compiled-rule-set';
 import { contactIdOf, factsOfRecorded, type RecordedEvent } from './recorded-events';
 import { ReplayAdmission } from './replay-admission';

@@ -3,7 +3,7 @@
 // guards and the messaging policy (counting the messages contacts already got, when known), CRM
 // calls, and how long those take at the budget bulk work gets next to the event rules' load. Pure:
 // data in, numbers out (prior messages come through the `priorMessages` callback).
-import type { Contact } from '../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { resolveFilterNames, resolveRelativeDates } from '../language/segment-filters/resolved-filters';
 import { segmentPredicate } from '../language/segment-filters/segment-filter';
 import type { MirroredContact } from '../crm-contract/mirrored-contact';

@@ -3,7 +3,7 @@
 import { applyActionLocally, guardAction } from '../pipeline/execution/action-guards';
 import { resolveMemberId } from '../language/catalogue/assign.action';
 import { actionDefinition, type ResolvedAction } from '../language/catalogue/catalogue';
-import type { Contact } from '../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { resolveAction } from '../pipeline/execution/resolve-action';
 import type { RuleAction } from '../language/rules/rule-types';
 import type { SnapshotDirectory } from './snapshot-directory';

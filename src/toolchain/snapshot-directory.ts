@@ -1,7 +1,7 @@
 // The engine's name directory, answered from a CRM snapshot instead of the CRM: offline
 // forecasts and replays resolve names exactly as the engine would (directory-match.ts).
 import type { CrmDirectory } from '../crm/crm-directory.service';
-import type { Channel, ContactStage, Member, Tag } from '../crm-contract/crm-types';
+import type { Channel, ContactStage, Member, Tag } from '@crm-rules/crm-contract';
 import {
   assignableMembers,
   findByNameOrId,

@@ -2,7 +2,7 @@
 // have no CRM, so stage and member names resolve through the CRM snapshot, matched the way the
 // engine's directory matches them (id, exact name, case-insensitive; members also by email).
 import { findByNameOrId, memberLabels } from '../crm-contract/directory-match';
-import type { Member } from '../crm-contract/crm-types';
+import type { Member } from '@crm-rules/crm-contract';
 import type { NameResolver } from '../language/rules/rule-types';
 import type { CrmSnapshot } from '../crm-contract/crm-snapshot';
 

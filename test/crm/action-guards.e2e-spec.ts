@@ -5,7 +5,7 @@ import { applyActionLocally, guardAction } from '../../src/pipeline/execution/ac
 import type { ResolvedAction } from '../../src/language/catalogue/catalogue';
 import { CrmApiError } from '../../src/crm-contract/crm-errors';
 import type { CallOptions } from '../../src/crm/crm-gateway.service';
-import type { Contact } from '../../src/crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { DEMO } from '../support/demo-fixture';
 import { uniquePhone } from '../support/phones';
 import { recordArrivals, useCrmSuite } from './crm-test-kit';

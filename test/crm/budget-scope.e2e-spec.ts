@@ -3,7 +3,7 @@
 // of letting a second full window of calls through. The sandbox limits each key separately, so
 // the proof is in the arrivals it records, not in its 429s.
 import { maxInSlidingWindow } from '../../bench/budget-stats';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { startSandbox, type RunningSandbox } from '@crm-rules/crm-sandbox';
 import { startPrivateRedis, type PrivateRedis } from '../../src/ops/private-redis';
 import { DEMO } from '../support/demo-fixture';
 import {

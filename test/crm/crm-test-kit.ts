@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/load-config';
 import { CrmDirectory } from '../../src/crm/crm-directory.service';
 import { CrmGateway } from '../../src/crm/crm-gateway.service';
 import { createCrmRedis } from '../../src/crm/crm-redis';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { startSandbox, type RunningSandbox } from '@crm-rules/crm-sandbox';
 import { KEYS } from '../support/demo-fixture';
 import { request } from '../support/http';
 

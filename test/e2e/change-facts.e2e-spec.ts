@@ -4,7 +4,7 @@
 import { DataSource } from 'typeorm';
 import { ContactMirrorService } from '../../src/contacts/contact-mirror.service';
 import type { PreviousCapture } from '../../src/contacts/mirror-event-upserts';
-import type { Contact } from '../../src/crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { DEMO } from '../support/demo-fixture';
 import { api } from '../support/http';
 import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/start-sandbox';
+import { startSandbox, type RunningSandbox } from '@crm-rules/crm-sandbox';
 import { parseContactsFile } from '../../src/toolchain/contacts-file';
 import { eventLine, eventsHeader } from '../../src/toolchain/recorded-events';
 

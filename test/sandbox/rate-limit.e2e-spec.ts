@@ -2,7 +2,7 @@
 // 429 rate_limit_exceeded with Retry-After and a message stating the limit and the seconds. 401s
 // and 429s cost nothing; /_sandbox/ is exempt. The sandbox's clock is the test's (`now`): time
 // moves only when a test moves it, so no burst can outlast a window and nothing sleeps.
-import type { RunningSandbox } from '../../src/sandbox/start-sandbox';
+import type { RunningSandbox } from '@crm-rules/crm-sandbox';
 import { KEYS } from '../support/demo-fixture';
 import { call, client } from '../support/http';
 import { startTestSandbox } from './sandbox-test-kit';

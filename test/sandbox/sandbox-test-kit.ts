@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifySignature as verifyWebhookSignature } from '../../src/net/verify-signature';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/start-sandbox';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '@crm-rules/crm-sandbox';
 import { call, client } from '../support/http';
 import { uniquePhone } from '../support/phones';
 

@@ -1,4 +1,4 @@
-import type { Contact } from '../../src/crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { eventually } from '../support/engine-harness';
 import { admin, sandbox, startSegmentsHarness, type SegmentsHarness } from './support/segments-harness';
 

@@ -1,4 +1,4 @@
-import type { Contact } from '../../src/crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { ADMIN_TOKEN, eventually } from '../support/engine-harness';
 import { ContactMirrorService } from '../../src/contacts/contact-mirror.service';
 import { planCommand } from '../../src/segments/plan/plan-command';

@@ -1,4 +1,4 @@
-// Ids and API keys of the sandbox's demo fixture (src/sandbox/fixtures/demo.yaml), for tests that
+// Ids and API keys of the sandbox's demo fixture (packages/crm-sandbox/src/fixtures/demo.yaml), for tests that
 // run against it. Fixture ids are `<kind prefix>-0000-4000-8000-<n>`; the fixture gives them explicitly.
 
 export const KEYS = {

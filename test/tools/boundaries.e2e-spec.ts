@@ -1,7 +1,8 @@
 // Each import boundary `npm run lint` enforces is live: dependency-cruiser, run with the
-// repository's own two configs on a fixture tree (boundaries-fixture/src) that breaks every rule
-// once, fails, naming each rule and the file that broke it; the allowed imports in that tree
-// (app.module.ts → console, engine.ts → sandbox, a type-only import of a Nest class) pass.
+// repository's own two configs on a fixture tree (boundaries-fixture: src and packages) that breaks
+// every rule once, fails, naming each rule and the file that broke it; the allowed imports in that
+// tree (app.module.ts → console, engine.ts → sandbox, sandbox → contract, a type-only import of a
+// Nest class) pass.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,8 +15,8 @@ const DEPCRUISE = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'depen
  * Runs dependency-cruiser on the fixture's src with one config, as `npm run lint` does (its text
  * output, its exit code): the [rule, file] pairs of the `error <rule>: <file> → ...` lines.
  */
-function cruise(config: string): { status: number | null; violations: [string, string][] } {
-  const run = spawnSync(process.execPath, [DEPCRUISE, 'src', '--config', join(ROOT, config)], {
+function cruise(config: string, trees = ['src']): { status: number | null; violations: [string, string][] } {
+  const run = spawnSync(process.execPath, [DEPCRUISE, ...trees, '--config', join(ROOT, config)], {
     cwd: FIXTURE,
     encoding: 'utf8',
   });
@@ -31,16 +32,38 @@ describe('import boundaries (npm run lint)', () => {
       JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
     ).scripts;
     expect(scripts.lint).toContain('npm run --silent lint:boundaries');
-    expect(scripts['lint:boundaries']).toContain('--config .dependency-cruiser.cjs');
+    expect(scripts['lint:boundaries']).toContain(
+      'depcruise src packages/*/src --config .dependency-cruiser.cjs',
+    );
     expect(scripts['lint:boundaries']).toContain('--config .dependency-cruiser-runtime.cjs');
   });
 
+  it('resolves the packages by name to their sources, where the rules look for them', () => {
+    const files = ['src/engine.ts', 'src/crm-contract/crm-errors.ts'];
+    const run = spawnSync(
+      process.execPath,
+      [DEPCRUISE, ...files, '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json'],
+      { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+    );
+    expect(run.status).toBe(0);
+    type Cruise = { modules: { dependencies: { module: string; resolved: string }[] }[] };
+    const deps = (JSON.parse(run.stdout) as Cruise).modules.flatMap((m) => m.dependencies);
+    const resolved = new Map(deps.map((d) => [d.module, d.resolved]));
+    expect(resolved.get('@crm-rules/crm-sandbox')).toBe('packages/crm-sandbox/src/index.ts');
+    expect(resolved.get('@crm-rules/crm-contract')).toBe('packages/crm-contract/src/index.ts');
+  });
+
   it('fails on every import rule, naming it and the file that broke it', () => {
-    const { status, violations } = cruise('.dependency-cruiser.cjs');
+    const { status, violations } = cruise('.dependency-cruiser.cjs', [
+      'src',
+      'packages/crm-contract/src',
+      'packages/crm-sandbox/src',
+    ]);
     expect(status).not.toBe(0);
     expect(violations).toEqual([
       ['cli-imports-no-nest', 'src/cli/command.ts'],
       ['console-is-a-leaf', 'src/pipeline/intake/intake.ts'],
+      ['contract-package-imports-nothing', 'packages/crm-contract/src/contact.ts'],
       ['core-imports-no-framework', 'src/language/rules/rule-service.ts'],
       ['core-imports-only-core-and-contract', 'src/language/matching/matcher.ts'],
       ['core-names-services-by-type-only', 'src/language/rules/run-gateway.ts'],
@@ -50,6 +73,7 @@ describe('import boundaries (npm run lint)', () => {
       ['net-is-a-leaf', 'src/net/allow-list.ts'],
       ['only-admission-creates-runs', 'src/segments/sweep.ts'],
       ['pipeline-flows-downstream', 'src/pipeline/execution/runner.ts'],
+      ['sandbox-imports-only-the-contract', 'packages/crm-sandbox/src/emulator.ts'],
       ['sandbox-only-from-engine-boot', 'src/ops/health.ts'],
     ]);
   });

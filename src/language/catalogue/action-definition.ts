@@ -5,7 +5,7 @@
 // Pure types and small helpers: no Nest.
 import type { CrmDirectory } from '../../crm/crm-directory.service';
 import type { CallOptions, CrmGateway } from '../../crm/crm-gateway.service';
-import type { Contact } from '../../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import type { ActionTarget } from '../../persistence/ledger/action-result.entity';
 import type { RuleContext } from '../rules/rule-context';
 import type { YamlPath } from '../rules/yaml-source';

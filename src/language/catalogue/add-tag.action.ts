@@ -1,5 +1,5 @@
 // `- add-tag: vip` -> POST /v1/contacts/{id}/tags/{tagId} (docs/CRM-API.md §4.3).
-import type { Uuid } from '../../crm-contract/crm-types';
+import type { Uuid } from '@crm-rules/crm-contract';
 import { PROCEED, quoted, sameName, skip, text, type ActionDefinition } from './action-definition';
 import { hasTag, tagLabel } from './contact-tags';
 

@@ -1,7 +1,7 @@
 // `- assign: Ana Ops` (name, email, uuid or round-robin) -> PATCH /v1/contacts/{id} { assigneeId }
 // (docs/CRM-API.md (assumptions)).
 import type { CrmDirectory } from '../../crm/crm-directory.service';
-import type { Uuid } from '../../crm-contract/crm-types';
+import type { Uuid } from '@crm-rules/crm-contract';
 import { PROCEED, quoted, sameName, skip, text, type ActionDefinition } from './action-definition';
 
 export type AssignAction = { type: 'assign'; member: string };

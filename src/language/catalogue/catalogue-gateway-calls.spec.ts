@@ -1,6 +1,6 @@
 // The one gateway call each catalogue entry makes, table-driven, against a recording gateway
 // (split from catalogue.spec.ts, which covers parsing, guards and local effects).
-import type { Channel, Contact } from '../../crm-contract/crm-types';
+import type { Channel, Contact } from '@crm-rules/crm-contract';
 import type { ExecutionEnv } from './action-definition';
 import { actionDefinition, type ResolvedAction } from './catalogue';
 import { contactFixture } from '../../pipeline/execution/contact-fixture.spec-support';

@@ -1,5 +1,5 @@
 // Tag helpers shared by add-tag and remove-tag.
-import type { Contact, Uuid } from '../../crm-contract/crm-types';
+import type { Contact, Uuid } from '@crm-rules/crm-contract';
 
 export function hasTag(contact: Contact, tagId: Uuid): boolean {
   return contact.tags.some((t) => t.id === tagId);

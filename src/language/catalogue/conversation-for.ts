@@ -2,7 +2,7 @@
 // contact's conversation on the named channel, else on the channel of its last conversation.
 // POST /v1/conversations returns the conversation already open for the pair (docs/CRM-API.md §3),
 // so opening is also how an open one is reused.
-import type { Channel } from '../../crm-contract/crm-types';
+import type { Channel } from '@crm-rules/crm-contract';
 import type { ExecutionEnv } from './action-definition';
 
 /** Nothing to send in: no channel named, no triggering message, and the contact never talked. */

@@ -1,6 +1,6 @@
 // create-segment sends its filters to the CRM, which takes uuids: names in tagIds, stageIds and
 // assigneeIds are looked up in the directory first, uuids pass as they are.
-import type { SegmentFilters } from '../../crm-contract/crm-types';
+import type { SegmentFilters } from '@crm-rules/crm-contract';
 import type { ResolveEnv } from './action-definition';
 import { createSegmentAction } from './create-segment.action';
 

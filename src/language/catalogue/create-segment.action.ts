@@ -1,7 +1,7 @@
 // `- create-segment: { name, filters }` -> POST /v1/segments (docs/CRM-API.md §4.1); a 409 means it
 // exists, which the runner records as success (`already_exists`).
 import { CrmApiError } from '../../crm-contract/crm-errors';
-import type { SegmentFilters } from '../../crm-contract/crm-types';
+import type { SegmentFilters } from '@crm-rules/crm-contract';
 import { isPlainObject } from '../rules/rule-context';
 import { segmentFilterNames } from '../rules/segment-filter-names';
 import { resolveFilterNames, type RuleSegmentFilters } from '../segment-filters/resolved-filters';

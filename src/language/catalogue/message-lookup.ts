@@ -1,6 +1,6 @@
 // Looking a sent message up after an unclear outcome: the newest messages of the conversation
 // it was sent in (GET /v1/messages, newest first; docs/CRM-API.md (assumptions)).
-import type { Message } from '../../crm-contract/crm-types';
+import type { Message } from '@crm-rules/crm-contract';
 import type { ExecutionEnv } from './action-definition';
 import type { ActionTarget } from '../../persistence/ledger/action-result.entity';
 

@@ -1,5 +1,5 @@
 // `- move-stage: Qualified` (null clears) -> PUT /v1/contacts/{id}/stage (docs/CRM-API.md (assumptions)).
-import type { Uuid } from '../../crm-contract/crm-types';
+import type { Uuid } from '@crm-rules/crm-contract';
 import { PROCEED, quoted, sameName, skip, text, type ActionDefinition } from './action-definition';
 
 export type MoveStageAction = { type: 'move-stage'; stage: string | null };

@@ -1,7 +1,7 @@
 // `- open-conversation: Main WhatsApp` -> POST /v1/conversations (docs/CRM-API.md §4.2). Opening
 // again returns the conversation already open for the pair, so a repeat finds it instead of
 // making a second one.
-import type { Channel } from '../../crm-contract/crm-types';
+import type { Channel } from '@crm-rules/crm-contract';
 import { PROCEED, quoted, skip, text, type ActionDefinition } from './action-definition';
 import { channelGuard } from './send-message.action';
 

@@ -1,5 +1,5 @@
 // `- remove-tag: vip` -> DELETE /v1/contacts/{id}/tags/{tagId} (docs/CRM-API.md §4.3).
-import type { Uuid } from '../../crm-contract/crm-types';
+import type { Uuid } from '@crm-rules/crm-contract';
 import { PROCEED, quoted, sameName, skip, text, type ActionDefinition } from './action-definition';
 import { hasTag } from './contact-tags';
 

@@ -1,6 +1,6 @@
 // `- send-message: Thanks {{contact.name}}!` or `{ text, channel }` -> POST /v1/messages
 // (docs/CRM-API.md (assumptions)) in the conversation of conversation-for.ts.
-import type { Channel, Contact } from '../../crm-contract/crm-types';
+import type { Channel, Contact } from '@crm-rules/crm-contract';
 import { isPlainObject } from '../rules/rule-context';
 import {
   assignFirstLabel,

@@ -1,7 +1,7 @@
 // `- send-template: { name, language?, parameters?, channel? }` -> POST /v1/message-templates/send
 // (docs/CRM-API.md (assumptions)): an approved template, body parameters from the contact, the
 // event or literals, in the conversation of conversation-for.ts; from any trigger.
-import type { Channel, Uuid } from '../../crm-contract/crm-types';
+import type { Channel, Uuid } from '@crm-rules/crm-contract';
 import { isPlainObject } from '../rules/rule-context';
 import { assignFirstLabel, quoted, text, type ActionDefinition } from './action-definition';
 import { conversationFor } from './conversation-for';

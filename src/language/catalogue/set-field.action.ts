@@ -1,7 +1,7 @@
 // `- set-field: { key: plan, value: Pro }` -> PATCH /v1/contacts/{id} { customFields: { plan } }
 // (docs/CRM-API.md (assumptions)): select fields take option ids, so labels are resolved here;
 // MULTI_SELECT takes a list; null clears. Text values may be mustache templates.
-import type { CustomField } from '../../crm-contract/crm-types';
+import type { CustomField } from '@crm-rules/crm-contract';
 import { findByNameOrId, UnknownNameError } from '../../crm-contract/directory-match';
 import { isPlainObject } from '../rules/rule-context';
 import type { YamlPath } from '../rules/yaml-source';

@@ -1,4 +1,4 @@
-import type { Message } from '../../crm-contract/crm-types';
+import type { Message } from '@crm-rules/crm-contract';
 import { isSentTemplate, renderTemplateBody, type SentTemplate } from './template-message';
 
 const message = (over: Partial<Message> & Record<string, unknown>): Message => ({

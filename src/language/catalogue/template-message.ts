@@ -8,7 +8,7 @@
 // - a `templateId` on the message (not in the contract, honoured when shown): it must be ours;
 // - no text at all: the closest safe rule left, any template message since the attempt began
 //   (docs/RULES.md, "A message that may have been sent"). Pure.
-import type { Message } from '../../crm-contract/crm-types';
+import type { Message } from '@crm-rules/crm-contract';
 
 export interface SentTemplate {
   templateId: string;

@@ -2,7 +2,7 @@
 // written, and what it takes. A change needs the contact as it was before the event, which the
 // engine has only for the contact events that update its mirror: anywhere else the condition
 // could never be decided, so it is refused rather than silently never matching.
-import { isUuid } from '../../crm-contract/segment-filter-constraints';
+import { isUuid } from '@crm-rules/crm-contract';
 import { NAMED_ID_FIELDS, TAG_CHANGE_OPERATORS } from '../matching/change-operators';
 import type { ResolvedFact } from './check-conditions';
 import type { RuleContext } from './rule-context';

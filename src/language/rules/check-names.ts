@@ -8,7 +8,7 @@ import { actionDefinition } from '../catalogue/catalogue';
 import { findByNameOrId, memberLabels } from '../../crm-contract/directory-match';
 import { NAMED_ID_FIELDS } from '../matching/change-operators';
 import { actionPath } from './parse-steps';
-import type { Member } from '../../crm-contract/crm-types';
+import type { Member } from '@crm-rules/crm-contract';
 import type { CrmSnapshot } from '../../crm-contract/crm-snapshot';
 import type { LoadedRule } from './loaded-rule';
 import type { RuleAction, RuleProblem } from './rule-types';

@@ -1,6 +1,6 @@
 // Does a condition's value make sense for its operator and for the type of the fact it reads?
 // Each refusal here is a condition that would silently never (or always) match.
-import { isUuid } from '../../crm-contract/segment-filter-constraints';
+import { isUuid } from '@crm-rules/crm-contract';
 import { regexProblem, TEXT_OPERATORS, TIME_OPERATORS } from '../matching/operators';
 import type { ResolvedFact } from './check-conditions';
 import { DURATION_HINT, parseDuration } from './durations';

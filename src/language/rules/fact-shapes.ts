@@ -1,7 +1,7 @@
 // What a condition may read: the facts (`event`, `contact`, `message`, `now`) and the
 // fields of each, taken from the shapes of crm-types.ts. A path outside these shapes is a
 // typo that would silently never match, so the validator refuses it.
-import { EVENT_KINDS, SOURCE_METHODS } from '../../crm-contract/crm-types';
+import { EVENT_KINDS, SOURCE_METHODS } from '@crm-rules/crm-contract';
 import { WEEKDAYS } from '../matching/clock';
 import { isCustomEventKind } from './custom-event-kind';
 

@@ -1,5 +1,5 @@
 // The published schema is what editors see: it must stay in step with the code.
-import { EVENT_KINDS } from '../../crm-contract/crm-types';
+import { EVENT_KINDS } from '@crm-rules/crm-contract';
 import { OPERATOR_NAMES } from '../matching/operators';
 import { actionSchema } from '../catalogue/action-schema';
 import { ACTION_KEYS } from './parse-actions';

@@ -1,13 +1,13 @@
 // Runs rule tests (*.test.yaml beside the rules) against a compiled rule set, with no CRM and
 // no network: the same evaluation the engine does, then a diff of the actions.
-import type { Contact } from '../../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { actionLabel } from '../catalogue/catalogue';
 import { formatTraceList } from '../matching/format-explain';
 import { toMirroredContact } from '../../crm-contract/mirrored-contact';
 import { resolveRelativeDates, type RuleSegmentFilters } from '../segment-filters/resolved-filters';
 import { SegmentFilterError } from '../segment-filters/segment-filter-error';
-import { isUuid } from '../../crm-contract/segment-filter-constraints';
+import { isUuid } from '@crm-rules/crm-contract';
 import { matchesSegment } from '../segment-filters/segment-filter';
 import { stableStringify } from './content-hash';
 import { sortProblems, type RuleFile } from './load-rules';

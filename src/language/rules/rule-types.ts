@@ -1,7 +1,7 @@
 // The compiled rule model: what the loader produces from rules/*.yaml and what the
 // matcher, the action runner and the segment sweeps consume. Plain types, no Nest.
 import type { RuleProblemCode } from './problem-codes';
-import type { SegmentFilters } from '../../crm-contract/crm-types';
+import type { SegmentFilters } from '@crm-rules/crm-contract';
 import type { RuleAction } from '../catalogue/catalogue';
 import type { TimeWindow } from './time-window';
 

@@ -1,11 +1,7 @@
 // Segment names and filters are checked by src/crm-contract/segment-filter-constraints.ts (the single
 // home of docs/CRM-API.md §2.4's constraints); this maps its `param` paths back to YAML positions.
-import type { CrmErrorDetail } from '../../crm-contract/crm-types';
-import {
-  SEGMENT_FILTER_MEMBERS,
-  validateSegmentFilters,
-  validateSegmentName,
-} from '../../crm-contract/segment-filter-constraints';
+import type { CrmErrorDetail } from '@crm-rules/crm-contract';
+import { SEGMENT_FILTER_MEMBERS, validateSegmentFilters, validateSegmentName } from '@crm-rules/crm-contract';
 import { isPlainObject, type RuleContext } from './rule-context';
 import { hint } from './suggest';
 import { UNSUPPORTED_SEGMENT_MEMBERS } from './unsupported-segment-members';

@@ -2,8 +2,8 @@
 // relative dates like `now-30d`) to ResolvedFilters: ids, absolute instants and normalised
 // values that segment-filter.ts and segment-sql.ts evaluate identically. No Nest, no I/O
 // except through the NameDirectory the caller hands in.
-import type { ContactStatus, CustomFieldFilter, SegmentFilters } from '../../crm-contract/crm-types';
-import { isUuid, resolveFilterDate } from '../../crm-contract/segment-filter-constraints';
+import type { ContactStatus, CustomFieldFilter, SegmentFilters } from '@crm-rules/crm-contract';
+import { isUuid, resolveFilterDate } from '@crm-rules/crm-contract';
 import { unsupportedSegmentMemberReason } from '../rules/unsupported-segment-members';
 import { callingCodeDigits } from './calling-code';
 import { SegmentFilterError } from './segment-filter-error';

@@ -2,7 +2,7 @@
 // over runs, contact_leases, contact_mirror and inbox_events: a statement spanning four tables, so it
 // has its own small read-only repository rather than a place in one table's. Called with the events
 // transaction's queryable.
-import type { Contact } from '../../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import type { Queryable } from '../sql/queryable';
 import type { RunRow } from './run-rows';
 

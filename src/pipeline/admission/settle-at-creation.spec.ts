@@ -1,4 +1,4 @@
-import type { Contact } from '../../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import type { RuleAction } from '../../language/rules/rule-types';
 import type { ResolvedAction } from '../../language/catalogue/catalogue';
 import { decideSettlement, settleExclusion, type RunShape, type SettleState } from './settle-at-creation';

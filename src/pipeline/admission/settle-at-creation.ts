@@ -4,7 +4,7 @@
 // release) to conclude what the catalogue guards decide from the contact alone; settled at
 // creation it costs one read and the same inserts, like a shadow run. Anything the runner does
 // besides guarding (a call, a draw, a gate, a failure to record) keeps the runner's path. No Nest.
-import type { Contact } from '../../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import type { RunPriority, RunStatus } from '../../persistence/ledger/run.entity';
 import type { TimingPlan } from '../../language/rules/run-gates';
 import type { RuleAction } from '../../language/rules/rule-types';

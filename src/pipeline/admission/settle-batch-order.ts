@@ -4,7 +4,7 @@
 // ahead of this one (the runner works a contact's runs in order), so this one is not quiet, exactly
 // as the per-event path sees a run its transaction inserted before. An earlier run that is settled,
 // suppressed, shadow or paused changed nothing and is finished: it does not block. No Nest.
-import type { Contact } from '../../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import type { ResolvedAction } from '../../language/catalogue/catalogue';
 import { decideSettlement, type ActionSkip, type RunShape } from './settle-at-creation';
 

@@ -3,7 +3,7 @@
 // settlement-state.repository.ts), the actions resolved from the directory's cache, the pure
 // decision. No Nest: built by EventMatchingService with its cached CrmDirectory and handed to
 // createRun, so the ledger depends on no service.
-import type { Contact } from '../../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import type { CrmDirectory } from '../../crm/crm-directory.service';
 import type { Queryable } from '../../persistence/sql/queryable';
 import type { NewRun, SettledAction, SettleHook } from './create-run';

@@ -1,5 +1,5 @@
 // Turns one resolved action into the gateway call that performs it (declared by its catalogue entry).
-import type { Contact } from '../../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import type { ExecutionEnv } from '../../language/catalogue/action-definition';
 import { actionDefinition, type ResolvedAction } from '../../language/catalogue/catalogue';
 

@@ -1,4 +1,4 @@
-import type { Channel, Contact } from '../../crm-contract/crm-types';
+import type { Channel, Contact } from '@crm-rules/crm-contract';
 import { applyActionLocally, guardAction } from './action-guards';
 import type { ResolvedAction } from '../../language/catalogue/catalogue';
 import { contactFixture, VIP } from './contact-fixture.spec-support';

@@ -2,7 +2,7 @@
 // contact state the engine has. A skipped action costs no budget and is recorded with its
 // reason; nothing is dropped silently. Each catalogue entry declares its own guard; these
 // dispatch to it. Pure functions, no Nest.
-import type { Contact } from '../../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import type { GuardVerdict } from '../../language/catalogue/action-definition';
 import { actionDefinition, type ResolvedAction } from '../../language/catalogue/catalogue';
 

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CrmDirectory } from '../../crm/crm-directory.service';
 import { CrmGateway } from '../../crm/crm-gateway.service';
-import type { Contact } from '../../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { ContactJournalRepository } from '../../journal/contact-journal.repository';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
 import type { Transactional } from '../../persistence/sql/queryable';

@@ -1,6 +1,6 @@
 // A contact for the actions' table-driven specs (guards, catalogue, settlement): one shape, each
 // spec overriding what its cases need. Used by specs only.
-import type { Contact } from '../../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 
 export const VIP = { id: 'tag-vip', name: 'vip', color: '#f00' };
 

@@ -1,4 +1,4 @@
-import type { Contact } from '../../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import type { ActionStatus } from '../../persistence/ledger/action-result.entity';
 import { freshestContact, needsFreshRead, nextStep } from './run-steps';
 

@@ -4,7 +4,7 @@ import { RuleControlsService } from '../../rule-controls/rule-controls.service';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
 import type { PreviousCapture } from '../../contacts/mirror-event-upserts';
 import { CrmGateway } from '../../crm/crm-gateway.service';
-import type { Contact } from '../../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import type { NewRun, PendingRun } from '../admission/create-run';
 import type { InboxOutcome } from '../../persistence/ledger/inbox-event.entity';
 import {

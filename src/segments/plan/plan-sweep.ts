@@ -4,7 +4,7 @@
 // Pure: the caller gathers contacts, resolved actions, mirror freshness and budget.
 import { applyActionLocally, guardAction } from '../../pipeline/execution/action-guards';
 import { actionDefinition, type ResolvedAction } from '../../language/catalogue/catalogue';
-import type { SegmentFilters } from '../../crm-contract/crm-types';
+import type { SegmentFilters } from '@crm-rules/crm-contract';
 import type { RuleAction, RuleDefinition, ScheduleTrigger } from '../../language/rules/rule-types';
 import type { MirrorFreshness } from '../../contacts/mirror-policy';
 import { toContact, type MirroredContact } from '../../crm-contract/mirrored-contact';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CrmApiError } from '../../crm-contract/crm-errors';
 import { CrmGateway } from '../../crm/crm-gateway.service';
-import { validateSegmentFilters, validateSegmentName } from '../../crm-contract/segment-filter-constraints';
+import { validateSegmentFilters, validateSegmentName } from '@crm-rules/crm-contract';
 import type { RuleDefinition, ScheduleTrigger } from '../../language/rules/rule-types';
 import { toCrmFilters, type ResolvedFilters } from '../../language/segment-filters/resolved-filters';
 import { SegmentFilterError } from '../../language/segment-filters/segment-filter-error';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import type { SandboxFixture } from '../../../src/sandbox/start-sandbox';
+import type { SandboxFixture } from '@crm-rules/crm-sandbox';
 
 export function bigFixture(
   n: number,

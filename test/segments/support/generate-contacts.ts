@@ -1,6 +1,6 @@
 // Seeded random contacts and segment filters for property tests and benchmarks.
-import type { Contact, SegmentFilters } from '../../../src/crm-contract/crm-types';
-import { SOURCE_METHODS } from '../../../src/crm-contract/crm-types';
+import type { Contact, SegmentFilters } from '@crm-rules/crm-contract';
+import { SOURCE_METHODS } from '@crm-rules/crm-contract';
 import { DEMO } from '../../support/demo-fixture';
 
 export const TAGS: string[] = Object.values(DEMO.tags);

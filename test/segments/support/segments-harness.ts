@@ -1,7 +1,7 @@
 // The real engine (startHarness: own database, Redis prefix, embedded sandbox over HTTP) with
 // a handle on its database, for the segments end-to-end tests.
 import { DataSource } from 'typeorm';
-import type { Contact } from '../../../src/crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { api } from '../../support/http';
 import {
   ADMIN_TOKEN,

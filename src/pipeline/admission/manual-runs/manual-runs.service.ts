@@ -15,7 +15,7 @@ import { CrmDirectory } from '../../../crm/crm-directory.service';
 import { CrmApiError } from '../../../crm-contract/crm-errors';
 import { CrmGateway } from '../../../crm/crm-gateway.service';
 import { isUuid } from '../../../crm/crm-http';
-import type { Contact } from '../../../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import { createRun, type NewRun } from '../create-run';
 import { formatEvaluation } from '../../../language/matching/format-explain';
 import { ActionsQueue } from '../../../queues/actions-queue.service';

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Contact } from '../../../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import type { EngineMetrics } from '../../../ops/engine-metrics';
 import type { MessagingPolicy } from '../../../language/policy/messaging-policy';

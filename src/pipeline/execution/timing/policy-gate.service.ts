@@ -5,7 +5,7 @@
 // the contact's lease (contact-lease.ts) from this count to the send, so two workers never both
 // see room for the last message. Other actions, and every action when there is no policy, cost nothing.
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Contact } from '../../../crm-contract/crm-types';
+import type { Contact } from '@crm-rules/crm-contract';
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import { EngineMetrics } from '../../../ops/engine-metrics';
 import {

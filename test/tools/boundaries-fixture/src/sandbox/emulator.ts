@@ -1,2 +1,0 @@
-// Fixture: the CRM emulator, started by engine.ts only.
-export const startEmulator = () => 'sandbox';
