@@ -21,6 +21,7 @@ const WARNING_CASES = [
   'frequent-schedule',
   'empty-segment',
   'host-not-allowed',
+  'too-many-paths',
 ];
 
 async function validate(name: string) {

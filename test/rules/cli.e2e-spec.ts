@@ -59,7 +59,7 @@ describe('crm-rules CLI', () => {
     expect(report).toMatchObject({ ok: false, errors: 2, warnings: 0 });
     expect(report.problems.map((p: { code: string; line: number }) => [p.code, p.line])).toEqual([
       ['loop', 7],
-      ['loop', 20],
+      ['loop', 27],
     ]);
   });
 
@@ -72,6 +72,9 @@ describe('crm-rules CLI', () => {
       ),
       expect.stringMatching(
         /^::warning file=.*,line=30,col=5,title=crm-rules tag-fight::fight over tag "vip"/,
+      ),
+      expect.stringMatching(
+        /^::warning file=.*within-branches.yaml,line=14,col=12,title=crm-rules tag-fight::.* on path \[then\]/,
       ),
     ]);
     const unreachable = await cli('validate', 'test/rules/broken/unreachable', '--format', 'json');

@@ -140,9 +140,11 @@ describe('crm-rules graph', () => {
     expect(loop.err).toMatch(/warning: the rule set has 2 error\(s\); run crm-rules validate/);
     const { classes, linkStyles } = parseMermaid(loop.out);
     expect(classes.get('loop')).toEqual(
-      expect.arrayContaining(['r_echo', 'r_tag_unqualified', 'r_untag_reviewed', 'a_echo_0']),
+      expect.arrayContaining(['r_echo', 'r_tag_unqualified', 'r_untag_reviewed', 'a_echo_2']),
     );
     expect(classes.get('loop')).not.toContain('r_answer_inbound');
+    // echo loops on its [else] path only: the [then] arm's message does not.
+    expect(classes.get('loop')).not.toContain('a_echo_1');
     expect(linkStyles.length).toBeGreaterThan(0);
     const conflict = parseMermaid((await cli('graph', 'test/rules/broken/conflict')).out);
     expect(conflict.classes.get('conflict')).toEqual(

@@ -1,23 +1,39 @@
-// Set-level check: rules on one trigger that undo each other's tag or block (conflict).
+// Set-level check: rules on one trigger that undo each other's tag or block (conflict), read path
+// by path (rule-paths.ts): two actions of one rule conflict when one path does both at one moment
+// (not across a wait, never from exclusive arms); two rules when some path of each can run for the
+// same contact (their `if` and arm conditions do not exclude each other).
 import { actionLabel } from '../catalogue/catalogue';
-import { exclusiveFields, undoing } from './condition-leaves';
+import { exclusiveLeafFields, undoing } from './condition-leaves';
 import { eventsOf, where, type LoadedRule } from './loaded-rule';
+import { actionPath } from './parse-steps';
+import { onPath, pathLeaves, pathsWith, rulePaths, samePathMoment, type RulePath } from './rule-paths';
 import type { RuleDefinition, RuleProblem } from './rule-types';
 
-/**
- * Whether two actions of one rule can run at the same moment of one run: not when a wait comes
- * between them (the later one is a deliberate follow-up: tag while waiting, clear on a reply), nor
- * when they sit in different arms of one branch (a run takes one arm).
- */
-export function sameMoment(def: RuleDefinition, first: number, second: number): boolean {
-  const [a, b] = first < second ? [first, second] : [second, first];
-  if ((def.waits ?? []).some((w) => w.beforeAction > a && w.beforeAction <= b)) return false;
-  const armOf = (arms: { from: number; to: number }[], i: number) =>
-    arms.findIndex((r) => i >= r.from && i < r.to);
-  return !(def.branches ?? []).some((br) => {
-    const [armA, armB] = [armOf(br.arms, a), armOf(br.arms, b)];
-    return armA >= 0 && armB >= 0 && armA !== armB;
-  });
+/** An earlier action of the same rule that `bi` undoes, on a path doing both at one moment. */
+function ownOpposite(def: RuleDefinition, bi: number): { path: RulePath; otherPath?: RulePath } | undefined {
+  for (let ai = 0; ai < bi; ai++) {
+    if (!undoing(def.actions[bi], def.actions[ai])?.conflict) continue;
+    const path = samePathMoment(def, ai, bi);
+    if (path) return { path };
+  }
+  return undefined;
+}
+
+/** An action of rule `a` that `bi` of rule `b` undoes, with a path of each that one contact can take. */
+function otherOpposite(
+  a: RuleDefinition,
+  b: RuleDefinition,
+  bi: number,
+): { path: RulePath; otherPath: RulePath } | undefined {
+  const [pa, pb] = [rulePaths(a).paths, rulePaths(b).paths];
+  for (let ai = 0; ai < a.actions.length; ai++) {
+    if (!undoing(b.actions[bi], a.actions[ai])?.conflict) continue;
+    for (const j of pathsWith(b, bi))
+      for (const i of pathsWith(a, ai))
+        if (exclusiveLeafFields(pathLeaves(a, pa[i]), pathLeaves(b, pb[j])).length === 0)
+          return { path: pb[j], otherPath: pa[i] };
+  }
+  return undefined;
 }
 
 /** Live, enabled event rules: the ones whose actions reach the CRM when an event comes in. */
@@ -39,23 +55,18 @@ export function findConflicts(
     for (const a of live.slice(0, j + 1)) {
       const shared = eventsOf(a.def).filter((k) => eventsOf(b.def).includes(k));
       if (shared.length === 0) continue;
-      // Rules that can never match the same contact are not in conflict.
-      if (a !== b && exclusiveFields(a.def, b.def).length > 0) continue;
       b.def.actions.forEach((bAction, bi) => {
-        const undone = a.def.actions.some(
-          (aAction, ai) =>
-            (a !== b || (ai < bi && sameMoment(a.def, ai, bi))) && undoing(bAction, aAction)?.conflict,
-        );
-        if (!undone) return;
+        const found = a === b ? ownOpposite(b.def, bi) : otherOpposite(a.def, b.def, bi);
+        if (!found) return;
         const what =
           a === b
             ? `this rule also does the opposite of ${actionLabel(bAction)}`
-            : `rule "${a.def.id}" (${where(a.def.source)}) does the opposite`;
+            : `rule "${a.def.id}" (${where(a.def.source)}) does the opposite${onPath(found.otherPath)}`;
         const problem: RuleProblem = {
-          ...b.at.pos(['do', b.def.actionSteps?.[bi] ?? bi]),
+          ...b.at.pos(actionPath(b.def, bi)),
           severity: 'error',
           code: 'conflict',
-          message: `conflict on ${shared.join(', ')}: ${actionLabel(bAction)} in rule "${b.def.id}", and ${what}; make their conditions exclusive or merge the rules`,
+          message: `conflict on ${shared.join(', ')}: ${actionLabel(bAction)} in rule "${b.def.id}"${onPath(found.path)}, and ${what}; make their conditions exclusive or merge the rules`,
         };
         problems.push({ problem, rule: b.def.id, actionIndex: bi, other: a.def.id });
       });

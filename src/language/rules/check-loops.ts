@@ -1,15 +1,27 @@
-// Set-level check: chains of rules whose CRM writes re-trigger each other without end (loop).
+// Set-level check: chains of rules whose CRM writes re-trigger each other without end (loop), read
+// path by path (rule-paths.ts): an action re-triggers along the paths that perform it, a path whose
+// own actions make its conditions false (rule `if` and arm conditions) does not run twice in a row,
+// and two paths exclusive on a field nobody in the chain writes never take turns.
 import { actionDefinition, actionLabel } from '../catalogue/catalogue';
-import { exclusiveFields, ignoresOutgoing, opposed, selfDisabling, writtenField } from './condition-leaves';
+import { exclusiveLeafFields, falsifies, ignoresOutgoing, opposed, writtenField } from './condition-leaves';
 import { eventsOf, type LoadedRule } from './loaded-rule';
 import { actionPath } from './parse-steps';
-import type { RuleAction, RuleProblem } from './rule-types';
+import { onPath, pathLabel, pathLeaves, pathsWith, rulePaths, type RulePath } from './rule-paths';
+import type { RuleAction, RuleDefinition, RuleProblem } from './rule-types';
 
 interface Edge {
   to: number;
   action: RuleAction;
   actionIndex: number;
   kind: string;
+  /** The paths of the rule that perform the action (indices into rulePaths). */
+  paths: number[];
+}
+
+/** The path's own actions make one of its conditions false: the next run cannot take it again. */
+function pathDisabling(def: RuleDefinition, path: RulePath): boolean {
+  const leaves = pathLeaves(def, path);
+  return path.steps.some((s) => leaves.some((l) => falsifies(def.actions[s.action], l)));
 }
 
 function buildGraph(rules: LoadedRule[]): Edge[][] {
@@ -17,12 +29,15 @@ function buildGraph(rules: LoadedRule[]): Edge[][] {
     const edges: Edge[] = [];
     if (!r.def.enabled || r.def.mode !== 'live') return edges;
     r.def.actions.forEach((action, actionIndex) => {
+      const paths = pathsWith(r.def, actionIndex);
+      // An action no path reaches (beyond the path cap) writes nothing the check can follow.
+      if (paths.length === 0) return;
       for (const kind of actionDefinition(action.type).effect.emits(action)) {
         rules.forEach((s, to) => {
           if (!s.def.enabled || !eventsOf(s.def).includes(kind)) return;
           // The message a rule sends is outgoing: rules that require inbound messages ignore it.
           if (kind === 'message.created' && ignoresOutgoing(s.def)) return;
-          edges.push({ to, action, actionIndex, kind });
+          edges.push({ to, action, actionIndex, kind, paths });
         });
       }
     });
@@ -86,16 +101,19 @@ export function findLoops(all: LoadedRule[]): { problem: RuleProblem; steps: Loo
     if (!cyclic) continue;
     const found = endlessCycle(scc, inScc, rules, graph);
     if (!found) continue;
-    const { start, via, reason } = found;
-    const chain =
-      start === via
+    const { start, via, reason, first } = found;
+    const chain = first
+      ? [first, ...(first.to === start ? [] : cyclePath(first.to, start, inScc, graph))]
+      : start === via
         ? cyclePath(start, start, inScc, graph)
         : [...cyclePath(start, via, inScc, graph), ...cyclePath(via, start, inScc, graph)];
+    const fromOf = (i: number) => rules[i === 0 ? start : chain[i - 1].to].def;
     const text = chain
-      .map(
-        (e, i) =>
-          `${rules[i === 0 ? start : chain[i - 1].to].def.id} (${actionLabel(e.action)} -> ${e.kind})`,
-      )
+      .map((e, i) => {
+        const def = fromOf(i);
+        const path = i === 0 && found.path ? found.path : stepPath(def, e);
+        return `${def.id}${onPath(path)} (${actionLabel(e.action)} -> ${e.kind})`;
+      })
       .join(' -> ');
     const problem: RuleProblem = {
       ...rules[start].at.pos(actionPath(rules[start].def, chain[0].actionIndex)),
@@ -104,7 +122,7 @@ export function findLoops(all: LoadedRule[]): { problem: RuleProblem; steps: Loo
       message: `loop: ${text} -> ${rules[start].def.id}: ${reason}; break the chain with a condition the actions make false, or drop one of the actions`,
     };
     const steps = chain.map((e, i) => ({
-      from: rules[i === 0 ? start : chain[i - 1].to].def.id,
+      from: fromOf(i).id,
       actionIndex: e.actionIndex,
       kind: e.kind,
       to: rules[e.to].def.id,
@@ -114,36 +132,83 @@ export function findLoops(all: LoadedRule[]): { problem: RuleProblem; steps: Loo
   return problems;
 }
 
+/** The path to name for a step: none when every path of the rule performs its action. */
+function stepPath(def: RuleDefinition, e: Edge): RulePath | undefined {
+  const { paths } = rulePaths(def);
+  return e.paths.length < paths.length ? paths[e.paths[0]] : undefined;
+}
+
+interface Endless {
+  start: number;
+  via: number;
+  reason: string;
+  /** The edge that writes again on every run, and the path it does so on. */
+  first?: Edge;
+  path?: RulePath;
+}
+
 /** Why a cyclic component never settles: an action that always writes, or two writes undoing each other. */
 function endlessCycle(
   scc: number[],
   inScc: Set<number>,
   rules: LoadedRule[],
   graph: Edge[][],
-): { start: number; via: number; reason: string } | undefined {
+): Endless | undefined {
   for (const r of scc) {
-    const always = graph[r].find(
-      (e) => inScc.has(e.to) && !!actionDefinition(e.action.type).effect.alwaysWrites?.(e.action),
-    );
-    if (always && !selfDisabling(rules[r].def))
-      return { start: r, via: r, reason: `${actionLabel(always.action)} writes again on every run` };
+    const { def } = rules[r];
+    const { paths } = rulePaths(def);
+    for (const e of graph[r]) {
+      if (!inScc.has(e.to) || !actionDefinition(e.action.type).effect.alwaysWrites?.(e.action)) continue;
+      const path = e.paths.map((i) => paths[i]).find((p) => !pathDisabling(def, p));
+      if (path)
+        return {
+          start: r,
+          via: r,
+          first: e,
+          path,
+          reason: `${actionLabel(e.action)} writes again on every run${onPath(path)}`,
+        };
+    }
   }
   const written = new Set(
     scc.flatMap((i) => rules[i].def.actions.map(writtenField).filter((f): f is string => !!f)),
   );
-  for (const a of scc) {
+  for (const a of scc)
     for (const b of scc) {
       if (b < a) continue;
-      const what = rules[a].def.actions
-        .flatMap((x) => rules[b].def.actions.map((y) => opposed(x, y)))
+      const why = undoingPaths(rules[a].def, rules[b].def, written);
+      if (why) return { start: a, via: b, reason: `the rules keep undoing each other's ${why}` };
+    }
+  return undefined;
+}
+
+/**
+ * What a path of `a` and a path of `b` (a and b may be one rule) undo of each other, unless the
+ * two paths exclude each other on a field nobody in the cycle writes: then they never take turns.
+ */
+function undoingPaths(a: RuleDefinition, b: RuleDefinition, written: Set<string>): string | undefined {
+  const [pa, pb] = [rulePaths(a).paths, rulePaths(b).paths];
+  for (let i = 0; i < pa.length; i++)
+    for (let j = a === b ? i : 0; j < pb.length; j++) {
+      const what = pa[i].steps
+        .flatMap((x) => pb[j].steps.map((y) => opposed(a.actions[x.action], b.actions[y.action])))
         .find(Boolean);
       if (!what) continue;
-      // Exclusive on a field nobody in the cycle writes: they can never take turns.
-      const stable = a !== b && exclusiveFields(rules[a].def, rules[b].def).some((f) => !written.has(f));
-      if (!stable) return { start: a, via: b, reason: `the rules keep undoing each other's ${what}` };
+      const stable =
+        (a !== b || i !== j) &&
+        exclusiveLeafFields(pathLeaves(a, pa[i]), pathLeaves(b, pb[j])).some((f) => !written.has(f));
+      if (!stable) return `${what}${pathsNote(a, pa[i], b, pb[j])}`;
     }
-  }
   return undefined;
+}
+
+/** Where the two paths are, for rules with branches: ` on paths [then] and [else]`, ` ("b" on path [x])`. */
+function pathsNote(a: RuleDefinition, pa: RulePath, b: RuleDefinition, pb: RulePath): string {
+  if (a === b) return pa === pb ? onPath(pa) : ` on paths ${pathLabel(pa)} and ${pathLabel(pb)}`;
+  const parts = [[a, pa] as const, [b, pb] as const]
+    .filter(([, p]) => p.labels.length > 0)
+    .map(([d, p]) => `"${d.id}"${onPath(p)}`);
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
 /** Shortest chain of edges from `from` to `to` (which may be `from` itself) inside the component. */

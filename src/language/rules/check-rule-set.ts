@@ -1,10 +1,12 @@
 // Checks across rules: duplicate ids, rules on one trigger that undo each other (conflict), chains
 // of rules whose CRM writes re-trigger each other without end (loop), conditions that can never be
-// true, rules made redundant by others, and cross-trigger tag fights. One file per check.
+// true, rules made redundant by others, cross-trigger tag fights, and rules with more paths than
+// those checks read. One file per check.
 import { checkConflicts } from './check-conflicts';
 import { checkDuplicateIds } from './check-duplicates';
 import { checkLoops } from './check-loops';
 import { checkNames } from './check-names';
+import { checkPathCount } from './check-path-count';
 import { checkImpossibleConditions, checkRedundantRules } from './check-reachability';
 import { checkTagFights } from './check-tag-fights';
 import type { CrmSnapshot } from '../../crm-contract/crm-snapshot';
@@ -28,6 +30,7 @@ export function checkRuleSet(
     ...checkImpossibleConditions(rules),
     ...checkRedundantRules(rules),
     ...checkTagFights(rules),
+    ...checkPathCount(rules),
     ...(snapshot ? checkNames(rules, snapshot) : []),
   ];
 }

@@ -1,11 +1,14 @@
 // Set-level check: two rules on different triggers (event vs event, segment vs event, segment vs
 // segment) managing one tag (or the blocked state) in opposite directions, so a contact both
 // apply to flips back and forth. Rules on a shared event are check-conflicts' (an error there);
-// rules whose conditions exclude each other (where that can be decided) do not fight.
+// rules whose conditions exclude each other (where that can be decided) do not fight. Read path by
+// path (rule-paths.ts): two writes fight only if some path performing each can run for the same
+// contact (the rule's `if`, or a segment's status, and the arm conditions of the path).
 import { actionLabel } from '../catalogue/catalogue';
-import { exclusive, exclusiveFields, requiredLeaves, undoing, type Leaf } from './condition-leaves';
+import { exclusiveLeafFields, requiredLeaves, undoing, type Leaf } from './condition-leaves';
 import { eventsOf, where, type LoadedRule } from './loaded-rule';
 import { actionPath } from './parse-steps';
+import { armLeaves, onPath, pathsWith, rulePaths, type RulePath } from './rule-paths';
 import type { RuleAction, RuleDefinition, RuleProblem } from './rule-types';
 import type { YamlPath } from './yaml-source';
 
@@ -15,7 +18,14 @@ interface Write {
   path: YamlPath;
   /** `on contact.created`, `entering segment "dormant"`, `leaving segment "dormant"`. */
   when: string;
+  /** The rule's paths that perform it; on-leave, a list without branches: one path of no conditions. */
+  runs: (RulePath | undefined)[];
 }
+
+const runsOf = (def: RuleDefinition, i: number) => {
+  const { paths } = rulePaths(def);
+  return pathsWith(def, i).map((p) => paths[p]);
+};
 
 const segmentName = (d: RuleDefinition) =>
   d.trigger.kind === 'schedule' ? `segment ${JSON.stringify(d.trigger.segment.name ?? d.id)}` : '';
@@ -27,16 +37,29 @@ function writesOf(rule: LoadedRule): Write[] {
     // The contact is gone after contact.deleted: nothing flips back afterwards.
     if (def.trigger.events.every((k) => k === 'contact.deleted')) return [];
     const when = `on ${def.trigger.events.join(', ')}`;
-    return def.actions.map((action, i) => ({ rule, action, path: actionPath(def, i), when }));
+    return def.actions.map((action, i) => ({
+      rule,
+      action,
+      path: actionPath(def, i),
+      when,
+      runs: runsOf(def, i),
+    }));
   }
   const entering = `${def.trigger.when === 'every-run' ? 'on every sweep of' : 'entering'} ${segmentName(def)}`;
   return [
-    ...def.actions.map((action, i) => ({ rule, action, path: actionPath(def, i), when: entering })),
+    ...def.actions.map((action, i) => ({
+      rule,
+      action,
+      path: actionPath(def, i),
+      when: entering,
+      runs: runsOf(def, i),
+    })),
     ...def.trigger.onLeave.map((action, i) => ({
       rule,
       action,
       path: ['on-leave', i],
       when: `leaving ${segmentName(def)}`,
+      runs: [undefined],
     })),
   ];
 }
@@ -50,13 +73,21 @@ function segmentLeaves(d: RuleDefinition): Leaf[] {
     : [];
 }
 
-/** Contacts the two writes act on can never be the same ones. */
-function disjoint(a: Write, b: Write): boolean {
-  const [da, db] = [a.rule.def, b.rule.def];
-  if (da.trigger.kind === 'event' && db.trigger.kind === 'event') return exclusiveFields(da, db).length > 0;
-  // Leaving a segment acts on contacts no longer in it: its filters say nothing about them.
-  const leaves = (w: Write) => (w.path[0] === 'on-leave' ? [] : segmentLeaves(w.rule.def));
-  return leaves(a).some((x) => leaves(b).some((y) => exclusive(x, y)));
+/**
+ * What a contact the write acts on along the path satisfies. Leaving a segment acts on contacts no
+ * longer in it: its filters say nothing about them.
+ */
+function leavesOf(w: Write, run: RulePath | undefined): Leaf[] {
+  if (w.path[0] === 'on-leave' || !run) return [];
+  return [...segmentLeaves(w.rule.def), ...armLeaves(w.rule.def, run)];
+}
+
+/** A path performing each write that one contact can be on: undefined when there is none. */
+function overlap(a: Write, b: Write): [RulePath | undefined, RulePath | undefined] | undefined {
+  for (const pb of b.runs)
+    for (const pa of a.runs)
+      if (exclusiveLeafFields(leavesOf(a, pa), leavesOf(b, pb)).length === 0) return [pa, pb];
+  return undefined;
 }
 
 /** Already an error of check-conflicts: live event rules sharing an event. */
@@ -75,12 +106,13 @@ export function findTagFights(rules: LoadedRule[]): { problem: RuleProblem; rule
     for (const a of writes.slice(0, j)) {
       if (a.rule === b.rule || sameTrigger(a.rule.def, b.rule.def)) continue;
       const fight = undoing(a.action, b.action);
-      if (!fight?.conflict || disjoint(a, b)) continue;
+      const runs = fight?.conflict ? overlap(a, b) : undefined;
+      if (!fight || !runs) continue;
       const problem: RuleProblem = {
         ...b.rule.at.pos(b.path),
         severity: 'warning',
         code: 'tag-fight',
-        message: `fight over ${fight.what}: rule "${b.rule.def.id}" does ${actionLabel(b.action)} ${b.when}, and rule "${a.rule.def.id}" (${where(a.rule.def.source)}) does ${actionLabel(a.action)} ${a.when}; a contact both apply to flips back and forth: make their conditions exclusive or let one rule own it`,
+        message: `fight over ${fight.what}: rule "${b.rule.def.id}" does ${actionLabel(b.action)} ${b.when}${onPath(runs[1])}, and rule "${a.rule.def.id}" (${where(a.rule.def.source)}) does ${actionLabel(a.action)} ${a.when}${onPath(runs[0])}; a contact both apply to flips back and forth: make their conditions exclusive or let one rule own it`,
       };
       problems.push({ problem, rules: [a.rule.def.id, b.rule.def.id] });
     }

@@ -19,15 +19,26 @@ const TAG_OPS = new Set(['hasTag', 'hasAnyTag']);
 
 /** Leaves every match needs: the conjuncts of the top-level `all` (nested alls flattened, `not` of a leaf kept). */
 export function requiredLeaves(rule: RuleDefinition): Leaf[] {
+  return rule.conditions ? conditionLeaves(rule.conditions, rule) : [];
+}
+
+/**
+ * Leaves a condition certainly needs to hold (`holds`), or to fail (`holds: false`: a failing `any`
+ * fails every branch, a failing single leaf is its negation; a failing `all` of many says nothing).
+ */
+export function conditionLeaves(node: Node, rule: RuleDefinition, holds = true): Leaf[] {
   const contactEvents =
     rule.trigger.kind === 'event' && rule.trigger.events.every((k) => k.startsWith('contact.'));
   const out: Leaf[] = [];
-  const visit = (node: Node, negated: boolean) => {
-    if (Array.isArray(node.all) && !negated) for (const c of node.all as Node[]) visit(c, false);
-    else if (node.not && typeof node.not === 'object') visit(node.not as Node, !negated);
-    else if (typeof node.operator === 'string') out.push(toLeaf(node, negated, contactEvents));
+  const visit = (n: Node, negated: boolean) => {
+    const all = Array.isArray(n.all) ? (n.all as Node[]) : undefined;
+    const any = Array.isArray(n.any) ? (n.any as Node[]) : undefined;
+    if (all && (!negated || all.length === 1)) for (const c of all) visit(c, negated);
+    else if (any && (negated || any.length === 1)) for (const c of any) visit(c, negated);
+    else if (n.not && typeof n.not === 'object') visit(n.not as Node, !negated);
+    else if (typeof n.operator === 'string') out.push(toLeaf(n, negated, contactEvents));
   };
-  if (rule.conditions) visit(rule.conditions, false);
+  visit(node, !holds);
   return out;
 }
 
@@ -65,10 +76,13 @@ export function exclusive(a: Leaf, b: Leaf): boolean {
 
 /** Fields on which the two rules can never both match (empty: they may overlap). */
 export function exclusiveFields(a: RuleDefinition, b: RuleDefinition): string[] {
-  const la = requiredLeaves(a);
-  const lb = requiredLeaves(b);
+  return exclusiveLeafFields(requiredLeaves(a), requiredLeaves(b));
+}
+
+/** Fields on which the two sets of leaves can never hold together (empty: they may overlap). */
+export function exclusiveLeafFields(a: Leaf[], b: Leaf[]): string[] {
   const fields = new Set<string>();
-  for (const x of la) for (const y of lb) if (exclusive(x, y)) fields.add(x.field);
+  for (const x of a) for (const y of b) if (exclusive(x, y)) fields.add(x.field);
   return [...fields];
 }
 

@@ -39,6 +39,7 @@ export const RULE_PROBLEM_CODES = [
   'invalid-calendar',
   'unknown-calendar',
   'empty-arm',
+  'too-many-paths',
 ] as const;
 
 export type RuleProblemCode = (typeof RULE_PROBLEM_CODES)[number];
