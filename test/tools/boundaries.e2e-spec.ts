@@ -51,6 +51,7 @@ describe('import boundaries (npm run lint)', () => {
       ['only-admission-creates-runs', 'src/segments/sweep.ts'],
       ['pipeline-flows-downstream', 'src/pipeline/execution/runner.ts'],
       ['sandbox-only-from-engine-boot', 'src/ops/health.ts'],
+      ['segment-sql-only-in-repositories', 'src/segments/plan-where.ts'],
     ]);
   });
 
