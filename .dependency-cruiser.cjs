@@ -89,7 +89,7 @@ const forbidden = [
     name: 'only-admission-creates-runs',
     comment:
       'Runs are created in one place, src/pipeline/admission (create-run, record-matched-events, the ' +
-      'settlement at creation); the segment sweep admits its entries through admission\'s entry point ' +
+      "settlement at creation); the segment sweep admits its entries through admission's entry point " +
       '(admit-segment-entries.ts). Type-only imports (NewRun, PendingRun) are allowed.',
     severity: 'error',
     from: { path: '^src/', pathNot: '^src/pipeline/admission/' },
@@ -101,7 +101,7 @@ const forbidden = [
   {
     name: 'segment-sql-only-in-repositories',
     comment:
-      'The segment filters\' SQL twin (language/segment-filters/segment-sql.ts) compiles a WHERE ' +
+      "The segment filters' SQL twin (language/segment-filters/segment-sql.ts) compiles a WHERE " +
       'fragment, never a statement: only a repository (today segment-memberships.repository.ts) puts ' +
       'it into SQL text, so SQL stays in *.repository.ts files (eslint: sql-in-repositories).',
     severity: 'error',

@@ -77,7 +77,14 @@ export class ContactMirrorStateRepository {
     total: number,
     newestCreatedAt: string | null,
   ): Promise<void> {
-    await this.db.query(FULL_SYNC_PAGE_SQL, [records, generation, STATE_ID, nextPage, total, newestCreatedAt]);
+    await this.db.query(FULL_SYNC_PAGE_SQL, [
+      records,
+      generation,
+      STATE_ID,
+      nextPage,
+      total,
+      newestCreatedAt,
+    ]);
   }
 
   /** An empty page read: the cursor past it. */

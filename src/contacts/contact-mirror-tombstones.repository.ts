@@ -13,14 +13,17 @@ export class ContactMirrorTombstonesRepository {
   }
 
   async add(contactId: string): Promise<void> {
-    await this.db.query(`INSERT INTO contact_mirror_tombstones (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [
-      contactId,
-    ]);
+    await this.db.query(
+      `INSERT INTO contact_mirror_tombstones (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`,
+      [contactId],
+    );
   }
 
   /** At the end of a full sync: tombstones older than 30 days. */
   async deleteExpired(): Promise<void> {
-    await this.db.query(`DELETE FROM contact_mirror_tombstones WHERE deleted_at < now() - interval '30 days'`);
+    await this.db.query(
+      `DELETE FROM contact_mirror_tombstones WHERE deleted_at < now() - interval '30 days'`,
+    );
   }
 
   /** Retention: up to `limit` tombstones of contacts deleted before `cutoff`. */

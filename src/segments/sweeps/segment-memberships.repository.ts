@@ -114,10 +114,10 @@ export class SegmentMembershipsRepository {
 
   /** Memberships of contacts that left or are gone, removed. */
   async remove(ruleId: string, contactIds: string[]): Promise<void> {
-    await this.db.query(`DELETE FROM segment_memberships WHERE rule_id = $1 AND contact_id = ANY($2::text[])`, [
-      ruleId,
-      contactIds,
-    ]);
+    await this.db.query(
+      `DELETE FROM segment_memberships WHERE rule_id = $1 AND contact_id = ANY($2::text[])`,
+      [ruleId, contactIds],
+    );
   }
 
   /** Memberships of entering contacts; answers only the ids that are new (a retried batch adds none twice). */
