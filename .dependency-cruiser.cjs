@@ -109,14 +109,24 @@ const forbidden = [
     name: 'only-admission-creates-runs',
     comment:
       'Runs are created in one place, src/pipeline/admission (create-run, record-matched-events, the ' +
-      'settlement at creation); the one other caller is the segment sweep admitting entries ' +
-      '(segments/sweeps/membership-diff.ts). Type-only imports (NewRun, PendingRun) are allowed.',
+      "settlement at creation); the segment sweep admits its entries through admission's entry point " +
+      '(admit-segment-entries.ts). Type-only imports (NewRun, PendingRun) are allowed.',
     severity: 'error',
-    from: { path: '^src/', pathNot: '^src/pipeline/admission/|^src/segments/sweeps/membership-diff[.]ts$' },
+    from: { path: '^src/', pathNot: '^src/pipeline/admission/' },
     to: {
       path: '^src/pipeline/admission/(create-run|record-matched-events|settle-in-transaction)[.]ts$',
       dependencyTypesNot: ['type-only'],
     },
+  },
+  {
+    name: 'segment-sql-only-in-repositories',
+    comment:
+      "The segment filters' SQL twin (language/segment-filters/segment-sql.ts) compiles a WHERE " +
+      'fragment, never a statement: only a repository (today segment-memberships.repository.ts) puts ' +
+      'it into SQL text, so SQL stays in *.repository.ts files (eslint: sql-in-repositories).',
+    severity: 'error',
+    from: { path: '^src/', pathNot: '[.]repository[.]ts$|^src/language/segment-filters/|[.]spec[.]ts$' },
+    to: { path: '^src/language/segment-filters/segment-sql[.]ts$' },
   },
   {
     name: 'gateway-only-from-its-callers',

@@ -5,6 +5,14 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// A string or template that starts (after white space) with a statement's first word: SELECT,
+// INSERT, UPDATE, DELETE, LISTEN and a word after it, or WITH <name> AS ( (prose starts "With ...").
+const SQL_START =
+  '/^\\s*((select|insert|update|delete|listen)\\s|with\\s+(recursive\\s+)?\\S+\\s+as\\s*(not\\s+)?(materialized\\s+)?\\()/i';
+const SQL_TEXT_MESSAGE = 'SQL text belongs in a *.repository.ts (one owner per table)';
+const STATEMENT_CALL_MESSAGE =
+  'Statements run in a *.repository.ts (one owner per table): call the repository of the table';
+
 export default tseslint.config(
   {
     ignores: [
@@ -85,6 +93,36 @@ export default tseslint.config(
             "CallExpression[callee.property.name='catch'] > ArrowFunctionExpression.arguments[params.length=0][body.type='Identifier'][body.name='undefined']",
           message:
             ".catch(() => undefined) discards failures, a helper's own assertions among them: let it throw, or assert the rejection.",
+        },
+      ],
+    },
+  },
+  {
+    // One owner per table (docs/ARCHITECTURE.md, "Who owns what"): SQL text, and the calls that run
+    // statements, live in the table's *.repository.ts; the SQL toolkit (src/persistence/sql/), the
+    // migrations and the tests may hold them too. Proven live by test/tools/sql-boundary.e2e-spec.ts
+    // on lint-fixture/src (which this block also covers; it comes after the tests'
+    // block, whose no-restricted-syntax it would otherwise lose to, and spec files stay out of it).
+    files: ['src/**/*.ts', 'test/tools/lint-fixture/src/**/*.ts'],
+    ignores: ['**/*.repository.ts', '**/persistence/sql/**', '**/*.spec.ts', '**/*.spec-support.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `Literal[value=${SQL_START}]`,
+          message: SQL_TEXT_MESSAGE,
+        },
+        {
+          selector: `TemplateLiteral[quasis.0.value.raw=${SQL_START}]`,
+          message: SQL_TEXT_MESSAGE,
+        },
+        {
+          selector: 'CallExpression[callee.property.name=/^(query|getRepository)$/]',
+          message: STATEMENT_CALL_MESSAGE,
+        },
+        {
+          selector: "CallExpression[callee.name='InjectRepository']",
+          message: STATEMENT_CALL_MESSAGE,
         },
       ],
     },

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ContactJournalRepository } from '../journal/contact-journal.repository';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { CrmGateway } from '../crm/crm-gateway.service';
 import type { Contact, PageWithTotals } from '@crm-rules/crm-contract';
 import { MIRROR_LOCK_KEY, withAdvisoryLock } from '../persistence/sql/advisory-lock';
@@ -9,31 +9,21 @@ import {
   type MirrorFreshness,
   type MirrorProgress,
   type MirrorRefresh,
-  type MirrorStateRow,
   MIRROR_PAGE_SIZE,
   toFreshness,
 } from './mirror-policy';
-import {
-  fromMirrorRow,
-  mirrorColumns,
-  mirrorRecords,
-  FULL_SYNC_PAGE_SQL,
-  UPSERT_CONTACTS_SQL,
-  type MirrorRow,
-} from './mirror-sql';
+import { fromMirrorRow, mirrorRecords } from './mirror-records';
 import { mirrorProblem, type MirroredContact } from '../crm-contract/mirrored-contact';
 import type { Queryable } from '../persistence/sql/queryable';
-import { returnedRows } from '../persistence/sql/returned-rows';
 import { MirrorEventUpserts, type EventContact, type PreviousCapture } from './mirror-event-upserts';
-
-const STATE_ID = 'contacts';
+import { ContactMirrorRepository } from './contact-mirror.repository';
+import { ContactMirrorStateRepository, type ContactMirrorStateRow } from './contact-mirror-state.repository';
+import { ContactMirrorTombstonesRepository } from './contact-mirror-tombstones.repository';
 
 export type ProgressListener = (p: MirrorProgress) => void | Promise<void>;
 const BULK = { priority: 'bulk' as const, correlationId: 'contact-mirror' };
 
-interface StateRow extends MirrorStateRow {
-  full_sync_newest_created_at: Date | null;
-}
+type StateRow = ContactMirrorStateRow;
 
 /**
  * The engine's copy of the CRM's contacts. A full sync pages GET /v1/contacts (100 a page,
@@ -46,13 +36,19 @@ export class ContactMirrorService {
   private readonly logger = new Logger(ContactMirrorService.name);
   private lastEventNoted = 0;
   private readonly eventUpserts: MirrorEventUpserts;
+  private readonly contacts: ContactMirrorRepository;
+  private readonly state: ContactMirrorStateRepository;
+  private readonly tombstones: ContactMirrorTombstonesRepository;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly gateway: CrmGateway,
     private readonly journal: ContactJournalRepository,
   ) {
-    this.eventUpserts = new MirrorEventUpserts(dataSource);
+    this.contacts = new ContactMirrorRepository(dataSource);
+    this.state = new ContactMirrorStateRepository(dataSource);
+    this.tombstones = new ContactMirrorTombstonesRepository(dataSource);
+    this.eventUpserts = new MirrorEventUpserts(this.contacts);
   }
 
   /**
@@ -65,10 +61,8 @@ export class ContactMirrorService {
     if (!contact?.id || !type.startsWith('contact.')) return null;
     if (type === 'contact.deleted') {
       await this.dataSource.transaction(async (tx) => {
-        await tx.query(`INSERT INTO contact_mirror_tombstones (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`, [
-          contact.id,
-        ]);
-        await tx.query(`DELETE FROM contact_mirror WHERE id = $1`, [contact.id]);
+        await this.tombstones.in(tx).add(contact.id);
+        await this.contacts.in(tx).delete(contact.id);
       });
     } else {
       const problem = mirrorProblem(contact as Contact);
@@ -93,8 +87,7 @@ export class ContactMirrorService {
 
   /** The contact as the mirror last saw it (webhooks, write responses, syncs), if mirrored. */
   async find(contactId: string, db: Queryable = this.dataSource): Promise<Contact | undefined> {
-    const [row] = await db.query(`SELECT raw FROM contact_mirror WHERE id = $1`, [contactId]);
-    return row?.raw as Contact | undefined;
+    return (await this.contacts.in(db).findRaw(contactId)) as Contact | undefined;
   }
 
   /**
@@ -105,11 +98,7 @@ export class ContactMirrorService {
     const now = Date.now();
     if (now - this.lastEventNoted < 1000) return;
     this.lastEventNoted = now;
-    await this.dataSource.query(
-      `INSERT INTO contact_mirror_state (id, last_event_at) VALUES ($1, now())
-       ON CONFLICT (id) DO UPDATE SET last_event_at = now(), updated_at = now()`,
-      [STATE_ID],
-    );
+    await this.state.noteEvent();
   }
 
   /**
@@ -123,7 +112,7 @@ export class ContactMirrorService {
   ): Promise<MirrorRefresh> {
     const requestedAt = now();
     const outcome = await withAdvisoryLock(this.dataSource, MIRROR_LOCK_KEY, true, async () => {
-      const state = await this.loadState();
+      const state = await this.state.load();
       const last = Math.max(
         state.last_full_sync_at?.getTime() ?? 0,
         state.last_incremental_at?.getTime() ?? 0,
@@ -138,22 +127,14 @@ export class ContactMirrorService {
   }
 
   async freshness(): Promise<MirrorFreshness> {
-    const state = await this.loadState();
-    const [{ count }] = await this.dataSource.query(`SELECT count(*)::int AS count FROM contact_mirror`);
-    return toFreshness(state, count);
+    const state = await this.state.load();
+    return toFreshness(state, await this.contacts.count());
   }
 
   private async fullSync(start: StateRow, onProgress: ProgressListener): Promise<MirrorRefresh> {
     let state = start;
     if (state.full_sync_page === null) {
-      [state] = returnedRows<StateRow>(
-        await this.dataSource.query(
-          `UPDATE contact_mirror_state SET full_sync_page = 1, full_sync_generation = full_sync_generation + 1,
-                  full_sync_started_at = now(), full_sync_total = NULL, full_sync_newest_created_at = NULL, updated_at = now()
-            WHERE id = $1 RETURNING *`,
-          [STATE_ID],
-        ),
-      );
+      state = await this.state.startFullSync();
       this.logger.log(`full sync ${state.full_sync_generation} of the contact mirror started`);
     } else {
       this.logger.log(`full sync ${state.full_sync_generation} resumes at page ${state.full_sync_page}`);
@@ -171,20 +152,14 @@ export class ContactMirrorService {
       // The page and the cursor commit together (one statement, one round trip): a crash redoes
       // at most the pages in flight (two).
       if (res.data.length)
-        await this.dataSource.query(FULL_SYNC_PAGE_SQL, [
+        await this.state.fullSyncPage(
           JSON.stringify(mirrorRecords(res.data)),
           state.full_sync_generation,
-          STATE_ID,
           page + 1,
           res.total,
           newestCreatedAt(res),
-        ]);
-      else
-        await this.dataSource.query(
-          `UPDATE contact_mirror_state SET full_sync_page = $2, full_sync_total = $3, list_calls = list_calls + 1,
-                  updated_at = now() WHERE id = $1`,
-          [STATE_ID, page + 1, res.total],
         );
+      else await this.state.fullSyncEmptyPage(page + 1, res.total);
       await onProgress({ kind: 'full', pagesDone: page, pagesTotal: res.totalPages, contacts: res.total });
       if (!more) break;
       page++;
@@ -210,26 +185,13 @@ export class ContactMirrorService {
    */
   private async finishFullSync(generation: number): Promise<number> {
     return this.dataSource.transaction(async (tx) => {
-      const [s] = await tx.query(`SELECT * FROM contact_mirror_state WHERE id = $1 FOR UPDATE`, [STATE_ID]);
-      const [{ seen }] = await tx.query(
-        `SELECT count(*)::int AS seen FROM contact_mirror WHERE sync_generation = $1`,
-        [generation],
-      );
+      const s = await this.state.in(tx).lock();
+      const seen = await this.contacts.in(tx).countSeenBy(generation);
       let purged = 0;
-      if (seen >= (s.full_sync_total ?? 0)) {
-        const rows = await tx.query(
-          `DELETE FROM contact_mirror WHERE sync_generation < $1 AND synced_at < $2 RETURNING id`,
-          [generation, s.full_sync_started_at],
-        );
-        purged = returnedRows(rows).length;
-      }
-      await tx.query(
-        `UPDATE contact_mirror_state SET full_sync_page = NULL, last_full_sync_at = now(), last_incremental_at = now(),
-                watermark_created_at = GREATEST(watermark_created_at, full_sync_newest_created_at), updated_at = now()
-          WHERE id = $1`,
-        [STATE_ID],
-      );
-      await tx.query(`DELETE FROM contact_mirror_tombstones WHERE deleted_at < now() - interval '30 days'`);
+      if (seen >= (s.full_sync_total ?? 0))
+        purged = await this.contacts.in(tx).purgeUnseen(generation, s.full_sync_started_at);
+      await this.state.in(tx).finishFullSync();
+      await this.tombstones.in(tx).deleteExpired();
       return purged;
     });
   }
@@ -242,45 +204,20 @@ export class ContactMirrorService {
       const res = await this.gateway.listContacts({ page, limit: MIRROR_PAGE_SIZE }, BULK);
       const reachedOld = res.data.some((c) => new Date(c.createdAt).getTime() < watermark);
       await this.dataSource.transaction(async (tx) => {
-        await this.upsert(tx, res.data, 0);
-        await tx.query(
-          `UPDATE contact_mirror_state SET list_calls = list_calls + 1, updated_at = now(),
-                  watermark_created_at = GREATEST(watermark_created_at, $2::timestamptz) WHERE id = $1`,
-          [STATE_ID, newestCreatedAt(res)],
-        );
+        if (res.data.length) await this.contacts.in(tx).upsert(JSON.stringify(mirrorRecords(res.data)), 0);
+        await this.state.in(tx).incrementalPage(newestCreatedAt(res));
       });
       await onProgress({ kind: 'incremental', pagesDone: page, pagesTotal: null, contacts: res.total });
       if (reachedOld || !res.hasNext || res.data.length === 0) break;
       page++;
     }
-    await this.dataSource.query(
-      `UPDATE contact_mirror_state SET last_incremental_at = now(), updated_at = now() WHERE id = $1`,
-      [STATE_ID],
-    );
+    await this.state.finishIncremental();
     return { kind: 'incremental', listCalls: page, pagesRead: page, purged: 0 };
-  }
-
-  private async upsert(tx: EntityManager, contacts: readonly Contact[], generation: number): Promise<void> {
-    if (contacts.length)
-      await tx.query(UPSERT_CONTACTS_SQL, [JSON.stringify(mirrorRecords(contacts)), generation]);
   }
 
   /** Mirrored contacts with an id after `afterId`, by id: a page of the toolchain's export. */
   async exportPage(afterId: string, limit: number): Promise<MirroredContact[]> {
-    const rows: MirrorRow[] = await this.dataSource.query(
-      `SELECT ${mirrorColumns('m')} FROM contact_mirror m WHERE m.id > $1 ORDER BY m.id LIMIT $2`,
-      [afterId, limit],
-    );
-    return rows.map(fromMirrorRow);
-  }
-
-  private async loadState(): Promise<StateRow> {
-    await this.dataSource.query(
-      `INSERT INTO contact_mirror_state (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`,
-      [STATE_ID],
-    );
-    const [row] = await this.dataSource.query(`SELECT * FROM contact_mirror_state WHERE id = $1`, [STATE_ID]);
-    return row;
+    return (await this.contacts.pageAfter(afterId, limit)).map(fromMirrorRow);
   }
 }
 

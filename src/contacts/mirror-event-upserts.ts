@@ -1,9 +1,8 @@
 import type { Contact } from '@crm-rules/crm-contract';
 import { MicroBatcher } from '../persistence/sql/micro-batcher';
-import type { Queryable } from '../persistence/sql/queryable';
-import { returnedRows } from '../persistence/sql/returned-rows';
 import type { PreviousState } from '../language/rules/rule-types';
-import { newestRecords, UPSERT_CONTACTS_NOTING_PREVIOUS_SQL, UPSERT_CONTACTS_SQL } from './mirror-sql';
+import type { ContactMirrorRepository } from './contact-mirror.repository';
+import { newestRecords } from './mirror-records';
 
 /** An event's upsert; with `inboxEventId`, the contact before it is kept on that event (change operators). */
 export interface EventUpsert {
@@ -32,22 +31,16 @@ export interface PreviousCapture {
 export class MirrorEventUpserts {
   private readonly batcher: MicroBatcher<EventUpsert, PreviousState | undefined>;
 
-  constructor(db: Queryable) {
+  constructor(mirror: ContactMirrorRepository) {
     this.batcher = new MicroBatcher<EventUpsert, PreviousState | undefined>(async (items) => {
       const records = JSON.stringify(newestRecords(items.map((i) => i.contact)));
       const noting = items.some((i) => i.inboxEventId);
       // Generation 0: a webhook update keeps the sync generation its row has.
       if (!noting) {
-        await db.query(UPSERT_CONTACTS_SQL, [records, 0]);
+        await mirror.upsert(records, 0);
         return items.map(() => undefined);
       }
-      const rows = returnedRows<{ inbox_event_id: string; previous: PreviousState }>(
-        await db.query(UPSERT_CONTACTS_NOTING_PREVIOUS_SQL, [
-          records,
-          0,
-          JSON.stringify(previousInBatch(items)),
-        ]),
-      );
+      const rows = await mirror.upsertNotingPrevious(records, JSON.stringify(previousInBatch(items)));
       const byEvent = new Map(rows.map((r) => [r.inbox_event_id, r.previous]));
       return items.map((i) => (i.inboxEventId ? byEvent.get(i.inboxEventId) : undefined));
     });

@@ -1,4 +1,5 @@
 // When the mirror needs a full sync, and how fresh it is. Pure.
+import type { ContactMirrorStateRow } from './contact-mirror-state.repository';
 
 /** docs/CRM-API.md §8: the contacts list pages at most 100. */
 export const MIRROR_PAGE_SIZE = 100;
@@ -41,18 +42,19 @@ export interface MirrorFreshness {
   listCalls: number;
 }
 
-/** The contact_mirror_state columns freshness is made of, as pg returns them. */
-export interface MirrorStateRow {
-  full_sync_page: number | null;
-  full_sync_generation: number;
-  full_sync_started_at: Date | null;
-  full_sync_total: number | null;
-  last_full_sync_at: Date | null;
-  watermark_created_at: Date | null;
-  last_incremental_at: Date | null;
-  last_event_at: Date | null;
-  list_calls: string | number;
-}
+/** The contact_mirror_state columns freshness is made of. */
+export type MirrorStateRow = Pick<
+  ContactMirrorStateRow,
+  | 'full_sync_page'
+  | 'full_sync_generation'
+  | 'full_sync_started_at'
+  | 'full_sync_total'
+  | 'last_full_sync_at'
+  | 'watermark_created_at'
+  | 'last_incremental_at'
+  | 'last_event_at'
+  | 'list_calls'
+>;
 
 const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
 

@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from './data-source';
 import { loadConfig } from '../config/load-config';
+import { createDatabase, databaseExists, dropDatabaseNamed } from './databases.repository';
 
 export async function ensureDatabase(databaseUrl: string): Promise<void> {
   const url = new URL(databaseUrl);
@@ -13,10 +14,9 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   const client = new Client({ connectionString: url.toString() });
   await client.connect();
   try {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (found.rowCount === 0) {
+    if (!(await databaseExists(client, name))) {
       try {
-        await client.query(`CREATE DATABASE "${name}"`);
+        await createDatabase(client, name);
       } catch (err) {
         // Two set-ups racing: the other one created it.
         if ((err as { code?: string }).code !== '42P04') throw err;
@@ -34,7 +34,7 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
   const client = new Client({ connectionString: url.toString() });
   await client.connect();
   try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await dropDatabaseNamed(client, name);
   } finally {
     await client.end();
   }

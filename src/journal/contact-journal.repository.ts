@@ -4,6 +4,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { affectedRows } from '../persistence/sql/returned-rows';
+import type { ContactJournalEntity } from './contact-journal.entity';
 
 export type JournalKind =
   'delivery.duplicate' | 'mirror.updated' | 'mirror.deleted' | 'crm.call' | 'segment.left';
@@ -15,11 +16,8 @@ export interface JournalEntry {
   at?: Date;
 }
 
-export interface JournalRow {
-  kind: string;
-  at: Date;
-  detail: Record<string, unknown>;
-}
+/** An entry as the timeline reads it. */
+export type JournalRow = Pick<ContactJournalEntity, 'kind' | 'at' | 'detail'>;
 
 const MAX_BATCH = 500;
 

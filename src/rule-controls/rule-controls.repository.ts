@@ -3,26 +3,17 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { affectedRows } from '../persistence/sql/returned-rows';
-import type { RuleControlChange } from './rule-control-audit.entity';
+import type { Queryable } from '../persistence/sql/queryable';
+import type { RuleControlAuditEntity, RuleControlChange } from './rule-control-audit.entity';
+import type { RuleControlEntity } from './rule-control.entity';
 
 export const RULE_CONTROLS_CHANNEL = 'rule_controls';
 
-export interface RuleControl {
-  ruleId: string;
-  paused: boolean;
-  shadow: boolean;
-  updatedAt: Date;
-  updatedBy: string;
-}
+/** A rule_controls row (its one row type is the entity; COLUMNS selects all of it). */
+export type RuleControl = RuleControlEntity;
 
-export interface RuleControlAudit {
-  id: string;
-  ruleId: string;
-  change: RuleControlChange;
-  actor: string;
-  note: string | null;
-  at: Date;
-}
+/** A rule_control_audit row (its one row type is the entity). */
+export type RuleControlAudit = RuleControlAuditEntity;
 
 const COLUMNS = `rule_id AS "ruleId", paused, shadow, updated_at AS "updatedAt", updated_by AS "updatedBy"`;
 
@@ -73,4 +64,9 @@ export class RuleControlsRepository {
       ),
     );
   }
+}
+
+/** Subscribes a dedicated connection to the channel every change notifies (LISTEN holds the connection). */
+export async function listenForChanges(connection: Queryable): Promise<void> {
+  await connection.query(`LISTEN ${RULE_CONTROLS_CHANNEL}`);
 }

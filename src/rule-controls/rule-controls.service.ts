@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { RuleDefinition } from '../language/rules/rule-types';
 import type { RuleControlChange } from './rule-control-audit.entity';
-import { RULE_CONTROLS_CHANNEL, RuleControl, RuleControlsRepository } from './rule-controls.repository';
+import { listenForChanges, RuleControl, RuleControlsRepository } from './rule-controls.repository';
 
 const RECONNECT_MAX_MS = 5_000;
 
@@ -85,7 +85,7 @@ export class RuleControlsService implements OnModuleInit, OnModuleDestroy {
     client.on('end', () => client === this.listener && this.scheduleReconnect());
     this.listener = client;
     await client.connect();
-    await client.query(`LISTEN ${RULE_CONTROLS_CHANNEL}`);
+    await listenForChanges(client);
     this.reconnectDelayMs = 250;
   }
 

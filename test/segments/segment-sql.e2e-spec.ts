@@ -1,10 +1,5 @@
-import {
-  fromMirrorRow,
-  mirrorColumns,
-  mirrorRecords,
-  UPSERT_CONTACTS_SQL,
-  type MirrorRow,
-} from '../../src/contacts/mirror-sql';
+import { ContactMirrorRepository } from '../../src/contacts/contact-mirror.repository';
+import { fromMirrorRow, mirrorRecords } from '../../src/contacts/mirror-records';
 import { toMirroredContact, type MirroredContact } from '../../src/crm-contract/mirrored-contact';
 import { resolveRelativeDates } from '../../src/language/segment-filters/resolved-filters';
 import { matchesSegment } from '../../src/language/segment-filters/segment-filter';
@@ -28,16 +23,10 @@ describe('segment filters in SQL and in TypeScript', () => {
     db = await createTestDb();
     const rnd = random(20250615);
     const generated = Array.from({ length: CONTACTS }, (_, i) => generateContact(rnd, i));
-    for (let i = 0; i < generated.length; i += 1000) {
-      await db.dataSource.query(UPSERT_CONTACTS_SQL, [
-        JSON.stringify(mirrorRecords(generated.slice(i, i + 1000))),
-        1,
-      ]);
-    }
-    const rows: MirrorRow[] = await db.dataSource.query(
-      `SELECT ${mirrorColumns('m')} FROM contact_mirror m ORDER BY m.id`,
-    );
-    contacts = rows.map(fromMirrorRow);
+    const mirror = new ContactMirrorRepository(db.dataSource);
+    for (let i = 0; i < generated.length; i += 1000)
+      await mirror.upsert(JSON.stringify(mirrorRecords(generated.slice(i, i + 1000))), 1);
+    contacts = (await mirror.pageAfter('', CONTACTS + 1)).map(fromMirrorRow);
     expect(contacts).toEqual(generated.map(toMirroredContact).sort((a, b) => (a.id < b.id ? -1 : 1)));
   });
   afterAll(async () => db?.drop());

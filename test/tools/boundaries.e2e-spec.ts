@@ -75,6 +75,7 @@ describe('import boundaries (npm run lint)', () => {
       ['pipeline-flows-downstream', 'src/pipeline/execution/runner.ts'],
       ['sandbox-imports-only-the-contract', 'packages/crm-sandbox/src/emulator.ts'],
       ['sandbox-only-from-engine-boot', 'src/ops/health.ts'],
+      ['segment-sql-only-in-repositories', 'src/segments/plan-where.ts'],
     ]);
   });
 

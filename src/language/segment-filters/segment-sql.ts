@@ -1,6 +1,8 @@
-// The SQL twin of segment-filter.ts: a parameterised WHERE over the contact_mirror table.
-// Every value travels as a parameter; only column names (fixed here) and the parameter
-// numbers are written into the text. Pure: it builds strings, it does not query.
+// The SQL twin of segment-filter.ts: a parameterised WHERE fragment over the contact_mirror table,
+// never a statement: only a repository (segment-memberships.repository.ts) puts it into SQL text
+// (dependency-cruiser: segment-sql-only-in-repositories). Every value travels as a parameter; only
+// column names (fixed here) and the parameter numbers are written into the text. Pure: it builds
+// strings, it does not query.
 import { DATE_MEMBERS, type ResolvedFilters } from './resolved-filters';
 import { allowedAssignees } from './segment-filter';
 

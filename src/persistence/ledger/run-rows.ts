@@ -1,55 +1,45 @@
-// The shapes of `runs` rows as each reader sees them; the statements are in runs.repository.ts
-// and run-views.repository.ts.
-import type { TimingPlan } from '../../language/rules/run-gates';
-import type { ConditionTrace, RuleAction } from '../../language/rules/rule-types';
-import type { RunPriority, RunStatus } from './run.entity';
-import type { TimelineEntry } from './run-timeline-entry';
+// The projections of `runs` each reader uses, all derived from the table's one row type, RunEntity
+// (Pick<> of its members; SnakeRow<> where a statement returns the columns under their own names).
+// The statements are in runs.repository.ts and run-views.repository.ts.
+import type { SnakeRow } from '../sql/snake-row';
+import type { RunEntity } from './run.entity';
 
 /** A run as the action runner works it: with its trigger's payload (message runs need the message). */
-export interface RunRow {
-  id: string;
-  rule_id: string;
-  contact_id: string;
-  status: RunStatus;
-  correlation_id: string | null;
-  contact_snapshot: Record<string, unknown> | null;
-  event_payload: { type?: string; data?: unknown } | null;
-  /** The original trigger (`event:<id>`) of a replay made without force; null otherwise. */
-  replay_of?: string | null;
-  priority: RunPriority;
+export type RunRow = SnakeRow<
+  Pick<RunEntity, 'id' | 'ruleId' | 'contactId' | 'status' | 'correlationId' | 'contactSnapshot' | 'priority'>
+> &
   /** Waits, windows, limit (null for most rules) and what happened so far. */
-  timing?: TimingPlan | null;
-  timeline?: TimelineEntry[];
-}
+  Partial<SnakeRow<Pick<RunEntity, 'timing' | 'timeline'>>> & {
+    /** The payload of the inbox event that triggered it (joined), if any. */
+    event_payload: { type?: string; data?: unknown } | null;
+    /** The original trigger (`event:<id>`) of a replay made without force; null otherwise. */
+    replay_of?: string | null;
+  };
 
-/** What the action queue needs to (re-)enqueue a run. */
-export interface QueueableRun {
-  id: string;
-  contactId: string;
-  correlationId: string | null;
-  priority: RunPriority;
-  /** Set for a waiting run: its delayed job is due at this time. */
-  waitingUntil?: Date | null;
-}
+/** What the action queue needs to (re-)enqueue a run; `waitingUntil` is set for a waiting run. */
+export type QueueableRun = Pick<RunEntity, 'id' | 'contactId' | 'correlationId' | 'priority'> &
+  Partial<Pick<RunEntity, 'waitingUntil'>>;
 
-export interface RunInsert {
-  id: string;
-  triggerKey: string;
-  inboxEventId: string | null;
-  ruleId: string;
-  ruleVersion: string;
-  ruleSetVersion: string;
-  contactId: string;
-  status: RunStatus;
-  reason: string | null;
-  mode: 'live' | 'shadow';
-  priority: RunPriority;
-  trace: ConditionTrace[];
-  actions: RuleAction[];
-  contactSnapshot: Record<string, unknown> | null;
-  correlationId: string | null;
-  timing?: TimingPlan | null;
-}
+/** A new run's columns (the rest are the table's defaults). */
+export type RunInsert = Pick<
+  RunEntity,
+  | 'id'
+  | 'triggerKey'
+  | 'inboxEventId'
+  | 'ruleId'
+  | 'ruleVersion'
+  | 'ruleSetVersion'
+  | 'contactId'
+  | 'status'
+  | 'reason'
+  | 'mode'
+  | 'priority'
+  | 'trace'
+  | 'actions'
+  | 'contactSnapshot'
+  | 'correlationId'
+> &
+  Partial<Pick<RunEntity, 'timing'>>;
 
 export interface RunFilter {
   rule?: string;
@@ -60,18 +50,20 @@ export interface RunFilter {
   limit: number;
 }
 
-export interface RunListRow {
-  id: string;
-  triggerKey: string;
-  ruleId: string;
-  ruleVersion: string;
-  contactId: string;
-  status: RunStatus;
-  reason: string | null;
-  mode: string;
-  createdAt: Date;
-  finishedAt: Date | null;
-}
+/** A run in the admin API's and the console's lists. */
+export type RunListRow = Pick<
+  RunEntity,
+  | 'id'
+  | 'triggerKey'
+  | 'ruleId'
+  | 'ruleVersion'
+  | 'contactId'
+  | 'status'
+  | 'reason'
+  | 'mode'
+  | 'createdAt'
+  | 'finishedAt'
+>;
 
 export interface RuleRunCounts {
   ruleId: string;
@@ -83,17 +75,11 @@ export interface RuleRunCounts {
   lastRunAt: Date | null;
 }
 
-export interface ContactRunRow {
-  id: string;
-  triggerKey: string;
-  ruleId: string;
-  ruleVersion: string;
-  status: RunStatus;
-  reason: string | null;
-  mode: string;
-  trace: ConditionTrace[];
-  createdAt: Date;
-}
+/** A run on a contact's timeline, with its explain trace. */
+export type ContactRunRow = Pick<
+  RunEntity,
+  'id' | 'triggerKey' | 'ruleId' | 'ruleVersion' | 'status' | 'reason' | 'mode' | 'trace' | 'createdAt'
+>;
 
 /** GET /admin/rules/:id/branches: a rule's runs that acted, per arm taken, with goal conversions. */
 export interface RuleBranchCounts {

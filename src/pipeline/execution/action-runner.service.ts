@@ -5,7 +5,7 @@ import { CrmGateway } from '../../crm/crm-gateway.service';
 import type { Contact } from '@crm-rules/crm-contract';
 import { ContactJournalRepository } from '../../journal/contact-journal.repository';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
-import type { Transactional } from '../../persistence/sql/queryable';
+import { fenced } from '../../persistence/sql/fenced';
 import { ContactLeasesRepository } from '../../persistence/ledger/contact-leases.repository';
 import { ActionResultsRepository, type ActionRow } from '../../persistence/ledger/action-results.repository';
 import type { ActionStatus, ActionTarget } from '../../persistence/ledger/action-result.entity';
@@ -88,11 +88,7 @@ export class ActionRunnerService {
 
   /** The pool, fenced: a job that lost its lease (LeaseLostError) writes nothing more. */
   private ledgerWhile(lease: HeldLease): Ledger {
-    const pool = this.dataSource;
-    const conn: Transactional = {
-      query: (sql, params) => (lease.assertHeld(), pool.query(sql, params)),
-      transaction: (fn) => (lease.assertHeld(), pool.transaction(fn)),
-    };
+    const conn = fenced(this.dataSource, () => lease.assertHeld());
     return { conn, runs: this.runs.in(conn), actions: this.actionResults.in(conn) };
   }
 

@@ -1,13 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { CrmGateway } from '../../crm/crm-gateway.service';
 import type { CompiledRuleSet } from '../../language/matching/compiled-rule-set';
 import { isCustomEventKind } from '../../language/rules/custom-event-kind';
 import { waitEventKinds } from '../../language/rules/wait-event-kinds';
 import { WebhookSecretsService } from './webhook-secrets.service';
-import { WebhookSubscriptionEntity } from '../../db/webhook-subscription.entity';
+import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
 
 /** The contact events that keep the mirror current: needed as soon as a segment rule is enabled. */
 const MIRROR_EVENTS = ['contact.created', 'contact.updated', 'contact.deleted'];
@@ -34,12 +33,16 @@ const sameSet = (a: string[], b: string[]) =>
 export class SubscriptionService {
   private readonly logger = new Logger(SubscriptionService.name);
 
+  private readonly subscriptions: WebhookSubscriptionsRepository;
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly gateway: CrmGateway,
     private readonly secrets: WebhookSecretsService,
-    @InjectRepository(WebhookSubscriptionEntity) private readonly repo: Repository<WebhookSubscriptionEntity>,
-  ) {}
+    db: DataSource,
+  ) {
+    this.subscriptions = new WebhookSubscriptionsRepository(db);
+  }
 
   receiverUrl(): string | undefined {
     return this.config.publicUrl ? `${this.config.publicUrl}/webhooks/crm` : undefined;
@@ -53,11 +56,11 @@ export class SubscriptionService {
     if (!url || eventKinds.length === 0) return { action: 'none' };
     const opts = { priority: 'interactive' as const };
     const remote = (await this.gateway.listWebhooks(opts)).data.filter((s) => s.url === url);
-    const known = await this.repo.find({ where: { crmBaseUrl, active: true } });
+    const known = await this.subscriptions.active(crmBaseUrl);
     // Subscriptions the CRM no longer has (deleted, or a restarted sandbox) are not trusted any more.
     const gone = known.filter((k) => !remote.some((s) => s.id === k.id)).map((k) => k.id);
     if (gone.length) {
-      await this.repo.update(gone, { active: false });
+      await this.subscriptions.deactivate(gone);
       this.secrets.invalidate();
     }
     const keep = remote.find((s) => sameSet(s.events, eventKinds) && known.some((k) => k.id === s.id));
@@ -70,16 +73,14 @@ export class SubscriptionService {
     }
     const created = await this.gateway.createWebhook({ url, events: eventKinds }, opts);
     if (!created.secret) throw new Error('the CRM did not return a secret for the new webhook subscription');
-    await this.repo.save(
-      this.repo.create({
-        id: created.id,
-        crmBaseUrl,
-        url,
-        events: eventKinds,
-        ...this.secrets.sealFor(created.id, created.secret), // never stored in plain text
-        active: true,
-      }),
-    );
+    await this.subscriptions.insert({
+      id: created.id,
+      crmBaseUrl,
+      url,
+      events: eventKinds,
+      ...this.secrets.sealFor(created.id, created.secret), // never stored in plain text
+      active: true,
+    });
     this.secrets.invalidate();
     await this.retire(
       remote.map((s) => s.id),
@@ -96,7 +97,7 @@ export class SubscriptionService {
       await this.gateway.deleteWebhook(id, { priority: 'interactive' }).catch((err) => {
         if (err?.status !== 404) throw err;
       });
-      await this.repo.update({ id, crmBaseUrl }, { active: false });
+      await this.subscriptions.deactivateAt(id, crmBaseUrl);
     }
     if (ids.length) this.secrets.invalidate();
   }

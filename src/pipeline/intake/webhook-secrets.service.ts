@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { DataSource, IsNull, Not, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { INTAKE_DB } from './intake-db';
 import { openSecret, sealSecret, SecretUnreadableError, type SecretKey } from '../../config/secret-box';
-import { WebhookSubscriptionEntity } from '../../db/webhook-subscription.entity';
+import type { WebhookSubscriptionEntity } from '../../db/webhook-subscription.entity';
+import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
 
 const REFRESH_MS = 15_000;
 
@@ -20,7 +21,7 @@ const REFRESH_MS = 15_000;
 export class WebhookSecretsService implements OnModuleInit {
   private readonly logger = new Logger(WebhookSecretsService.name);
   private cache: { secrets: string[]; at: number } | undefined;
-  private readonly subscriptions: Repository<WebhookSubscriptionEntity>;
+  private readonly subscriptions: WebhookSubscriptionsRepository;
   private readonly current: SecretKey;
   private readonly keys: SecretKey[];
 
@@ -28,18 +29,14 @@ export class WebhookSecretsService implements OnModuleInit {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(INTAKE_DB) db: DataSource,
   ) {
-    this.subscriptions = db.getRepository(WebhookSubscriptionEntity);
+    this.subscriptions = new WebhookSubscriptionsRepository(db);
     this.current = config.webhookSecretKeys.current;
     this.keys = [this.current, ...config.webhookSecretKeys.old];
   }
 
   async onModuleInit(): Promise<void> {
-    const retired = await this.subscriptions.update(
-      { active: true, crmBaseUrl: Not(this.crmBaseUrl()) },
-      { active: false },
-    );
-    if (retired.affected)
-      this.logger.log(`retired ${retired.affected} webhook secret(s) of another CRM base URL`);
+    const retired = await this.subscriptions.retireOtherCrms(this.crmBaseUrl());
+    if (retired) this.logger.log(`retired ${retired} webhook secret(s) of another CRM base URL`);
     await this.sealStoredSecrets();
   }
 
@@ -49,26 +46,23 @@ export class WebhookSecretsService implements OnModuleInit {
    * secret no key opens is deactivated: the subscription is then replaced, not trusted blindly.
    */
   async sealStoredSecrets(): Promise<{ sealed: number; unreadable: number }> {
-    const rows = await this.subscriptions.find({
-      where: [{ secretKeyId: IsNull() }, { secretKeyId: Not(this.current.id) }],
-    });
+    const rows = await this.subscriptions.notSealedWith(this.current.id);
     let sealed = 0;
     let unreadable = 0;
     for (const row of rows) {
-      const unchanged = { id: row.id, secretKeyId: row.secretKeyId ?? IsNull() };
       let plain: string;
       try {
         plain = this.plainOf(row);
       } catch (err) {
         unreadable++;
-        if (row.active) await this.subscriptions.update(unchanged, { active: false });
+        if (row.active) await this.subscriptions.updateIfUnchanged(row, { active: false });
         this.logger.error(
           `webhook subscription ${row.id}: secret unreadable (${(err as Error).message}); deactivated`,
         );
         continue;
       }
       const next = this.sealFor(row.id, plain);
-      if ((await this.subscriptions.update(unchanged, next)).affected) sealed++;
+      if (await this.subscriptions.updateIfUnchanged(row, next)) sealed++;
     }
     if (sealed) this.logger.log(`sealed ${sealed} webhook secret(s) with key ${this.current.id}`);
     if (sealed || unreadable) this.invalidate();
@@ -93,10 +87,7 @@ export class WebhookSecretsService implements OnModuleInit {
 
   async secrets(): Promise<string[]> {
     if (this.cache && Date.now() - this.cache.at < REFRESH_MS) return this.cache.secrets;
-    const rows = await this.subscriptions.find({
-      where: { active: true, crmBaseUrl: this.crmBaseUrl() },
-      order: { createdAt: 'DESC' },
-    });
+    const rows = await this.subscriptions.active(this.crmBaseUrl());
     const secrets = this.config.crm.webhookSecret ? [this.config.crm.webhookSecret] : [];
     for (const row of rows) {
       try {

@@ -6,9 +6,10 @@ import { CrmGateway } from '../../crm/crm-gateway.service';
 import type { RuleAction, ScheduleTrigger } from '../../language/rules/rule-types';
 import { RuleSetService } from '../../rule-set/rule-set.service';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
-import { leftBatches, memberBatches, segmentCounts } from '../sweeps/membership-diff';
+import { leftBatches, memberBatches } from '../sweeps/membership-diff';
+import { SegmentMembershipsRepository } from '../sweeps/segment-memberships.repository';
 import { refreshCallsEstimate } from '../../contacts/mirror-policy';
-import { fromMirrorRow } from '../../contacts/mirror-sql';
+import { fromMirrorRow } from '../../contacts/mirror-records';
 import type { MirroredContact } from '../../crm-contract/mirrored-contact';
 import { planSweep, type PlannedAction, type SweepPlan } from './plan-sweep';
 import {
@@ -32,14 +33,18 @@ export class PlanError extends Error {
 /** Gathers what planSweep needs with reads only: the mirror, the memberships, the directory, the budget. */
 @Injectable()
 export class SegmentPlanService {
+  private readonly memberships: SegmentMembershipsRepository;
+
   constructor(
-    private readonly dataSource: DataSource,
+    dataSource: DataSource,
     private readonly rules: RuleSetService,
     private readonly mirror: ContactMirrorService,
     private readonly directory: CrmDirectory,
     private readonly gateway: CrmGateway,
     private readonly segmentSync: SegmentSyncService,
-  ) {}
+  ) {
+    this.memberships = new SegmentMembershipsRepository(dataSource);
+  }
 
   async plan(ruleId: string, sampleSize = 50, now = new Date()): Promise<SweepPlan> {
     const rule = this.rules.current()?.rule(ruleId);
@@ -53,7 +58,7 @@ export class SegmentPlanService {
     );
     const [counts, members, leaving, mirror, budget, waitMs, segmentSyncCall, actions, onLeave] =
       await Promise.all([
-        segmentCounts(this.dataSource, rule.id, filters),
+        this.memberships.counts(rule.id, filters),
         this.members(rule.id, filters, trigger.when !== 'every-run'),
         this.leaving(rule.id, filters),
         this.mirror.freshness(),
@@ -86,7 +91,7 @@ export class SegmentPlanService {
   private async members(ruleId: string, filters: ResolvedFilters, onlyEntering: boolean) {
     const acting: MirroredContact[] = [];
     const entering: MirroredContact[] = [];
-    for await (const rows of memberBatches(this.dataSource, ruleId, filters, onlyEntering, BATCH)) {
+    for await (const rows of memberBatches(this.memberships, ruleId, filters, onlyEntering, BATCH)) {
       for (const r of rows) {
         const contact = fromMirrorRow(r);
         acting.push(contact);
@@ -98,7 +103,7 @@ export class SegmentPlanService {
 
   private async leaving(ruleId: string, filters: ResolvedFilters): Promise<MirroredContact[]> {
     const out: MirroredContact[] = [];
-    for await (const rows of leftBatches(this.dataSource, ruleId, filters, BATCH))
+    for await (const rows of leftBatches(this.memberships, ruleId, filters, BATCH))
       out.push(...rows.filter((r) => !r.gone).map(fromMirrorRow));
     return out;
   }

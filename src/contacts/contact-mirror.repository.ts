@@ -1,10 +1,21 @@
-// SQL of the contact mirror: the batch upsert (newer wins, tombstones respected) and the
-// row → MirroredContact mapping. Pure: strings and data, no connection.
-import type { Contact, ContactStatus, Tag } from '@crm-rules/crm-contract';
-import { toMirroredContact, type MirroredContact } from '../crm-contract/mirrored-contact';
+// Every statement on `contact_mirror` (its state row: contact-mirror-state.repository.ts, its
+// tombstones: contact-mirror-tombstones.repository.ts): the batch upsert (newer wins, tombstones
+// respected), the upsert that notes each event's previous contact, deletes, reads and the purge of
+// contacts a full sync did not see. Its one row type is ContactMirrorRow, derived from the entity.
+import type { PreviousState } from '../language/rules/rule-types';
+import type { Queryable } from '../persistence/sql/queryable';
+import { returnedRows } from '../persistence/sql/returned-rows';
+import type { SnakeRow } from '../persistence/sql/snake-row';
+import type { ContactMirrorEntity } from './contact-mirror.entity';
+
+/** A contact_mirror row as `SELECT *` returns it. */
+export type ContactMirrorRow = SnakeRow<ContactMirrorEntity>;
+
+/** The mirror's columns as selected by mirrorColumns(): the contact without its bookkeeping. */
+export type MirrorRow = Omit<ContactMirrorRow, 'raw' | 'synced_at' | 'sync_generation'>;
 
 /** Columns of contact_mirror in the order of the upsert's record type. */
-const RECORD_COLUMNS: [name: string, type: string][] = [
+const RECORD_COLUMNS: [name: keyof ContactMirrorRow, type: string][] = [
   ['id', 'text'],
   ['name', 'text'],
   ['phone', 'text'],
@@ -40,6 +51,7 @@ const updates = names
 /**
  * $1: jsonb array of records (mirrorRecord), $2: sync generation of the rows (0 for webhook
  * updates, which keep the generation a row has). Contacts with a tombstone are not written.
+ * Exported for the full sync's page statement (contact-mirror-state.repository.ts), which embeds it.
  */
 export const UPSERT_CONTACTS_SQL = `
 INSERT INTO contact_mirror AS c (${names.map((n) => `"${n}"`).join(', ')}, synced_at, sync_generation)
@@ -60,7 +72,7 @@ ON CONFLICT (id) DO UPDATE SET ${updates.join(',\n  ')},
  * (inbox_event_id, previous) of the rows it noted. The previous state is missing on first sight,
  * and when the event is older than the mirror's copy (delivered out of order: no change to tell).
  */
-export const UPSERT_CONTACTS_NOTING_PREVIOUS_SQL = `
+const UPSERT_CONTACTS_NOTING_PREVIOUS_SQL = `
 WITH prior AS (SELECT m.id, m.raw, m.updated_at FROM contact_mirror m
                 WHERE m.id IN (SELECT e."contactId" FROM jsonb_to_recordset($3::jsonb) AS e("contactId" text))),
 upserted AS (${UPSERT_CONTACTS_SQL} RETURNING 1)
@@ -74,54 +86,6 @@ UPDATE inbox_events i SET previous_contact = CASE
  WHERE i.id = e."inboxEventId" AND i.previous_contact IS NULL
 RETURNING i.id AS inbox_event_id, i.previous_contact AS previous`;
 
-/** The jsonb record of one contact for UPSERT_CONTACTS_SQL (JSON.stringify writes the dates as ISO). */
-export function mirrorRecord(raw: Contact): MirroredContact & { raw: Contact } {
-  return { ...toMirroredContact(raw), raw };
-}
-
-/** Records of a page, the last copy of each id kept (one statement may not touch a row twice). */
-export function mirrorRecords(contacts: readonly Contact[]): ReturnType<typeof mirrorRecord>[] {
-  const byId = new Map<string, ReturnType<typeof mirrorRecord>>();
-  for (const c of contacts) byId.set(String(c.id), mirrorRecord(c));
-  return [...byId.values()];
-}
-
-/**
- * Records of the contacts several events carry, for one statement: per id the newest by updatedAt
- * (on a tie the later one, as two statements in a row would leave it), sorted by id so concurrent
- * batches lock their rows in one order (no deadlock between two workers' batches).
- */
-export function newestRecords(contacts: readonly Contact[]): ReturnType<typeof mirrorRecord>[] {
-  const byId = new Map<string, Contact>();
-  for (const c of contacts) {
-    const kept = byId.get(String(c.id));
-    if (!kept || Date.parse(kept.updatedAt) <= Date.parse(c.updatedAt)) byId.set(String(c.id), c);
-  }
-  return [...byId.keys()].sort().map((id) => mirrorRecord(byId.get(id)!));
-}
-
-/** The mirror's columns as selected by MIRROR_COLUMNS, as pg returns them. */
-export interface MirrorRow {
-  id: string;
-  name: string;
-  phone: string;
-  email: string | null;
-  avatar: string | null;
-  notes: string | null;
-  status: string;
-  is_blocked: boolean;
-  source_method: string;
-  assignee_id: string | null;
-  stage_id: string | null;
-  tag_ids: string[];
-  tags: Tag[];
-  custom_fields: Record<string, unknown>;
-  country: string | null;
-  created_at: Date;
-  updated_at: Date;
-  last_interaction_at: Date | null;
-}
-
 /** Select list of a MirrorRow from the mirror aliased `alias`. */
 export const mirrorColumns = (alias = 'm') =>
   names
@@ -129,36 +93,65 @@ export const mirrorColumns = (alias = 'm') =>
     .map((n) => `${alias}."${n}"`)
     .join(', ');
 
-export function fromMirrorRow(r: MirrorRow): MirroredContact {
-  return {
-    id: r.id,
-    name: r.name,
-    phone: r.phone,
-    email: r.email,
-    avatar: r.avatar,
-    notes: r.notes,
-    status: r.status as ContactStatus,
-    isBlocked: r.is_blocked,
-    sourceMethod: r.source_method,
-    assigneeId: r.assignee_id,
-    stageId: r.stage_id,
-    tagIds: r.tag_ids ?? [],
-    tags: r.tags ?? [],
-    customFields: r.custom_fields ?? {},
-    country: r.country,
-    createdAt: new Date(r.created_at),
-    updatedAt: new Date(r.updated_at),
-    lastInteractionAt: r.last_interaction_at ? new Date(r.last_interaction_at) : null,
-  };
-}
+export class ContactMirrorRepository {
+  constructor(private readonly db: Queryable) {}
 
-/**
- * A full sync's page: the contacts' upsert and the cursor in one statement (a data-modifying CTE
- * runs to completion whether or not its rows are read). $1 records, $2 generation, $3 state id,
- * $4 next page, $5 the CRM's total, $6 the page's newest creation date.
- */
-export const FULL_SYNC_PAGE_SQL = `
-WITH upserted AS (${UPSERT_CONTACTS_SQL} RETURNING 1)
-UPDATE contact_mirror_state SET full_sync_page = $4, full_sync_total = $5, list_calls = list_calls + 1,
-       full_sync_newest_created_at = GREATEST(full_sync_newest_created_at, $6::timestamptz), updated_at = now()
- WHERE id = $3`;
+  /** The same repository over a transaction or a dedicated connection. */
+  in(db: Queryable): ContactMirrorRepository {
+    return new ContactMirrorRepository(db);
+  }
+
+  /** `records`: the JSON of mirrorRecords(); generation 0 keeps the generation a row has. */
+  async upsert(records: string, generation: number): Promise<void> {
+    await this.db.query(UPSERT_CONTACTS_SQL, [records, generation]);
+  }
+
+  /** The upsert, noting each event's previous contact on its inbox row (`previous`: previousInBatch's JSON). */
+  async upsertNotingPrevious(
+    records: string,
+    previous: string,
+  ): Promise<{ inbox_event_id: string; previous: PreviousState }[]> {
+    return returnedRows(await this.db.query(UPSERT_CONTACTS_NOTING_PREVIOUS_SQL, [records, 0, previous]));
+  }
+
+  async delete(contactId: string): Promise<void> {
+    await this.db.query(`DELETE FROM contact_mirror WHERE id = $1`, [contactId]);
+  }
+
+  /** The contact exactly as the CRM sent it, if mirrored. */
+  async findRaw(contactId: string): Promise<ContactMirrorRow['raw'] | undefined> {
+    const [row] = await this.db.query(`SELECT raw FROM contact_mirror WHERE id = $1`, [contactId]);
+    return row?.raw;
+  }
+
+  async count(): Promise<number> {
+    const [{ count }] = await this.db.query(`SELECT count(*)::int AS count FROM contact_mirror`);
+    return count;
+  }
+
+  /** Rows the full sync `generation` saw. */
+  async countSeenBy(generation: number): Promise<number> {
+    const [{ seen }] = await this.db.query(
+      `SELECT count(*)::int AS seen FROM contact_mirror WHERE sync_generation = $1`,
+      [generation],
+    );
+    return seen;
+  }
+
+  /** Rows no sync since `generation` saw and nobody touched since `startedAt`: gone from the CRM. */
+  async purgeUnseen(generation: number, startedAt: Date | null): Promise<number> {
+    const rows = await this.db.query(
+      `DELETE FROM contact_mirror WHERE sync_generation < $1 AND synced_at < $2 RETURNING id`,
+      [generation, startedAt],
+    );
+    return returnedRows(rows).length;
+  }
+
+  /** Mirrored contacts with an id after `afterId`, by id. */
+  async pageAfter(afterId: string, limit: number): Promise<MirrorRow[]> {
+    return this.db.query(
+      `SELECT ${mirrorColumns('m')} FROM contact_mirror m WHERE m.id > $1 ORDER BY m.id LIMIT $2`,
+      [afterId, limit],
+    );
+  }
+}

@@ -1,5 +1,5 @@
 import type { Contact } from '@crm-rules/crm-contract';
-import { newestRecords } from './mirror-sql';
+import { newestRecords } from './mirror-records';
 
 const contact = (id: string, name: string, updatedAt: string): Contact =>
   ({
