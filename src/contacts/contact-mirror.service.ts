@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ContactJournalRepository } from '../journal/contact-journal.repository';
 import { DataSource, EntityManager } from 'typeorm';
-import { CrmGateway } from '../crm/crm-gateway.service';
+import { CrmReads } from '../crm/crm-reads';
 import type { Contact, PageWithTotals } from '../crm-contract/crm-types';
 import { MIRROR_LOCK_KEY, withAdvisoryLock } from '../persistence/sql/advisory-lock';
 import {
@@ -49,7 +49,7 @@ export class ContactMirrorService {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmReads,
     private readonly journal: ContactJournalRepository,
   ) {
     this.eventUpserts = new MirrorEventUpserts(dataSource);

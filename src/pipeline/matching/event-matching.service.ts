@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { RuleControlsService } from '../../rule-controls/rule-controls.service';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
 import type { PreviousCapture } from '../../contacts/mirror-event-upserts';
-import { CrmGateway } from '../../crm/crm-gateway.service';
+import { CrmReads } from '../../crm/crm-reads';
 import type { Contact } from '../../crm-contract/crm-types';
 import type { NewRun, PendingRun } from '../admission/create-run';
 import type { InboxOutcome } from '../../persistence/ledger/inbox-event.entity';
@@ -18,7 +18,7 @@ import { RunsRepository } from '../../persistence/ledger/runs.repository';
 import type { EvaluationFacts, RuleEvaluation } from '../../language/rules/rule-types';
 import { RuleSetService } from '../../rule-set/rule-set.service';
 import { customSourceOf, isCustomEventKind } from '../../language/rules/custom-event-kind';
-import { CustomContactService } from './custom-contact.service';
+import { CustomContactResolver } from '../execution/custom-contacts/custom-contact-resolver.service';
 import { isContactGone } from './event-failure';
 import { WaitCancellationService } from '../execution/timing/wait-cancellation.service';
 import { eventFacts, planEvent, previousStateOf, type StoredEvent } from './event-plan';
@@ -39,7 +39,7 @@ export class EventMatchingService {
 
   constructor(
     private readonly rules: RuleSetService,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmReads,
     private readonly metrics: EngineMetrics,
     private readonly mirror: ContactMirrorService,
     private readonly inbox: InboxEventsRepository,
@@ -51,7 +51,7 @@ export class EventMatchingService {
     private readonly unmatched: UnmatchedEventsRecorder,
     private readonly matched: MatchedEventsRecorder,
     private readonly changeNames: ChangeNamesService,
-    private readonly customContacts: CustomContactService,
+    private readonly customContacts: CustomContactResolver,
   ) {}
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
@@ -128,9 +128,9 @@ export class EventMatchingService {
   }
 
   /**
-   * A custom source's event names its contact in the payload (sources.yaml): looked up here, once,
-   * when a rule listens, and kept on the event. Not found is final and visible: processed with
-   * outcome contact_not_found and the reason (undefined is returned: nothing more to do).
+   * A custom source's event names its contact in the payload (sources.yaml): found (or created)
+   * and kept on the event by execution's resolver, once, when a rule listens. Not found is final
+   * and visible: the resolver ends the event contact_not_found (undefined: nothing more to do).
    */
   private async withCustomContact(
     row: InboxEventRow,
@@ -139,17 +139,8 @@ export class EventMatchingService {
   ): Promise<InboxEventRow | undefined> {
     if (row.contact_id || !isCustomEventKind(row.type) || ruleSet.rulesForEvent(row.type).length === 0)
       return row;
-    const source = ruleSet.sources.get(customSourceOf(row.type));
-    const found = source
-      ? await this.customContacts.find(source, row.payload.data, correlationId)
-      : { ok: false as const, reason: `source ${customSourceOf(row.type)} is no longer declared` };
-    if (!found.ok) {
-      await this.inbox.markProcessed(row.id, 'contact_not_found', found.reason);
-      this.logger.log(`event ${row.type} ${row.id}: contact not found, ${found.reason} [${correlationId}]`);
-      return undefined;
-    }
-    await this.inbox.setContactId(row.id, found.contactId);
-    return { ...row, contact_id: found.contactId };
+    const name = customSourceOf(row.type);
+    return this.customContacts.resolve(row, { name, declared: ruleSet.sources.get(name) }, correlationId);
   }
 
   /**

@@ -8,7 +8,7 @@ import { QueuesModule } from '../../queues/queues.module';
 import { RulesModule } from '../../rule-set/rules.module';
 import { EventFailuresService } from './event-failures.service';
 import { TimingModule } from '../execution/timing/timing.module';
-import { CustomContactService } from './custom-contact.service';
+import { CustomContactResolver } from '../execution/custom-contacts/custom-contact-resolver.service';
 import { EventMatchingService } from './event-matching.service';
 import { EventsProcessor } from './events.processor';
 import { ReconcilerService } from './reconciler.service';
@@ -39,7 +39,7 @@ export class EventsModule {
         UnmatchedEventsRecorder,
         MatchedEventsRecorder,
         ChangeNamesService,
-        CustomContactService,
+        CustomContactResolver,
         ...(withWorkers ? [EventsProcessor, EventFailuresService] : []),
         // One reconciler per scheduler process is enough; several are harmless (job ids dedupe).
         ...(withScheduler ? [ReconcilerService] : []),

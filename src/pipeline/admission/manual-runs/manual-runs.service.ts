@@ -12,7 +12,7 @@ import { applyActionLocally, guardAction } from '../../execution/action-guards';
 import { resolveAction } from '../../execution/resolve-action';
 import { CrmDirectory } from '../../../crm/crm-directory.service';
 import { CrmApiError } from '../../../crm-contract/crm-errors';
-import { CrmGateway } from '../../../crm/crm-gateway.service';
+import { CrmReads } from '../../../crm/crm-reads';
 import { isUuid } from '../../../crm/crm-http';
 import type { Contact } from '../../../crm-contract/crm-types';
 import { createRun, type NewRun } from '../create-run';
@@ -66,7 +66,7 @@ export class ManualRunsService {
 
   constructor(
     private readonly rules: RuleSetService,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmReads,
     private readonly directory: CrmDirectory,
     private readonly controls: RuleControlsService,
     private readonly actions: ActionsQueue,
