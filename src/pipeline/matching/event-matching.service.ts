@@ -6,15 +6,10 @@ import { CrmReads } from '../../crm/crm-reads';
 import type { Contact } from '../../crm-contract/crm-types';
 import type { NewRun, PendingRun } from '../admission/create-run';
 import type { InboxOutcome } from '../../persistence/ledger/inbox-event.entity';
-import {
-  InboxEventRow,
-  InboxEventsRepository,
-  REPLAY_KEY_PREFIX,
-} from '../../persistence/ledger/inbox-events.repository';
+import type { InboxEventRow } from '../../persistence/ledger/inbox-events.repository';
 import type { CompiledRuleSet } from '../../language/matching/compiled-rule-set';
 import { EngineMetrics } from '../../ops/engine-metrics';
 import { ActionsQueue } from '../../queues/actions-queue.service';
-import { RunsRepository } from '../../persistence/ledger/runs.repository';
 import type { EvaluationFacts, RuleEvaluation } from '../../language/rules/rule-types';
 import { RuleSetService } from '../../rule-set/rule-set.service';
 import { customSourceOf, isCustomEventKind } from '../../language/rules/custom-event-kind';
@@ -23,6 +18,7 @@ import { isContactGone } from './event-failure';
 import { WaitCancellationService } from '../execution/timing/wait-cancellation.service';
 import { eventFacts, planEvent, previousStateOf, type StoredEvent } from './event-plan';
 import { ChangeNamesService } from './change-names.service';
+import { EventLedger, isOperatorReplay } from '../admission/event-ledger.service';
 import { RunDispatchService } from '../admission/run-dispatch.service';
 import { MatchedEventsRecorder } from '../admission/matched-events-recorder';
 import { UnmatchedEventsRecorder } from '../admission/unmatched-events-recorder';
@@ -42,12 +38,11 @@ export class EventMatchingService {
     private readonly gateway: CrmReads,
     private readonly metrics: EngineMetrics,
     private readonly mirror: ContactMirrorService,
-    private readonly inbox: InboxEventsRepository,
+    private readonly ledger: EventLedger,
     private readonly actions: ActionsQueue,
     private readonly controls: RuleControlsService,
     private readonly waits: WaitCancellationService,
     private readonly dispatcher: RunDispatchService,
-    private readonly runs: RunsRepository,
     private readonly unmatched: UnmatchedEventsRecorder,
     private readonly matched: MatchedEventsRecorder,
     private readonly changeNames: ChangeNamesService,
@@ -55,13 +50,13 @@ export class EventMatchingService {
   ) {}
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
-    const row = await this.inbox.find(inboxEventId);
+    const row = await this.ledger.find(inboxEventId);
     if (row) await this.processRow(row, correlationId);
   }
 
   /** The stored rows of an intake batch's events, in one read (a row may be gone: retention). */
   rowsOf(inboxEventIds: readonly string[]): Promise<InboxEventRow[]> {
-    return this.inbox.findMany(inboxEventIds);
+    return this.ledger.findMany(inboxEventIds);
   }
 
   /** One stored event, already read; concurrent calls share the batched ledger and mirror writes. */
@@ -98,7 +93,7 @@ export class EventMatchingService {
     const note = mirrorSkipped && `contact mirror not updated: ${mirrorSkipped}`;
     const outcome = note ? 'mirror_skipped' : null;
     if (!ruleSet || !plan.match) {
-      await this.inbox.markProcessed(row.id, outcome, note);
+      await this.ledger.endWithoutRuns(row.id, outcome, note);
       return;
     }
     let facts: EvaluationFacts;
@@ -111,7 +106,7 @@ export class EventMatchingService {
     } catch (err) {
       if (!isContactGone(err)) throw err;
       // Deleted in the CRM since the event: nothing to act on, and no attempt would change that.
-      await this.inbox.markProcessed(row.id, 'contact_gone');
+      await this.ledger.endWithoutRuns(row.id, 'contact_gone');
       this.logger.log(`event ${row.type} ${row.id}: contact ${row.contact_id} is gone [${correlationId}]`);
       return;
     }
@@ -150,7 +145,7 @@ export class EventMatchingService {
    * job: the worker may have died between the `waiting` mark and adding it); finished runs are not touched.
    */
   private async requeueUnfinished(inboxEventId: string, correlationId: string): Promise<void> {
-    const unfinished = await this.runs.unfinishedOfTrigger(`event:${inboxEventId}`);
+    const unfinished = await this.ledger.unfinishedRunsOf(`event:${inboxEventId}`);
     for (const run of unfinished)
       await this.actions.ensure({ ...run, correlationId: run.correlationId ?? correlationId });
   }
@@ -183,7 +178,7 @@ export class EventMatchingService {
         inboxEventId: row.id,
         eventType: row.type,
         // An operator's replay is deliberate: loop protection does not hold it back.
-        replay: row.event_key.startsWith(REPLAY_KEY_PREFIX),
+        replay: isOperatorReplay(row),
         priority: 'interactive',
         rule,
         ruleSetVersion: ruleSet.version,
@@ -221,7 +216,7 @@ export class EventMatchingService {
 function storedEvent(row: InboxEventRow): StoredEvent {
   return {
     type: row.type,
-    replay: row.event_key.startsWith(REPLAY_KEY_PREFIX),
+    replay: isOperatorReplay(row),
     contactId: row.contact_id,
     payload: row.payload,
   };

@@ -12,6 +12,7 @@ import { CustomContactResolver } from '../execution/custom-contacts/custom-conta
 import { EventMatchingService } from './event-matching.service';
 import { EventsProcessor } from './events.processor';
 import { ReconcilerService } from './reconciler.service';
+import { EventLedger } from '../admission/event-ledger.service';
 import { RunDispatchService } from '../admission/run-dispatch.service';
 import { ChangeNamesService } from './change-names.service';
 import { MatchedEventsRecorder } from '../admission/matched-events-recorder';
@@ -36,6 +37,7 @@ export class EventsModule {
       providers: [
         EventMatchingService,
         RunDispatchService,
+        EventLedger,
         UnmatchedEventsRecorder,
         MatchedEventsRecorder,
         ChangeNamesService,

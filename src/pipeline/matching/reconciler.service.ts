@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
-import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
-import { RunsRepository } from '../../persistence/ledger/runs.repository';
+import { EventLedger } from '../admission/event-ledger.service';
 import { ActionsQueue } from '../../queues/actions-queue.service';
 import { EventsQueue } from '../../queues/events-queue.service';
 
@@ -20,8 +19,7 @@ export class ReconcilerService implements OnApplicationBootstrap {
   private running = false;
 
   constructor(
-    private readonly inbox: InboxEventsRepository,
-    private readonly runs: RunsRepository,
+    private readonly ledger: EventLedger,
     private readonly events: EventsQueue,
     private readonly actions: ActionsQueue,
   ) {}
@@ -39,9 +37,9 @@ export class ReconcilerService implements OnApplicationBootstrap {
     if (this.running) return { events: 0, runs: 0 };
     this.running = true;
     try {
-      const events = await this.inbox.stalePending(staleAfterMs, BATCH);
+      const events = await this.ledger.stalePendingEvents(staleAfterMs, BATCH);
       await this.events.ensureMany(events);
-      const runs = await this.runs.stale(staleAfterMs, BATCH);
+      const runs = await this.ledger.staleRuns(staleAfterMs, BATCH);
       for (const run of runs) await this.actions.ensure(run);
       const counts = { events: events.length, runs: runs.length };
       if (counts.events || counts.runs)
