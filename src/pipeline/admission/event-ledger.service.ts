@@ -41,7 +41,10 @@ export class EventLedger {
   }
 
   /** Pending events no job has moved for this long: the reconciler enqueues them again. */
-  stalePendingEvents(staleAfterMs: number, limit: number): Promise<{ id: string; batchKey: string | null }[]> {
+  stalePendingEvents(
+    staleAfterMs: number,
+    limit: number,
+  ): Promise<{ id: string; batchKey: string | null }[]> {
     return this.inbox.stalePending(staleAfterMs, limit);
   }
 
