@@ -12,9 +12,23 @@ const FRAMEWORKS = 'node_modules/(@nestjs|@bull-board|typeorm|pg|ioredis|bullmq)
 const CORE = '^src/language/';
 /** Specs may borrow fixtures across folders (spec support), which the code may not. */
 const SPECS = '[.]spec[.]ts$';
-/** What the core may name by type only: the gateway and directory services, the action row. */
+/** What the core may name by type only: the CRM's write face, the directory, the action row. */
 const CORE_TYPE_ONLY =
-  '^src/crm/crm-(gateway|directory)[.]service[.]ts$|^src/persistence/ledger/action-result[.]entity[.]ts$';
+  '^src/crm/crm-writes[.]ts$|^src/crm/crm-directory[.]service[.]ts$|^src/persistence/ledger/action-result[.]entity[.]ts$';
+/** The CRM's write face (src/crm/crm-writes.ts): a file that imports it can change the CRM. */
+const CRM_WRITES = '^src/crm/crm-writes[.]ts$';
+/**
+ * The owners of a CRM write that are not execution, each for one reason (crm-writes-only-from-execution).
+ * None runs for an event: they act at boot, at a segment rule's sweep, or for the demo.
+ */
+const CRM_WRITE_OWNERS = [
+  // Boot and rule reloads: the engine subscribes itself to the CRM's webhooks (create, delete old).
+  '^src/pipeline/intake/subscription[.]service[.]ts$',
+  // A segment rule with `sync: true`: its segment is created in the CRM once (POST /v1/segments).
+  '^src/segments/sweeps/segment-sync[.]service[.]ts$',
+  // npm start with the embedded sandbox: the demo contact is found or created.
+  '^src/demo/demo-contact[.]ts$',
+];
 
 const forbidden = [
   {
@@ -73,7 +87,7 @@ const forbidden = [
     name: 'core-imports-only-core-and-contract',
     comment:
       'The rule language imports nothing of the service: only src/language, src/crm-contract and the ' +
-      "contract package (the CRM's types). It names the gateway, the directory and the action row by type only (next rule).",
+      "contract package (the CRM's types). It names the CRM's write face, the directory and the action row by type only (next rule).",
     severity: 'error',
     from: { path: CORE, pathNot: SPECS },
     to: { path: '^src/', pathNot: `^src/(language|crm-contract|net)/|${CORE_TYPE_ONLY}` },
@@ -81,7 +95,7 @@ const forbidden = [
   {
     name: 'core-names-services-by-type-only',
     comment:
-      'ExecutionEnv names the gateway, the directory and the action row type: a type-only import, ' +
+      "ExecutionEnv names the CRM's write face, the directory and the action row type: a type-only import, " +
       'erased at compile time, never a value import.',
     severity: 'error',
     from: { path: CORE },
@@ -132,15 +146,53 @@ const forbidden = [
     name: 'gateway-only-from-its-callers',
     comment:
       'The CRM gateway (src/crm) is loaded by the pipeline stages, the segment sync and sweeps, the ' +
-      'contacts mirror, ops metrics, the toolchain (snapshot, CLI client), the demo, the console and ' +
-      'the boot files; persistence, config, queues, admin and the core name it by type at most.',
+      'contacts mirror, ops metrics, the toolchain (snapshot, CLI client), the demo and the console; ' +
+      'persistence, config, queues, admin, the boot files and the core name it by type at most.',
     severity: 'error',
     from: {
       path: '^src/',
-      pathNot:
-        '^src/(crm|pipeline|segments|contacts|ops|toolchain|demo|console)/|^src/(engine|app[.]module|main)[.]ts$|[.]spec[.]ts$',
+      pathNot: `^src/(crm|pipeline|segments|contacts|ops|toolchain|demo|console)/|${SPECS}`,
     },
     to: { path: '^src/crm/', dependencyTypesNot: ['type-only'] },
+  },
+  {
+    name: 'gateway-only-through-its-faces',
+    comment:
+      'One gateway, one budget, handed out as faces (src/crm/crm-reads.ts, crm-writes.ts, ' +
+      "crm-budget-view.ts): a file's imports say what it may do to the CRM. The gateway itself and the " +
+      'raw client stay inside src/crm; the one exception is the CLI (toolchain/cli-crm.ts), which ' +
+      'runs without Nest or Redis and calls the client behind a budget of its own.',
+    severity: 'error',
+    from: { path: '^src/', pathNot: `^src/crm/|^src/toolchain/cli-crm[.]ts$|${SPECS}` },
+    to: { path: '^src/crm/(crm-gateway[.]service|crm-client)[.]ts$' },
+  },
+  {
+    name: 'crm-writes-only-from-execution',
+    comment:
+      'The CRM is changed by execution (the action runner, its system steps such as a custom ' +
+      "event's contact) and the catalogue it runs (by type: core-names-services-by-type-only), plus " +
+      'the owners named in CRM_WRITE_OWNERS, none of which runs for an event. Matching, admission, ' +
+      'the mirror, segments sweeps, ops and the console read at most (crm-reads.ts).',
+    severity: 'error',
+    from: {
+      path: '^src/',
+      pathNot: ['^src/(crm|pipeline/execution|language/catalogue)/', SPECS, ...CRM_WRITE_OWNERS],
+    },
+    to: { path: CRM_WRITES },
+  },
+  {
+    name: 'matching-never-writes',
+    comment:
+      'Matching decides and hands over: the runs it matched to admission (the recorders), the ends of ' +
+      'an event that leave no run and its failed attempts to admission too (EventLedger, which is also ' +
+      "its way to read the ledger); a custom event's contact is found or created by execution. So " +
+      'matching loads no ledger repository (a row type is fine) and neither the write face nor the gateway.',
+    severity: 'error',
+    from: { path: '^src/pipeline/matching/', pathNot: SPECS },
+    to: {
+      path: `${CRM_WRITES}|^src/crm/crm-gateway[.]service[.]ts$|^src/persistence/ledger/[^/]+[.]repository[.]ts$`,
+      dependencyTypesNot: ['type-only'],
+    },
   },
   ...[
     ['matching', 'intake'],

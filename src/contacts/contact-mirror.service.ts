@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ContactJournalRepository } from '../journal/contact-journal.repository';
-import { DataSource } from 'typeorm';
-import { CrmGateway } from '../crm/crm-gateway.service';
+import { DataSource, EntityManager } from 'typeorm';
+import { CrmReads } from '../crm/crm-reads';
 import type { Contact, PageWithTotals } from '@crm-rules/crm-contract';
 import { MIRROR_LOCK_KEY, withAdvisoryLock } from '../persistence/sql/advisory-lock';
 import {
@@ -42,7 +42,7 @@ export class ContactMirrorService {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmReads,
     private readonly journal: ContactJournalRepository,
   ) {
     this.contacts = new ContactMirrorRepository(dataSource);

@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { CachedList } from './cached-list';
 import type { MessageTemplate, PageQuery } from './crm-client-types';
-import { CrmGateway, type CallOptions } from './crm-gateway.service';
+import { CrmReads, type CallOptions } from './crm-reads';
 import { CRM_REDIS } from './crm-redis';
 import type { Channel, ContactStage, CustomField, Member, Tag } from '@crm-rules/crm-contract';
 import {
@@ -66,7 +66,7 @@ export class CrmDirectory {
   private onlyCached = false;
 
   constructor(
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmReads,
     @Inject(CRM_REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {

@@ -2,7 +2,7 @@
 // example rules to act on, and one sweep of each segment rule now rather than at its cron time.
 // The contact is found or created by a fixed phone, so every start shows the same Dana Demo.
 import type { INestApplication, Logger } from '@nestjs/common';
-import { CrmGateway } from '../crm/crm-gateway.service';
+import { CrmWrites } from '../crm/crm-writes';
 import { RuleSetService } from '../rule-set/rule-set.service';
 import { SweepQueueService } from '../segments/sweeps/sweep-queue.service';
 
@@ -10,7 +10,7 @@ import { SweepQueueService } from '../segments/sweeps/sweep-queue.service';
 export const DEMO_CONTACT = { name: 'Dana Demo', phone: '5511900000042', email: 'dana@demo.test' };
 
 export async function findOrCreateDemoContact(app: INestApplication, logger: Logger): Promise<void> {
-  const gateway = app.get(CrmGateway);
+  const gateway = app.get(CrmWrites);
   const found = await gateway.listContacts({ search: DEMO_CONTACT.phone }, { priority: 'interactive' });
   const existing = found.data.find((c) => c.phone === DEMO_CONTACT.phone);
   if (existing) {

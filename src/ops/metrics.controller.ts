@@ -3,7 +3,7 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Queue } from 'bullmq';
 import { Registry } from 'prom-client';
-import { CrmGateway } from '../crm/crm-gateway.service';
+import { CrmBudgetView } from '../crm/crm-budget-view';
 import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../queues/queues';
 import { EngineMetrics } from './engine-metrics';
 
@@ -12,7 +12,7 @@ import { EngineMetrics } from './engine-metrics';
 export class MetricsController {
   constructor(
     private readonly metrics: EngineMetrics,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmBudgetView,
     @InjectQueue(EVENTS_QUEUE) private readonly events: Queue,
     @InjectQueue(ACTIONS_QUEUE) private readonly actions: Queue,
     @InjectQueue(SWEEPS_QUEUE) private readonly sweeps: Queue,
@@ -27,6 +27,6 @@ export class MetricsController {
       for (const [state, n] of Object.entries(counts))
         this.metrics.queueDepth.set({ queue: queue.name, state }, n);
     }
-    return Registry.merge([this.metrics.registry, this.gateway.metrics.registry]).metrics();
+    return Registry.merge([this.metrics.registry, this.gateway.registry]).metrics();
   }
 }

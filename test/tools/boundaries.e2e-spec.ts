@@ -2,7 +2,7 @@
 // repository's own two configs on a fixture tree (boundaries-fixture: src and packages) that breaks
 // every rule once, fails, naming each rule and the file that broke it; the allowed imports in that
 // tree (app.module.ts → console, engine.ts → sandbox, sandbox → contract, a type-only import of a
-// Nest class) pass.
+// Nest class, execution → the CRM's write face, matching → a ledger row type) pass.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -68,8 +68,14 @@ describe('import boundaries (npm run lint)', () => {
       ['core-imports-only-core-and-contract', 'src/language/matching/matcher.ts'],
       ['core-names-services-by-type-only', 'src/language/rules/run-gateway.ts'],
       ['crm-contract-is-a-leaf', 'src/crm-contract/types.ts'],
+      ['crm-writes-only-from-execution', 'src/language/rules/run-gateway.ts'],
+      ['crm-writes-only-from-execution', 'src/pipeline/matching/find-contact.ts'],
       ['gateway-only-from-its-callers', 'src/db/entities.ts'],
       ['gateway-only-from-its-callers', 'src/language/rules/run-gateway.ts'],
+      ['gateway-only-through-its-faces', 'src/db/entities.ts'],
+      ['gateway-only-through-its-faces', 'src/ops/budget.ts'],
+      ['matching-never-writes', 'src/pipeline/matching/end-event.ts'],
+      ['matching-never-writes', 'src/pipeline/matching/find-contact.ts'],
       ['net-is-a-leaf', 'src/net/allow-list.ts'],
       ['only-admission-creates-runs', 'src/segments/sweep.ts'],
       ['pipeline-flows-downstream', 'src/pipeline/execution/runner.ts'],

@@ -4,7 +4,7 @@
 // through notify() (bursts of wrong console logins: login-throttle.service.ts).
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { CrmGateway } from '../../crm/crm-gateway.service';
+import { CrmBudgetView } from '../../crm/crm-budget-view';
 import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
 import { EngineMetrics } from '../../ops/engine-metrics';
@@ -33,7 +33,7 @@ export class AlertsService implements OnModuleInit, OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly actionResults: ActionResultsRepository,
     private readonly inbox: InboxEventsRepository,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmBudgetView,
     private readonly metrics: EngineMetrics,
   ) {}
 

@@ -4,7 +4,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { from, interval, Observable, share, switchMap } from 'rxjs';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { CrmGateway } from '../../crm/crm-gateway.service';
+import { CrmBudgetView } from '../../crm/crm-budget-view';
 import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import { backlogEta } from './backlog-eta';
 
@@ -38,7 +38,7 @@ export class BudgetFeed {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly actionResults: ActionResultsRepository,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmBudgetView,
   ) {
     this.stream = interval(1000).pipe(
       switchMap(() => from(this.sample())),

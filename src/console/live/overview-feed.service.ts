@@ -4,7 +4,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { from, interval, Observable, share, startWith, switchMap } from 'rxjs';
-import { CrmGateway } from '../../crm/crm-gateway.service';
+import { CrmBudgetView } from '../../crm/crm-budget-view';
 import { EngineMetrics } from '../../ops/engine-metrics';
 import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../../queues/queues';
 import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
@@ -64,7 +64,7 @@ export class OverviewFeed {
     private readonly runs: RunsRepository,
     private readonly actionResults: ActionResultsRepository,
     private readonly inbox: InboxEventsRepository,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmBudgetView,
     private readonly metrics: EngineMetrics,
     @InjectQueue(EVENTS_QUEUE) private readonly events: Queue,
     @InjectQueue(ACTIONS_QUEUE) private readonly actions: Queue,

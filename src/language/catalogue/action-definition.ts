@@ -4,7 +4,7 @@
 // plan, runner) dispatch through the registry (catalogue.ts), never through a switch.
 // Pure types and small helpers: no Nest.
 import type { CrmDirectory } from '../../crm/crm-directory.service';
-import type { CallOptions, CrmGateway } from '../../crm/crm-gateway.service';
+import type { CallOptions, CrmWrites } from '../../crm/crm-writes';
 import type { Contact } from '@crm-rules/crm-contract';
 import type { ActionTarget } from '../../persistence/ledger/action-result.entity';
 import type { RuleContext } from '../rules/rule-context';
@@ -114,7 +114,7 @@ export const isTemplated = (value: string): boolean => value.includes('{{');
 
 /** What a call may use: the gateway with the run's options, the contact, the trigger's message. */
 export interface ExecutionEnv {
-  gateway: CrmGateway;
+  gateway: CrmWrites;
   opts: CallOptions;
   contact: Contact;
   message?: TriggerMessage;

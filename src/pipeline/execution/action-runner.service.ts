@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CrmDirectory } from '../../crm/crm-directory.service';
-import { CrmGateway } from '../../crm/crm-gateway.service';
+import { CrmWrites } from '../../crm/crm-writes';
 import type { Contact } from '@crm-rules/crm-contract';
 import { ContactJournalRepository } from '../../journal/contact-journal.repository';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
@@ -61,7 +61,7 @@ export class ActionRunnerService {
     private readonly leases: ContactLeasesRepository,
     private readonly runs: RunsRepository,
     private readonly actionResults: ActionResultsRepository,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmWrites,
     private readonly directory: CrmDirectory,
     private readonly metrics: EngineMetrics,
     private readonly mirror: ContactMirrorService,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { CrmGateway } from '../../crm/crm-gateway.service';
+import { CrmWrites } from '../../crm/crm-writes';
 import type { CompiledRuleSet } from '../../language/matching/compiled-rule-set';
 import { isCustomEventKind } from '../../language/rules/custom-event-kind';
 import { waitEventKinds } from '../../language/rules/wait-event-kinds';
@@ -37,7 +37,7 @@ export class SubscriptionService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmWrites,
     private readonly secrets: WebhookSecretsService,
     db: DataSource,
   ) {

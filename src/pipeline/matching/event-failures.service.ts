@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
+import { EventLedger } from '../admission/event-ledger.service';
 import { EngineMetrics } from '../../ops/engine-metrics';
 import { afterFailedAttempt, describeEventFailure } from './event-failure';
 
@@ -18,7 +18,7 @@ export class EventFailuresService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly inbox: InboxEventsRepository,
+    private readonly ledger: EventLedger,
     metrics: EngineMetrics,
   ) {
     this.failed = new Counter({
@@ -32,10 +32,10 @@ export class EventFailuresService {
   /** Resolves when the event is done with (failed for good, or no longer pending); throws to retry. */
   async onFailedAttempt(inboxEventId: string, err: unknown): Promise<void> {
     const failure = describeEventFailure(err);
-    const attempts = await this.inbox.recordFailedAttempt(inboxEventId, failure.message);
+    const attempts = await this.ledger.recordFailedAttempt(inboxEventId, failure.message);
     if (attempts === undefined) return;
     if (afterFailedAttempt(attempts, this.config.eventMaxAttempts, failure.permanent) === 'retry') throw err;
-    if (await this.inbox.markFailed(inboxEventId)) {
+    if (await this.ledger.markFailed(inboxEventId)) {
       const reason = failure.permanent ? 'permanent' : 'attempts_exhausted';
       this.failed.inc({ reason });
       this.logger.warn(

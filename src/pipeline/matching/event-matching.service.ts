@@ -3,27 +3,23 @@ import { ENGINE_CLOCK, type EngineClock } from '../../config/engine-clock';
 import { RuleControlsService } from '../../rule-controls/rule-controls.service';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
 import type { PreviousCapture } from '../../contacts/mirror-event-upserts';
-import { CrmGateway } from '../../crm/crm-gateway.service';
+import { CrmReads } from '../../crm/crm-reads';
 import type { Contact } from '@crm-rules/crm-contract';
 import type { NewRun, PendingRun } from '../admission/create-run';
 import type { InboxOutcome } from '../../persistence/ledger/inbox-event.entity';
-import {
-  InboxEventRow,
-  InboxEventsRepository,
-  REPLAY_KEY_PREFIX,
-} from '../../persistence/ledger/inbox-events.repository';
+import type { InboxEventRow } from '../../persistence/ledger/inbox-events.repository';
 import type { CompiledRuleSet } from '../../language/matching/compiled-rule-set';
 import { EngineMetrics } from '../../ops/engine-metrics';
 import { ActionsQueue } from '../../queues/actions-queue.service';
-import { RunsRepository } from '../../persistence/ledger/runs.repository';
 import type { EvaluationFacts, RuleEvaluation } from '../../language/rules/rule-types';
 import { RuleSetService } from '../../rule-set/rule-set.service';
 import { customSourceOf, isCustomEventKind } from '../../language/rules/custom-event-kind';
-import { CustomContactService } from './custom-contact.service';
+import { CustomContactResolver } from '../execution/custom-contacts/custom-contact-resolver.service';
 import { isContactGone } from './event-failure';
 import { WaitCancellationService } from '../execution/timing/wait-cancellation.service';
 import { eventFacts, planEvent, previousStateOf, type StoredEvent } from './event-plan';
 import { ChangeNamesService } from './change-names.service';
+import { EventLedger, isOperatorReplay } from '../admission/event-ledger.service';
 import { RunDispatchService } from '../admission/run-dispatch.service';
 import { MatchedEventsRecorder } from '../admission/matched-events-recorder';
 import { UnmatchedEventsRecorder } from '../admission/unmatched-events-recorder';
@@ -40,31 +36,30 @@ export class EventMatchingService {
 
   constructor(
     private readonly rules: RuleSetService,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmReads,
     private readonly metrics: EngineMetrics,
     private readonly mirror: ContactMirrorService,
-    private readonly inbox: InboxEventsRepository,
+    private readonly ledger: EventLedger,
     private readonly actions: ActionsQueue,
     private readonly controls: RuleControlsService,
     private readonly waits: WaitCancellationService,
     private readonly dispatcher: RunDispatchService,
-    private readonly runs: RunsRepository,
     private readonly unmatched: UnmatchedEventsRecorder,
     private readonly matched: MatchedEventsRecorder,
     private readonly changeNames: ChangeNamesService,
-    private readonly customContacts: CustomContactService,
+    private readonly customContacts: CustomContactResolver,
     // `now` of the event's facts (conditions, calendars, the waits it ends) is the engine's.
     @Inject(ENGINE_CLOCK) private readonly clock: EngineClock,
   ) {}
 
   async process(inboxEventId: string, correlationId: string): Promise<void> {
-    const row = await this.inbox.find(inboxEventId);
+    const row = await this.ledger.find(inboxEventId);
     if (row) await this.processRow(row, correlationId);
   }
 
   /** The stored rows of an intake batch's events, in one read (a row may be gone: retention). */
   rowsOf(inboxEventIds: readonly string[]): Promise<InboxEventRow[]> {
-    return this.inbox.findMany(inboxEventIds);
+    return this.ledger.findMany(inboxEventIds);
   }
 
   /** One stored event, already read; concurrent calls share the batched ledger and mirror writes. */
@@ -101,7 +96,7 @@ export class EventMatchingService {
     const note = mirrorSkipped && `contact mirror not updated: ${mirrorSkipped}`;
     const outcome = note ? 'mirror_skipped' : null;
     if (!ruleSet || !plan.match) {
-      await this.inbox.markProcessed(row.id, outcome, note);
+      await this.ledger.endWithoutRuns(row.id, outcome, note);
       return;
     }
     let facts: EvaluationFacts;
@@ -114,7 +109,7 @@ export class EventMatchingService {
     } catch (err) {
       if (!isContactGone(err)) throw err;
       // Deleted in the CRM since the event: nothing to act on, and no attempt would change that.
-      await this.inbox.markProcessed(row.id, 'contact_gone');
+      await this.ledger.endWithoutRuns(row.id, 'contact_gone');
       this.logger.log(`event ${row.type} ${row.id}: contact ${row.contact_id} is gone [${correlationId}]`);
       return;
     }
@@ -131,9 +126,9 @@ export class EventMatchingService {
   }
 
   /**
-   * A custom source's event names its contact in the payload (sources.yaml): looked up here, once,
-   * when a rule listens, and kept on the event. Not found is final and visible: processed with
-   * outcome contact_not_found and the reason (undefined is returned: nothing more to do).
+   * A custom source's event names its contact in the payload (sources.yaml): found (or created)
+   * and kept on the event by execution's resolver, once, when a rule listens. Not found is final
+   * and visible: the resolver ends the event contact_not_found (undefined: nothing more to do).
    */
   private async withCustomContact(
     row: InboxEventRow,
@@ -142,17 +137,8 @@ export class EventMatchingService {
   ): Promise<InboxEventRow | undefined> {
     if (row.contact_id || !isCustomEventKind(row.type) || ruleSet.rulesForEvent(row.type).length === 0)
       return row;
-    const source = ruleSet.sources.get(customSourceOf(row.type));
-    const found = source
-      ? await this.customContacts.find(source, row.payload.data, correlationId)
-      : { ok: false as const, reason: `source ${customSourceOf(row.type)} is no longer declared` };
-    if (!found.ok) {
-      await this.inbox.markProcessed(row.id, 'contact_not_found', found.reason);
-      this.logger.log(`event ${row.type} ${row.id}: contact not found, ${found.reason} [${correlationId}]`);
-      return undefined;
-    }
-    await this.inbox.setContactId(row.id, found.contactId);
-    return { ...row, contact_id: found.contactId };
+    const name = customSourceOf(row.type);
+    return this.customContacts.resolve(row, { name, declared: ruleSet.sources.get(name) }, correlationId);
   }
 
   /**
@@ -162,7 +148,7 @@ export class EventMatchingService {
    * job: the worker may have died between the `waiting` mark and adding it); finished runs are not touched.
    */
   private async requeueUnfinished(inboxEventId: string, correlationId: string): Promise<void> {
-    const unfinished = await this.runs.unfinishedOfTrigger(`event:${inboxEventId}`);
+    const unfinished = await this.ledger.unfinishedRunsOf(`event:${inboxEventId}`);
     for (const run of unfinished)
       await this.actions.ensure({ ...run, correlationId: run.correlationId ?? correlationId });
   }
@@ -202,7 +188,7 @@ export class EventMatchingService {
         inboxEventId: row.id,
         eventType: row.type,
         // An operator's replay is deliberate: loop protection does not hold it back.
-        replay: row.event_key.startsWith(REPLAY_KEY_PREFIX),
+        replay: isOperatorReplay(row),
         priority: 'interactive',
         rule,
         ruleSetVersion: ruleSet.version,
@@ -240,7 +226,7 @@ export class EventMatchingService {
 function storedEvent(row: InboxEventRow): StoredEvent {
   return {
     type: row.type,
-    replay: row.event_key.startsWith(REPLAY_KEY_PREFIX),
+    replay: isOperatorReplay(row),
     contactId: row.contact_id,
     payload: row.payload,
   };

@@ -8,10 +8,11 @@ import { QueuesModule } from '../../queues/queues.module';
 import { RulesModule } from '../../rule-set/rules.module';
 import { EventFailuresService } from './event-failures.service';
 import { TimingModule } from '../execution/timing/timing.module';
-import { CustomContactService } from './custom-contact.service';
+import { CustomContactResolver } from '../execution/custom-contacts/custom-contact-resolver.service';
 import { EventMatchingService } from './event-matching.service';
 import { EventsProcessor } from './events.processor';
 import { ReconcilerService } from './reconciler.service';
+import { EventLedger } from '../admission/event-ledger.service';
 import { RunDispatchService } from '../admission/run-dispatch.service';
 import { ChangeNamesService } from './change-names.service';
 import { MatchedEventsRecorder } from '../admission/matched-events-recorder';
@@ -36,10 +37,11 @@ export class EventsModule {
       providers: [
         EventMatchingService,
         RunDispatchService,
+        EventLedger,
         UnmatchedEventsRecorder,
         MatchedEventsRecorder,
         ChangeNamesService,
-        CustomContactService,
+        CustomContactResolver,
         ...(withWorkers ? [EventsProcessor, EventFailuresService] : []),
         // One reconciler per scheduler process is enough; several are harmless (job ids dedupe).
         ...(withScheduler ? [ReconcilerService] : []),

@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ENGINE_CLOCK, type EngineClock } from '../../config/engine-clock';
 import { Interval } from '@nestjs/schedule';
-import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
-import { RunsRepository } from '../../persistence/ledger/runs.repository';
+import { EventLedger } from '../admission/event-ledger.service';
 import { ActionsQueue } from '../../queues/actions-queue.service';
 import { EventsQueue } from '../../queues/events-queue.service';
 
@@ -21,8 +20,7 @@ export class ReconcilerService implements OnApplicationBootstrap {
   private running = false;
 
   constructor(
-    private readonly inbox: InboxEventsRepository,
-    private readonly runs: RunsRepository,
+    private readonly ledger: EventLedger,
     private readonly events: EventsQueue,
     private readonly actions: ActionsQueue,
     // Whether a waiting run is overdue is a question of engine time (its waiting_until).
@@ -42,9 +40,9 @@ export class ReconcilerService implements OnApplicationBootstrap {
     if (this.running) return { events: 0, runs: 0 };
     this.running = true;
     try {
-      const events = await this.inbox.stalePending(staleAfterMs, BATCH);
+      const events = await this.ledger.stalePendingEvents(staleAfterMs, BATCH);
       await this.events.ensureMany(events);
-      const runs = await this.runs.stale(staleAfterMs, BATCH, this.clock.now());
+      const runs = await this.ledger.staleRuns(staleAfterMs, BATCH, this.clock.now());
       for (const run of runs) await this.actions.ensure(run);
       const counts = { events: events.length, runs: runs.length };
       if (counts.events || counts.runs)

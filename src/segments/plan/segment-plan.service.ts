@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { resolveAction } from '../../pipeline/execution/resolve-action';
 import { CrmDirectory } from '../../crm/crm-directory.service';
-import { CrmGateway } from '../../crm/crm-gateway.service';
+import { CrmBudgetView } from '../../crm/crm-budget-view';
 import type { RuleAction, ScheduleTrigger } from '../../language/rules/rule-types';
 import { RuleSetService } from '../../rule-set/rule-set.service';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
@@ -40,7 +40,7 @@ export class SegmentPlanService {
     private readonly rules: RuleSetService,
     private readonly mirror: ContactMirrorService,
     private readonly directory: CrmDirectory,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmBudgetView,
     private readonly segmentSync: SegmentSyncService,
   ) {
     this.memberships = new SegmentMembershipsRepository(dataSource);

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CrmApiError } from '../../crm-contract/crm-errors';
-import { CrmGateway } from '../../crm/crm-gateway.service';
+import { CrmWrites } from '../../crm/crm-writes';
 import { validateSegmentFilters, validateSegmentName } from '@crm-rules/crm-contract';
 import type { RuleDefinition, ScheduleTrigger } from '../../language/rules/rule-types';
 import { toCrmFilters, type ResolvedFilters } from '../../language/segment-filters/resolved-filters';
@@ -23,7 +23,7 @@ export class SegmentSyncService {
 
   constructor(
     private readonly ruleState: SegmentRuleStateRepository,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmWrites,
   ) {}
 
   /** Whether a CRM call is still needed for this rule (used by plan). */

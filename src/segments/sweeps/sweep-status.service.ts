@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CrmGateway } from '../../crm/crm-gateway.service';
+import { CrmBudgetView } from '../../crm/crm-budget-view';
 import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
 import type { MirrorFreshness } from '../../contacts/mirror-policy';
@@ -62,7 +62,7 @@ interface SweepRow {
 export class SweepStatusService {
   constructor(
     private readonly sweepRows: SegmentSweepsRepository,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmBudgetView,
     private readonly mirror: ContactMirrorService,
     private readonly actionResults: ActionResultsRepository,
   ) {}

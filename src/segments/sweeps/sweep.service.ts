@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { ENGINE_CLOCK, type EngineClock } from '../../config/engine-clock';
 import { CrmDirectory } from '../../crm/crm-directory.service';
 import { UnknownNameError } from '../../crm-contract/directory-match';
-import { CrmGateway } from '../../crm/crm-gateway.service';
+import { CrmBudgetView } from '../../crm/crm-budget-view';
 import { EngineMetrics } from '../../ops/engine-metrics';
 import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import { ActionsQueue } from '../../queues/actions-queue.service';
@@ -43,7 +43,7 @@ export class SweepService {
     private readonly rules: RuleSetService,
     private readonly mirror: ContactMirrorService,
     private readonly directory: CrmDirectory,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmBudgetView,
     private readonly segmentSync: SegmentSyncService,
     private readonly metrics: EngineMetrics,
     private readonly actions: ActionsQueue,

@@ -13,7 +13,7 @@ import { resolveAction } from '../../execution/resolve-action';
 import { ENGINE_CLOCK, type EngineClock } from '../../../config/engine-clock';
 import { CrmDirectory } from '../../../crm/crm-directory.service';
 import { CrmApiError } from '../../../crm-contract/crm-errors';
-import { CrmGateway } from '../../../crm/crm-gateway.service';
+import { CrmReads } from '../../../crm/crm-reads';
 import { isUuid } from '../../../crm/crm-http';
 import type { Contact } from '@crm-rules/crm-contract';
 import { createRun, type NewRun } from '../create-run';
@@ -67,7 +67,7 @@ export class ManualRunsService {
 
   constructor(
     private readonly rules: RuleSetService,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmReads,
     private readonly directory: CrmDirectory,
     private readonly controls: RuleControlsService,
     private readonly actions: ActionsQueue,

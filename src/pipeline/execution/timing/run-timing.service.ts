@@ -6,7 +6,7 @@
 // with the offline rule tests.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CrmApiError } from '../../../crm-contract/crm-errors';
-import { CrmGateway } from '../../../crm/crm-gateway.service';
+import { CrmReads } from '../../../crm/crm-reads';
 import type { ActionResultsRepository } from '../../../persistence/ledger/action-results.repository';
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import type { RunsRepository } from '../../../persistence/ledger/runs.repository';
@@ -39,7 +39,7 @@ export class RunTimingService {
   constructor(
     private readonly queue: ActionsQueue,
     private readonly limits: RuleLimitService,
-    private readonly gateway: CrmGateway,
+    private readonly gateway: CrmReads,
     @Inject(ENGINE_CLOCK) private readonly clock: EngineClock,
   ) {}
 

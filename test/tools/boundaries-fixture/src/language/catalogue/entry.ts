@@ -1,4 +1,4 @@
-// Fixture: breaks no rule (a type-only import is erased: nothing of Nest loads).
-import type { Gateway } from '../../crm/crm-gateway.service';
+// Fixture: breaks no rule (a type-only import of the write face is erased: nothing of Nest loads).
+import type { CrmWrites } from '../../crm/crm-writes';
 
-export const execute = (gateway: Gateway) => gateway.send('hi');
+export const execute = (crm: CrmWrites) => crm.send('hi');

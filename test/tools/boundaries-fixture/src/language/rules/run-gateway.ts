@@ -1,5 +1,6 @@
-// Fixture: breaks core-names-services-by-type-only (a value import of the gateway in the core),
-// so at run time core-loads-no-framework too.
-import { Gateway } from '../../crm/crm-gateway.service';
+// Fixture: breaks core-names-services-by-type-only (a value import of the write face in the core),
+// gateway-only-from-its-callers and crm-writes-only-from-execution, so at run time
+// core-loads-no-framework too.
+import { CrmWrites } from '../../crm/crm-writes';
 
-export const gateway = () => new Gateway();
+export const gateway = () => new CrmWrites();

@@ -1,0 +1,4 @@
+// Fixture: breaks no rule (execution changes the CRM through its write face).
+import { CrmWrites } from '../../crm/crm-writes';
+
+export const execute = () => new CrmWrites().send('hi');
