@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ContactJournalRepository } from '../journal/contact-journal.repository';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { CrmReads } from '../crm/crm-reads';
 import type { Contact, PageWithTotals } from '@crm-rules/crm-contract';
 import { MIRROR_LOCK_KEY, withAdvisoryLock } from '../persistence/sql/advisory-lock';

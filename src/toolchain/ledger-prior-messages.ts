@@ -6,7 +6,7 @@ import { Pool } from 'pg';
 import { CUSTOMER_MESSAGE_TYPES } from '../language/policy/customer-messages';
 import { ledgerNeeds, type MessagingPolicy } from '../language/policy/messaging-policy';
 import { ActionResultsRepository } from '../persistence/ledger/action-results.repository';
-import type { Transactional } from '../persistence/sql/queryable';
+import { ping, readOnlyPool } from '../persistence/sql/read-only-pool';
 import type { PriorMessages } from './prior-messages';
 
 /** Contacts asked at once: a few connections, never the engine's whole pool. */
@@ -24,8 +24,9 @@ export async function ledgerPriorMessages(
   // An idle client's error (the server going away) must not end the process: the query fails instead.
   pool.on('error', () => undefined);
   try {
-    const repository = new ActionResultsRepository(readOnly(pool));
-    await pool.query('SELECT 1');
+    const db = readOnlyPool(pool, 'the forecast reads the ledger, it never writes');
+    const repository = new ActionResultsRepository(db);
+    await ping(db);
     const byContact = new Map<string, Date[]>();
     if (!needs) return { source: 'ledger', from, byContact };
     const since = new Date(now.getTime() - needs.periodMs);
@@ -48,14 +49,6 @@ export async function ledgerPriorMessages(
   } finally {
     await pool.end();
   }
-}
-
-/** The repository over the pool; the forecast only reads, so a transaction is refused. */
-function readOnly(pool: Pool): Transactional {
-  return {
-    query: async (sql, params) => (await pool.query(sql, params)).rows,
-    transaction: () => Promise.reject(new Error('the forecast reads the ledger, it never writes')),
-  };
 }
 
 /** The address to print: no password. */

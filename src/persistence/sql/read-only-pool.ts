@@ -1,0 +1,16 @@
+// A plain pg Pool as a repository's Transactional, for tools that only read (the CLI's forecast
+// reading the ledger): a transaction is refused, so a repository's writing method fails loudly.
+import type { Pool } from 'pg';
+import type { Transactional } from './queryable';
+
+export function readOnlyPool(pool: Pool, why: string): Transactional {
+  return {
+    query: async (sql, params) => (await pool.query(sql, params)).rows,
+    transaction: () => Promise.reject(new Error(why)),
+  };
+}
+
+/** One round trip, so an unreachable database is told apart from an empty answer. */
+export async function ping(db: Transactional): Promise<void> {
+  await db.query('SELECT 1');
+}
