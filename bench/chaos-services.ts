@@ -6,6 +6,7 @@ import { chownSync, createWriteStream, existsSync, mkdtempSync, readdirSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { SANDBOX_MAIN_PATH } from '@crm-rules/crm-sandbox';
 
 export { freePort, PrivateRedis } from '../src/ops/private-redis';
 
@@ -85,7 +86,7 @@ export class SandboxProcess {
   readonly requests: CrmRequest[] = [];
   constructor(private readonly env: Record<string, string>) {}
   async start(): Promise<void> {
-    const child = spawn(process.execPath, [join(__dirname, '..', 'src', 'sandbox', 'main.js')], {
+    const child = spawn(process.execPath, [SANDBOX_MAIN_PATH], {
       env: { ...process.env, ...this.env, SANDBOX_PORT: '0', SANDBOX_LOG: 'true' },
       // Its stack traces of injected faults are expected: not on the console.
       stdio: ['ignore', 'pipe', 'ignore'],

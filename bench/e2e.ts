@@ -14,6 +14,7 @@ import { signatureHeader } from '../src/net/verify-signature';
 import { EngineMetrics } from '../src/ops/engine-metrics';
 import { benchDatabase, printTable } from './bench-support';
 import { percentile } from './stats';
+import { SANDBOX_MAIN_PATH } from '@crm-rules/crm-sandbox';
 
 const SECRET = 'whsec_bench';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
@@ -21,7 +22,7 @@ const RATE_PER_S = Number(process.env.BENCH_RATE ?? 50);
 
 function startSandboxProcess(): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, '..', 'src', 'sandbox', 'main.js')], {
+    const child = spawn(process.execPath, [SANDBOX_MAIN_PATH], {
       env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_RATE_LIMIT: '100000', SANDBOX_LOG: 'false' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

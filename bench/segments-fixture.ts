@@ -1,9 +1,8 @@
 // The sandbox fixture of the segments benchmark: the demo organization plus generated contacts
 // with varied tags, stages, statuses, phones and dates (seeded, so every run sees the same CRM).
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parse } from 'yaml';
-import type { SandboxFixture } from '@crm-rules/crm-sandbox';
+import { DEMO_FIXTURE_PATH, type SandboxFixture } from '@crm-rules/crm-sandbox';
 
 const TAGS = ['vip', 'customer', 'ad-lead', 'new-contact'];
 const STAGES = ['New lead', 'Qualified', 'Customer', null];
@@ -21,8 +20,7 @@ function random(seed: number): () => number {
 }
 
 export function segmentsFixture(total: number, now: Date, seed = 7): SandboxFixture {
-  const file = join(__dirname, '..', 'src', 'sandbox', 'fixtures', 'demo.yaml');
-  const fixture = parse(readFileSync(file, 'utf8')) as SandboxFixture;
+  const fixture = parse(readFileSync(DEMO_FIXTURE_PATH, 'utf8')) as SandboxFixture;
   const org = fixture.organizations[0];
   const demo = org.contacts ?? [];
   const rnd = random(seed);

@@ -9,6 +9,7 @@ import { forecast, type ForecastInput } from './forecast';
 import { formatForecast } from './forecast-format';
 import { NO_PRIOR_MESSAGES } from './prior-messages';
 import { SnapshotDirectory } from './snapshot-directory';
+import { contact } from '../language/segment-filters/segment-filter.spec-support';
 
 const NOW = new Date('2026-11-02T10:00:00Z');
 const directory = new SnapshotDirectory({
@@ -23,26 +24,20 @@ const directory = new SnapshotDirectory({
   templates: [],
 });
 
-const member = (id: string, tags: string[] = []): MirroredContact => ({
-  id,
-  name: id,
-  phone: '5511987654321',
-  email: null,
-  avatar: null,
-  notes: null,
-  status: 'active',
-  isBlocked: false,
-  sourceMethod: 'MSG_API_AD',
-  assigneeId: 'member-1',
-  stageId: null,
-  tags: tags.map((name) => ({ id: `tag-${name}`, name, color: '' })),
-  tagIds: tags.map((name) => `tag-${name}`),
-  customFields: {},
-  country: 'BR',
-  createdAt: NOW,
-  updatedAt: NOW,
-  lastInteractionAt: null,
-});
+const member = (id: string, tags: string[] = []): MirroredContact =>
+  contact({
+    id,
+    name: id,
+    sourceMethod: 'MSG_API_AD',
+    assigneeId: 'member-1',
+    stageId: null,
+    tags: tags.map((name) => ({ id: `tag-${name}`, name, color: '' })),
+    tagIds: tags.map((name) => `tag-${name}`),
+    customFields: {},
+    createdAt: NOW,
+    updatedAt: NOW,
+    lastInteractionAt: null,
+  });
 const CONTACTS = [
   member('ana', ['vip']),
   member('bruno'),

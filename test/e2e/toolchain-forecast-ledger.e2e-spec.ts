@@ -12,6 +12,7 @@ import type { MirroredContact } from '../../src/crm-contract/mirrored-contact';
 import { contactLine, contactsHeader } from '../../src/toolchain/contacts-file';
 import { PRIOR_MESSAGES_FORMAT } from '../../src/toolchain/prior-messages';
 import { createTestDb, type TestDb } from '../support/test-db';
+import { contact } from '../../src/language/segment-filters/segment-filter.spec-support';
 
 const NOW = new Date('2026-11-02T12:00:00Z');
 const ago = (h: number) => new Date(NOW.getTime() - h * 3_600_000);
@@ -32,26 +33,19 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
   return { code, out, err };
 }
 
-const contact = (id: string): MirroredContact => ({
-  id,
-  name: id,
-  phone: '5511987654321',
-  email: null,
-  avatar: null,
-  notes: null,
-  status: 'active',
-  isBlocked: false,
-  sourceMethod: 'MSG_API_AD',
-  assigneeId: 'a0000000-0000-4000-8000-000000000001',
-  stageId: null,
-  tags: [],
-  tagIds: [],
-  customFields: {},
-  country: 'BR',
-  createdAt: ago(1000),
-  updatedAt: ago(1000),
-  lastInteractionAt: null,
-});
+const member = (id: string): MirroredContact =>
+  contact({
+    id,
+    name: id,
+    sourceMethod: 'MSG_API_AD',
+    stageId: null,
+    tags: [],
+    tagIds: [],
+    customFields: {},
+    createdAt: ago(1000),
+    updatedAt: ago(1000),
+    lastInteractionAt: null,
+  });
 
 describe('crm-rules forecast with the messages already sent', () => {
   let db: TestDb;
@@ -97,7 +91,7 @@ describe('crm-rules forecast with the messages already sent', () => {
       ],
       [
         '.crm-contacts.ndjson',
-        contactsHeader('test', NOW) + [ana, bruno, carla].map((id) => contactLine(contact(id))).join(''),
+        contactsHeader('test', NOW) + [ana, bruno, carla].map((id) => contactLine(member(id))).join(''),
       ],
     ] as const)
       writeFileSync(join(rules, file), text);

@@ -8,3 +8,5 @@ export {
   type SandboxOptions,
 } from './start-sandbox';
 export { demoFixtureWithRecipeNames, RECIPE_NAMES } from './fixtures/recipe-names';
+export { DEMO_FIXTURE_PATH } from './domain/fixture-loader';
+export { SANDBOX_MAIN_PATH } from './main-path';

@@ -1,4 +1,4 @@
-// Segment names and filters are checked by src/crm-contract/segment-filter-constraints.ts (the single
+// Segment names and filters are checked by packages/crm-contract/src/segment-filter-constraints.ts (the single
 // home of docs/CRM-API.md §2.4's constraints); this maps its `param` paths back to YAML positions.
 import type { CrmErrorDetail } from '@crm-rules/crm-contract';
 import { SEGMENT_FILTER_MEMBERS, validateSegmentFilters, validateSegmentName } from '@crm-rules/crm-contract';

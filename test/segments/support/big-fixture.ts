@@ -1,17 +1,13 @@
 // The demo fixture plus `n` generated contacts in its first organization.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parse } from 'yaml';
-import type { SandboxFixture } from '@crm-rules/crm-sandbox';
+import { DEMO_FIXTURE_PATH, type SandboxFixture } from '@crm-rules/crm-sandbox';
 
 export function bigFixture(
   n: number,
   make: (i: number) => Record<string, unknown> = defaultContact,
 ): SandboxFixture {
-  const text = readFileSync(
-    join(__dirname, '..', '..', '..', 'src', 'sandbox', 'fixtures', 'demo.yaml'),
-    'utf8',
-  );
+  const text = readFileSync(DEMO_FIXTURE_PATH, 'utf8');
   const fixture = parse(text) as SandboxFixture;
   const org = fixture.organizations[0];
   org.contacts = [...(org.contacts ?? []), ...Array.from({ length: n }, (_, i) => make(i) as never)];
