@@ -2,18 +2,17 @@
 // engine's export keeps them with the contact they resolved to, `diff` replays them through a
 // changed rule on `custom.shop` and names the order the engine did not act on but the new rule
 // would, and `forecast --events` counts the calls those rules make.
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { run } from '../../src/cli';
 import { signatureHeader } from '../../src/net/verify-signature';
 import { parseEventsFile } from '../../src/toolchain/recorded-events';
 import { KEYS } from '../support/demo-fixture';
 import { ADMIN_TOKEN, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { request } from '../support/http';
+import { cli, git } from '../support/cli';
 
 const SECRET = 'whsec_shop_toolchain_0123456789';
 const SOURCES = `sources:
@@ -32,16 +31,6 @@ if: { fact: event.data.total, operator: greaterThan, value: ${total} }
 do:
   - add-tag: vip
 `;
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, stdio: 'pipe' });
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await run(argv, { out: (t) => (out += t), err: (t) => (err += t) });
-  return { code, out, err };
-}
 
 describe('crm-rules diff and forecast over recorded custom-source events', () => {
   let h: Harness;

@@ -3,15 +3,14 @@
 // an engine running rule set A and through a fresh engine (its own database and Redis prefix,
 // the same CRM) running B, A with a condition narrowed. The two ledgers say who got the action
 // under A and not under B; `crm-rules diff --base <A>` on A's inbox export must name exactly them.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { run } from '../../src/cli';
 import { KEYS } from '../support/demo-fixture';
 import { ADMIN_TOKEN, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
+import { cli, git } from '../support/cli';
 
 const RULE_ID = 'tag-vip-on-update';
 const RULE_A = [
@@ -31,16 +30,6 @@ const RULE_B = RULE_A.replace(
 );
 
 const ENV = { CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET, RULES_WATCH: 'false' };
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, stdio: 'pipe' });
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await run(argv, { out: (t) => (out += t), err: (t) => (err += t) });
-  return { code, out, err };
-}
 
 /** Every delivered event processed and every run of the rule finished, actions included. */
 async function settled(h: Harness, events: number): Promise<void> {

@@ -6,13 +6,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../../src/cli';
 import { SNAPSHOT_FORMAT } from '../../src/crm-contract/crm-snapshot';
 import type { MirroredContact } from '../../src/crm-contract/mirrored-contact';
 import { contactLine, contactsHeader } from '../../src/toolchain/contacts-file';
 import { PRIOR_MESSAGES_FORMAT } from '../../src/toolchain/prior-messages';
 import { createTestDb, type TestDb } from '../support/test-db';
 import { contact } from '../../src/language/segment-filters/segment-filter.spec-support';
+import { cli } from '../support/cli';
 
 const NOW = new Date('2026-11-02T12:00:00Z');
 const ago = (h: number) => new Date(NOW.getTime() - h * 3_600_000);
@@ -25,13 +25,6 @@ do:
   - send-message: Anything we can help with?
 `;
 const POLICY = 'caps: [{ max: 1, per: 1d }]\n';
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await run(argv, { out: (t) => (out += t), err: (t) => (err += t) });
-  return { code, out, err };
-}
 
 const member = (id: string): MirroredContact =>
   contact({

@@ -4,15 +4,9 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../../src/cli';
+import { cli } from '../support/cli';
 
 const FIXTURE = 'test/rules/change-facts';
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
-  let out = '';
-  const code = await run(argv, { out: (t) => (out += t), err: () => undefined });
-  return { code, out };
-}
 
 describe('rule tests of change operators', () => {
   it('validate accepts the rules and their names against the snapshot', async () => {

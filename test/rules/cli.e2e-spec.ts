@@ -4,14 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../../src/cli';
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await run(argv, { out: (t) => (out += t), err: (t) => (err += t) });
-  return { code, out, err };
-}
+import { cli } from '../support/cli';
 
 describe('crm-rules CLI', () => {
   let tmp: string;

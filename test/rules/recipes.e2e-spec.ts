@@ -4,18 +4,11 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { run } from '../../src/cli';
+import { cli } from '../support/cli';
 
 const ROOT = join(__dirname, '..', '..');
 const RECIPES = join(ROOT, 'recipes');
 const recipeFiles = readdirSync(RECIPES).filter((f) => f.endsWith('.yaml') && !f.endsWith('.test.yaml'));
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
-  let out = '';
-  // stderr carries the "no CRM snapshot" note; the verdict is on stdout.
-  const code = await run(argv, { out: (t) => (out += t), err: () => undefined });
-  return { code, out };
-}
 
 describe('recipes', () => {
   let tmp: string;

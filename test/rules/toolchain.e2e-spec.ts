@@ -1,24 +1,14 @@
 // The issue's "Must show": a rules repository made by `init`, given a snapshot of the CRM (the
 // sandbox, started in this process), validated (a misspelt tag is an error with a suggestion),
 // tested, forecast and diffed against a recorded event export, with no engine, Postgres or Redis.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../../src/cli';
 import { startSandbox, type RunningSandbox } from '@crm-rules/crm-sandbox';
 import { parseContactsFile } from '../../src/toolchain/contacts-file';
 import { eventLine, eventsHeader } from '../../src/toolchain/recorded-events';
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await run(argv, { out: (t) => (out += t), err: (t) => (err += t) });
-  return { code, out, err };
-}
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, stdio: 'pipe' });
+import { cli, git } from '../support/cli';
 
 const DORMANT = `rule: dormant-contacts
 on:
