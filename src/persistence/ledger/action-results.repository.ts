@@ -3,7 +3,8 @@
 import type { Queryable, Transactional } from '../sql/queryable';
 import { returnedRows } from '../sql/returned-rows';
 import type { RuleAction } from '../../language/rules/rule-types';
-import type { ActionStatus, ActionTarget } from './action-result.entity';
+import type { SnakeRow } from '../sql/snake-row';
+import type { ActionResultEntity, ActionStatus, ActionTarget } from './action-result.entity';
 import { ActionResultViews } from './action-result-views.repository';
 
 export type {
@@ -13,17 +14,17 @@ export type {
   RetryCandidate,
 } from './action-result-views.repository';
 
-export interface ActionRow {
-  id: string;
-  action_index: number;
-  action: unknown;
-  status: ActionStatus;
-  target: ActionTarget | null;
-  /** When the last attempt began (committed before the call). */
-  started_at: Date | null;
-  /** http-request: what `save:` read from the answer (with its success). */
-  saved: Record<string, unknown> | null;
-}
+/** An `action_results` row as `SELECT *` returns it: the table's one row type (the relation `run` is no column). */
+export type ActionResultRow = SnakeRow<Omit<ActionResultEntity, 'run'>>;
+
+/**
+ * An action as the runner works it (ofRun). `started_at`: when the last attempt began (committed
+ * before the call); `saved`: for http-request, what `save:` read from the answer (with its success).
+ */
+export type ActionRow = Pick<
+  ActionResultRow,
+  'id' | 'action_index' | 'action' | 'status' | 'target' | 'started_at' | 'saved'
+>;
 
 export interface Failure {
   code: string;
