@@ -14,7 +14,7 @@ export type {
   RetryCandidate,
 } from './action-result-views.repository';
 
-/** An `action_results` row as `SELECT *` returns it: the table's one row type (the relation `run` is no column). */
+/** The table's one row type, ActionResultEntity, as `SELECT *` returns it (its relation `run` is no column). */
 export type ActionResultRow = SnakeRow<Omit<ActionResultEntity, 'run'>>;
 
 /**
