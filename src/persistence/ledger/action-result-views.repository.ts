@@ -61,6 +61,24 @@ export type RetryCandidate = Pick<
   type: string;
 };
 
+/** An action on a run's page (the admin API's and the console's): forRunView. */
+export type RunActionView = Pick<
+  ActionResultEntity,
+  | 'action'
+  | 'status'
+  | 'reason'
+  | 'errorCode'
+  | 'errorMessage'
+  | 'httpStatus'
+  | 'requestId'
+  | 'attempts'
+  | 'startedAt'
+  | 'finishedAt'
+  | 'durationMs'
+  | 'saved'
+> &
+  ActionIndex;
+
 export class ActionResultViews {
   constructor(protected readonly db: Queryable) {}
 
@@ -154,7 +172,7 @@ export class ActionResultViews {
   }
 
   /** The admin view of a run's actions, camelCase. */
-  forRunView(runId: string): Promise<Record<string, unknown>[]> {
+  forRunView(runId: string): Promise<RunActionView[]> {
     return this.db.query(
       `SELECT action_index AS "index", action, status, reason, error_code AS "errorCode", error_message AS "errorMessage",
               http_status AS "httpStatus", request_id AS "requestId", attempts, started_at AS "startedAt",

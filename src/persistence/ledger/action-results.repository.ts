@@ -12,6 +12,7 @@ export type {
   AttentionFilter,
   ContactActionRow,
   RetryCandidate,
+  RunActionView,
 } from './action-result-views.repository';
 
 /** The table's one row type, ActionResultEntity, as `SELECT *` returns it (its relation `run` is no column). */
