@@ -4,7 +4,6 @@
 // transaction's queryable.
 import type { Contact } from '@crm-rules/crm-contract';
 import type { Queryable } from '../sql/queryable';
-import type { ContactMirrorEntity } from '../../contacts/contact-mirror.entity';
 import type { InboxEventEntity } from './inbox-event.entity';
 import type { RunRow } from './run-rows';
 
@@ -46,8 +45,11 @@ interface SettlementStateRow {
   id: string;
   /** Computed: no unfinished run of the contact and no live lease on it. */
   quiet: boolean | null;
-  /** contact_mirror.raw: the contact as the CRM sent it, read as the Contact it holds. */
-  mirrored: (ContactMirrorEntity['raw'] & Contact) | null;
+  /**
+   * contact_mirror.raw: the Contact as the CRM sent it (ContactMirrorEntity types it as a record;
+   * not named here: persistence/ledger importing contacts/ would close a folder cycle).
+   */
+  mirrored: Contact | null;
   /** inbox_events.payload of the event. */
   event_payload: InboxEventEntity['payload'] | null;
 }

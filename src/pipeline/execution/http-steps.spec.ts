@@ -21,7 +21,13 @@ describe('http steps', () => {
     expect(outboundFor(repeat, sender, 'run-1', 0) !== undefined).toBe(given);
   });
 
-  const lookup = { type: 'http-request', name: 'erp', method: 'GET', url: 'https://erp.test/x', timeoutMs: 1000 } as const;
+  const lookup = {
+    type: 'http-request',
+    name: 'erp',
+    method: 'GET',
+    url: 'https://erp.test/x',
+    timeoutMs: 1000,
+  } as const;
 
   it.each<[string, ActionStatus, ActionRow['saved'], Record<string, unknown>]>([
     ['a succeeded lookup', 'succeeded', { s: 'shipped' }, { erp: { s: 'shipped' } }],
