@@ -18,7 +18,7 @@ import {
   triggerText,
   when,
 } from './pages/format';
-import { ActionResultRow, RunDetail, runPage } from './pages/run-page';
+import { RunDetail, runPage } from './pages/run-page';
 import { buildTimeline } from './pages/timeline';
 import { describeMessageCounts, messageCounts, messagePeriods } from './pages/message-counts';
 import { CUSTOMER_MESSAGE_TYPES } from '../language/policy/customer-messages';
@@ -115,7 +115,7 @@ export class ConsolePagesController {
     const inboxEventId = (run as unknown as { inboxEventId: string | null }).inboxEventId;
     run.eventType = inboxEventId ? (await this.inbox.find(inboxEventId))?.type : null;
     const [actions, journal] = await Promise.all([
-      this.actionResults.forRunView(id) as unknown as Promise<ActionResultRow[]>,
+      this.actionResults.forRunView(id),
       this.journal.forContact(run.contactId, TIMELINE_LIMIT),
     ]);
     const waits = new Map<number, number>();

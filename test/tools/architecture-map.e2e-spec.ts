@@ -1,6 +1,8 @@
 // docs/ARCHITECTURE.md opens with the map of one event, one numbered line per file; docs/GLOSSARY.md
 // names the file that owns each term. Both go stale silently when a file moves: this parses them
-// and checks that every file they name exists (and that the map is numbered without gaps).
+// and checks that every file they name exists (and that the map is numbered without gaps). The
+// "one row type per table" list in ARCHITECTURE.md is checked against src/db/entities.ts: every
+// entity's table has a line, and every type a line names is exported by a file it names.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -31,6 +33,31 @@ function glossaryOwners(): string[] {
     .flatMap((line) => [...(line.split('|').at(-2) ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]));
 }
 
+/** The table of each entity in src/db/entities.ts (its `@Entity('<table>')`), read from the sources. */
+function entityTables(): string[] {
+  const entities = readFileSync(join(ROOT, 'src', 'db', 'entities.ts'), 'utf8');
+  return [...entities.matchAll(/from '([^']+\.entity)'/g)].map((m) => {
+    const source = readFileSync(join(ROOT, 'src', 'db', `${m[1]}.ts`), 'utf8');
+    const table = /@Entity\('([a-z_]+)'\)/.exec(source);
+    if (!table) throw new Error(`no @Entity('<table>') in ${m[1]}`);
+    return table[1];
+  });
+}
+
+/** The lines "- `table` → `Type` (`path`); ..." of ARCHITECTURE.md: [table, types, paths]. */
+function rowTypeLines(): [string, string[], string[]][] {
+  return read('ARCHITECTURE.md')
+    .split('\n')
+    .filter((line) => /^- `[a-z_]+` → /.test(line))
+    .map((line) => {
+      const names = [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+      return [names[0], names.filter((n) => /^[A-Z]\w+$/.test(n)), names.filter((n) => n.includes('/'))];
+    });
+}
+
+const exportsType = (path: string, name: string) =>
+  new RegExp(`^export (type|interface|class) ${name}\\b`, 'm').test(readFileSync(join(ROOT, path), 'utf8'));
+
 describe('docs that name files', () => {
   const map = mapOfOneEvent();
 
@@ -53,4 +80,20 @@ describe('docs that name files', () => {
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain('docs/GLOSSARY.md');
     expect(read('ARCHITECTURE.md')).toContain('(GLOSSARY.md)');
   });
+
+  it('ARCHITECTURE.md names one row type for every table of src/db/entities.ts, and no other table', () => {
+    expect(
+      rowTypeLines()
+        .map(([table]) => table)
+        .sort(),
+    ).toEqual(entityTables().sort());
+  });
+
+  it.each(rowTypeLines())(
+    'the row types of %s are exported by the files its line names',
+    (_t, types, paths) => {
+      expect(types.length).toBeGreaterThan(0);
+      expect(types.filter((name) => !paths.some((path) => exportsType(path, name)))).toEqual([]);
+    },
+  );
 });

@@ -1,6 +1,7 @@
 // A run as people read it: the condition tree with ✔/✘ and the values seen (the same text as
 // `crm-rules explain`, from format-explain.ts), then its actions. Pure.
 import { formatTraceList, formatTree } from '../../language/matching/format-explain';
+import type { RunActionView } from '../../persistence/ledger/action-result-views.repository';
 import { runPath, type TimelineEntry } from '../../persistence/ledger/run-timeline-entry';
 import type { ConditionTrace, RuleDefinition } from '../../language/rules/rule-types';
 import { actionShown, contactHref, statusText, statusTone, triggerText, when } from './format';
@@ -23,20 +24,6 @@ export interface RunDetail {
   eventType?: string | null;
   /** Waits, windows, limits, the messaging policy and the branches the run met (runs.timeline). */
   timeline?: TimelineEntry[] | null;
-}
-
-/** An action as ActionResultsRepository.forRunView() gives it. */
-export interface ActionResultRow {
-  index: number;
-  action: Record<string, unknown> & { type: string };
-  status: string;
-  reason: string | null;
-  errorCode: string | null;
-  errorMessage: string | null;
-  httpStatus: number | null;
-  requestId: string | null;
-  attempts: number;
-  durationMs: number | null;
 }
 
 export interface TraceLine {
@@ -66,7 +53,7 @@ export function traceLines(
 
 export function runPage(
   run: RunDetail,
-  actions: ActionResultRow[],
+  actions: RunActionView[],
   rule: RuleDefinition | undefined,
   budgetWaits: Map<number, number>,
 ) {

@@ -1,9 +1,10 @@
 // Read-only views of `action_results` for the operator console, admin, retry and sweep reports.
 // ActionResultsRepository extends this class: one repository per table, its statements kept in two
-// files (as runs' are).
+// files (as runs' are). Each view is a Pick<> of the table's one row type, ActionResultEntity, under
+// the camelCase names its statement aliases, plus the joined run's columns.
 import type { Queryable } from '../sql/queryable';
-import type { RuleAction } from '../../language/rules/rule-types';
-import type { ActionStatus } from './action-result.entity';
+import type { ActionResultEntity } from './action-result.entity';
+import type { RunEntity } from './run.entity';
 
 export interface AttentionFilter {
   statuses: readonly string[];
@@ -13,46 +14,70 @@ export interface AttentionFilter {
   limit: number;
 }
 
-export interface ActionNeedingAttention {
-  id: string;
-  runId: string;
-  index: number;
-  ruleId: string;
-  contactId: string;
-  action: RuleAction;
-  status: ActionStatus;
-  errorCode: string | null;
-  errorMessage: string | null;
-  requestId: string | null;
-  attempts: number;
-  finishedAt: Date | null;
-}
+/** `action_index` under the name the views give it. */
+type ActionIndex = { index: ActionResultEntity['actionIndex'] };
 
-export interface ContactActionRow {
-  runId: string;
-  ruleId: string;
-  index: number;
-  action: RuleAction;
-  status: ActionStatus;
-  reason: string | null;
+/** The rule and contact of the action's run (joined). */
+type OfRun = Pick<RunEntity, 'ruleId' | 'contactId'>;
+
+export type ActionNeedingAttention = Pick<
+  ActionResultEntity,
+  | 'id'
+  | 'runId'
+  | 'action'
+  | 'status'
+  | 'errorCode'
+  | 'errorMessage'
+  | 'requestId'
+  | 'attempts'
+  | 'finishedAt'
+> &
+  ActionIndex &
+  OfRun;
+
+export type ContactActionRow = Pick<
+  ActionResultEntity,
+  | 'runId'
+  | 'action'
+  | 'status'
+  | 'reason'
+  | 'errorCode'
+  | 'httpStatus'
+  | 'requestId'
+  | 'durationMs'
+  | 'startedAt'
+  | 'finishedAt'
+> &
   /** A skip's detail (the guard's or the messaging policy's words), or the failure's message. */
-  errorMessage?: string | null;
-  errorCode: string | null;
-  httpStatus: number | null;
-  requestId: string | null;
-  durationMs: number | null;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-}
+  Partial<Pick<ActionResultEntity, 'errorMessage'>> &
+  ActionIndex &
+  Pick<OfRun, 'ruleId'>;
 
-export interface RetryCandidate {
-  id: string;
-  runId: string;
+export type RetryCandidate = Pick<
+  ActionResultEntity,
+  'id' | 'runId' | 'startedAt' | 'errorCode' | 'httpStatus'
+> & {
+  /** `action ->> 'type'`. */
   type: string;
-  startedAt: Date | null;
-  errorCode: string | null;
-  httpStatus: number | null;
-}
+};
+
+/** An action on a run's page (the admin API's and the console's): forRunView. */
+export type RunActionView = Pick<
+  ActionResultEntity,
+  | 'action'
+  | 'status'
+  | 'reason'
+  | 'errorCode'
+  | 'errorMessage'
+  | 'httpStatus'
+  | 'requestId'
+  | 'attempts'
+  | 'startedAt'
+  | 'finishedAt'
+  | 'durationMs'
+  | 'saved'
+> &
+  ActionIndex;
 
 export class ActionResultViews {
   constructor(protected readonly db: Queryable) {}
@@ -147,7 +172,7 @@ export class ActionResultViews {
   }
 
   /** The admin view of a run's actions, camelCase. */
-  forRunView(runId: string): Promise<Record<string, unknown>[]> {
+  forRunView(runId: string): Promise<RunActionView[]> {
     return this.db.query(
       `SELECT action_index AS "index", action, status, reason, error_code AS "errorCode", error_message AS "errorMessage",
               http_status AS "httpStatus", request_id AS "requestId", attempts, started_at AS "startedAt",

@@ -3,7 +3,8 @@
 import type { Queryable, Transactional } from '../sql/queryable';
 import { returnedRows } from '../sql/returned-rows';
 import type { RuleAction } from '../../language/rules/rule-types';
-import type { ActionStatus, ActionTarget } from './action-result.entity';
+import type { SnakeRow } from '../sql/snake-row';
+import type { ActionResultEntity, ActionStatus, ActionTarget } from './action-result.entity';
 import { ActionResultViews } from './action-result-views.repository';
 
 export type {
@@ -11,19 +12,20 @@ export type {
   AttentionFilter,
   ContactActionRow,
   RetryCandidate,
+  RunActionView,
 } from './action-result-views.repository';
 
-export interface ActionRow {
-  id: string;
-  action_index: number;
-  action: unknown;
-  status: ActionStatus;
-  target: ActionTarget | null;
-  /** When the last attempt began (committed before the call). */
-  started_at: Date | null;
-  /** http-request: what `save:` read from the answer (with its success). */
-  saved: Record<string, unknown> | null;
-}
+/** The table's one row type, ActionResultEntity, as `SELECT *` returns it (its relation `run` is no column). */
+export type ActionResultRow = SnakeRow<Omit<ActionResultEntity, 'run'>>;
+
+/**
+ * An action as the runner works it (ofRun). `started_at`: when the last attempt began (committed
+ * before the call); `saved`: for http-request, what `save:` read from the answer (with its success).
+ */
+export type ActionRow = Pick<
+  ActionResultRow,
+  'id' | 'action_index' | 'action' | 'status' | 'target' | 'started_at' | 'saved'
+>;
 
 export interface Failure {
   code: string;

@@ -1,9 +1,11 @@
 // Read-only views of `inbox_events` for the operator console, the admin API and the toolchain's
 // export. InboxEventsRepository extends this class: one repository per table, its statements kept
-// in two files.
+// in two files. Each view is a Pick<> of the table's one row type, InboxEventEntity (camelCase
+// aliases or snake_case names, as its statement returns them), plus its computed columns.
 import type { EntityManager } from 'typeorm';
-import type { PreviousState } from '../../language/rules/rule-types';
-import type { InboxStatus } from './inbox-event.entity';
+import type { SnakeRow } from '../sql/snake-row';
+import type { InboxEventEntity } from './inbox-event.entity';
+import type { RunEntity } from './run.entity';
 
 /** Needs `transaction` besides `query`: the pool (DataSource) or an EntityManager. */
 export type Db = Pick<EntityManager, 'query' | 'transaction'>;
@@ -11,23 +13,16 @@ export type Db = Pick<EntityManager, 'query' | 'transaction'>;
 const VIEW = `id, event_key AS "eventKey", type, status, outcome, attempts, last_error AS "lastError",
   contact_id AS "contactId", received_at AS "receivedAt", processed_at AS "processedAt"`;
 
-export interface ContactDeliveryRow {
-  id: string;
-  type: string;
-  eventKey: string;
-  status: InboxStatus;
-  error: string | null;
-  receivedAt: Date;
-  processedAt: Date | null;
-}
+/** `last_error` under the name the views give it. */
+type EventError = { error: InboxEventEntity['lastError'] };
 
-export interface FailedEventRow {
-  id: string;
-  type: string;
-  contactId: string | null;
-  error: string | null;
-  receivedAt: Date;
-}
+export type ContactDeliveryRow = Pick<
+  InboxEventEntity,
+  'id' | 'type' | 'eventKey' | 'status' | 'receivedAt' | 'processedAt'
+> &
+  EventError;
+
+export type FailedEventRow = Pick<InboxEventEntity, 'id' | 'type' | 'contactId' | 'receivedAt'> & EventError;
 
 export interface InboxExportCursor {
   /** received_at as Postgres prints it (microseconds kept). */
@@ -35,17 +30,17 @@ export interface InboxExportCursor {
   id: string;
 }
 
-export interface InboxExportRow {
-  id: string;
-  type: string;
-  payload: { id?: string; createdAt?: string; data?: Record<string, unknown> };
-  contact_id: string | null;
-  received_at: Date;
+export type InboxExportRow = Pick<
+  SnakeRow<InboxEventEntity>,
+  'id' | 'type' | 'payload' | 'contact_id' | 'received_at'
+> & {
+  /** received_at as text (microseconds kept, for the cursor). */
   cursor_at: string;
-  contact: Record<string, unknown> | null;
+  /** The contact state one of the event's runs recorded (joined). */
+  contact: RunEntity['contactSnapshot'];
   /** The contact before the event, when a change operator needed it (replays compare with it). */
-  previous: PreviousState | null;
-}
+  previous: InboxEventEntity['previousContact'];
+};
 
 export class InboxEventViews {
   constructor(protected readonly db: Db) {}

@@ -1,4 +1,17 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { PreviousState } from '../../language/rules/rule-types';
+
+/**
+ * A stored delivery: the CRM's event envelope (the intake refuses a body without a string `type`),
+ * or a custom source's body under `data` with the id and type given it (custom-delivery.ts). `data`
+ * is typed as the readers take it; the intake does not check it.
+ */
+export interface InboxPayload {
+  id?: string;
+  type: string;
+  createdAt?: string;
+  data: Record<string, unknown>;
+}
 
 export type InboxStatus = 'pending' | 'processed' | 'failed';
 
@@ -28,7 +41,7 @@ export class InboxEventEntity {
   type!: string;
 
   @Column({ type: 'jsonb' })
-  payload!: Record<string, unknown>;
+  payload!: InboxPayload;
 
   /** The delivery's exact text when `payload` had to differ from it (a \u0000, shown as U+FFFD). */
   @Column({ name: 'raw_body', type: 'text', nullable: true })
@@ -36,7 +49,7 @@ export class InboxEventEntity {
 
   /** The contact before this event, when a change operator needed it (src/contacts/mirror-sql.ts). */
   @Column({ name: 'previous_contact', type: 'jsonb', nullable: true })
-  previousContact!: Record<string, unknown> | null;
+  previousContact!: PreviousState | null;
 
   /** The intake's group commit that stored it, when that was enqueued as one job (eventsBatchJobId). */
   @Column({ name: 'batch_key', type: 'uuid', nullable: true })

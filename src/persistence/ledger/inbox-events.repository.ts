@@ -1,8 +1,8 @@
 // Every statement on `inbox_events`: the intake's group commit, the events processor's claim and
 // mark, the reconciler's scan and the admin replay.
 import { affectedRows, returnedRows } from '../sql/returned-rows';
-import type { PreviousState } from '../../language/rules/rule-types';
-import type { InboxOutcome, InboxStatus } from './inbox-event.entity';
+import type { SnakeRow } from '../sql/snake-row';
+import type { InboxEventEntity, InboxOutcome } from './inbox-event.entity';
 import { InboxEventViews, type Db } from './inbox-event-views.repository';
 
 export type {
@@ -22,17 +22,15 @@ export interface NewInboxEvent {
   contactId: string | null;
 }
 
-export interface InboxEventRow {
-  id: string;
-  type: string;
-  payload: { id?: string; type: string; createdAt?: string; data: Record<string, unknown> };
-  status: InboxStatus;
-  contact_id: string | null;
-  event_key: string;
-  attempts: number;
-  /** The contact before this event, captured with the mirror upsert when a change operator needs it. */
-  previous_contact: PreviousState | null;
-}
+/**
+ * An event as the events processor works it (find, findMany): columns of the table's one row type,
+ * InboxEventEntity, as `SELECT` returns them. `previous_contact`: the contact before this event,
+ * captured with the mirror upsert when a change operator needs it.
+ */
+export type InboxEventRow = Pick<
+  SnakeRow<InboxEventEntity>,
+  'id' | 'type' | 'payload' | 'status' | 'contact_id' | 'event_key' | 'attempts' | 'previous_contact'
+>;
 
 /** Event keys of operator replays start with this: they skip the mirror and loop protection. */
 export const REPLAY_KEY_PREFIX = 'replay:';

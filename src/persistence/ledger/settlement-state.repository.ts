@@ -4,6 +4,7 @@
 // transaction's queryable.
 import type { Contact } from '@crm-rules/crm-contract';
 import type { Queryable } from '../sql/queryable';
+import type { InboxEventEntity } from './inbox-event.entity';
 import type { RunRow } from './run-rows';
 
 /**
@@ -37,12 +38,20 @@ const SETTLEMENT_STATE_SQL = `
   UNION ALL
   SELECT 'event', e.id::text, NULL, NULL, e.payload FROM inbox_events e WHERE e.id = ANY($2::uuid[])`;
 
+/** The statement's rows: one per contact, one per event; the columns of the other kind are null. */
 interface SettlementStateRow {
   kind: 'contact' | 'event';
+  /** The contact's id, or the event's (as text). */
   id: string;
+  /** Computed: no unfinished run of the contact and no live lease on it. */
   quiet: boolean | null;
+  /**
+   * contact_mirror.raw: the Contact as the CRM sent it (ContactMirrorEntity types it as a record;
+   * not named here: persistence/ledger importing contacts/ would close a folder cycle).
+   */
   mirrored: Contact | null;
-  event_payload: RunRow['event_payload'];
+  /** inbox_events.payload of the event. */
+  event_payload: InboxEventEntity['payload'] | null;
 }
 
 /** Per contact: whether it is quiet (no unfinished run, no lease) and its mirror row; per event: its payload. */

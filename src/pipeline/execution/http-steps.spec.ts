@@ -1,4 +1,6 @@
 // The runner's http-request helpers: one key per action across attempts, saved values by name.
+import type { ActionStatus } from '../../persistence/ledger/action-result.entity';
+import type { ActionRow } from '../../persistence/ledger/action-results.repository';
 import { idempotencyKey, outboundFor, savedSteps } from './http-steps';
 
 const sender = { send: jest.fn() };
@@ -19,15 +21,23 @@ describe('http steps', () => {
     expect(outboundFor(repeat, sender, 'run-1', 0) !== undefined).toBe(given);
   });
 
-  it.each([
+  const lookup = {
+    type: 'http-request',
+    name: 'erp',
+    method: 'GET',
+    url: 'https://erp.test/x',
+    timeoutMs: 1000,
+  } as const;
+
+  it.each<[string, ActionStatus, ActionRow['saved'], Record<string, unknown>]>([
     ['a succeeded lookup', 'succeeded', { s: 'shipped' }, { erp: { s: 'shipped' } }],
     ['a failed lookup', 'failed', null, {}],
     ['a pending lookup', 'pending', null, {}],
     ['a lookup without save', 'succeeded', null, {}],
   ])('rebuilds the saved values after %s', (_what, status, saved, expected) => {
-    const rows = [
-      { action: { type: 'add-tag', tag: 'x' }, status: 'succeeded' as const, saved: null },
-      { action: { type: 'http-request', name: 'erp' }, status: status as 'succeeded', saved },
+    const rows: Pick<ActionRow, 'action' | 'status' | 'saved'>[] = [
+      { action: { type: 'add-tag', tag: 'x' }, status: 'succeeded', saved: null },
+      { action: lookup, status, saved },
     ];
     expect(savedSteps(rows)).toEqual(expected);
   });

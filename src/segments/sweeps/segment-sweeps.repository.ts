@@ -2,20 +2,31 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { affectedRows, returnedRows } from '../../persistence/sql/returned-rows';
-import type { SweepPhase, SweepStatus } from '../segment-sweep.entity';
+import type { SnakeRow } from '../../persistence/sql/snake-row';
+import type { SegmentSweepEntity, SweepStatus } from '../segment-sweep.entity';
 
-export interface SweepProgressRow {
-  phase: SweepPhase | null;
-  pagesDone: number;
-  pagesTotal: number | null;
-  contactsEvaluated: number;
-  members: number | null;
-  entered: number;
-  left: number;
-  actionsQueued: number;
-  callsRemaining: number | null;
-  etaMs: number | null;
-}
+/**
+ * The table's one row type, SegmentSweepEntity, as `SELECT *` returns it (latestPerRule, history).
+ * `eta_ms` is a bigint column, which pg returns as a string (no cast in those statements).
+ */
+export type SegmentSweepRow = SnakeRow<SegmentSweepEntity>;
+
+/**
+ * A running sweep's progress as writeProgress stores it. `etaMs` is written from a number; the
+ * bigint column reads back as a string (SegmentSweepRow's eta_ms).
+ */
+export type SweepProgressRow = Pick<
+  SegmentSweepEntity,
+  | 'phase'
+  | 'pagesDone'
+  | 'pagesTotal'
+  | 'contactsEvaluated'
+  | 'members'
+  | 'entered'
+  | 'left'
+  | 'actionsQueued'
+  | 'callsRemaining'
+> & { etaMs: number | null };
 
 @Injectable()
 export class SegmentSweepsRepository {
@@ -89,14 +100,14 @@ export class SegmentSweepsRepository {
     );
   }
 
-  /** The latest sweep of every rule, as pg returns the rows. */
-  latestPerRule<T>(): Promise<T[]> {
+  /** The latest sweep of every rule. */
+  latestPerRule(): Promise<SegmentSweepRow[]> {
     return this.db.query(
       `SELECT DISTINCT ON (rule_id) * FROM segment_sweeps ORDER BY rule_id, tick_at DESC, queued_at DESC`,
     );
   }
 
-  history<T>(ruleId: string, limit: number): Promise<T[]> {
+  history(ruleId: string, limit: number): Promise<SegmentSweepRow[]> {
     return this.db.query(`SELECT * FROM segment_sweeps WHERE rule_id = $1 ORDER BY tick_at DESC LIMIT $2`, [
       ruleId,
       limit,

@@ -4,22 +4,13 @@ import type { Logger } from '@nestjs/common';
 import type { EngineMetrics } from '../../ops/engine-metrics';
 import type { MirrorProgress } from '../../contacts/mirror-policy';
 import type { SweepPhase, SweepStatus } from '../segment-sweep.entity';
-import type { SegmentSweepsRepository } from './segment-sweeps.repository';
+import type { SegmentSweepsRepository, SweepProgressRow } from './segment-sweeps.repository';
 
 const WRITE_EVERY_MS = 1000;
 const LOG_EVERY_MS = 5000;
 
-export interface SweepCounters {
-  pagesDone: number;
-  pagesTotal: number | null;
-  contactsEvaluated: number;
-  members: number | null;
-  entered: number;
-  left: number;
-  actionsQueued: number;
-  callsRemaining: number | null;
-  etaMs: number | null;
-}
+/** The progress columns a sweep counts (its phase is kept apart). */
+export type SweepCounters = Omit<SweepProgressRow, 'phase'>;
 
 /** ETA of the CRM calls still ahead, at the current budget: the wait for a slot, then one slot per call. */
 export function etaMs(

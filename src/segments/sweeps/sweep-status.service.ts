@@ -4,7 +4,7 @@ import { ActionResultsRepository } from '../../persistence/ledger/action-results
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
 import type { MirrorFreshness } from '../../contacts/mirror-policy';
 import { sweepLeaveTriggerKey, sweepTriggerKey } from './sweep-jobs';
-import { SegmentSweepsRepository } from './segment-sweeps.repository';
+import { SegmentSweepsRepository, type SegmentSweepRow } from './segment-sweeps.repository';
 import { etaMs } from './sweep-progress';
 
 export interface SweepView {
@@ -35,28 +35,6 @@ export interface SweepView {
   finishedAt: string | null;
 }
 
-/** A segment_sweeps row as pg returns it. */
-interface SweepRow {
-  id: string;
-  rule_id: string;
-  tick_at: Date;
-  reason: string;
-  status: string;
-  phase: string | null;
-  detail: string | null;
-  pages_done: number;
-  pages_total: number | null;
-  contacts_evaluated: number;
-  members: number | null;
-  entered: number;
-  left: number;
-  actions_queued: number;
-  evaluation_ms: number | null;
-  queued_at: Date;
-  started_at: Date | null;
-  finished_at: Date | null;
-}
-
 /** GET /admin/sweeps: the stored progress of sweeps, with their actions' live state and ETA. */
 @Injectable()
 export class SweepStatusService {
@@ -68,16 +46,16 @@ export class SweepStatusService {
   ) {}
 
   async latest(): Promise<{ mirror: MirrorFreshness; sweeps: SweepView[] }> {
-    const rows = await this.sweepRows.latestPerRule<SweepRow>();
+    const rows = await this.sweepRows.latestPerRule();
     return { mirror: await this.mirror.freshness(), sweeps: await this.views(rows) };
   }
 
   async history(ruleId: string, limit = 20): Promise<SweepView[]> {
-    const rows = await this.sweepRows.history<SweepRow>(ruleId, Math.min(Math.max(limit, 1), 200));
+    const rows = await this.sweepRows.history(ruleId, Math.min(Math.max(limit, 1), 200));
     return this.views(rows);
   }
 
-  private async views(rows: SweepRow[]): Promise<SweepView[]> {
+  private async views(rows: SegmentSweepRow[]): Promise<SweepView[]> {
     if (rows.length === 0) return [];
     const [budget, waitMs] = await Promise.all([
       this.gateway.budgetSnapshot(),
