@@ -31,9 +31,7 @@ export interface MatchingPlan extends EventPlan {
 }
 
 /** The decision: the runs (matched or not, each with its explain trace), or the contact is gone. */
-export type EventMatch =
-  | { outcome: null; runs: NewRun[] }
-  | { outcome: 'contact_gone' };
+export type EventMatch = { outcome: null; runs: NewRun[] } | { outcome: 'contact_gone' };
 
 @Injectable()
 export class EventMatcher {
