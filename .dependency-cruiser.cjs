@@ -183,26 +183,37 @@ const forbidden = [
   {
     name: 'matching-never-writes',
     comment:
-      'Matching decides and hands over: the runs it matched to admission (the recorders), the ends of ' +
-      'an event that leave no run and its failed attempts to admission too (EventLedger, which is also ' +
-      "its way to read the ledger); a custom event's contact is found or created by execution. So " +
-      'matching loads no ledger repository (a row type is fine) and neither the write face nor the gateway.',
+      'Matching decides and writes nothing: it plans an event, builds its facts (the payload, one CRM ' +
+      'read through CrmReads, change names) and returns the runs they decide (NewRun[]). The events ' +
+      'worker (pipeline/events-worker) does the writes: the mirror, the waits, the ledger, admission, ' +
+      'dispatch. So matching loads no ledger repository, neither the write face nor the gateway, nothing ' +
+      'of execution, admission or the queues, and not the contacts mirror service (its writes); a type ' +
+      '(a row, NewRun) is fine.',
     severity: 'error',
     from: { path: '^src/pipeline/matching/', pathNot: SPECS },
     to: {
-      path: `${CRM_WRITES}|^src/crm/crm-gateway[.]service[.]ts$|^src/persistence/ledger/[^/]+[.]repository[.]ts$`,
+      path: [
+        CRM_WRITES,
+        '^src/crm/crm-gateway[.]service[.]ts$',
+        '^src/persistence/ledger/[^/]+[.]repository[.]ts$',
+        '^src/pipeline/(execution|admission)/',
+        '^src/queues/',
+        '^src/contacts/contact-mirror[.]service[.]ts$',
+      ],
       dependencyTypesNot: ['type-only'],
     },
   },
   ...[
-    ['matching', 'intake'],
-    ['admission', 'intake|matching'],
-    ['execution', 'intake|matching|admission'],
+    ['intake', 'events-worker'],
+    ['matching', 'intake|events-worker'],
+    ['admission', 'intake|matching|events-worker'],
+    ['execution', 'intake|matching|admission|events-worker'],
   ].map(([stage, upstream]) => ({
     name: 'pipeline-flows-downstream',
     comment:
       'An event goes intake → matching → admission → execution; a stage imports the stages after it, ' +
-      'never one before (no cycle between stages).',
+      'never one before (no cycle between stages). The events worker (pipeline/events-worker) runs ' +
+      'the stages for one event: it may import every stage, and no stage imports it.',
     severity: 'error',
     from: { path: `^src/pipeline/${stage}/` },
     to: { path: `^src/pipeline/(${upstream})/` },

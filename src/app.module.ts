@@ -11,7 +11,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ConsoleModule } from './console/console.module';
 import { dataSourceOptions } from './db/data-source';
-import { EventsModule } from './pipeline/matching/events.module';
+import { EventsModule } from './pipeline/events-worker/events.module';
 import { IntakeModule } from './pipeline/intake/intake.module';
 import { loggerOptions } from './ops/logger-options';
 import { MetricsModule } from './ops/ops.module';

@@ -4,7 +4,7 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { ReconcilerService } from '../../src/pipeline/matching/reconciler.service';
+import { ReconcilerService } from '../../src/pipeline/events-worker/reconciler.service';
 import { IntakeService } from '../../src/pipeline/intake/intake.service';
 import { signatureHeader } from '../../src/net/verify-signature';
 import { EVENTS_QUEUE, eventJobId, eventsBatchJobId } from '../../src/queues/queues';

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { ReconcilerService } from '../../src/pipeline/matching/reconciler.service';
+import { ReconcilerService } from '../../src/pipeline/events-worker/reconciler.service';
 import { admin, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { api } from '../support/http';
 import { contactEvent, deliver, messageEvent, TEST_WEBHOOK_SECRET } from '../support/webhooks';

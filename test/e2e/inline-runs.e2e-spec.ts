@@ -3,7 +3,7 @@
 import { DataSource } from 'typeorm';
 import { EngineMetrics } from '../../src/ops/engine-metrics';
 import { ActionsQueue } from '../../src/queues/actions-queue.service';
-import { ReconcilerService } from '../../src/pipeline/matching/reconciler.service';
+import { ReconcilerService } from '../../src/pipeline/events-worker/reconciler.service';
 import { EventsQueue } from '../../src/queues/events-queue.service';
 import { ACTIONS_QUEUE, actionJobId } from '../../src/queues/queues';
 import { getQueueToken } from '@nestjs/bullmq';

@@ -4,7 +4,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/load-config';
-import { ReconcilerService } from '../../src/pipeline/matching/reconciler.service';
+import { ReconcilerService } from '../../src/pipeline/events-worker/reconciler.service';
 import { EVENTS_QUEUE, eventJobId, eventsBatchJobId } from '../../src/queues/queues';
 import { api } from '../support/http';
 import { crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';

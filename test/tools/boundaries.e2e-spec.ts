@@ -2,7 +2,8 @@
 // repository's own two configs on a fixture tree (boundaries-fixture: src and packages) that breaks
 // every rule once, fails, naming each rule and the file that broke it; the allowed imports in that
 // tree (app.module.ts → console, engine.ts → sandbox, sandbox → contract, a type-only import of a
-// Nest class, execution → the CRM's write face, matching → a ledger row type) pass.
+// Nest class, execution → the CRM's write face, matching → a ledger row type, an admission type or an
+// execution type, the events worker → every stage) pass.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,11 +75,16 @@ describe('import boundaries (npm run lint)', () => {
       ['gateway-only-from-its-callers', 'src/language/rules/run-gateway.ts'],
       ['gateway-only-through-its-faces', 'src/db/entities.ts'],
       ['gateway-only-through-its-faces', 'src/ops/budget.ts'],
+      ['matching-never-writes', 'src/pipeline/matching/dispatch-runs.ts'],
       ['matching-never-writes', 'src/pipeline/matching/end-event.ts'],
+      ['matching-never-writes', 'src/pipeline/matching/end-waits.ts'],
+      ['matching-never-writes', 'src/pipeline/matching/enqueue-runs.ts'],
       ['matching-never-writes', 'src/pipeline/matching/find-contact.ts'],
+      ['matching-never-writes', 'src/pipeline/matching/update-mirror.ts'],
       ['net-is-a-leaf', 'src/net/allow-list.ts'],
       ['only-admission-creates-runs', 'src/segments/sweep.ts'],
       ['pipeline-flows-downstream', 'src/pipeline/execution/runner.ts'],
+      ['pipeline-flows-downstream', 'src/pipeline/intake/hand-over.ts'],
       ['sandbox-imports-only-the-contract', 'packages/crm-sandbox/src/emulator.ts'],
       ['sandbox-only-from-engine-boot', 'src/ops/health.ts'],
       ['segment-sql-only-in-repositories', 'src/segments/plan-where.ts'],

@@ -1,9 +1,9 @@
-// Matching's one door to the ledger. Matching decides and never writes (matching-never-writes in
-// .dependency-cruiser.cjs): it reads here the stored events and the runs it needs (an event's
-// unfinished runs, the reconciler's stale work), and hands admission, which records what the
-// event path decides, the ends of an event that leave no run: processed with an outcome (no rule
-// listens, the contact is gone), a failed attempt, failed for good. Runs are written by the
-// recorders next to this file.
+// The events worker's one door to the ledger (pipeline/events-worker; matching decides and never
+// writes: matching-never-writes in .dependency-cruiser.cjs): it reads here the stored events and the
+// runs it needs (an event's unfinished runs, the reconciler's stale work), and hands admission,
+// which records what the event path decides, the ends of an event that leave no run: processed with
+// an outcome (no rule listens, the contact is gone), a failed attempt, failed for good. Runs are
+// written by the recorders next to this file.
 import { Injectable } from '@nestjs/common';
 import type { InboxOutcome } from '../../persistence/ledger/inbox-event.entity';
 import {

@@ -55,7 +55,7 @@ export type BatchSettleHook = (
 ) => Promise<(SettledAction[] | undefined)[]>;
 
 /**
- * The per-event path, as EventMatchingService wrote every such event before batches: claim, the
+ * The per-event path, as the events worker wrote every such event before batches: claim, the
  * not-matched runs in one insert, createRun for each matched run, the outcome. A failed batch is
  * written again event by event through it. Returns `created[i]` for `event.runs[i]`, null when the
  * event was no longer pending (nothing written).

@@ -1,7 +1,7 @@
 // The settlement of a run at creation (settle-at-creation.ts decides), as createRun calls it in the
 // events transaction: one read of what ordering needs and what the guards see (its statement in
 // settlement-state.repository.ts), the actions resolved from the directory's cache, the pure
-// decision. No Nest: built by EventMatchingService with its cached CrmDirectory and handed to
+// decision. No Nest: built by MatchedEventsRecorder with its cached CrmDirectory and handed to
 // createRun, so the ledger depends on no service.
 import type { Contact } from '@crm-rules/crm-contract';
 import type { CrmDirectory } from '../../crm/crm-directory.service';

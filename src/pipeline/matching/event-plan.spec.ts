@@ -1,4 +1,5 @@
-import { eventFacts, planEvent, type StoredEvent } from './event-plan';
+import { CrmApiError } from '../../crm-contract/crm-errors';
+import { eventFacts, isContactGone, planEvent, type StoredEvent } from './event-plan';
 
 const event = (type: string, over: Partial<StoredEvent> = {}): StoredEvent => ({
   type,
@@ -51,5 +52,26 @@ describe('eventFacts', () => {
       message: { id: 'm1', text: 'hi' },
       contact: { id: 'c1', isBlocked: false },
     });
+  });
+});
+
+const apiError = (status: number, code: string) =>
+  new CrmApiError({
+    status,
+    type: 'error',
+    code,
+    message: `said ${code}`,
+    requestId: 'req-1',
+    operation: 'getContact',
+  });
+
+describe('isContactGone', () => {
+  it.each([
+    [apiError(404, 'not_found'), true],
+    [apiError(400, 'validation_error'), false],
+    [apiError(500, 'internal_error'), false],
+    [new Error('404'), false],
+  ])('%s → %s', (err, gone) => {
+    expect(isContactGone(err)).toBe(gone);
   });
 });

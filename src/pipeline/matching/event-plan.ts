@@ -1,4 +1,5 @@
 // Pure: what processing a stored event involves, and the facts its rules are evaluated against.
+import { CrmApiError } from '../../crm-contract/crm-errors';
 import { isCustomEventKind } from '../../language/rules/custom-event-kind';
 import type { EvaluationFacts, PreviousState } from '../../language/rules/rule-types';
 
@@ -67,4 +68,9 @@ export function previousStateOf(
   if (event.replay) return { missing: 'an operator replay does not go through the mirror' };
   if (mirrorSkipped) return { missing: 'the mirror did not take this payload' };
   return { missing: 'not recorded for this event' };
+}
+
+/** The CRM no longer has the event's contact: nothing to match, not a failure (outcome contact_gone). */
+export function isContactGone(err: unknown): boolean {
+  return err instanceof CrmApiError && err.status === 404;
 }

@@ -6,7 +6,7 @@ import type { TimelineEntry } from '../../../persistence/ledger/run-timeline-ent
 import { goalMet } from '../../../language/rules/run-gates';
 import type { EvaluationFacts } from '../../../language/rules/rule-types';
 
-/** The contact, where the event's facts lack it (from the mirror, as matching reads it). */
+/** The contact, where the event's facts lack it (from the mirror, as the events worker reads it). */
 export type ContactLookup = () => Promise<Record<string, unknown> | undefined>;
 
 /** The `goal_reached` entry when the event meets the goal of a run that succeeded; else undefined. */

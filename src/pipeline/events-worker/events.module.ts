@@ -9,12 +9,13 @@ import { RulesModule } from '../../rule-set/rules.module';
 import { EventFailuresService } from './event-failures.service';
 import { TimingModule } from '../execution/timing/timing.module';
 import { CustomContactResolver } from '../execution/custom-contacts/custom-contact-resolver.service';
-import { EventMatchingService } from './event-matching.service';
+import { EventPipeline } from './event-pipeline.service';
+import { EventMatcher } from '../matching/event-matcher.service';
 import { EventsProcessor } from './events.processor';
 import { ReconcilerService } from './reconciler.service';
 import { EventLedger } from '../admission/event-ledger.service';
 import { RunDispatchService } from '../admission/run-dispatch.service';
-import { ChangeNamesService } from './change-names.service';
+import { ChangeNamesService } from '../matching/change-names.service';
 import { MatchedEventsRecorder } from '../admission/matched-events-recorder';
 import { UnmatchedEventsRecorder } from '../admission/unmatched-events-recorder';
 
@@ -35,7 +36,8 @@ export class EventsModule {
         ActionsModule.register(withWorkers),
       ],
       providers: [
-        EventMatchingService,
+        EventPipeline,
+        EventMatcher,
         RunDispatchService,
         EventLedger,
         UnmatchedEventsRecorder,
@@ -46,7 +48,7 @@ export class EventsModule {
         // One reconciler per scheduler process is enough; several are harmless (job ids dedupe).
         ...(withScheduler ? [ReconcilerService] : []),
       ],
-      exports: [EventMatchingService],
+      exports: [EventPipeline],
     };
   }
 }

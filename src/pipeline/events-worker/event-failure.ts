@@ -8,11 +8,6 @@ export interface EventFailure {
   message: string;
 }
 
-/** The CRM no longer has the event's contact: nothing to match, not a failure (outcome contact_gone). */
-export function isContactGone(err: unknown): boolean {
-  return err instanceof CrmApiError && err.status === 404;
-}
-
 export function describeEventFailure(err: unknown): EventFailure {
   if (err instanceof CrmApiError) {
     const request = err.requestId ? ` (request ${err.requestId})` : '';

@@ -1,5 +1,5 @@
 import { CrmApiError, CrmTransportError } from '../../crm-contract/crm-errors';
-import { afterFailedAttempt, describeEventFailure, isContactGone } from './event-failure';
+import { afterFailedAttempt, describeEventFailure } from './event-failure';
 
 const apiError = (status: number, code: string) =>
   new CrmApiError({
@@ -60,16 +60,5 @@ describe('describeEventFailure', () => {
     const f = describeEventFailure(err);
     expect(f.permanent).toBe(permanent);
     expect(f.message).toMatch(message);
-  });
-});
-
-describe('isContactGone', () => {
-  it.each([
-    [apiError(404, 'not_found'), true],
-    [apiError(400, 'validation_error'), false],
-    [apiError(500, 'internal_error'), false],
-    [new Error('404'), false],
-  ])('%s → %s', (err, gone) => {
-    expect(isContactGone(err)).toBe(gone);
   });
 });

@@ -1,9 +1,10 @@
+// One stored event through the stages, in order: the rule set, a custom source's contact
+// (execution), the plan (matching), the contacts mirror and the waits the event ends (side by side),
+// the facts and the runs they decide (matching), the ledger write (admission's recorders), dispatch
+// (admission: inline or an actions job). The only place that calls them all; no stage imports it.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ENGINE_CLOCK, type EngineClock } from '../../config/engine-clock';
-import { RuleControlsService } from '../../rule-controls/rule-controls.service';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
-import type { PreviousCapture } from '../../contacts/mirror-event-upserts';
-import { CrmReads } from '../../crm/crm-reads';
 import type { Contact } from '@crm-rules/crm-contract';
 import type { NewRun, PendingRun } from '../admission/create-run';
 import type { InboxOutcome } from '../../persistence/ledger/inbox-event.entity';
@@ -11,50 +12,46 @@ import type { InboxEventRow } from '../../persistence/ledger/inbox-events.reposi
 import type { CompiledRuleSet } from '../../language/matching/compiled-rule-set';
 import { EngineMetrics } from '../../ops/engine-metrics';
 import { ActionsQueue } from '../../queues/actions-queue.service';
-import type { EvaluationFacts, RuleEvaluation } from '../../language/rules/rule-types';
 import { RuleSetService } from '../../rule-set/rule-set.service';
 import { customSourceOf, isCustomEventKind } from '../../language/rules/custom-event-kind';
 import { CustomContactResolver } from '../execution/custom-contacts/custom-contact-resolver.service';
-import { isContactGone } from './event-failure';
 import { WaitCancellationService } from '../execution/timing/wait-cancellation.service';
-import { eventFacts, planEvent, previousStateOf, type StoredEvent } from './event-plan';
-import { ChangeNamesService } from './change-names.service';
+import { eventFacts, type StoredEvent } from '../matching/event-plan';
+import { EventMatcher } from '../matching/event-matcher.service';
 import { EventLedger, isOperatorReplay } from '../admission/event-ledger.service';
 import { RunDispatchService } from '../admission/run-dispatch.service';
 import { MatchedEventsRecorder } from '../admission/matched-events-recorder';
 import { UnmatchedEventsRecorder } from '../admission/unmatched-events-recorder';
 
 /**
- * Turns one stored event into runs: evaluates the rules listening to its kind against the
- * freshest contact state, and writes every run (matched or not, with its explain trace) plus the
- * event's "processed" mark in one transaction, shared with the concurrent jobs' events (the
+ * Turns one stored event into runs: matching evaluates the rules listening to its kind against the
+ * freshest contact state; every run (matched or not, with its explain trace) plus the event's
+ * "processed" mark is written in one transaction, shared with the concurrent jobs' events (the
  * recorders). Actions are enqueued after the commit.
  */
 @Injectable()
-export class EventMatchingService {
-  private readonly logger = new Logger(EventMatchingService.name);
+export class EventPipeline {
+  private readonly logger = new Logger(EventPipeline.name);
 
   constructor(
     private readonly rules: RuleSetService,
-    private readonly gateway: CrmReads,
     private readonly metrics: EngineMetrics,
     private readonly mirror: ContactMirrorService,
     private readonly ledger: EventLedger,
     private readonly actions: ActionsQueue,
-    private readonly controls: RuleControlsService,
     private readonly waits: WaitCancellationService,
+    private readonly matcher: EventMatcher,
     private readonly dispatcher: RunDispatchService,
     private readonly unmatched: UnmatchedEventsRecorder,
     private readonly matched: MatchedEventsRecorder,
-    private readonly changeNames: ChangeNamesService,
     private readonly customContacts: CustomContactResolver,
-    // `now` of the event's facts (conditions, calendars, the waits it ends) is the engine's.
+    // `now` of the waits the event ends is the engine's.
     @Inject(ENGINE_CLOCK) private readonly clock: EngineClock,
   ) {}
 
-  async process(inboxEventId: string, correlationId: string): Promise<void> {
+  async processById(inboxEventId: string, correlationId: string): Promise<void> {
     const row = await this.ledger.find(inboxEventId);
-    if (row) await this.processRow(row, correlationId);
+    if (row) await this.process(row, correlationId);
   }
 
   /** The stored rows of an intake batch's events, in one read (a row may be gone: retention). */
@@ -63,7 +60,7 @@ export class EventMatchingService {
   }
 
   /** One stored event, already read; concurrent calls share the batched ledger and mirror writes. */
-  async processRow(stored: InboxEventRow, correlationId: string): Promise<void> {
+  async process(stored: InboxEventRow, correlationId: string): Promise<void> {
     if (stored.status === 'processed') return this.requeueUnfinished(stored.id, correlationId);
     if (stored.status !== 'pending') return;
     // A job taken while the worker starts may come before the rule set is loaded: wait for it
@@ -78,42 +75,29 @@ export class EventMatchingService {
     const row = await this.withCustomContact(stored, ruleSet, correlationId);
     if (!row) return;
     const event = storedEvent(row);
-    const plan = planEvent(event, ruleSet?.rulesForEvent(row.type).length ?? 0);
-    // Change operators compare with the contact before this event: kept on the event by the
-    // mirror upsert itself (same statement), only when a rule listening to the kind uses one.
-    const needsPrevious = plan.match && ruleSet?.needsPrevious(row.type) === true;
-    const capture: PreviousCapture | undefined =
-      needsPrevious && !row.previous_contact ? { inboxEventId: row.id } : undefined;
+    const plan = this.matcher.plan(row, event, ruleSet);
     // Independent of each other, so side by side (one round trip of latency instead of two):
     // a payload the mirror cannot keep is noted on the event and matched all the same; whatever
     // rules listen to it, the event may end waiting runs (`until`, a deleted contact).
     const [mirrorSkipped] = await Promise.all([
       plan.updateMirror
-        ? this.mirror.applyEvent(row.type, row.payload.data as unknown as Contact, capture)
+        ? this.mirror.applyEvent(row.type, row.payload.data as unknown as Contact, plan.capture)
         : null,
       row.contact_id && !event.replay ? this.endWaitsAndGoals(row.contact_id, event) : 0,
     ]);
     const note = mirrorSkipped && `contact mirror not updated: ${mirrorSkipped}`;
     const outcome = note ? 'mirror_skipped' : null;
-    if (!ruleSet || !plan.match) {
+    if (!plan.match) {
       await this.ledger.endWithoutRuns(row.id, outcome, note);
       return;
     }
-    let facts: EvaluationFacts;
-    try {
-      facts = await this.factsFor(event, plan.contactFrom, row.contact_id!);
-      if (needsPrevious) {
-        facts.previous = previousStateOf(event, row.previous_contact, capture?.previous, mirrorSkipped);
-        facts.names = await this.changeNames.resolverFor(ruleSet, row.type);
-      }
-    } catch (err) {
-      if (!isContactGone(err)) throw err;
-      // Deleted in the CRM since the event: nothing to act on, and no attempt would change that.
+    const decided = await this.matcher.match(row, event, ruleSet, plan, mirrorSkipped, correlationId);
+    if (decided.outcome === 'contact_gone') {
       await this.ledger.endWithoutRuns(row.id, 'contact_gone');
       this.logger.log(`event ${row.type} ${row.id}: contact ${row.contact_id} is gone [${correlationId}]`);
       return;
     }
-    const runs = this.newRuns(row, ruleSet, await ruleSet.evaluateEvent(facts), facts, correlationId);
+    const { runs } = decided;
     // No rule matched (most events): a batched claim and insert shared with concurrent jobs.
     const pending =
       runs.some((run) => run.evaluation.matched) || outcome || note
@@ -158,49 +142,6 @@ export class EventMatchingService {
     const fromMirror = async () =>
       (await this.mirror.find(contactId)) as unknown as Record<string, unknown> | undefined;
     return this.waits.onEvent(contactId, eventFacts(event, this.clock.now()), fromMirror);
-  }
-
-  private async factsFor(
-    event: StoredEvent,
-    contactFrom: 'payload' | 'crm',
-    contactId: string,
-  ): Promise<EvaluationFacts> {
-    // One read per event, only when a rule listens: the guards need the contact's current state.
-    const contact =
-      contactFrom === 'crm'
-        ? await this.gateway.getContact(contactId, { priority: 'interactive' })
-        : undefined;
-    return eventFacts(event, this.clock.now(), contact as unknown as Record<string, unknown> | undefined);
-  }
-
-  private newRuns(
-    row: InboxEventRow,
-    ruleSet: CompiledRuleSet,
-    evaluations: RuleEvaluation[],
-    facts: EvaluationFacts,
-    correlationId: string,
-  ): NewRun[] {
-    return evaluations.flatMap((evaluation) => {
-      const rule = ruleSet.rule(evaluation.ruleId);
-      if (!rule) return [];
-      const run: NewRun = {
-        triggerKey: `event:${row.id}`,
-        inboxEventId: row.id,
-        eventType: row.type,
-        // An operator's replay is deliberate: loop protection does not hold it back.
-        replay: isOperatorReplay(row),
-        priority: 'interactive',
-        rule,
-        ruleSetVersion: ruleSet.version,
-        contactId: row.contact_id!,
-        // Operators' switches (console): paused records `paused`; forced shadow acts like shadow.
-        evaluation: { ...evaluation, mode: this.controls.modeOf(rule) },
-        paused: this.controls.isPaused(rule.id),
-        contactSnapshot: facts.contact ?? null,
-        correlationId,
-      };
-      return [run];
-    });
   }
 
   /** Batched with concurrent jobs' events (MatchedEventsRecorder); returns those to execute. */

@@ -6,7 +6,7 @@ import { EVENTS_BATCH_JOB, EVENTS_QUEUE, EventJobData, EventsBatchJobData } from
 import { FAST_RECOVERY } from '../../queues/worker-options';
 import { contactLanes, workLanes } from './event-batch-lanes';
 import { EventFailuresService } from './event-failures.service';
-import { EventMatchingService } from './event-matching.service';
+import { EventPipeline } from './event-pipeline.service';
 
 /** Contacts of one batch job worked at once: bounds what a single job holds in memory and in the pool. */
 const LANES_PER_BATCH_JOB = 64;
@@ -20,7 +20,7 @@ export class EventsProcessor extends WorkerHost {
   private readonly logger = new Logger(EventsProcessor.name);
 
   constructor(
-    private readonly matching: EventMatchingService,
+    private readonly pipeline: EventPipeline,
     private readonly failures: EventFailuresService,
     private readonly events: EventsQueue,
   ) {
@@ -31,7 +31,7 @@ export class EventsProcessor extends WorkerHost {
     if (job.name === EVENTS_BATCH_JOB) return this.processBatch(job.data as EventsBatchJobData);
     const { inboxEventId, correlationId } = job.data as EventJobData;
     try {
-      await this.matching.process(inboxEventId, correlationId);
+      await this.pipeline.processById(inboxEventId, correlationId);
     } catch (err) {
       // Counted in the ledger; rethrown (BullMQ retries with backoff) until the event ends failed.
       await this.failures.onFailedAttempt(inboxEventId, err);
@@ -45,12 +45,12 @@ export class EventsProcessor extends WorkerHost {
    * made (Redis down) does the batch job fail, to be retried whole: processed events are skipped.
    */
   private async processBatch({ inboxEventIds, correlationIds }: EventsBatchJobData): Promise<void> {
-    const rows = await this.matching.rowsOf(inboxEventIds);
+    const rows = await this.pipeline.rowsOf(inboxEventIds);
     const lanes = contactLanes(inboxEventIds, correlationIds, rows);
     let handOverError: unknown;
     await workLanes(lanes, LANES_PER_BATCH_JOB, async ({ row, correlationId }) => {
       try {
-        await this.matching.processRow(row, correlationId);
+        await this.pipeline.process(row, correlationId);
       } catch (err) {
         try {
           await this.failures.onFailedAttempt(row.id, err);

@@ -1,0 +1,123 @@
+// Matching decides and writes nothing (matching-never-writes in .dependency-cruiser.cjs): for one
+// stored event, what it needs (its plan), then the facts its rules are evaluated against (the
+// payload or one CRM read, the previous state, change names) and the runs they decide (NewRun[]).
+// The events worker (pipeline/events-worker/event-pipeline.service.ts) does the rest: the mirror,
+// the waits, the ledger, admission and dispatch.
+import { Inject, Injectable } from '@nestjs/common';
+import { ENGINE_CLOCK, type EngineClock } from '../../config/engine-clock';
+import { RuleControlsService } from '../../rule-controls/rule-controls.service';
+import type { PreviousCapture } from '../../contacts/mirror-event-upserts';
+import { CrmReads } from '../../crm/crm-reads';
+import type { NewRun } from '../admission/create-run';
+import type { InboxEventRow } from '../../persistence/ledger/inbox-events.repository';
+import type { CompiledRuleSet } from '../../language/matching/compiled-rule-set';
+import type { EvaluationFacts, RuleEvaluation } from '../../language/rules/rule-types';
+import {
+  eventFacts,
+  isContactGone,
+  planEvent,
+  previousStateOf,
+  type EventPlan,
+  type StoredEvent,
+} from './event-plan';
+import { ChangeNamesService } from './change-names.service';
+
+/** What an event needs before it is matched: its plan, and whether the mirror upsert keeps the contact before it. */
+export interface MatchingPlan extends EventPlan {
+  /** A rule listening to the kind uses a change operator: the facts carry the previous state. */
+  needsPrevious: boolean;
+  /** Filled by the mirror upsert (same statement) when the event does not keep a previous state yet. */
+  capture: PreviousCapture | undefined;
+}
+
+/** The decision: the runs (matched or not, each with its explain trace), or the contact is gone. */
+export type EventMatch = { outcome: null; runs: NewRun[] } | { outcome: 'contact_gone' };
+
+@Injectable()
+export class EventMatcher {
+  constructor(
+    private readonly gateway: CrmReads,
+    private readonly controls: RuleControlsService,
+    private readonly changeNames: ChangeNamesService,
+    // `now` of the event's facts (conditions, calendars) is the engine's.
+    @Inject(ENGINE_CLOCK) private readonly clock: EngineClock,
+  ) {}
+
+  plan(row: InboxEventRow, event: StoredEvent, ruleSet: CompiledRuleSet): MatchingPlan {
+    const plan = planEvent(event, ruleSet.rulesForEvent(row.type).length);
+    // Change operators compare with the contact before this event: kept on the event by the
+    // mirror upsert itself (same statement), only when a rule listening to the kind uses one.
+    const needsPrevious = plan.match && ruleSet.needsPrevious(row.type);
+    const capture = needsPrevious && !row.previous_contact ? { inboxEventId: row.id } : undefined;
+    return { ...plan, needsPrevious, capture };
+  }
+
+  /** Called after the mirror upsert (`mirrorSkipped`: why it did not take the payload), for a plan that matches. */
+  async match(
+    row: InboxEventRow,
+    event: StoredEvent,
+    ruleSet: CompiledRuleSet,
+    plan: MatchingPlan,
+    mirrorSkipped: string | null,
+    correlationId: string,
+  ): Promise<EventMatch> {
+    let facts: EvaluationFacts;
+    try {
+      facts = await this.factsFor(event, plan.contactFrom, row.contact_id!);
+      if (plan.needsPrevious) {
+        facts.previous = previousStateOf(event, row.previous_contact, plan.capture?.previous, mirrorSkipped);
+        facts.names = await this.changeNames.resolverFor(ruleSet, row.type);
+      }
+    } catch (err) {
+      if (!isContactGone(err)) throw err;
+      // Deleted in the CRM since the event: nothing to act on, and no attempt would change that.
+      return { outcome: 'contact_gone' };
+    }
+    const evaluations = await ruleSet.evaluateEvent(facts);
+    return { outcome: null, runs: this.newRuns(row, event, ruleSet, evaluations, facts, correlationId) };
+  }
+
+  private async factsFor(
+    event: StoredEvent,
+    contactFrom: 'payload' | 'crm',
+    contactId: string,
+  ): Promise<EvaluationFacts> {
+    // One read per event, only when a rule listens: the guards need the contact's current state.
+    const contact =
+      contactFrom === 'crm'
+        ? await this.gateway.getContact(contactId, { priority: 'interactive' })
+        : undefined;
+    return eventFacts(event, this.clock.now(), contact as unknown as Record<string, unknown> | undefined);
+  }
+
+  private newRuns(
+    row: InboxEventRow,
+    event: StoredEvent,
+    ruleSet: CompiledRuleSet,
+    evaluations: RuleEvaluation[],
+    facts: EvaluationFacts,
+    correlationId: string,
+  ): NewRun[] {
+    return evaluations.flatMap((evaluation) => {
+      const rule = ruleSet.rule(evaluation.ruleId);
+      if (!rule) return [];
+      const run: NewRun = {
+        triggerKey: `event:${row.id}`,
+        inboxEventId: row.id,
+        eventType: row.type,
+        // An operator's replay is deliberate: loop protection does not hold it back.
+        replay: event.replay,
+        priority: 'interactive',
+        rule,
+        ruleSetVersion: ruleSet.version,
+        contactId: row.contact_id!,
+        // Operators' switches (console): paused records `paused`; forced shadow acts like shadow.
+        evaluation: { ...evaluation, mode: this.controls.modeOf(rule) },
+        paused: this.controls.isPaused(rule.id),
+        contactSnapshot: facts.contact ?? null,
+        correlationId,
+      };
+      return [run];
+    });
+  }
+}

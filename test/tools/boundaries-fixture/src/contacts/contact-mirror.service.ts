@@ -1,0 +1,2 @@
+// Fixture: the contacts mirror's service, with its writes.
+export const applyEvent = (contact: { id: string }) => contact.id;

@@ -1,0 +1,2 @@
+// Fixture: execution ending waiting runs (it writes runs).
+export const endWaits = (contactId: string) => contactId;
