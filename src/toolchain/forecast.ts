@@ -14,7 +14,7 @@ import { isCustomerMessage } from '../language/policy/customer-messages';
 import { OfflinePolicy } from '../language/policy/offline-policy';
 import { policyApplies, type MessagingPolicy } from '../language/policy/messaging-policy';
 import { asContact } from './contacts-file';
-import { describePrior, NO_PRIOR_MESSAGES, type PriorMessages } from './prior-messages';
+import { NO_PRIOR_MESSAGES, priorSummary, type PriorMessages, type PriorSummary } from './prior-messages';
 import { runPath } from './replay-path';
 import { prepareActions, simulateActions, type ActionOutcome, type PreparedAction } from './simulate-actions';
 import type { SnapshotDirectory } from './snapshot-directory';
@@ -87,14 +87,7 @@ export interface Forecast {
   eventCallsPerMinute: number;
   bulkCallsPerMinute: number;
   /** With a policy that has caps: the messages counted as already sent, and where they came from. */
-  priorMessages?: {
-    source: PriorMessages['source'];
-    from?: string;
-    contacts: number;
-    messages: number;
-    note?: string;
-    text: string;
-  };
+  priorMessages?: PriorSummary;
   rules: RuleForecast[];
 }
 
@@ -121,7 +114,7 @@ export async function forecast(input: ForecastInput): Promise<Forecast> {
     budgetPerMinute: perMinute,
     eventCallsPerMinute: round(input.eventCallsPerMinute),
     bulkCallsPerMinute: round(bulkPerMinute),
-    ...(prior ? { priorMessages: summaryOf(prior) } : {}),
+    ...(prior ? { priorMessages: priorSummary(prior) } : {}),
     rules,
   };
 }
@@ -240,18 +233,6 @@ function branchForecast(step: BranchStep): BranchForecast {
     arms: step.arms.map((a) => ({ label: a.label, contacts: 0 })),
     // No later event is known offline: a wait with on-event / on-timeout is taken to time out.
     ...(step.kind === 'outcome' ? { note: 'on-timeout assumed: no later event is known offline' } : {}),
-  };
-}
-
-function summaryOf(p: PriorMessages): NonNullable<Forecast['priorMessages']> {
-  const messages = [...p.byContact.values()].reduce((n, list) => n + list.length, 0);
-  return {
-    source: p.source,
-    ...(p.from ? { from: p.from } : {}),
-    contacts: p.byContact.size,
-    messages,
-    ...(p.note ? { note: p.note } : {}),
-    text: describePrior(p),
   };
 }
 
