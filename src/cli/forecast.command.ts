@@ -16,7 +16,11 @@ import { SnapshotDirectory } from '../toolchain/snapshot-directory';
 import { snapshotNames } from '../toolchain/snapshot-names';
 import type { CliState, Print } from './cli-io';
 import { loadInputs } from './load-inputs';
-import { priorMessagesSource, type PriorMessagesOptions } from './prior-messages-source';
+import {
+  addPriorMessagesOptions,
+  priorMessagesSource,
+  type PriorMessagesOptions,
+} from './prior-messages-source';
 import { CONTACTS_FILE } from './snapshot.command';
 
 interface ForecastOptions extends PriorMessagesOptions {
@@ -30,7 +34,7 @@ interface ForecastOptions extends PriorMessagesOptions {
 }
 
 export function addForecast(program: Command, println: Print, eprintln: Print, state: CliState): void {
-  program
+  const command = program
     .command('forecast')
     .description(
       'what the first sweep of each segment rule would do to a contacts file: members, entering, actions after guards, CRM calls, time at the budget (offline)',
@@ -41,20 +45,8 @@ export function addForecast(program: Command, println: Print, eprintln: Print, s
     .option('--changed <ref>', 'only the segment rules added or changed since this git ref')
     .option('--rule <id>', 'only this rule')
     .option('--now <iso>', 'time of the sweep (default now)')
-    .option('--snapshot <file>', 'CRM snapshot (default DIR/.crm-snapshot.json)')
-    .option(
-      '--ledger <url>',
-      "the engine's database: the policy caps count the messages contacts already got (default DATABASE_URL when set)",
-    )
-    .option('--no-ledger', 'do not read the ledger even when DATABASE_URL is set')
-    .option(
-      '--prior-messages <file>',
-      'messages already sent, recorded by --record-prior-messages (instead of the ledger)',
-    )
-    .option(
-      '--record-prior-messages <file>',
-      'write the prior messages read (for a forecast without the database)',
-    )
+    .option('--snapshot <file>', 'CRM snapshot (default DIR/.crm-snapshot.json)');
+  addPriorMessagesOptions(command, 'the policy caps')
     .addOption(
       new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text'),
     )

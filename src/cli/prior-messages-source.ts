@@ -1,6 +1,8 @@
-// Where `forecast` finds the messages contacts already got (the caps count them): a recorded file
-// (--prior-messages), else the engine's ledger (--ledger URL, or DATABASE_URL when set; --no-ledger
-// to skip it), else none known. The ledger reader (and pg with it) is loaded only when used.
+// Where `forecast` and `diff` find the messages contacts already got (the caps count them): a
+// recorded file (--prior-messages), else the engine's ledger (--ledger URL, or DATABASE_URL when set;
+// --no-ledger to skip it), else none known. One owner of the options and of the lookup, so both
+// commands read them alike. The ledger reader (and pg with it) is loaded only when used.
+import type { Command } from 'commander';
 import type { MessagingPolicy } from '../language/policy/messaging-policy';
 import {
   readPriorMessagesFile,
@@ -13,6 +15,24 @@ export interface PriorMessagesOptions {
   /** A database URL, or false with --no-ledger. */
   ledger?: string | false;
   recordPriorMessages?: string;
+}
+
+/** The options on a command: `counted` says what the caps count them for. */
+export function addPriorMessagesOptions(command: Command, counted: string): Command {
+  return command
+    .option(
+      '--ledger <url>',
+      `the engine's database: ${counted} count the messages contacts already got (default DATABASE_URL when set)`,
+    )
+    .option('--no-ledger', 'do not read the ledger even when DATABASE_URL is set')
+    .option(
+      '--prior-messages <file>',
+      'messages already sent, recorded by --record-prior-messages (instead of the ledger)',
+    )
+    .option(
+      '--record-prior-messages <file>',
+      'write the prior messages read (for a run without the database)',
+    );
 }
 
 export type PriorLookup = (contactIds: readonly string[]) => Promise<PriorMessages>;

@@ -1,5 +1,6 @@
 // Rule diffs for people (text), machines (json) and pull requests (markdown), the messaging policy
-// replayed on both sides said in the first line. Pure.
+// replayed on both sides said in the first line, the prior messages its caps start from in the
+// second (a footnote in markdown, as in forecast). Pure.
 import type { ReportFormat } from './forecast-format';
 import type { ContactChange, RuleChange, RuleSetDiff } from './rule-diff';
 
@@ -23,6 +24,7 @@ export function formatDiff(d: RuleSetDiff, format: ReportFormat, base: string): 
   const lines = [
     md ? `### crm-rules diff against \`${base}\`: ${summary}` : `diff against ${base}: ${summary}`,
   ];
+  if (d.priorMessages && !md) lines.push(d.priorMessages.text);
   if (d.rules.length === 0) lines.push(md ? '' : '', 'no rule changed');
   for (const r of d.rules) {
     const head = `${r.rule} (${CHANGE[r.change]}): ${r.lost.contacts} contact(s) lose actions in ${r.lost.runs} run(s), ${r.gained.contacts} gain in ${r.gained.runs}`;
@@ -32,6 +34,7 @@ export function formatDiff(d: RuleSetDiff, format: ReportFormat, base: string): 
     for (const c of r.lost.examples) lines.push(ex('−', c));
     for (const c of r.gained.examples) lines.push(ex('+', c));
   }
+  if (d.priorMessages && md) lines.push('', `_${d.priorMessages.text}._`);
   return lines.join('\n');
 }
 

@@ -1,7 +1,8 @@
 // Forecasts for people (text), machines (json) and pull requests (markdown). Pure.
 import { durationText } from '../language/matching/format-timing';
 import { formatDuration } from '../segments/plan/plan-format';
-import type { ActionForecast, BranchForecast, Forecast, RuleForecast } from './forecast';
+import type { BranchForecast, Forecast, RuleForecast } from './forecast';
+import type { ActionForecast } from './forecast-actions';
 
 export type ReportFormat = 'text' | 'json' | 'markdown';
 

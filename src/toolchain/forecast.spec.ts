@@ -109,6 +109,43 @@ describe('forecast follows branches', () => {
     expect(text).toContain('[else] send-message "Again" (after 1d): 7 sent, 1 on another arm');
   });
 
+  it.each([
+    [
+      'after a branch whose arms wait differently: one row per delay passed',
+      ['    then: [{ wait: 1d }, { add-tag: gold }]', '    else: [{ add-tag: b }]'],
+      [
+        [['then'], 'add-tag "gold"', 1, 7, 86_400_000],
+        [['else'], 'add-tag "b"', 7, 1, 0],
+        [[], 'send-message "Hi"', 7, 0, 0],
+        [[], 'send-message "Hi"', 1, 0, 86_400_000],
+      ],
+      ['  send-message "Hi": 7 sent', '  send-message "Hi" (after 1d): 1 sent'],
+    ],
+    [
+      'both arms wait the same: one row',
+      ['    then: [{ wait: 2h }, { add-tag: gold }]', '    else: [{ wait: 2h }, { add-tag: b }]'],
+      [
+        [['then'], 'add-tag "gold"', 1, 7, 7_200_000],
+        [['else'], 'add-tag "b"', 7, 1, 7_200_000],
+        [[], 'send-message "Hi"', 8, 0, 7_200_000],
+      ],
+      ['  send-message "Hi" (after 2h): 8 sent'],
+    ],
+  ])('%s', async (_name, arms, rows, lines) => {
+    const doYaml = [
+      '  - if: { fact: contact.tags, operator: hasTag, value: vip }',
+      ...arms,
+      '  - send-message: Hi',
+    ];
+    const f = await run({ 'r.yaml': segmentRule(doYaml.join('\n')) });
+    const [r] = f.rules;
+    expect(r.actions.map((a) => [a.arms, a.action, a.sent, a.notTaken ?? 0, a.afterWaitMs ?? 0])).toEqual(
+      rows,
+    );
+    const text = formatForecast(f, 'text').split('\n');
+    for (const line of lines) expect(text).toContain(line);
+  });
+
   it('splits by the hash the engine uses: the same contacts in the same arms', async () => {
     const split = [
       '  - split:',

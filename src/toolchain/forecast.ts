@@ -14,9 +14,10 @@ import { isCustomerMessage } from '../language/policy/customer-messages';
 import { OfflinePolicy } from '../language/policy/offline-policy';
 import { policyApplies, type MessagingPolicy } from '../language/policy/messaging-policy';
 import { asContact } from './contacts-file';
-import { describePrior, NO_PRIOR_MESSAGES, type PriorMessages } from './prior-messages';
+import { ActionTally, type ActionForecast } from './forecast-actions';
+import { NO_PRIOR_MESSAGES, priorSummary, type PriorMessages, type PriorSummary } from './prior-messages';
 import { runPath } from './replay-path';
-import { prepareActions, simulateActions, type ActionOutcome, type PreparedAction } from './simulate-actions';
+import { prepareActions, simulateActions, type PreparedAction } from './simulate-actions';
 import type { SnapshotDirectory } from './snapshot-directory';
 
 export interface BudgetShape {
@@ -24,20 +25,6 @@ export interface BudgetShape {
   windowMs: number;
   /** Share of the budget bulk work keeps while event-triggered work waits. */
   bulkMinShare: number;
-}
-
-export interface ActionForecast {
-  action: string;
-  sent: number;
-  skipped: Record<string, number>;
-  /** Sent later than the sweep: held by the messaging policy (quiet hours, a cap with over-cap: defer). */
-  deferred?: Record<string, number>;
-  /** Rules with branches: the arms the action lies in, outermost first (e.g. ["then", "arm:b"]). */
-  arms?: string[];
-  /** Members whose run takes another arm: the action is not done for them. */
-  notTaken?: number;
-  /** The longest the action comes after the sweep: the waits passed before it. */
-  afterWaitMs?: number;
 }
 
 /** How many members take each arm of a branch their run reaches. */
@@ -87,14 +74,7 @@ export interface Forecast {
   eventCallsPerMinute: number;
   bulkCallsPerMinute: number;
   /** With a policy that has caps: the messages counted as already sent, and where they came from. */
-  priorMessages?: {
-    source: PriorMessages['source'];
-    from?: string;
-    contacts: number;
-    messages: number;
-    note?: string;
-    text: string;
-  };
+  priorMessages?: PriorSummary;
   rules: RuleForecast[];
 }
 
@@ -121,7 +101,7 @@ export async function forecast(input: ForecastInput): Promise<Forecast> {
     budgetPerMinute: perMinute,
     eventCallsPerMinute: round(input.eventCallsPerMinute),
     bulkCallsPerMinute: round(bulkPerMinute),
-    ...(prior ? { priorMessages: summaryOf(prior) } : {}),
+    ...(prior ? { priorMessages: priorSummary(prior) } : {}),
     rules,
   };
 }
@@ -169,12 +149,13 @@ function simulateRule(
   policy: OfflinePolicy,
 ): RuleForecast {
   const { rule, trigger, members, prepared } = plan;
-  const actions: ActionForecast[] = rule.actions.map((a, i) => ({
-    action: actionLabel(a),
-    ...(rule.branches ? { arms: armsOf(rule.branches, i) } : {}),
-    sent: 0,
-    skipped: {},
-  }));
+  const tallies = rule.actions.map(
+    (a, i) =>
+      new ActionTally({
+        action: actionLabel(a),
+        ...(rule.branches ? { arms: armsOf(rule.branches, i) } : {}),
+      }),
+  );
   const branches = rule.branches?.map(branchForecast);
   const at = (ms: number) => new Date(input.now.getTime() + ms);
   let calls = 0;
@@ -200,7 +181,7 @@ function simulateRule(
       },
       path.actions,
     );
-    run.outcomes.forEach((o, i) => countOutcome(actions[i], o, path.delayMs(i)));
+    run.outcomes.forEach((o, i) => tallies[i].count(o, path.delayMs(i)));
     calls += run.calls;
   }
   // Shadow rules record what they would do and call nobody.
@@ -213,7 +194,7 @@ function simulateRule(
     members: members.length,
     entering: members.length,
     sample: members.slice(0, input.sampleSize ?? 5).map((m) => ({ id: m.id, name: m.name })),
-    actions,
+    actions: tallies.flatMap((t) => t.rows()),
     ...(branches ? { branches } : {}),
     calls,
     durationMs: Math.round((calls / bulkPerMinute) * 60_000),
@@ -223,35 +204,12 @@ function simulateRule(
 /** What a sweep's run reads as its event (src/pipeline/execution/timing/run-facts.ts). */
 const SWEEP_EVENT = { type: 'sweep', data: {} };
 
-function countOutcome(a: ActionForecast, o: ActionOutcome, delayMs: number): void {
-  if (o.status === 'not_taken') {
-    a.notTaken = (a.notTaken ?? 0) + 1;
-    return;
-  }
-  if (delayMs > (a.afterWaitMs ?? 0)) a.afterWaitMs = delayMs;
-  if (o.status === 'skipped') a.skipped[o.reason] = (a.skipped[o.reason] ?? 0) + 1;
-  else if (!o.deferred) a.sent++;
-  else (a.deferred ??= {})[o.deferred] = (a.deferred[o.deferred] ?? 0) + 1;
-}
-
 function branchForecast(step: BranchStep): BranchForecast {
   return {
     branch: `${step.kind} at ${step.source.join('.')}`,
     arms: step.arms.map((a) => ({ label: a.label, contacts: 0 })),
     // No later event is known offline: a wait with on-event / on-timeout is taken to time out.
     ...(step.kind === 'outcome' ? { note: 'on-timeout assumed: no later event is known offline' } : {}),
-  };
-}
-
-function summaryOf(p: PriorMessages): NonNullable<Forecast['priorMessages']> {
-  const messages = [...p.byContact.values()].reduce((n, list) => n + list.length, 0);
-  return {
-    source: p.source,
-    ...(p.from ? { from: p.from } : {}),
-    contacts: p.byContact.size,
-    messages,
-    ...(p.note ? { note: p.note } : {}),
-    text: describePrior(p),
   };
 }
 

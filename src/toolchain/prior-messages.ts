@@ -30,6 +30,28 @@ export function describePrior(p: PriorMessages): string {
   return `prior messages: none known${p.note ? ` (${p.note})` : ''}: caps counted from zero`;
 }
 
+/** What a report (forecast, diff) says of the prior messages counted: numbers, and the line. */
+export interface PriorSummary {
+  source: PriorMessages['source'];
+  from?: string;
+  contacts: number;
+  messages: number;
+  note?: string;
+  text: string;
+}
+
+export function priorSummary(p: PriorMessages): PriorSummary {
+  const messages = [...p.byContact.values()].reduce((n, list) => n + list.length, 0);
+  return {
+    source: p.source,
+    ...(p.from ? { from: p.from } : {}),
+    contacts: p.byContact.size,
+    messages,
+    ...(p.note ? { note: p.note } : {}),
+    text: describePrior(p),
+  };
+}
+
 export function parsePriorMessages(text: string, file: string): Map<string, Date[]> {
   const { records } = parseNdjsonOf(text, { [PRIOR_MESSAGES_FORMAT]: 'object' }, file, () => (r, i) => {
     const { contactId, sentAt } = r as { contactId?: unknown; sentAt?: unknown };

@@ -123,3 +123,74 @@ describe('diffRuleSets with the messaging policy', () => {
     ]).toEqual(['changed', 'same', 'none']);
   });
 });
+
+// Ana got a message at 08:00, before the first recorded event (10:00); a cap of 1 a day (head)
+// then holds her 10:00 message too. One sent after the first event is the replay's own: dropped.
+const priorCases: [string, Record<string, string[]> | undefined, string[], string][] = [
+  [
+    'no source: caps from zero',
+    undefined,
+    ['ana@10:30'],
+    'prior messages: none known: caps counted from zero',
+  ],
+  [
+    'Ana messaged at 08:00: her 10:00 message is capped too',
+    { ana: ['2026-11-02T08:00:00Z'] },
+    ['ana@10:00'],
+    'prior messages: from prior.ndjson: 1 message(s) to 1 contact(s) counted against the caps',
+  ],
+  [
+    'a message after the first event is not counted (the replay sends it)',
+    { ana: ['2026-11-02T10:15:00Z'] },
+    ['ana@10:30'],
+    'prior messages: from prior.ndjson: 0 message(s) to 0 contact(s) counted against the caps',
+  ],
+  [
+    'Bruno messaged at 08:00: his evening message is capped',
+    { bruno: ['2026-11-02T08:00:00Z'] },
+    ['ana@10:30', 'bruno@22:00'],
+    'prior messages: from prior.ndjson: 1 message(s) to 1 contact(s) counted against the caps',
+  ],
+];
+
+describe('diffRuleSets counts the prior messages on both sides', () => {
+  const [b, h] = [
+    ruleSet({ 'g.yaml': greet, 'policy.yaml': CAP_2 }),
+    ruleSet({ 'g.yaml': greet, 'policy.yaml': CAP_1 }),
+  ];
+
+  it.each(priorCases)('%s', async (_name, sent, lostRuns, line) => {
+    const asked: string[][] = [];
+    const priorMessages = sent
+      ? async (ids: readonly string[]) => {
+          asked.push([...ids].sort());
+          const byContact = new Map(Object.entries(sent).map(([id, t]) => [id, t.map((x) => new Date(x))]));
+          return { source: 'file' as const, from: 'prior.ndjson', byContact };
+        }
+      : undefined;
+    const diff = await diffRuleSets(b.rules, h.rules, EVENTS, 10, undefined, {
+      base: b.policy,
+      head: h.policy,
+      ...(priorMessages ? { priorMessages } : {}),
+    });
+    const runs = diff.rules.flatMap((r) =>
+      r.lost.examples.map((c) => `${c.contactId}@${c.at.slice(11, 16)}`),
+    );
+    expect(runs).toEqual(lostRuns);
+    expect(diff.priorMessages?.text).toBe(line);
+    // The contacts of the events asked, once each.
+    expect(asked).toEqual(sent ? [['ana', 'bruno']] : []);
+  });
+
+  it('asks nothing and says nothing without caps (quiet hours only)', async () => {
+    const quiet = ruleSet({ 'g.yaml': greet, 'policy.yaml': QUIET });
+    const lookup = jest.fn();
+    const diff = await diffRuleSets(quiet.rules, quiet.rules, EVENTS, 5, undefined, {
+      base: quiet.policy,
+      head: quiet.policy,
+      priorMessages: lookup,
+    });
+    expect(lookup).not.toHaveBeenCalled();
+    expect(diff.priorMessages).toBeUndefined();
+  });
+});

@@ -4,7 +4,9 @@
 // identically on both sides (offline, a rule's outcome depends on the event, the recorded contact
 // and its own once/at-most/cooldown only). A policy's caps count across rules, so with one every
 // rule that sends a customer message is replayed too, and an unchanged rule whose messages the
-// policy now holds differently is reported (`unchanged`). Pure.
+// policy now holds differently is reported (`unchanged`). The caps start from the messages each
+// contact got before the first recorded event (the `priorMessages` lookup: ledger or file), the
+// same on both sides. Pure apart from that lookup.
 import { actionLabel } from '../language/catalogue/catalogue';
 import { CompiledRuleSet } from '../language/matching/compiled-rule-set';
 import { isCustomerMessage } from '../language/policy/customer-messages';
@@ -15,6 +17,7 @@ import { replayRun } from './replay-run';
 import { ReplayPrevious } from './replay-previous';
 import { contactIdOf, factsOfRecorded, type RecordedEvent } from './recorded-events';
 import { ReplayAdmission } from './replay-admission';
+import { NO_PRIOR_MESSAGES, priorSummary, type PriorMessages, type PriorSummary } from './prior-messages';
 
 export interface ContactChange {
   contactId: string;
@@ -40,7 +43,16 @@ export interface RuleSetDiff {
   changedRules: number;
   /** The messaging policy replayed: none on either side, the same on both, or changed. */
   policy: 'none' | 'same' | 'changed';
+  /** With caps on either side: the messages counted as sent before the first event, and whence. */
+  priorMessages?: PriorSummary;
   rules: RuleChange[];
+}
+
+export interface DiffPolicies {
+  base?: MessagingPolicy;
+  head?: MessagingPolicy;
+  /** The messages the contacts got before (ledger or file), asked for the contacts of the events. */
+  priorMessages?: (contactIds: readonly string[]) => Promise<PriorMessages>;
 }
 
 /** Rules whose definition differs between the sets (by content hash), with how. */
@@ -75,11 +87,15 @@ interface ReplaySide {
   performed: Map<string, Performed>;
 }
 
-function side(rules: readonly RuleDefinition[], policy: MessagingPolicy | undefined): ReplaySide {
+function side(
+  rules: readonly RuleDefinition[],
+  policy: MessagingPolicy | undefined,
+  prior: PriorMessages | undefined,
+): ReplaySide {
   return {
     set: new CompiledRuleSet(rules),
     admission: new ReplayAdmission(),
-    ...(policyApplies(policy) ? { policy: new OfflinePolicy(policy) } : {}),
+    ...(policyApplies(policy) ? { policy: new OfflinePolicy(policy, prior?.byContact) } : {}),
     // A label depends on the action only: computed once per rule, not per run.
     performed: new Map(rules.map((r) => [r.id, { labels: r.actions.map(actionLabel), events: [] }])),
   };
@@ -167,14 +183,16 @@ export async function diffRuleSets(
   events: readonly RecordedEvent[],
   examples = 5,
   names?: NameResolver,
-  policies: { base?: MessagingPolicy; head?: MessagingPolicy } = {},
+  policies: DiffPolicies = {},
 ): Promise<RuleSetDiff> {
   const changed = changedRuleIds(base, head);
   // Under a policy, every rule that messages counts toward the caps the changed ones meet.
   const policed = policyApplies(policies.base) || policyApplies(policies.head);
   const messages = (r: RuleDefinition) => policed && r.actions.some((a) => isCustomerMessage(a.type));
   const pick = (rules: readonly RuleDefinition[]) => rules.filter((r) => changed.has(r.id) || messages(r));
-  const sides = [side(pick(base), policies.base), side(pick(head), policies.head)];
+  const [baseRules, headRules] = [pick(base), pick(head)];
+  const prior = await priorFor([...baseRules, ...headRules], events, policies);
+  const sides = [side(baseRules, policies.base, prior), side(headRules, policies.head, prior)];
   replay(sides, events, names);
   const [before, after] = sides.map((s) => s.performed);
   const compared = new Map<string, RuleChange['change']>(changed);
@@ -199,5 +217,31 @@ export async function diffRuleSets(
     });
   }
   const policy = !policed ? 'none' : policies.base?.hash === policies.head?.hash ? 'same' : 'changed';
-  return { events: events.length, changedRules: changed.size, policy, rules };
+  const counted = prior ? { priorMessages: priorSummary(prior) } : {};
+  return { events: events.length, changedRules: changed.size, policy, ...counted, rules };
+}
+
+/**
+ * The messages sent before the first recorded event, asked only when a cap on either side can hold
+ * a message, for the contacts of the events some replayed rule listens to. Later ones are dropped:
+ * the replay sends those itself (a file recorded after the events would count them twice).
+ */
+async function priorFor(
+  rules: readonly RuleDefinition[],
+  events: readonly RecordedEvent[],
+  policies: DiffPolicies,
+): Promise<PriorMessages | undefined> {
+  const capped = [policies.base, policies.head].some((p) => policyApplies(p) && p.caps.length > 0);
+  if (!capped) return undefined;
+  if (!policies.priorMessages || events.length === 0) return NO_PRIOR_MESSAGES;
+  const kinds = new Set(new CompiledRuleSet(rules).eventKinds());
+  const contacts = new Set(events.filter((e) => kinds.has(e.type)).map(contactIdOf));
+  const prior = await policies.priorMessages([...contacts]);
+  const first = events.reduce((t, e) => Math.min(t, new Date(e.createdAt).getTime()), Infinity);
+  const byContact = new Map<string, Date[]>();
+  for (const [id, sent] of prior.byContact) {
+    const before = sent.filter((t) => t.getTime() < first);
+    if (before.length > 0) byContact.set(id, before);
+  }
+  return { ...prior, byContact };
 }

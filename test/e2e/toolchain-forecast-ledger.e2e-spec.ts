@@ -1,7 +1,8 @@
 // `crm-rules forecast` counts the customer messages contacts already got against the policy caps:
 // read from the engine's ledger on a real Postgres (the policy gate's own query,
 // ActionResultsRepository.messagesSentTo), recorded to a file and read back from it for a CI
-// without the database, and "none known" when the ledger does not answer.
+// without the database, and "none known" when the ledger does not answer. `crm-rules diff` reads
+// them the same way, up to its first recorded event.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,9 +11,10 @@ import { SNAPSHOT_FORMAT } from '../../src/crm-contract/crm-snapshot';
 import type { MirroredContact } from '../../src/crm-contract/mirrored-contact';
 import { contactLine, contactsHeader } from '../../src/toolchain/contacts-file';
 import { PRIOR_MESSAGES_FORMAT } from '../../src/toolchain/prior-messages';
+import { eventLine, eventsHeader } from '../../src/toolchain/recorded-events';
 import { createTestDb, type TestDb } from '../support/test-db';
 import { contact } from '../../src/language/segment-filters/segment-filter.spec-support';
-import { cli } from '../support/cli';
+import { cli, git } from '../support/cli';
 
 const NOW = new Date('2026-11-02T12:00:00Z');
 const ago = (h: number) => new Date(NOW.getTime() - h * 3_600_000);
@@ -146,5 +148,60 @@ describe('crm-rules forecast with the messages already sent', () => {
     );
     expect(out).toContain('send-message "Anything we can help with?": 3 sent');
     expect(out).not.toContain('secret');
+  });
+
+  it('diff: both sides start from the ledger up to the first recorded event', async () => {
+    // A cap lowered from 2 to 1 a day. Ana got one at 09:00 (the ledger), then two updates: from
+    // zero she loses the 10:30 message; counting the ledger's she already loses the 10:00 one.
+    const repo = join(dir, 'diff');
+    mkdirSync(join(repo, 'rules'), { recursive: true });
+    const write = (file: string, text: string) => writeFileSync(join(repo, 'rules', file), text);
+    write('greet.yaml', 'rule: greet\non: contact.updated\ndo: [{ send-message: Hello }]\n');
+    write('policy.yaml', 'caps: [{ max: 2, per: 1d }]\n');
+    git(repo, 'init', '-q');
+    git(repo, 'add', 'rules');
+    git(repo, 'commit', '-qm', 'two a day');
+    write('policy.yaml', POLICY);
+    const events = join(repo, 'events.ndjson');
+    const update = (id: string, at: Date) => ({
+      id,
+      type: 'contact.updated',
+      createdAt: at.toISOString(),
+      data: { id: ana, name: 'ana', tags: [] },
+      contactId: ana,
+    });
+    writeFileSync(
+      events,
+      eventsHeader('test', NOW, {}) + [update('e1', ago(2)), update('e2', ago(1.5))].map(eventLine).join(''),
+    );
+    const diff = async (...extra: string[]) => {
+      const { code, out, err } = await cli(
+        'diff',
+        join(repo, 'rules'),
+        '--base',
+        'HEAD',
+        '--events',
+        events,
+        '--format',
+        'json',
+        ...extra,
+      );
+      expect([code, err]).toEqual([0, '']);
+      const d = JSON.parse(out);
+      return [
+        d.rules.flatMap((r: { lost: { examples: { eventId: string }[] } }) =>
+          r.lost.examples.map((c) => c.eventId),
+        ),
+        d.priorMessages,
+      ];
+    };
+    expect(await diff('--no-ledger')).toEqual([
+      ['e2'],
+      expect.objectContaining({ source: 'none', messages: 0 }),
+    ]);
+    expect(await diff('--ledger', db.url)).toEqual([
+      ['e1'],
+      expect.objectContaining({ source: 'ledger', contacts: 1, messages: 1 }),
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import {
   decideBranch,
   nextControl,
   replayedActions,
+  replayedPath,
   splitArm,
   splitPoint,
 } from './branch-plan';
@@ -157,5 +158,17 @@ describe('replayedActions (crm-rules diff)', () => {
     [['new'], [2, 4, 5]],
   ])('tags %j: the path on the trigger facts, a wait taken as timed out: %j', (tags, actions) => {
     expect(replayedActions(plan, facts(tags), 0)).toEqual(actions);
+  });
+});
+
+describe('replayedPath: the waits a run passes', () => {
+  // A wait in the then arm (before action 1), one after the branch (before action 3).
+  const plan = { actions: [0, 1, 2, 3], waits: [wait(1), wait(3)], branches: [ifVip] };
+  it.each([
+    ['vip: the then arm, its wait and the one after the branch', ['vip'], [0, 1, 3], [0, 1]],
+    ['not vip: the else arm skips the then arm and its wait', ['new'], [2, 3], [1]],
+  ])('%s', (_name, tags, actions, waits) => {
+    const path = replayedPath(plan, facts(tags), 0);
+    expect([path.actions, path.waits]).toEqual([actions, waits]);
   });
 });

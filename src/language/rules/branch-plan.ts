@@ -146,11 +146,15 @@ export function replayedPath(
   const passed = new Set<number>();
   const out: number[] = [];
   for (let i = 0; i < plan.actions.length; i++) {
-    for (
-      let next = nextControl(plan, i, passed, decided);
-      next;
-      next = nextControl(plan, i, passed, decided)
-    ) {
+    // As the engine's runner: an action in an arm not taken is skipped before its waits, which
+    // only that arm's runs pass (so a run down the other arm does not wait them).
+    for (;;) {
+      if (armNotTaken(plan, decided, i)) break;
+      const next = nextControl(plan, i, passed, decided);
+      if (!next) {
+        out.push(i);
+        break;
+      }
       if (next.kind === 'wait') passed.add(next.wait);
       else
         decided.set(
@@ -158,7 +162,6 @@ export function replayedPath(
           decideBranch(plan.branches![next.branch], { facts, timezone: plan.timezone, point }).arm,
         );
     }
-    if (!armNotTaken(plan, decided, i)) out.push(i);
   }
   return { actions: out, arms: decided, waits: [...passed] };
 }

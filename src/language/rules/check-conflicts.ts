@@ -1,7 +1,8 @@
 // Set-level check: rules on one trigger that undo each other's tag or block (conflict), read path
 // by path (rule-paths.ts): two actions of one rule conflict when one path does both at one moment
 // (not across a wait, never from exclusive arms); two rules when some path of each can run for the
-// same contact (their `if` and arm conditions do not exclude each other).
+// same contact (their `if` and arm conditions do not exclude each other), waits left out on purpose:
+// the two rules' runs start at different events of the shared kind, so no wait orders them.
 import { actionLabel } from '../catalogue/catalogue';
 import { exclusiveLeafFields, undoing } from './condition-leaves';
 import { eventsOf, where, type LoadedRule } from './loaded-rule';
