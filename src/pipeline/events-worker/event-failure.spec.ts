@@ -1,15 +1,6 @@
-import { CrmApiError, CrmTransportError } from '../../crm-contract/crm-errors';
+import { CrmTransportError } from '../../crm-contract/crm-errors';
 import { afterFailedAttempt, describeEventFailure } from './event-failure';
-
-const apiError = (status: number, code: string) =>
-  new CrmApiError({
-    status,
-    type: 'error',
-    code,
-    message: `said ${code}`,
-    requestId: 'req-1',
-    operation: 'getContact',
-  });
+import { apiError } from '../../crm-contract/crm-errors.spec-support';
 
 describe('afterFailedAttempt', () => {
   it.each([

@@ -1,17 +1,9 @@
-import { CrmApiError } from '../../crm-contract/crm-errors';
 import { UnknownNameError } from '../../crm-contract/directory-match';
 import { describeFailure, isPermanentFailure } from './action-failure';
 import { NoConversationError } from '../../language/catalogue/conversation-for';
+import { apiError as anApiError } from '../../crm-contract/crm-errors.spec-support';
 
-const apiError = (status: number, code: string) =>
-  new CrmApiError({
-    status,
-    type: 'api_error',
-    code,
-    message: `${status} ${code}`,
-    requestId: 'req_1',
-    operation: 'addTag',
-  });
+const apiError = (status: number, code: string) => anApiError(status, code, 'addTag');
 
 describe('action failures', () => {
   it.each<[string, unknown, boolean, string]>([

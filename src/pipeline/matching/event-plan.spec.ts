@@ -1,5 +1,5 @@
-import { CrmApiError } from '../../crm-contract/crm-errors';
 import { eventFacts, isContactGone, planEvent, type StoredEvent } from './event-plan';
+import { apiError } from '../../crm-contract/crm-errors.spec-support';
 
 const event = (type: string, over: Partial<StoredEvent> = {}): StoredEvent => ({
   type,
@@ -54,16 +54,6 @@ describe('eventFacts', () => {
     });
   });
 });
-
-const apiError = (status: number, code: string) =>
-  new CrmApiError({
-    status,
-    type: 'error',
-    code,
-    message: `said ${code}`,
-    requestId: 'req-1',
-    operation: 'getContact',
-  });
 
 describe('isContactGone', () => {
   it.each([
