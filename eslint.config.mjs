@@ -99,8 +99,8 @@ export default tseslint.config(
   },
   {
     // One owner per table (docs/ARCHITECTURE.md, "Who owns what"): SQL text, and the calls that run
-    // statements, live in the table's *.repository.ts; the SQL toolkit (src/persistence/sql/), the
-    // migrations and the tests may hold them too. Proven live by test/tools/sql-boundary.e2e-spec.ts
+    // statements, live in the table's *.repository.ts; the migrations and the tests may hold them
+    // too, and the SQL toolkit (src/persistence/sql/) may run statements others wrote (next block). Proven live by test/tools/sql-boundary.e2e-spec.ts
     // on lint-fixture/src (which this block also covers; it comes after the tests'
     // block, whose no-restricted-syntax it would otherwise lose to, and spec files stay out of it).
     files: ['src/**/*.ts', 'test/tools/lint-fixture/src/**/*.ts'],
@@ -124,6 +124,19 @@ export default tseslint.config(
           selector: "CallExpression[callee.name='InjectRepository']",
           message: STATEMENT_CALL_MESSAGE,
         },
+      ],
+    },
+  },
+  {
+    // The SQL toolkit (query wrappers, batching, row types) runs the statements repositories pass
+    // it, but holds no SQL text of its own: a statement it needs belongs to a repository too.
+    files: ['src/persistence/sql/**/*.ts', 'test/tools/lint-fixture/src/persistence/sql/**/*.ts'],
+    ignores: ['**/*.repository.ts', '**/*.spec.ts', '**/*.spec-support.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: `Literal[value=${SQL_START}]`, message: SQL_TEXT_MESSAGE },
+        { selector: `TemplateLiteral[quasis.0.value.raw=${SQL_START}]`, message: SQL_TEXT_MESSAGE },
       ],
     },
   },

@@ -3,7 +3,7 @@ import { ContactJournalRepository } from '../journal/contact-journal.repository'
 import { DataSource } from 'typeorm';
 import { CrmReads } from '../crm/crm-reads';
 import type { Contact, PageWithTotals } from '@crm-rules/crm-contract';
-import { MIRROR_LOCK_KEY, withAdvisoryLock } from '../persistence/sql/advisory-lock';
+import { MIRROR_LOCK_KEY, withAdvisoryLock } from '../persistence/sql/advisory-locks.repository';
 import {
   fullSyncDue,
   type MirrorFreshness,

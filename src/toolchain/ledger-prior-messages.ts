@@ -6,7 +6,8 @@ import { Pool } from 'pg';
 import { CUSTOMER_MESSAGE_TYPES } from '../language/policy/customer-messages';
 import { ledgerNeeds, type MessagingPolicy } from '../language/policy/messaging-policy';
 import { ActionResultsRepository } from '../persistence/ledger/action-results.repository';
-import { ping, readOnlyPool } from '../persistence/sql/read-only-pool';
+import { serverAnswers } from '../db/databases.repository';
+import { readOnlyPool } from '../persistence/sql/read-only-pool';
 import type { PriorMessages } from './prior-messages';
 
 /** Contacts asked at once: a few connections, never the engine's whole pool. */
@@ -26,7 +27,7 @@ export async function ledgerPriorMessages(
   try {
     const db = readOnlyPool(pool, 'the forecast reads the ledger, it never writes');
     const repository = new ActionResultsRepository(db);
-    await ping(db);
+    await serverAnswers(db);
     const byContact = new Map<string, Date[]>();
     if (!needs) return { source: 'ledger', from, byContact };
     const since = new Date(now.getTime() - needs.periodMs);

@@ -1,7 +1,8 @@
 // SQL text only in repositories (one owner per table) is enforced by `npm run lint`: ESLint, run
 // with the repository's own eslint.config.mjs on a fixture tree (lint-fixture/src), reports every
-// SQL string and statement call outside a *.repository.ts and the SQL toolkit, at its line, and
-// nothing in a repository, in the toolkit, or in prose that merely starts with "With" or "DELETE".
+// SQL string and statement call outside a *.repository.ts and the SQL toolkit, and every SQL string
+// in the toolkit, at its line; nothing in a repository, no statement the toolkit runs for one, and no
+// prose that merely starts with "With" or "DELETE".
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -38,6 +39,7 @@ describe('SQL only in repositories (npm run lint)', () => {
       [outside, 15, 'no-restricted-syntax', STATEMENT_CALL],
       [outside, 16, 'no-restricted-syntax', STATEMENT_CALL],
       [outside, 17, 'no-restricted-syntax', STATEMENT_CALL],
+      [`${FIXTURE}/persistence/sql/lock.ts`, 8, 'no-restricted-syntax', SQL_TEXT],
     ]);
   });
 
@@ -45,7 +47,8 @@ describe('SQL only in repositories (npm run lint)', () => {
     ['src/contacts/contact-mirror.service.ts', true],
     ['src/segments/sweeps/membership-diff.ts', true],
     ['src/contacts/contact-mirror.repository.ts', false],
-    ['src/persistence/sql/advisory-lock.ts', false],
+    ['src/persistence/sql/advisory-locks.repository.ts', false],
+    ['src/persistence/sql/fenced.ts', true],
     ['src/contacts/mirror-records.spec.ts', false],
   ])('applies the rule to the real %s: %s', (file, applies) => {
     const run = eslint('--print-config', file);

@@ -9,8 +9,3 @@ export function readOnlyPool(pool: Pool, why: string): Transactional {
     transaction: () => Promise.reject(new Error(why)),
   };
 }
-
-/** One round trip, so an unreachable database is told apart from an empty answer. */
-export async function ping(db: Transactional): Promise<void> {
-  await db.query('SELECT 1');
-}

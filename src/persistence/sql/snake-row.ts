@@ -1,6 +1,7 @@
-// A table's row as `SELECT *` returns it, derived from its TypeORM entity: the entity stays the one
-// row type of its table, and the snake_case shape repositories read is computed from it (isBlocked →
-// is_blocked), never written out again. Projections are Pick<> of it. Types only.
+// A table's row as a select of every column returns it, derived from its TypeORM entity: the
+// entity stays the one row type of its table, and the snake_case shape repositories read is
+// computed from it (isBlocked → is_blocked), never written out again. Projections are Pick<> of
+// it. Types only.
 
 /** `isBlocked` → `is_blocked`, `lastInteractionAt` → `last_interaction_at`. */
 export type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`

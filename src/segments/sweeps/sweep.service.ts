@@ -9,7 +9,7 @@ import { ActionResultsRepository } from '../../persistence/ledger/action-results
 import { ActionsQueue } from '../../queues/actions-queue.service';
 import type { RuleDefinition, ScheduleTrigger } from '../../language/rules/rule-types';
 import { RuleSetService } from '../../rule-set/rule-set.service';
-import { sweepLockKey, withAdvisoryLock } from '../../persistence/sql/advisory-lock';
+import { sweepLockKey, withAdvisoryLock } from '../../persistence/sql/advisory-locks.repository';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
 import { RuleControlsService } from '../../rule-controls/rule-controls.service';
 import { MembershipDiff, type DiffContext } from './membership-diff';

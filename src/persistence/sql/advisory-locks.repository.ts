@@ -1,4 +1,5 @@
-// Postgres session advisory locks on a dedicated connection: held for the whole of a sweep or a
+// The one owner of Postgres session advisory locks (no table: the lock namespace and its
+// statements). Each is taken on a dedicated connection and held for the whole of a sweep or a
 // mirror refresh (a few at a time, so the connection each pins is affordable), released by Postgres
 // itself if the process dies (the connection closes), so a crashed worker never leaves a stale lock
 // behind. A contact's action run takes a lease row instead (src/pipeline/execution/contact-lease.ts): there
