@@ -5,10 +5,10 @@
 // then "Retry" and "Retry all" on the console's Failures page (real session and CSRF) send
 // nothing more, also for a row left `dead` by the engine before this rule existed.
 import { DataSource } from 'typeorm';
-import { crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { crm, Harness, newContact, startHarness } from '../support/engine-harness';
 import { consoleLogIn, formFields, type ConsoleClient } from '../support/console-client';
 import { api } from '../support/http';
-import { REACT_RULE, SEND_RULE, TEMPLATE_RULE } from '../support/message-rules';
+import { REACT_RULE, SEND_RULE, actionRowsWhenSettled, TEMPLATE_RULE } from '../support/message-rules';
 
 jest.setTimeout(180_000);
 
@@ -47,15 +47,7 @@ describe('at-most-once after the CRM accepted', () => {
     const c = await counters();
     return Object.values(ROUTES).reduce((n, route) => n + (c[route] ?? 0), 0);
   };
-  const settled = (contactId: string, ruleId: string) =>
-    eventually(async () => {
-      const rows = await db.query(
-        `SELECT a.id, a.status, a.reason, a.error_code, r.status AS run_status FROM action_results a
-           JOIN runs r ON r.id = a.run_id WHERE r.contact_id = $1 AND r.rule_id = $2 ORDER BY a.action_index`,
-        [contactId, ruleId],
-      );
-      return rows.length && !['pending', 'running'].includes(rows[0].run_status) ? rows : undefined;
-    }, 90_000);
+  const settled = (contactId: string, ruleId: string) => actionRowsWhenSettled(db, contactId, ruleId, 90_000);
   /** What the customer holds: texts of outgoing messages and reactions, as the sandbox stores them. */
   const heldBy = async (contactId: string) => {
     const convs = (await crm(h, 'GET', `/v1/conversations?contactId=${contactId}`)).body.data;

@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { ADMIN_TOKEN, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { DEMO } from '../support/demo-fixture';
 import { api } from '../support/http';
-import { REACT_RULE, SEND_RULE, TEMPLATE_RULE } from '../support/message-rules';
+import { REACT_RULE, SEND_RULE, actionRowsWhenSettled, TEMPLATE_RULE } from '../support/message-rules';
 
 jest.setTimeout(120_000);
 
@@ -35,15 +35,7 @@ describe('at-most-once writes against a CRM that loses answers', () => {
   const fault = (spec: Record<string, unknown>) => api(h.sandboxUrl, 'POST', '/_sandbox/faults', spec);
   const admin = (method: string, path: string, body?: unknown) =>
     api(h.url, method, path, body, { 'x-admin-token': ADMIN_TOKEN });
-  const settled = (contactId: string, ruleId: string) =>
-    eventually(async () => {
-      const rows = await db.query(
-        `SELECT a.id, a.status, a.reason, a.error_code, r.status AS run_status FROM action_results a
-             JOIN runs r ON r.id = a.run_id WHERE r.contact_id = $1 AND r.rule_id = $2 ORDER BY a.action_index`,
-        [contactId, ruleId],
-      );
-      return rows.length && !['pending', 'running'].includes(rows[0].run_status) ? rows : undefined;
-    }, 60_000);
+  const settled = (contactId: string, ruleId: string) => actionRowsWhenSettled(db, contactId, ruleId, 60_000);
   const messagesOf = async (contactId: string) => {
     const convs = (await crm(h, 'GET', `/v1/conversations?contactId=${contactId}`)).body.data;
     const all: { text: string; isOutgoing: boolean; reaction?: string | null }[] = [];
