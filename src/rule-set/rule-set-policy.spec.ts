@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Logger } from '@nestjs/common';
-import type { AppConfig } from '../config/app-config';
-import { RuleSetService } from './rule-set.service';
+import type { RuleSetService } from './rule-set.service';
+import { ruleSetInTempDir } from './rule-set.spec-support';
 
 const RULE = 'rule: a\non: contact.created\ndo: [{ add-tag: a }]\n';
 const ICS = 'BEGIN:VCALENDAR\nBEGIN:VEVENT\nDTSTART;VALUE=DATE:20261225\nEND:VEVENT\nEND:VCALENDAR\n';
@@ -14,22 +12,13 @@ describe('RuleSetService with policy.yaml', () => {
   let service: RuleSetService;
   const write = (name: string, text: string) => writeFileSync(join(dir, name), text);
 
+  let cleanUp: () => void;
+
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'rules-'));
-    service = new RuleSetService({
-      rulesDir: dir,
-      rulesWatch: false,
-      httpAction: { allowedHosts: [] },
-    } as unknown as AppConfig);
-    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
-    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    ({ dir, service, cleanUp } = ruleSetInTempDir());
     write('a.yaml', RULE);
   });
-  afterEach(() => {
-    service.onModuleDestroy();
-    rmSync(dir, { recursive: true, force: true });
-    jest.restoreAllMocks();
-  });
+  afterEach(() => cleanUp());
 
   it('runs without a policy as before, and picks one up on reload with a new version', async () => {
     await service.onModuleInit();

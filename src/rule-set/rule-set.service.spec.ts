@@ -1,12 +1,10 @@
 // The live rule set: start-up load, reloads (kept when broken, serialised when concurrent) and
 // the compiled plan a rule hands the action runner. Real files in a temporary directory.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Logger } from '@nestjs/common';
-import type { AppConfig } from '../config/app-config';
 import * as loadRules from '../language/rules/load-rules';
-import { RuleSetService } from './rule-set.service';
+import type { RuleSetService } from './rule-set.service';
+import { ruleSetInTempDir } from './rule-set.spec-support';
 
 // The loader itself, wrapped so a test can hold one load back (the order of concurrent reloads).
 jest.mock('../language/rules/load-rules', () => {
@@ -30,21 +28,12 @@ describe('RuleSetService', () => {
   let service: RuleSetService;
   const write = (text: string) => writeFileSync(join(dir, 'a.yaml'), text);
 
+  let cleanUp: () => void;
+
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'rules-'));
-    service = new RuleSetService({
-      rulesDir: dir,
-      rulesWatch: false,
-      httpAction: { allowedHosts: [] },
-    } as unknown as AppConfig);
-    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
-    jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    ({ dir, service, cleanUp } = ruleSetInTempDir());
   });
-  afterEach(() => {
-    service.onModuleDestroy();
-    rmSync(dir, { recursive: true, force: true });
-    jest.restoreAllMocks();
-  });
+  afterEach(() => cleanUp());
 
   it('refuses to start on a broken set, listing every problem as file:line:col', async () => {
     write(BROKEN);
