@@ -6,12 +6,13 @@
 // rate per mode and per worker process, CPU per event by process, Postgres writes per event,
 // the engine processes' peak RSS, and the CRM calls and 429s of the whole run.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { DataSource } from 'typeorm';
 import { benchDatabase, dropRedisPrefix, printTable } from './bench-support';
+import { fillMirror } from './mirror-fill';
 import {
   counter,
   counterBy,
@@ -19,7 +20,6 @@ import {
   forkBench,
   RUNS_PER_EVENT,
   rssMb,
-  SEGMENT_RULE,
   startEngineProcess,
   VIP_TAG_ID,
   writeRules,
@@ -93,7 +93,7 @@ async function main() {
   try {
     b.api = await startEngineProcess('api', env);
     b.workers.push(await startEngineProcess('worker', env));
-    await fillMirror(b);
+    b.contactsFile = await fillMirror(b.api.url, ADMIN_TOKEN, ds);
     const rows: Record<string, string | number>[] = [];
     for (const count of WORKERS) {
       while (b.workers.length < count) b.workers.push(await startEngineProcess('worker', env));
@@ -111,46 +111,6 @@ async function main() {
     await dropRedisPrefix(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix);
     await db.drop();
   }
-}
-
-/** A manual sweep of the segment rule: its full sync mirrors every CRM contact through the gateway. */
-async function fillMirror(b: Bench) {
-  const t = performance.now();
-  const res = await fetch(`${b.api.url}/admin/rules/${SEGMENT_RULE}/sweep`, {
-    method: 'POST',
-    headers: { 'x-admin-token': ADMIN_TOKEN },
-  });
-  if (res.status !== 202) throw new Error(`sweep not queued: ${res.status} ${await res.text()}`);
-  for (;;) {
-    const [s] = await b.ds.query(`SELECT status, detail FROM segment_sweeps WHERE rule_id = $1`, [
-      SEGMENT_RULE,
-    ]);
-    if (s?.status === 'succeeded') break;
-    if (s?.status === 'failed' || s?.status === 'skipped') throw new Error(`sweep ${s.status}: ${s.detail}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const [{ n }] = await b.ds.query(`SELECT count(*)::int AS n FROM contact_mirror`);
-  console.log(`mirror filled by a sweep: ${n} contacts in ${Math.round(performance.now() - t)} ms`);
-  // The segment's members get their tag (bulk writes through the budget): done before any phase,
-  // so no phase measures them.
-  for (;;) {
-    const [a] = await b.ds.query(
-      `SELECT count(*) FILTER (WHERE status IN ('pending', 'running'))::int AS open,
-              count(*) FILTER (WHERE status = 'succeeded')::int AS written FROM action_results`,
-    );
-    if (a.open === 0) {
-      console.log(
-        `the sweep's actions finished: ${a.written} CRM writes (bulk) in ${Math.round(performance.now() - t)} ms`,
-      );
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const raw: { raw: unknown }[] = await b.ds.query(
-    `SELECT raw FROM contact_mirror ORDER BY random() LIMIT 20000`,
-  );
-  b.contactsFile = join(mkdtempSync(join(tmpdir(), 'crmr-bench-contacts-')), 'contacts.json');
-  writeFileSync(b.contactsFile, JSON.stringify(raw.map((r) => r.raw)));
 }
 
 async function pgCounters(ds: DataSource) {

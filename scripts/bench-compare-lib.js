@@ -6,7 +6,9 @@
 
 /** @typedef {Record<string, number>} Metrics */
 
-const BENCHES = ['e2e', 'throughput', 'rules'];
+const BENCHES = ['e2e', 'throughput', 'rules', 'storage'];
+/** Run when --benches is not given: bench:storage is left out, since bases older than it have none. */
+const DEFAULT_BENCHES = ['e2e', 'throughput', 'rules'];
 
 /**
  * `--quick`: sizes that keep one round (base and head) of all three benches near 70 s on the 2-core
@@ -21,6 +23,7 @@ const QUICK_ENV = {
     BENCH_WARMUP_EVENTS: '500',
     BENCH_WORKERS: '1',
   },
+  storage: { BENCH_CONTACTS: '2000', BENCH_EVENTS: '1000' },
   rules: { BENCH_MATCHER_EVENTS: '5000', BENCH_BASELINE_EVENTS: '100', BENCH_GOOD_BASELINE_EVENTS: '1000' },
 };
 
@@ -127,7 +130,7 @@ const USAGE = `usage: npm run bench:compare -- --base <git ref> [--benches e2e,t
 
 /** The command line; throws with the usage on anything it does not know. */
 function parseArgs(argv) {
-  const opts = { base: '', benches: [...BENCHES], rounds: 3, quick: false, out: '', logs: '' };
+  const opts = { base: '', benches: [...DEFAULT_BENCHES], rounds: 3, quick: false, out: '', logs: '' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = () => {

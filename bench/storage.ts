@@ -1,0 +1,192 @@
+// npm run bench:storage — what one event leaves in Postgres: rows written (inserts, updates and
+// deletes, from pg_stat_database), rows added and bytes grown per table (count(*) and
+// pg_total_relation_size, indexes and TOAST included), per event, for two kinds of event on a rule
+// set with 50 rules listening to the event's kind: `unmatched` (no rule matches) and `matched` (one
+// rule matches; its add-tag is a guarded no-op, so no CRM call). One ROLE=api and one ROLE=worker
+// process, the CRM sandbox and the load generator in processes of their own, as bench:throughput.
+// Issue 35's goal for an unmatched event: at most 2 rows written and 0.5 KB of lasting storage.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { benchDatabase, dropRedisPrefix, printTable } from './bench-support';
+import { fillMirror } from './mirror-fill';
+import {
+  forkBench,
+  SEGMENT_RULE,
+  startEngineProcess,
+  VIP_TAG_ID,
+  type EngineProcess,
+} from './throughput-support';
+
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 5_000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 3_000);
+const LISTENING_RULES = 50;
+const LIMIT = 600;
+const WINDOW_MS = 6000;
+const SECRET = 'whsec_bench';
+const ADMIN_TOKEN = randomUUID();
+const MODES = [
+  { mode: 'unmatched', load: 'no-action' },
+  { mode: 'matched', load: 'guarded' },
+] as const;
+
+/** 48 rules on contact.updated that never match, the two of bench:throughput, and its segment rule. */
+function writeRules(dir: string): void {
+  const never = Array.from(
+    { length: LISTENING_RULES - 2 },
+    (_, i) =>
+      `rule: st-never-${i}\non: contact.updated\nif:\n  all:\n    - { fact: contact.customFields.plan, operator: equal, value: never-${i} }\ndo: [{ add-tag: customer }]\n`,
+  );
+  const own = [
+    'rule: tp-upgrade\non: contact.updated\nif:\n  all:\n    - { fact: contact.customFields.plan, operator: equal, value: enterprise }\ndo: [{ add-tag: vip }]\n',
+    'rule: tp-archived\non: contact.updated\nif:\n  all:\n    - { fact: contact.status, operator: equal, value: archived }\ndo: [{ add-tag: customer }]\n',
+    `rule: ${SEGMENT_RULE}\non:\n  schedule: "0 0 1 1 *"\n  segment:\n    filters: { tagIds: [${VIP_TAG_ID}], status: archived, isBlocked: true, createdAfter: now-2d }\nwhen: entered\ndo: [{ add-tag: customer }]\n`,
+  ];
+  writeFileSync(join(dir, 'rules.yaml'), [...never, ...own].join('---\n'));
+}
+
+interface TableSize {
+  rows: number;
+  bytes: number;
+}
+
+/** Every table of the schema: its live rows and its total size on disk. */
+async function tableSizes(ds: DataSource): Promise<Map<string, TableSize>> {
+  const tables: { name: string; bytes: string }[] = await ds.query(
+    `SELECT relname AS name, pg_total_relation_size(relid)::bigint AS bytes FROM pg_stat_user_tables`,
+  );
+  const sizes = new Map<string, TableSize>();
+  for (const t of tables) {
+    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM "${t.name}"`);
+    sizes.set(t.name, { rows: n, bytes: Number(t.bytes) });
+  }
+  return sizes;
+}
+
+async function rowsWritten(ds: DataSource): Promise<number> {
+  await ds.query(`SELECT pg_stat_clear_snapshot()`);
+  const [s] = await ds.query(
+    `SELECT (tup_inserted + tup_updated + tup_deleted)::bigint AS rows
+       FROM pg_stat_database WHERE datname = current_database()`,
+  );
+  return Number(s.rows);
+}
+
+async function drained(ds: DataSource, expectedEvents: number): Promise<void> {
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    const [e] = await ds.query(
+      `SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'pending')::int AS pending FROM inbox_events`,
+    );
+    const [a] = await ds.query(
+      `SELECT count(*) FILTER (WHERE status IN ('pending', 'running'))::int AS open FROM action_results`,
+    );
+    if (e.total >= expectedEvents && e.pending === 0 && a.open === 0) return;
+    if (Date.now() > deadline) throw new Error('not drained after 10 minutes');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function phase(ds: DataSource, api: EngineProcess, contactsFile: string, m: (typeof MODES)[number]) {
+  // Dead rows of the previous phase become reusable, as autovacuum makes them in a running system.
+  await ds.query('VACUUM');
+  const before = await tableSizes(ds);
+  const writtenBefore = await rowsWritten(ds);
+  const [{ n: eventsBefore }] = await ds.query(`SELECT count(*)::int AS n FROM inbox_events`);
+  await forkBench('throughput-load.js', [
+    `${api.url}/webhooks/crm`,
+    SECRET,
+    m.load,
+    String(EVENTS),
+    '16',
+    contactsFile,
+    VIP_TAG_ID,
+  ]).message;
+  await drained(ds, eventsBefore + EVENTS);
+  // pg_stat_database is fed by each backend at the end of its transactions, at most a second late.
+  await new Promise((r) => setTimeout(r, 1500));
+  const written = (await rowsWritten(ds)) - writtenBefore;
+  const after = await tableSizes(ds);
+  const perTable: Record<string, string | number>[] = [];
+  let rows = 0;
+  let bytes = 0;
+  for (const [name, a] of after) {
+    const b = before.get(name) ?? { rows: 0, bytes: 0 };
+    if (a.rows === b.rows && a.bytes === b.bytes) continue;
+    rows += a.rows - b.rows;
+    bytes += a.bytes - b.bytes;
+    perTable.push({
+      mode: m.mode,
+      table: name,
+      'rows added/event': ((a.rows - b.rows) / EVENTS).toFixed(2),
+      'bytes/event': Math.round((a.bytes - b.bytes) / EVENTS),
+    });
+  }
+  return {
+    perTable,
+    total: {
+      mode: m.mode,
+      events: EVENTS,
+      'rows written/event': (written / EVENTS).toFixed(2),
+      'rows added/event': (rows / EVENTS).toFixed(2),
+      'bytes/event': Math.round(bytes / EVENTS),
+    },
+  };
+}
+
+async function main() {
+  const db = await benchDatabase('storage');
+  const crm = forkBench<{ url: string }>('throughput-crm.js', [
+    String(CONTACTS),
+    String(LIMIT),
+    String(WINDOW_MS),
+  ]);
+  const rulesDir = mkdtempSync(join(tmpdir(), 'crmr-bench-storage-'));
+  writeRules(rulesDir);
+  const prefix = `crmr-bench-${randomUUID().slice(0, 6)}`;
+  const env = {
+    DATABASE_URL: db.url,
+    REDIS_PREFIX: prefix,
+    CRM_BASE_URL: (await crm.message).url,
+    CRM_API_KEY: 'sk_demo_full',
+    CRM_RATE_LIMIT: String(LIMIT),
+    CRM_RATE_WINDOW_MS: String(WINDOW_MS),
+    CRM_WEBHOOK_SECRET: SECRET,
+    ADMIN_TOKEN,
+    RULES_DIR: rulesDir,
+    RULES_WATCH: 'false',
+    LOG_LEVEL: 'warn',
+  };
+  const ds = await new DataSource({ type: 'postgres', url: db.url, extra: { max: 2 } }).initialize();
+  const procs: EngineProcess[] = [];
+  try {
+    procs.push(await startEngineProcess('api', env), await startEngineProcess('worker', env));
+    const contactsFile = await fillMirror(procs[0].url, ADMIN_TOKEN, ds);
+    const results = [];
+    for (const m of MODES) results.push(await phase(ds, procs[0], contactsFile, m));
+    console.log(`\n${LISTENING_RULES} rules listening to contact.updated, ${EVENTS} events per mode\n`);
+    printTable(results.flatMap((r) => r.perTable));
+    console.log('');
+    printTable(results.map((r) => r.total));
+    const result: Record<string, string | number> = { bench: 'storage' };
+    for (const { total } of results) {
+      result[`${total.mode}.rows_written_per_event`] = Number(total['rows written/event']);
+      result[`${total.mode}.rows_added_per_event`] = Number(total['rows added/event']);
+      result[`${total.mode}.bytes_per_event`] = Number(total['bytes/event']);
+    }
+    console.log(`BENCH_RESULT ${JSON.stringify(result)}`);
+  } finally {
+    await Promise.all(procs.map((p) => p.stop()));
+    crm.child.kill('SIGTERM');
+    await ds.destroy();
+    await dropRedisPrefix(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix);
+    await db.drop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
