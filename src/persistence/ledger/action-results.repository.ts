@@ -157,9 +157,11 @@ export class ActionResultsRepository extends ActionResultViews {
     return row;
   }
 
+  /** Never over a success: a sent message stays sent (see fail). */
   async skip(id: string, reason: string, detail: string): Promise<void> {
     await this.db.query(
-      `UPDATE action_results SET status = 'skipped', reason = $2, error_message = $3, finished_at = now() WHERE id = $1`,
+      `UPDATE action_results SET status = 'skipped', reason = $2, error_message = $3, finished_at = now()
+        WHERE id = $1 AND status <> 'succeeded'`,
       [id, reason, detail],
     );
   }
@@ -184,12 +186,16 @@ export class ActionResultsRepository extends ActionResultViews {
     });
   }
 
-  /** `status` pending records a transient failure of an attempt; the job retries later. */
+  /**
+   * `status` pending records a transient failure of an attempt; the job retries later. Never over
+   * a success: were anything to throw after succeed(), a sent message must not go back to pending
+   * (and be sent again) or be shown as failed.
+   */
   async fail(id: string, status: ActionStatus, f: Failure, durationMs: number): Promise<void> {
     await this.db.query(
       `UPDATE action_results SET status = $2, reason = $3, error_code = $3, error_message = $4, http_status = $5,
               request_id = $6, duration_ms = $7, finished_at = CASE WHEN $2 = 'pending' THEN NULL ELSE now() END
-        WHERE id = $1`,
+        WHERE id = $1 AND status <> 'succeeded'`,
       [id, status, f.code, f.message.slice(0, 2000), f.status, f.requestId, durationMs],
     );
   }
@@ -226,7 +232,7 @@ export class ActionResultsRepository extends ActionResultViews {
   async reopen(runIds: string[], statuses: string[]): Promise<void> {
     await this.db.query(
       `UPDATE action_results SET status = 'pending', finished_at = NULL
-        WHERE run_id = ANY($1) AND (status = ANY($2) OR reason = 'previous_action_failed')`,
+        WHERE run_id = ANY($1) AND (status = ANY($2) OR reason = 'previous_action_failed') AND status <> 'succeeded'`,
       [runIds, statuses],
     );
   }
