@@ -5,7 +5,7 @@ import { returnedRows } from '../sql/returned-rows';
 import type { RuleAction } from '../../language/rules/rule-types';
 import type { SnakeRow } from '../sql/snake-row';
 import type { ActionResultEntity, ActionStatus, ActionTarget } from './action-result.entity';
-import { ActionResultViews } from './action-result-views.repository';
+import { ActionResultViews, MAYBE_SENT } from './action-result-views.repository';
 
 export type {
   ActionNeedingAttention,
@@ -209,23 +209,25 @@ export class ActionResultsRepository extends ActionResultViews {
   }
 
   /**
-   * The succeeded actions of `types` in the rule's run on the contact for a trigger, as
-   * `<index>:<type>` (a replay without force skips these: already_sent_for_trigger).
+   * The actions of `types` in the rule's run on the contact for a trigger that were sent or may
+   * have been (MAYBE_SENT: succeeded, uncertain, running), as `<index>:<type>` → status. A replay
+   * without force skips these (already_sent_for_trigger): an uncertain or interrupted send may
+   * have reached the customer, and the engine never sends a message twice on its own.
    */
   async sentForTrigger(
     triggerKey: string,
     ruleId: string,
     contactId: string,
     types: string[],
-  ): Promise<Set<string>> {
-    const rows: { key: string }[] = await this.db.query(
-      `SELECT a.action_index || ':' || (a.action ->> 'type') AS key
+  ): Promise<Map<string, string>> {
+    const rows: { key: string; status: string }[] = await this.db.query(
+      `SELECT a.action_index || ':' || (a.action ->> 'type') AS key, a.status
          FROM runs r JOIN action_results a ON a.run_id = r.id
-        WHERE r.trigger_key = $1 AND r.rule_id = $2 AND r.contact_id = $3 AND a.status = 'succeeded'
+        WHERE r.trigger_key = $1 AND r.rule_id = $2 AND r.contact_id = $3 AND a.status = ANY($5)
           AND a.action ->> 'type' = ANY($4)`,
-      [triggerKey, ruleId, contactId, types],
+      [triggerKey, ruleId, contactId, types, MAYBE_SENT],
     );
-    return new Set(rows.map((r) => r.key));
+    return new Map(rows.map((r) => [r.key, r.status]));
   }
 
   /** Rows of reopened runs back to pending: those in `statuses` and those skipped behind them. */
