@@ -4,6 +4,7 @@
 // names contacts and ids that no longer exist, so the dormant sweep would report "entered 0" and
 // the console would show ghosts. Operator decisions (rule pause / shadow, their audit) are kept.
 // Only embedded-demo.ts calls it, and only on a database the demo marked (demo-database.ts).
+import type { Client } from 'pg';
 import type { Queryable } from '../persistence/sql/queryable';
 
 /** Tables whose rows describe the CRM the engine talks to, or work done against it. */
@@ -22,6 +23,11 @@ export const CRM_DERIVED_TABLES = [
   'contact_leases',
   'webhook_subscriptions',
 ] as const;
+
+/** A pg Client as the demo's repositories read it: rows, as over a DataSource (pg answers a Result). */
+export function rowsOver(client: Client): Queryable {
+  return { query: async (sql: string, params?: unknown[]) => (await client.query(sql, params)).rows };
+}
 
 export class DemoStateRepository {
   constructor(private readonly db: Queryable) {}

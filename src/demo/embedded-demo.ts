@@ -7,7 +7,7 @@ import type { AppConfig } from '../config/app-config';
 import { keepDemoAdminToken } from './demo-admin-token';
 import { demoDatabaseVerdict, DemoRefusedError } from './demo-database';
 import { DemoMarkerRepository } from './demo-marker.repository';
-import { DemoStateRepository } from './demo-state.repository';
+import { DemoStateRepository, rowsOver } from './demo-state.repository';
 import type { AdminTokenSource } from './start-banner';
 
 /** True for the single-process demo that `npm start` runs on a fresh clone. */
@@ -34,8 +34,7 @@ export async function forgetPreviousSandbox(config: AppConfig): Promise<void> {
   const client = new Client({ connectionString: config.databaseUrl });
   await client.connect();
   try {
-    // The repositories read rows, as over a DataSource; pg's Client answers a Result.
-    const db = { query: async (sql: string, params?: unknown[]) => (await client.query(sql, params)).rows };
+    const db = rowsOver(client);
     const state = new DemoStateRepository(db);
     const marker = new DemoMarkerRepository(db);
     await state.transaction(async () => {
