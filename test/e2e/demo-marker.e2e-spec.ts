@@ -2,11 +2,16 @@
 // demo, whose clean-up (forgetPreviousSandbox, what main.ts calls) TRUNCATEd runs, action_results,
 // enrollments, inbox_events and webhook_subscriptions whatever the database held, NODE_ENV=production
 // included. Now it runs only on a database carrying the demo marker, written by the demo on an empty one.
-import { randomUUID } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
 import { forgetPreviousSandbox } from '../../src/demo/embedded-demo';
 import { createTestDb, type TestDb } from '../support/test-db';
+import { ensureBuilt } from '../support/worker-process';
 
 jest.setTimeout(60_000);
 
@@ -52,6 +57,33 @@ describe('the demo never erases a real ledger', () => {
     );
     expect(await ledgerCounts()).toEqual({ runs: 1, action_results: 1, inbox_events: 1 });
     expect(await count('demo_marker')).toBe(0);
+  });
+
+  it('npm start with NODE_ENV=production and no CRM_BASE_URL exits 1, saying why, rows intact', async () => {
+    ensureBuilt();
+    await aLedger();
+    const cwd = mkdtempSync(join(tmpdir(), 'crmr-prod-demo-'));
+    try {
+      const started = spawnSync(process.execPath, [join(__dirname, '..', '..', 'dist', 'src', 'main.js')], {
+        cwd,
+        encoding: 'utf8',
+        env: {
+          PATH: process.env.PATH,
+          NODE_ENV: 'production',
+          DATABASE_URL: db.url,
+          REDIS_URL: loadConfig().redis.url,
+          WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'),
+          ADMIN_TOKEN: randomBytes(24).toString('hex'),
+          PORT: '0',
+          SANDBOX_PORT: '0',
+        },
+      });
+      expect(started.status).toBe(1);
+      expect(started.stderr).toMatch(/NODE_ENV=production with ROLE=all and no CRM_BASE_URL/);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+    expect(await ledgerCounts()).toEqual({ runs: 1, action_results: 1, inbox_events: 1 });
   });
 
   it('refuses a database holding runs and events but no marker, and leaves every row', async () => {
