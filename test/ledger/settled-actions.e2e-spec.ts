@@ -52,6 +52,12 @@ describe('fail() can never undo a success', () => {
     expect(await statusOf(id)).toEqual({ status: 'succeeded', request_id: 'req-1' });
   });
 
+  it('refuses to mark a succeeded action running again', async () => {
+    const { id } = await succeededAction();
+    await expect(repo.markRunning(id)).rejects.toThrow(/already succeeded/);
+    expect(await statusOf(id)).toEqual({ status: 'succeeded', request_id: 'req-1' });
+  });
+
   it('still records the failure of an action that did not succeed', async () => {
     const { runId } = await succeededAction();
     const [row] = await db.dataSource.query(

@@ -111,16 +111,19 @@ export class ActionResultsRepository extends ActionResultViews {
   /**
    * Synchronous commit, like success: after a crash the `running` mark is what says a call may
    * have reached the CRM, and when it began (at-most-once writes are looked up from then on).
-   * Returns the start time.
+   * Returns the start time; throws for an action that already succeeded (never moved back).
    */
   markRunning(id: string): Promise<Date> {
     return this.durably(async (tx) => {
       const rows: { started_at: Date }[] = await tx.query(
-        `UPDATE action_results SET status = 'running', attempts = attempts + 1, started_at = now() WHERE id = $1
-         RETURNING started_at`,
+        `UPDATE action_results SET status = 'running', attempts = attempts + 1, started_at = now()
+          WHERE id = $1 AND status <> 'succeeded' RETURNING started_at`,
         [id],
       );
-      return returnedRows<{ started_at: Date }>(rows)[0].started_at;
+      // A succeeded action is never attempted again (two runners of one run, a stale row read).
+      const [row] = returnedRows<{ started_at: Date }>(rows);
+      if (!row) throw new Error(`action ${id} already succeeded: not attempted again`);
+      return row.started_at;
     });
   }
 
