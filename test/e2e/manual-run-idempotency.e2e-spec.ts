@@ -108,7 +108,7 @@ describe('manual runs are idempotent', () => {
     const err: string[] = [];
     const cli = (again = false) =>
       runCommand(
-        { rule: 'hello-by-hand', contact: contactId, url: h.url, again },
+        { rule: 'hello-by-hand', contact: contactId, url: h.url, again, waitSeconds: '600' },
         (l = '') => out.push(l),
         (l) => err.push(l),
         { ADMIN_TOKEN: '' },
@@ -123,7 +123,7 @@ describe('manual runs are idempotent', () => {
     out.length = 0;
     expect(await cli()).toBe(1);
     expect(err.join('\n')).toMatch(
-      /hello-by-hand already ran for .* in the last 24 hours:\n {2}run [0-9a-f-]{36} \d+ s ago: succeeded/,
+      /hello-by-hand already ran for .* in the last 24 hours:\n {2}run [0-9a-f-]{36} \d+ (s|min) ago: succeeded/,
     );
     expect(err.join('\n')).toContain('pass --again');
     expect(out).toEqual([]);

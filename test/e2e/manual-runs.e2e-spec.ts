@@ -114,7 +114,7 @@ describe('manual runs: POST /admin/rules/:id/run', () => {
     const env = { ADMIN_TOKEN };
     const cli = (dryRun: boolean) =>
       runCommand(
-        { rule: 'tag-vip-by-hand', contact: contact.id, dryRun, url: h.url },
+        { rule: 'tag-vip-by-hand', contact: contact.id, dryRun, url: h.url, waitSeconds: '600' },
         (l = '') => out.push(l),
         (l) => err.push(l),
         env,
