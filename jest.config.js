@@ -39,6 +39,7 @@ module.exports = {
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.integration-spec.ts'],
       transform: { '^.+\\.ts$': swc },
+      setupFiles: ['<rootDir>/test/support/e2e-env.ts'],
       ...packages,
     },
     {
@@ -47,6 +48,7 @@ module.exports = {
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
       transform: { '^.+\\.ts$': swc },
+      setupFiles: ['<rootDir>/test/support/e2e-env.ts'],
       ...packages,
     },
   ],

@@ -33,3 +33,9 @@ export function printTable(rows: Record<string, string | number>[]): void {
   console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
   for (const r of rows) console.log(line(keys.map((k) => String(r[k]))));
 }
+
+/**
+ * The webhook-secret sealing key of the benchmarks' engines: an engine with CRM_BASE_URL requires
+ * one (src/config/start-checks.ts), and every process of one run must share it.
+ */
+export const BENCH_SEALING_KEY = 'be0c4e5a1ed0be0c4e5a1ed0be0c4e5a1ed0be0c4e5a1ed0be0c4e5a1ed0be0c';

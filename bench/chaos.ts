@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { printTable } from './bench-support';
+import { BENCH_SEALING_KEY, printTable } from './bench-support';
 import {
   EngineProcess,
   freePort,
@@ -59,6 +59,7 @@ async function main(): Promise<void> {
     CRM_BASE_URL: sandbox.url,
     CRM_API_KEY: 'sk_demo_full',
     CRM_ORGANIZATION_ID: ORG,
+    WEBHOOK_SECRET_KEY: BENCH_SEALING_KEY,
     CRM_WEBHOOK_SECRET: SECRET,
     CRM_RATE_LIMIT: String(LIMIT),
     CRM_RATE_WINDOW_MS: String(WINDOW_MS),

@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { benchDatabase, dropRedisPrefix, printTable } from './bench-support';
+import { BENCH_SEALING_KEY, benchDatabase, dropRedisPrefix, printTable } from './bench-support';
 import { fillMirror } from './mirror-fill';
 import {
   forkBench,
@@ -154,6 +154,7 @@ async function main() {
     CRM_RATE_LIMIT: String(LIMIT),
     CRM_RATE_WINDOW_MS: String(WINDOW_MS),
     CRM_WEBHOOK_SECRET: SECRET,
+    WEBHOOK_SECRET_KEY: BENCH_SEALING_KEY,
     ADMIN_TOKEN,
     RULES_DIR: rulesDir,
     RULES_WATCH: 'false',

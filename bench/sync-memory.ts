@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { benchDatabase, dropRedisPrefix, printTable } from './bench-support';
+import { BENCH_SEALING_KEY, benchDatabase, dropRedisPrefix, printTable } from './bench-support';
 import {
   ENGINE_NODE_FLAGS,
   forkBench,
@@ -61,6 +61,7 @@ async function probe(crmUrl: string, flags: readonly string[]) {
     REDIS_PREFIX: prefix,
     CRM_BASE_URL: crmUrl,
     CRM_API_KEY: 'sk_demo_full',
+    WEBHOOK_SECRET_KEY: BENCH_SEALING_KEY,
     CRM_RATE_LIMIT: '100000',
     CRM_BUDGET_COLD_START: 'false',
     CRM_WEBHOOK_SECRET: 'whsec_bench',

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { DataSource } from 'typeorm';
-import { benchDatabase, dropRedisPrefix, printTable } from './bench-support';
+import { BENCH_SEALING_KEY, benchDatabase, dropRedisPrefix, printTable } from './bench-support';
 import { fillMirror } from './mirror-fill';
 import {
   counter,
@@ -74,6 +74,7 @@ async function main() {
     REDIS_PREFIX: prefix,
     CRM_BASE_URL: (await crm.message).url,
     CRM_API_KEY: 'sk_demo_full',
+    WEBHOOK_SECRET_KEY: BENCH_SEALING_KEY,
     CRM_RATE_LIMIT: String(LIMIT),
     CRM_RATE_WINDOW_MS: String(WINDOW_MS),
     CRM_WEBHOOK_SECRET: SECRET,

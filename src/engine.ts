@@ -10,6 +10,9 @@ import type { DestinationStream } from 'pino';
 import { EngineLogger } from './ops/engine-logger';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
+import { ConfigError } from './config/load-config';
+import { holdsExampleRules } from './config/example-rules';
+import { engineStartProblems } from './config/start-checks';
 import { IntakeService } from './pipeline/intake/intake.service';
 import { webhookFastPath } from './pipeline/intake/webhook-handler';
 import { customHookFastPath } from './pipeline/intake/custom-hook-handler';
@@ -48,6 +51,8 @@ export interface RunningEngine {
 }
 
 export async function startEngine(config: AppConfig, options: EngineOptions = {}): Promise<RunningEngine> {
+  const problems = engineStartProblems(config, { exampleRules: holdsExampleRules(config.rulesDir) });
+  if (problems.length) throw new ConfigError(problems);
   let sandbox: RunningSandbox | undefined;
   if (!config.crm.baseUrl) {
     sandbox = await startSandbox({

@@ -16,8 +16,10 @@ async function main(): Promise<void> {
     throw err;
   }
   const demo = runsEmbeddedDemo(config);
-  const admin = demoAdminToken(config);
+  // Before anything else: a start refused here (production, a database the demo did not mark) has
+  // written nothing, not even the demo's admin token.
   if (demo) await forgetPreviousSandbox(config);
+  const admin = demoAdminToken(config);
   const engine = await startEngine(config, { demo, recipeNames: demo });
   // On the terminal, not in the log: the demo token is shown to whoever started the demo.
   const banner = startBanner({ url: engine.url, role: config.role, admin });

@@ -11,6 +11,7 @@ import {
 } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { InboxEventsRepository } from '../persistence/ledger/inbox-events.repository';
+import type { SentForTrigger } from '../persistence/ledger/action-result-views.repository';
 import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
 import { FailureOperationsService } from './failure-operations.service';
 
@@ -51,7 +52,7 @@ export class EventsAdminController {
   @Post(':id/replay')
   @ApiOperation({
     summary:
-      'A failed event: back to pending with its attempts reset, processed again. Any other: evaluated again as a new trigger (new runs; once/cooldown still apply); customer messages already sent for it are skipped (already_sent_for_trigger) unless force=true (query or body)',
+      'A failed event: back to pending with its attempts reset, processed again. Any other: evaluated again as a new trigger (new runs; once/cooldown still apply); customer messages sent or maybe sent (uncertain, running) for it are skipped (already_sent_for_trigger, listed in `skipped`) unless force=true (query or body; then listed in `sentAgain`)',
   })
   @ApiQuery({ name: 'force', required: false, description: 'true: send the messages already sent again' })
   async replay(
@@ -60,8 +61,17 @@ export class EventsAdminController {
     @Body() body?: { force?: unknown },
   ) {
     const force = forceQuery === 'true' || body?.force === true;
+    // Read before the replay: the messages it skips, or (force) sends again, named in the answer.
+    const messages = await this.operations.messagesSentFor(id);
     const replayed = await this.operations.replayEvent(id, { force });
     if (!replayed) throw new NotFoundException(`event ${id} not found`);
-    return replayed;
+    if (replayed.reset) return replayed;
+    return { ...replayed, [force ? 'sentAgain' : 'skipped']: messages.map(messageNamed) };
   }
+}
+
+/** A message sent or maybe sent for a replayed event, as the admin API names it. */
+function messageNamed(m: SentForTrigger) {
+  const action = m.action as { type?: string };
+  return { ruleId: m.ruleId, contactId: m.contactId, type: action.type, status: m.status };
 }

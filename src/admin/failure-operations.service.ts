@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { ACTION_DEFINITIONS, ACTION_TYPES, actionDefinition } from '../language/catalogue/catalogue';
 import { retryRefusal } from '../pipeline/execution/write-verdict';
 import { ActionResultsRepository } from '../persistence/ledger/action-results.repository';
+import type { SentForTrigger } from '../persistence/ledger/action-result-views.repository';
 import { InboxEventsRepository } from '../persistence/ledger/inbox-events.repository';
 import { RunsRepository } from '../persistence/ledger/runs.repository';
 import { ActionsQueue } from '../queues/actions-queue.service';
@@ -43,8 +44,11 @@ export class FailureOperationsService {
     return { replayedAs: copy, reset: false, force };
   }
 
-  /** The customer messages already sent for an event: what a forced replay may send again. */
-  messagesSentFor(eventId: string): Promise<{ ruleId: string; contactId: string; action: unknown }[]> {
+  /**
+   * The customer messages sent, or maybe sent (uncertain, running), for an event: what a replay
+   * skips and a forced one sends again.
+   */
+  messagesSentFor(eventId: string): Promise<SentForTrigger[]> {
     const types = ACTION_DEFINITIONS.filter((d) => d.repeat === 'at-most-once').map((d) => d.type);
     return this.actionResults.sentOfTrigger(`event:${eventId}`, types);
   }

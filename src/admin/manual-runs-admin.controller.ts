@@ -26,14 +26,25 @@ export class ManualRunsAdminController {
   @HttpCode(200)
   @ApiOperation({
     summary:
-      'Run a rule for one contact: { contactId, dryRun? }. A dry run answers the explain and writes nothing; ' +
-      'otherwise a run with trigger manual goes through admission and the actions queue',
+      'Run a rule for one contact: { contactId, dryRun?, idempotencyKey? }. A dry run answers the explain and ' +
+      'an idempotencyKey, and writes nothing; otherwise a run with trigger manual goes through admission and ' +
+      'the actions queue. A second run with the same idempotencyKey answers the first run (repeated: true) and does nothing',
   })
   async run(@Param('id') id: string, @Body() body: unknown) {
-    const { contactId, dryRun } = (body ?? {}) as { contactId?: unknown; dryRun?: unknown };
-    if (typeof contactId !== 'string' || (dryRun !== undefined && typeof dryRun !== 'boolean'))
-      throw new BadRequestException('body must be { contactId: string, dryRun?: boolean }');
-    const result = await this.manual.run(id, contactId, { dryRun: dryRun === true, by: ADMIN_API_CALLER });
+    const { contactId, dryRun, idempotencyKey } = (body ?? {}) as Record<string, unknown>;
+    if (
+      typeof contactId !== 'string' ||
+      (dryRun !== undefined && typeof dryRun !== 'boolean') ||
+      (idempotencyKey !== undefined && typeof idempotencyKey !== 'string')
+    )
+      throw new BadRequestException(
+        'body must be { contactId: string, dryRun?: boolean, idempotencyKey?: string }',
+      );
+    const result = await this.manual.run(id, contactId, {
+      dryRun: dryRun === true,
+      by: ADMIN_API_CALLER,
+      idempotencyKey,
+    });
     if (!result.ok)
       throw new HttpException(
         { statusCode: result.refusal.status, error: result.refusal.code, message: result.refusal.message },

@@ -51,6 +51,8 @@ export interface AppConfig {
   };
   rulesDir: string;
   rulesWatch: boolean;
+  /** ALLOW_EXAMPLE_RULES: the bundled example rules may run against a real CRM (start-checks.ts). */
+  allowExampleRules: boolean;
   adminToken?: string;
   /** Console sessions end after this long without a request, and this long after login at most. */
   consoleSession: { idleMs: number; lifetimeMs: number };

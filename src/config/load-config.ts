@@ -158,6 +158,7 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     },
     rulesDir: str('RULES_DIR', 'rules')!,
     rulesWatch: bool('RULES_WATCH', true),
+    allowExampleRules: bool('ALLOW_EXAMPLE_RULES', false),
     adminToken,
     consoleSession: {
       idleMs: int('CONSOLE_SESSION_IDLE_MINUTES', 30, 1, 24 * 60) * 60_000,
@@ -194,4 +195,17 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     problems.push(`RETENTION_AUDIT_DAYS must be at least RETENTION_DAYS (${config.retentionDays})`);
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * The sealing key WEBHOOK_SECRET_KEY names, or the public local key when it is unset: what the
+ * migration sealing plain-text webhook secrets (1766020000001) uses, as the engine would at start.
+ * Throws ConfigError on a malformed key, never echoing it.
+ */
+export function sealingKeyOfEnv(env: Env = { ...readRuntimeEnv(), ...process.env }): SecretKey {
+  const text = env.WEBHOOK_SECRET_KEY;
+  if (text === undefined || text === '') return localSecretKey();
+  const key = parseSecretKey(text);
+  if (!key) throw new ConfigError(['WEBHOOK_SECRET_KEY must be 32 bytes as 64 hex digits or base64']);
+  return secretKeyOf(key);
 }

@@ -53,16 +53,17 @@ export function sealSecret(plain: string, key: SecretKey, context: string): Seal
   return { ciphertext: parts.join('.'), keyId: key.id };
 }
 
+const UNREADABLE = {
+  unknown_key: 'sealed with a key that is neither WEBHOOK_SECRET_KEY nor in WEBHOOK_SECRET_OLD_KEYS',
+  malformed: 'stored value is not a sealed secret',
+  not_authentic: 'wrong key, or the stored value was altered',
+  not_sealed: 'stored in plain text with no key id (not sealed by migration 1766020000001): refused',
+} as const;
+
 /** Why a stored secret could not be opened. The message never holds the secret or a key. */
 export class SecretUnreadableError extends Error {
-  constructor(readonly reason: 'unknown_key' | 'malformed' | 'not_authentic') {
-    super(
-      reason === 'unknown_key'
-        ? 'sealed with a key that is neither WEBHOOK_SECRET_KEY nor in WEBHOOK_SECRET_OLD_KEYS'
-        : reason === 'malformed'
-          ? 'stored value is not a sealed secret'
-          : 'wrong key, or the stored value was altered',
-    );
+  constructor(readonly reason: keyof typeof UNREADABLE) {
+    super(UNREADABLE[reason]);
     this.name = 'SecretUnreadableError';
   }
 }

@@ -196,9 +196,13 @@ export class ConsoleFailuresController {
         question:
           status === 'failed'
             ? 'Process this failed event again (back to pending, attempts reset)?'
-            : `Evaluate this ${status} event again as a new trigger? These messages were sent for it and go out again:` +
+            : `Evaluate this ${status} event again as a new trigger? These messages were sent (or may have been) for it and go out again:` +
               (sent.length ? '' : ' none.'),
-        items: sent.map((m) => `${m.ruleId}: ${actionShown(m.action)} to ${m.contactId}`),
+        items: sent.map(
+          (m) =>
+            `${m.ruleId}: ${actionShown(m.action)} to ${m.contactId}` +
+            (m.status === 'succeeded' ? '' : ` (maybe sent: ${m.status})`),
+        ),
         action: '/console/failures/events',
         fields: [{ name: 'eventId', value: id }, ...(force ? [{ name: 'force', value: 'yes' }] : [])],
         back: '/console/failures',

@@ -1,6 +1,7 @@
 // "Run for a contact" on the rules page: a form for the contact id, then the dry run's explain
 // (nothing written), then a confirmed post (CSRF) that creates the manual run, then the run's
-// page. The work is ManualRunsService's (also behind POST /admin/rules/:id/run).
+// page. The preview issues an idempotency key the confirmation carries: a second submit of it
+// lands on the first run and runs nothing. The work is ManualRunsService's (also behind POST /admin/rules/:id/run).
 import { BadRequestException, Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -33,7 +34,9 @@ export class ConsoleManualRunController {
     if (!contactId) return this.pages.send(req, res, 'manual-run', { ruleId, form: { contactId: '' } }, ctx);
     const result = await this.manual.run(ruleId, contactId, { dryRun: true, by: this.by(req) });
     if (!result.ok) return this.refused(req, res, ruleId, contactId, result.refusal);
-    return this.pages.send(req, res, 'manual-run', { ruleId, preview: previewView(result.explain) }, ctx);
+    const idempotencyKey = result.dryRun ? result.idempotencyKey : ''; // always a dry run here
+    const preview = { ...previewView(result.explain), idempotencyKey };
+    return this.pages.send(req, res, 'manual-run', { ruleId, preview }, ctx);
   }
 
   @Post(':id/run')
@@ -41,18 +44,25 @@ export class ConsoleManualRunController {
     @Req() req: ConsoleRequest,
     @Res() res: Response,
     @Param('id') ruleId: string,
-    @Body() body: { contactId?: string; confirmed?: string },
+    @Body() body: { contactId?: string; confirmed?: string; idempotencyKey?: string },
   ) {
     const contactId = typeof body?.contactId === 'string' ? body.contactId.trim() : '';
-    // Only a post from the preview page runs: anything else goes back to the preview.
-    if (body?.confirmed !== 'yes' || !contactId) {
+    const idempotencyKey = typeof body?.idempotencyKey === 'string' ? body.idempotencyKey : '';
+    // Only a post from the preview page runs (confirmed, with the preview's idempotency key):
+    // anything else goes back to the preview.
+    if (body?.confirmed !== 'yes' || !contactId || !idempotencyKey) {
       if (!contactId) throw new BadRequestException('contactId is required');
       return res.redirect(
         303,
         `/console/rules/${encodeURIComponent(ruleId)}/run?contactId=${encodeURIComponent(contactId)}`,
       );
     }
-    const result = await this.manual.run(ruleId, contactId, { dryRun: false, by: this.by(req) });
+    // The same confirmation submitted twice finds the first run (repeated) and lands on it.
+    const result = await this.manual.run(ruleId, contactId, {
+      dryRun: false,
+      by: this.by(req),
+      idempotencyKey,
+    });
     if (!result.ok) return this.refused(req, res, ruleId, contactId, result.refusal);
     if (result.dryRun) throw new BadRequestException('not run'); // never: dryRun was false
     res.redirect(303, `/console/runs/${result.run.id}`);

@@ -13,6 +13,7 @@ import { ContactMirrorEntity } from '../contacts/contact-mirror.entity';
 import { SegmentMembershipEntity } from '../segments/segment-membership.entity';
 import { SegmentRuleStateEntity } from '../segments/segment-rule-state.entity';
 import { SegmentSweepEntity } from '../segments/segment-sweep.entity';
+import { DemoMarkerEntity } from '../demo/demo-marker.entity';
 
 /** Every entity of the engine; the one list the DataSource and TypeOrmModule share. */
 export const ENTITIES = [
@@ -33,4 +34,6 @@ export const ENTITIES = [
   RuleControlAuditEntity,
   ContactJournalEntity,
   ConsoleSessionEntity,
+  // the embedded demo
+  DemoMarkerEntity,
 ];

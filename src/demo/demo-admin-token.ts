@@ -31,3 +31,11 @@ export function keepDemoAdminToken(root = process.cwd()): DemoAdminToken {
   writeFileSync(path, `${token}\n`, { mode: 0o600 });
   return { token, generated: true, file: DEMO_ADMIN_TOKEN_FILE };
 }
+
+/** The kept demo token, read only (`crm-rules run` without ADMIN_TOKEN); undefined when none is kept. */
+export function readDemoAdminToken(root = process.cwd()): string | undefined {
+  const path = join(root, DEMO_ADMIN_TOKEN_FILE);
+  if (!existsSync(path)) return undefined;
+  const kept = readFileSync(path, 'utf8').trim();
+  return VALID.test(kept) ? kept : undefined;
+}

@@ -1,10 +1,13 @@
 // What `npm start` does before the engine boots when it runs its own embedded sandbox (no
 // CRM_BASE_URL, ROLE=all): an admin token for the console, and a database that forgets the
-// previous start's in-memory CRM (see demo-state.repository.ts). Against a real CRM neither happens.
+// previous start's in-memory CRM (see demo-state.repository.ts), only if the demo marked it
+// (demo-database.ts). Against a real CRM neither happens.
 import { Client } from 'pg';
 import type { AppConfig } from '../config/app-config';
 import { keepDemoAdminToken } from './demo-admin-token';
-import { DemoStateRepository } from './demo-state.repository';
+import { demoDatabaseVerdict, DemoRefusedError } from './demo-database';
+import { DemoMarkerRepository } from './demo-marker.repository';
+import { DemoStateRepository, rowsOver } from './demo-state.repository';
 import type { AdminTokenSource } from './start-banner';
 
 /** True for the single-process demo that `npm start` runs on a fresh clone. */
@@ -21,12 +24,31 @@ export function demoAdminToken(config: AppConfig, root = process.cwd()): AdminTo
   return { kind: 'demo', ...kept };
 }
 
-/** Empties the CRM-derived tables: the embedded sandbox that filled them is gone with its process. */
+/**
+ * Empties the CRM-derived tables: the embedded sandbox that filled them is gone with its process.
+ * Only on a database the demo marked (the first demo start on an empty database marks it); throws
+ * DemoRefusedError, having erased nothing, with NODE_ENV=production or on a database holding
+ * rows but no marker (demo-database.ts).
+ */
 export async function forgetPreviousSandbox(config: AppConfig): Promise<void> {
   const client = new Client({ connectionString: config.databaseUrl });
   await client.connect();
   try {
-    await new DemoStateRepository(client).forgetPreviousSandbox();
+    const db = rowsOver(client);
+    const state = new DemoStateRepository(db);
+    const marker = new DemoMarkerRepository(db);
+    await state.transaction(async () => {
+      await marker.lock();
+      const verdict = demoDatabaseVerdict({
+        nodeEnv: config.nodeEnv,
+        marked: await marker.isMarked(),
+        tablesWithRows: await state.tablesWithRows(),
+        database: decodeURIComponent(new URL(config.databaseUrl).pathname.replace(/^\//, '')),
+      });
+      if (verdict.kind === 'refuse') throw new DemoRefusedError(verdict.message);
+      if (verdict.mark) await marker.mark();
+      await state.forgetPreviousSandbox();
+    });
   } finally {
     await client.end();
   }

@@ -114,7 +114,7 @@ describe('manual runs: POST /admin/rules/:id/run', () => {
     const env = { ADMIN_TOKEN };
     const cli = (dryRun: boolean) =>
       runCommand(
-        { rule: 'tag-vip-by-hand', contact: contact.id, dryRun, url: h.url },
+        { rule: 'tag-vip-by-hand', contact: contact.id, dryRun, url: h.url, waitSeconds: '600' },
         (l = '') => out.push(l),
         (l) => err.push(l),
         env,
@@ -124,7 +124,12 @@ describe('manual runs: POST /admin/rules/:id/run', () => {
     expect(await counts(contact.id)).toEqual({ runs: 0, actions: 0 });
     out.length = 0;
     expect(await cli(false)).toBe(0);
-    expect(out[out.length - 1]).toMatch(/^run [0-9a-f-]+: pending \(manual, by admin-api\)$/);
+    expect(out).toContainEqual(expect.stringMatching(/^run [0-9a-f-]+: pending \(manual, by admin-api\)$/));
+    // It waits for the outcome (crm-rules run --no-wait would stop at pending).
+    expect(out.slice(-2)).toEqual([
+      expect.stringMatching(/^run [0-9a-f-]+ ended succeeded$/),
+      '  add-tag: succeeded',
+    ]);
     const refused = await runCommand(
       { rule: 'weekly-dormant', contact: contact.id, url: h.url },
       () => undefined,

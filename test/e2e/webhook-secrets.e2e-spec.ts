@@ -1,9 +1,9 @@
 // Webhook secrets at rest against real Postgres, Redis and the sandbox: the subscription's row
 // holds no plain text, the sandbox's signed deliveries still verify, and after a key rotation
 // (a second engine on the same database with a new WEBHOOK_SECRET_KEY, the old one in
-// WEBHOOK_SECRET_OLD_KEYS) every row is sealed with the new key, including a plain-text row from
-// before encryption, and deliveries signed with those secrets are still accepted; a row no
-// configured key opens is deactivated and its secret refused.
+// WEBHOOK_SECRET_OLD_KEYS) every row is sealed with the new key and deliveries signed with those
+// secrets are still accepted; a row no configured key opens is deactivated and its secret refused,
+// and so is a plain-text row (NULL key id) written after migration 1766020000001 sealed the old ones.
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/load-config';
@@ -74,7 +74,7 @@ describe('webhook secrets at rest', () => {
   });
 
   it('after a key rotation, seals every row with the new key and still accepts their deliveries', async () => {
-    // A row written before encryption: plain text, no key id.
+    // A plain-text row (no key id) written by hand after the migration that sealed such rows.
     await db.query(
       `INSERT INTO webhook_subscriptions (id, crm_base_url, url, events, secret, active)
        VALUES ('legacy-sub', $1, 'http://old.example/webhooks/crm', '{contact.updated}', $2, true)`,
@@ -112,21 +112,22 @@ describe('webhook secrets at rest', () => {
       `SELECT active, secret_key_id FROM webhook_subscriptions WHERE id = 'planted-sub'`,
     );
     expect(planted).toEqual({ active: false, secret_key_id: expect.not.stringMatching(newKey.id) });
-    const after = all.filter((r) => r.id !== 'planted-sub');
+    // The plain-text row is refused, not trusted: deactivated, left as it was.
+    const [plain] = await db.query(
+      `SELECT active, secret_key_id FROM webhook_subscriptions WHERE id = 'legacy-sub'`,
+    );
+    expect(plain).toEqual({ active: false, secret_key_id: null });
+    const after = all.filter((r) => r.id !== 'planted-sub' && r.id !== 'legacy-sub');
     expect(after.map((r) => r.secret_key_id)).toEqual(after.map(() => newKey.id));
     for (const row of after) {
       expect(row.dump).not.toContain(sandboxSecret);
       expect(row.dump).not.toContain(LEGACY_SECRET);
       expect(() => openSecret({ ciphertext: row.secret, keyId: oldKey.id }, [oldKey], row.id)).toThrow();
     }
-    const legacy = after.find((r) => r.id === 'legacy-sub')!;
-    expect(openSecret({ ciphertext: legacy.secret, keyId: newKey.id }, [newKey], legacy.id)).toBe(
-      LEGACY_SECRET,
-    );
 
     const body = () => JSON.stringify(contactEvent('contact.updated', { id: null, name: 'x' }));
     expect((await deliver(rotated.url, body(), { secret: sandboxSecret })).status).toBe(200);
-    expect((await deliver(rotated.url, body(), { secret: LEGACY_SECRET })).status).toBe(200);
+    expect((await deliver(rotated.url, body(), { secret: LEGACY_SECRET })).status).toBe(401);
     expect((await deliver(rotated.url, body(), { secret: 'whsec_forged' })).status).toBe(401);
     expect((await deliver(rotated.url, body(), { secret: PLANTED_SECRET })).status).toBe(401);
   });

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { EXAMPLE_RULES_MARKER } from '../../src/config/example-rules';
 import IORedis from 'ioredis';
 import type { AppConfig } from '../../src/config/app-config';
 import { loadConfig } from '../../src/config/load-config';
@@ -42,7 +43,12 @@ export interface HarnessOptions extends EngineOptions {
 export function tempRulesDir(rules?: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'crmr-rules-'));
   if (!rules) {
-    cpSync(join(__dirname, '..', '..', 'rules'), dir, { recursive: true });
+    // Without the examples' marker: a second engine of a test may point CRM_BASE_URL at this
+    // harness's sandbox, and the marker refuses example rules with any CRM_BASE_URL (example-rules.ts).
+    cpSync(join(__dirname, '..', '..', 'rules'), dir, {
+      recursive: true,
+      filter: (src) => basename(src) !== EXAMPLE_RULES_MARKER,
+    });
     return dir;
   }
   for (const [name, text] of Object.entries(rules)) writeFileSync(join(dir, name), text);

@@ -79,6 +79,20 @@ export type RunActionView = Pick<
 > &
   ActionIndex;
 
+/**
+ * Statuses of an action that was sent or may have been: `uncertain` (the call's outcome is
+ * unknown) and `running` (a call began and its process may have died after the CRM took it).
+ */
+export const MAYBE_SENT = ['succeeded', 'uncertain', 'running'];
+
+/** A message sent (or maybe sent, see MAYBE_SENT) for a trigger. */
+export interface SentForTrigger {
+  ruleId: string;
+  contactId: string;
+  action: unknown;
+  status: string;
+}
+
 export class ActionResultViews {
   constructor(protected readonly db: Queryable) {}
 
@@ -147,17 +161,17 @@ export class ActionResultViews {
     );
   }
 
-  /** The succeeded actions of `types` for a trigger, every rule and contact (a replay's confirmation page). */
-  sentOfTrigger(
-    triggerKey: string,
-    types: string[],
-  ): Promise<{ ruleId: string; contactId: string; action: unknown }[]> {
+  /**
+   * The actions of `types` for a trigger that were sent or may have been (MAYBE_SENT), every rule
+   * and contact, with their status: what a replay skips, or a forced one sends again (its confirmation).
+   */
+  sentOfTrigger(triggerKey: string, types: string[]): Promise<SentForTrigger[]> {
     return this.db.query(
-      `SELECT r.rule_id AS "ruleId", r.contact_id AS "contactId", a.action
+      `SELECT r.rule_id AS "ruleId", r.contact_id AS "contactId", a.action, a.status
          FROM runs r JOIN action_results a ON a.run_id = r.id
-        WHERE r.trigger_key = $1 AND a.status = 'succeeded' AND a.action ->> 'type' = ANY($2)
+        WHERE r.trigger_key = $1 AND a.status = ANY($3) AND a.action ->> 'type' = ANY($2)
         ORDER BY r.seq, a.action_index`,
-      [triggerKey, types],
+      [triggerKey, types, MAYBE_SENT],
     );
   }
 

@@ -5,7 +5,7 @@ import { returnedRows } from '../sql/returned-rows';
 import type { RuleAction } from '../../language/rules/rule-types';
 import type { SnakeRow } from '../sql/snake-row';
 import type { ActionResultEntity, ActionStatus, ActionTarget } from './action-result.entity';
-import { ActionResultViews } from './action-result-views.repository';
+import { ActionResultViews, MAYBE_SENT } from './action-result-views.repository';
 
 export type {
   ActionNeedingAttention,
@@ -111,16 +111,19 @@ export class ActionResultsRepository extends ActionResultViews {
   /**
    * Synchronous commit, like success: after a crash the `running` mark is what says a call may
    * have reached the CRM, and when it began (at-most-once writes are looked up from then on).
-   * Returns the start time.
+   * Returns the start time; throws for an action that already succeeded (never moved back).
    */
   markRunning(id: string): Promise<Date> {
     return this.durably(async (tx) => {
       const rows: { started_at: Date }[] = await tx.query(
-        `UPDATE action_results SET status = 'running', attempts = attempts + 1, started_at = now() WHERE id = $1
-         RETURNING started_at`,
+        `UPDATE action_results SET status = 'running', attempts = attempts + 1, started_at = now()
+          WHERE id = $1 AND status <> 'succeeded' RETURNING started_at`,
         [id],
       );
-      return returnedRows<{ started_at: Date }>(rows)[0].started_at;
+      // A succeeded action is never attempted again (two runners of one run, a stale row read).
+      const [row] = returnedRows<{ started_at: Date }>(rows);
+      if (!row) throw new Error(`action ${id} already succeeded: not attempted again`);
+      return row.started_at;
     });
   }
 
@@ -157,9 +160,11 @@ export class ActionResultsRepository extends ActionResultViews {
     return row;
   }
 
+  /** Never over a success: a sent message stays sent (see fail). */
   async skip(id: string, reason: string, detail: string): Promise<void> {
     await this.db.query(
-      `UPDATE action_results SET status = 'skipped', reason = $2, error_message = $3, finished_at = now() WHERE id = $1`,
+      `UPDATE action_results SET status = 'skipped', reason = $2, error_message = $3, finished_at = now()
+        WHERE id = $1 AND status <> 'succeeded'`,
       [id, reason, detail],
     );
   }
@@ -184,12 +189,16 @@ export class ActionResultsRepository extends ActionResultViews {
     });
   }
 
-  /** `status` pending records a transient failure of an attempt; the job retries later. */
+  /**
+   * `status` pending records a transient failure of an attempt; the job retries later. Never over
+   * a success: were anything to throw after succeed(), a sent message must not go back to pending
+   * (and be sent again) or be shown as failed.
+   */
   async fail(id: string, status: ActionStatus, f: Failure, durationMs: number): Promise<void> {
     await this.db.query(
       `UPDATE action_results SET status = $2, reason = $3, error_code = $3, error_message = $4, http_status = $5,
               request_id = $6, duration_ms = $7, finished_at = CASE WHEN $2 = 'pending' THEN NULL ELSE now() END
-        WHERE id = $1`,
+        WHERE id = $1 AND status <> 'succeeded'`,
       [id, status, f.code, f.message.slice(0, 2000), f.status, f.requestId, durationMs],
     );
   }
@@ -203,30 +212,32 @@ export class ActionResultsRepository extends ActionResultViews {
   }
 
   /**
-   * The succeeded actions of `types` in the rule's run on the contact for a trigger, as
-   * `<index>:<type>` (a replay without force skips these: already_sent_for_trigger).
+   * The actions of `types` in the rule's run on the contact for a trigger that were sent or may
+   * have been (MAYBE_SENT: succeeded, uncertain, running), as `<index>:<type>` → status. A replay
+   * without force skips these (already_sent_for_trigger): an uncertain or interrupted send may
+   * have reached the customer, and the engine never sends a message twice on its own.
    */
   async sentForTrigger(
     triggerKey: string,
     ruleId: string,
     contactId: string,
     types: string[],
-  ): Promise<Set<string>> {
-    const rows: { key: string }[] = await this.db.query(
-      `SELECT a.action_index || ':' || (a.action ->> 'type') AS key
+  ): Promise<Map<string, string>> {
+    const rows: { key: string; status: string }[] = await this.db.query(
+      `SELECT a.action_index || ':' || (a.action ->> 'type') AS key, a.status
          FROM runs r JOIN action_results a ON a.run_id = r.id
-        WHERE r.trigger_key = $1 AND r.rule_id = $2 AND r.contact_id = $3 AND a.status = 'succeeded'
+        WHERE r.trigger_key = $1 AND r.rule_id = $2 AND r.contact_id = $3 AND a.status = ANY($5)
           AND a.action ->> 'type' = ANY($4)`,
-      [triggerKey, ruleId, contactId, types],
+      [triggerKey, ruleId, contactId, types, MAYBE_SENT],
     );
-    return new Set(rows.map((r) => r.key));
+    return new Map(rows.map((r) => [r.key, r.status]));
   }
 
   /** Rows of reopened runs back to pending: those in `statuses` and those skipped behind them. */
   async reopen(runIds: string[], statuses: string[]): Promise<void> {
     await this.db.query(
       `UPDATE action_results SET status = 'pending', finished_at = NULL
-        WHERE run_id = ANY($1) AND (status = ANY($2) OR reason = 'previous_action_failed')`,
+        WHERE run_id = ANY($1) AND (status = ANY($2) OR reason = 'previous_action_failed') AND status <> 'succeeded'`,
       [runIds, statuses],
     );
   }

@@ -95,6 +95,19 @@ export class RunViews {
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   }
 
+  /** The run of a (trigger, rule, contact), unique by UQ_runs_trigger_rule_contact (a manual run's idempotency key). */
+  async ofTrigger(
+    triggerKey: string,
+    ruleId: string,
+    contactId: string,
+  ): Promise<{ id: string; status: string } | undefined> {
+    const [row] = await this.db.query(
+      `SELECT id, status FROM runs WHERE trigger_key = $1 AND rule_id = $2 AND contact_id = $3`,
+      [triggerKey, ruleId, contactId],
+    );
+    return row;
+  }
+
   /** A contact's runs with their traces, the newest `limit`, in time order (contact timeline). */
   ofContact(contactId: string, limit: number): Promise<ContactRunRow[]> {
     return this.db.query(

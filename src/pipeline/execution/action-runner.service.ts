@@ -104,7 +104,7 @@ export class ActionRunnerService {
           await this.mirror.find(run.contact_id, ledger.conn),
         );
     const ctx: ExecutionContext = { contact, message: messageOf(run), steps: savedSteps(actions) };
-    // A replay without force: messages already sent for the original trigger are not sent again.
+    // A replay without force: messages sent (or maybe sent) for the original trigger are not sent again.
     const sent = run.replay_of
       ? await ledger.actions.sentForTrigger(run.replay_of, run.rule_id, run.contact_id, AT_MOST_ONCE_TYPES)
       : undefined;
@@ -112,11 +112,12 @@ export class ActionRunnerService {
       const step = nextStep(row.status);
       if (step === 'skip') continue;
       const type = (row.action as RuleAction).type;
-      if (step === 'execute' && sent?.has(`${row.action_index}:${type}`)) {
+      const original = step === 'execute' ? sent?.get(`${row.action_index}:${type}`) : undefined;
+      if (original) {
         await ledger.actions.skip(
           row.id,
           'already_sent_for_trigger',
-          `sent for ${run.replay_of}; replay with force to send again`,
+          `${original === 'succeeded' ? 'sent' : `maybe sent (${original})`} for ${run.replay_of}; replay with force to send again`,
         );
         this.metrics.actions.inc({ type, status: 'skipped', reason: 'already_sent_for_trigger' });
         continue;

@@ -13,8 +13,8 @@ const REFRESH_MS = 15_000;
  * active subscriptions at the current CRM base URL (during a replacement both old and new are
  * valid). Subscriptions made with another CRM (an earlier CRM_BASE_URL, an earlier embedded
  * sandbox) are retired at start: a secret of a CRM we no longer talk to must not open the intake.
- * Stored sealed (AES-256-GCM, WEBHOOK_SECRET_KEY): at start, plain-text rows from before
- * encryption and rows of an old key are sealed again with the current key. Opened only when the
+ * Stored sealed (AES-256-GCM, WEBHOOK_SECRET_KEY): at start, rows of an old key are sealed again
+ * with the current key; a plain-text row (NULL key id) is refused and deactivated. Opened only when the
  * cache is refreshed (every 15 s), never per delivery. Read over the intake's own pool.
  */
 @Injectable()
@@ -41,7 +41,7 @@ export class WebhookSecretsService implements OnModuleInit {
   }
 
   /**
-   * Seals with the current key every stored secret that is plain text or sealed with an old key.
+   * Seals with the current key every stored secret sealed with an old key (a plain-text one is unreadable).
    * Each row is written only if nobody changed it meanwhile (several processes start at once). A
    * secret no key opens is deactivated: the subscription is then replaced, not trusted blindly.
    */
@@ -79,9 +79,12 @@ export class WebhookSecretsService implements OnModuleInit {
     return this.config.crm.baseUrl ?? '';
   }
 
-  /** A row's secret; plain text while `secretKeyId` is NULL (written by a process from before encryption). */
+  /**
+   * A row's secret. A NULL `secretKeyId` (plain text from before encryption) is refused, never
+   * trusted: migration 1766020000001 sealed every such row, so one now was written by hand.
+   */
   private plainOf(row: WebhookSubscriptionEntity): string {
-    if (row.secretKeyId === null) return row.secret;
+    if (row.secretKeyId === null) throw new SecretUnreadableError('not_sealed');
     return openSecret({ ciphertext: row.secret, keyId: row.secretKeyId }, this.keys, row.id);
   }
 

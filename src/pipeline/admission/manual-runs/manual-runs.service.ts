@@ -17,6 +17,7 @@ import { CrmReads } from '../../../crm/crm-reads';
 import { isUuid } from '../../../crm/crm-http';
 import type { Contact } from '@crm-rules/crm-contract';
 import { createRun, type NewRun } from '../create-run';
+import { RunsRepository } from '../../../persistence/ledger/runs.repository';
 import { formatEvaluation } from '../../../language/matching/format-explain';
 import { ActionsQueue } from '../../../queues/actions-queue.service';
 import { RuleControlsService } from '../../../rule-controls/rule-controls.service';
@@ -52,12 +53,15 @@ export interface ManualRunExplain {
 }
 
 export type ManualRunResult =
-  | { ok: true; dryRun: true; explain: ManualRunExplain }
+  /** `idempotencyKey`: to send back with the confirmation; a second submit of it does nothing. */
+  | { ok: true; dryRun: true; explain: ManualRunExplain; idempotencyKey: string }
   | {
       ok: true;
       dryRun: false;
       run: { id: string; status: string; triggerKey: string; by: string };
       explain: ManualRunExplain;
+      /** True when the key was submitted before: `run` is that first run, nothing else happened. */
+      repeated: boolean;
     }
   | { ok: false; refusal: ManualRunRefusal };
 
@@ -78,7 +82,7 @@ export class ManualRunsService {
   async run(
     ruleId: string,
     contactId: string,
-    opts: { dryRun: boolean; by: string },
+    opts: { dryRun: boolean; by: string; idempotencyKey?: string },
   ): Promise<ManualRunResult> {
     const set = await this.rules.loaded();
     const rule = set.rule(ruleId);
@@ -88,6 +92,11 @@ export class ManualRunsService {
       return {
         ok: false,
         refusal: { status: 400, code: 'invalid_contact', message: 'contactId must be a uuid' },
+      };
+    if (opts.idempotencyKey !== undefined && !isUuid(opts.idempotencyKey))
+      return {
+        ok: false,
+        refusal: { status: 400, code: 'invalid_idempotency_key', message: 'idempotencyKey must be a uuid' },
       };
     const correlationId = `manual-${randomUUID()}`;
     let contact: Contact;
@@ -122,9 +131,14 @@ export class ManualRunsService {
       actions: evaluation.matched ? await this.preview(evaluation.actions, contact) : [],
       lines: formatEvaluation(rule!, evaluation),
     };
-    if (opts.dryRun) return { ok: true, dryRun: true, explain };
+    if (opts.dryRun) return { ok: true, dryRun: true, explain, idempotencyKey: randomUUID() };
 
-    const triggerKey = manualTriggerKey(opts.by);
+    // The idempotency key is the trigger key's request id: UQ_runs_trigger_rule_contact stores it
+    // once, so a second submit of one confirmation finds the first run and does nothing.
+    const triggerKey = manualTriggerKey(opts.by, opts.idempotencyKey?.toLowerCase());
+    const runs = new RunsRepository(this.db);
+    const first = await runs.ofTrigger(triggerKey, rule!.id, contact.id);
+    if (first) return this.repeated(first, triggerKey, opts.by, explain);
     const input: NewRun = {
       triggerKey,
       inboxEventId: null,
@@ -139,6 +153,9 @@ export class ManualRunsService {
       correlationId,
     };
     const created = await this.db.transaction((tx) => createRun(tx, input));
+    // Two submits at once: the one whose insert lost finds the winner's run.
+    const stored = await runs.ofTrigger(triggerKey, rule!.id, contact.id);
+    if (stored && stored.id !== created.id) return this.repeated(stored, triggerKey, opts.by, explain);
     // Committed first, enqueued second: if Redis is down the reconciler finds the pending run.
     if (created.status === 'pending')
       await this.actions
@@ -156,7 +173,18 @@ export class ManualRunsService {
       dryRun: false,
       run: { id: created.id, status: created.status, triggerKey, by: opts.by },
       explain,
+      repeated: false,
     };
+  }
+
+  private repeated(
+    run: { id: string; status: string },
+    triggerKey: string,
+    by: string,
+    explain: ManualRunExplain,
+  ): ManualRunResult {
+    this.logger.log(`manual run ${run.id} submitted again with its idempotency key: nothing done`);
+    return { ok: true, dryRun: false, run: { ...run, triggerKey, by }, explain, repeated: true };
   }
 
   /** What the runner would do with each action for this contact: the catalogue's guards, in order. */
