@@ -25,6 +25,7 @@ import { AlertsService } from './alerts/alerts.service';
 import { BudgetFeed } from './live/budget-feed.service';
 import { OverviewFeed } from './live/overview-feed.service';
 import { RuleControlsModule } from '../rule-controls/rule-controls.module';
+import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 
 const CONTROLLERS = [
   ConsoleAssetsController,
@@ -47,6 +48,7 @@ const CONTROLLERS = [
     ContactJournalModule,
     ConsoleSessionsModule,
     ManualRunsModule,
+    ContactMirrorModule,
   ],
   controllers: CONTROLLERS,
   providers: [ConsoleAuth, LoginThrottle, ConsoleResponder, OverviewFeed, BudgetFeed, AlertsService],

@@ -76,8 +76,38 @@ export type RunActionView = Pick<
   | 'finishedAt'
   | 'durationMs'
   | 'saved'
+  | 'target'
 > &
   ActionIndex;
+
+/** A customer message skipped for a reason an operator must see (Needs attention). */
+export type SkippedMessage = Pick<ActionResultEntity, 'id' | 'runId' | 'action' | 'reason' | 'finishedAt'> &
+  /** The guard's or the policy's words. */
+  Pick<ActionResultEntity, 'errorMessage'> &
+  ActionIndex &
+  OfRun;
+
+/** Which skips: action types and reasons (language/policy/message-skips.ts), of runs created since. */
+export interface SkippedMessageFilter {
+  types: readonly string[];
+  reasons: readonly string[];
+  since: Date;
+  rule?: string;
+  /** Only the skips of these runs. */
+  runIds?: string[];
+}
+
+const SKIPPED_MESSAGES = `FROM action_results a JOIN runs r ON r.id = a.run_id
+  WHERE r.created_at >= $1 AND a.status = 'skipped' AND a.reason = ANY($2) AND a.action ->> 'type' = ANY($3)
+    AND ($4::text IS NULL OR r.rule_id = $4) AND ($5::uuid[] IS NULL OR r.id = ANY($5::uuid[]))`;
+
+const skippedParams = (f: SkippedMessageFilter) => [
+  f.since,
+  f.reasons,
+  f.types,
+  f.rule ?? null,
+  f.runIds ?? null,
+];
 
 export class ActionResultViews {
   constructor(protected readonly db: Queryable) {}
@@ -123,6 +153,25 @@ export class ActionResultViews {
       [statuses],
     );
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  /** Customer messages skipped for an attention reason (runs created since), newest first. */
+  skippedMessages(f: SkippedMessageFilter, limit: number): Promise<SkippedMessage[]> {
+    return this.db.query(
+      `SELECT a.id, a.run_id AS "runId", a.action_index AS "index", r.rule_id AS "ruleId", r.contact_id AS "contactId",
+              a.action, a.reason, a.error_message AS "errorMessage", a.finished_at AS "finishedAt"
+         ${SKIPPED_MESSAGES} ORDER BY a.finished_at DESC NULLS LAST LIMIT $6`,
+      [...skippedParams(f), limit],
+    );
+  }
+
+  /** How many skippedMessages() there are, by reason. */
+  async countSkippedMessages(f: SkippedMessageFilter): Promise<Record<string, number>> {
+    const rows: { reason: string; n: number }[] = await this.db.query(
+      `SELECT a.reason, count(*)::int AS n ${SKIPPED_MESSAGES} GROUP BY a.reason`,
+      skippedParams(f),
+    );
+    return Object.fromEntries(rows.map((r) => [r.reason, r.n]));
   }
 
   /** Every action of the given runs, with its rule (contact timeline). */
@@ -176,7 +225,7 @@ export class ActionResultViews {
     return this.db.query(
       `SELECT action_index AS "index", action, status, reason, error_code AS "errorCode", error_message AS "errorMessage",
               http_status AS "httpStatus", request_id AS "requestId", attempts, started_at AS "startedAt",
-              finished_at AS "finishedAt", duration_ms AS "durationMs", saved
+              finished_at AS "finishedAt", duration_ms AS "durationMs", saved, target
          FROM action_results WHERE run_id = $1 ORDER BY action_index`,
       [runId],
     );

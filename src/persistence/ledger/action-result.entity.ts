@@ -9,6 +9,8 @@ export type ActionStatus = 'pending' | 'running' | 'succeeded' | 'skipped' | 'fa
 export interface ActionTarget {
   conversationId?: string;
   memberId?: string;
+  /** A text message: its text as rendered for this contact (what the console shows as sent). */
+  text?: string;
 }
 
 /** One action of one run. (run, index) is unique: a retried job resumes after the last finished one. */
