@@ -10,6 +10,10 @@ import {
 } from '../pipeline/admission/manual-runs/manual-runs.service';
 import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
 import { ConsoleResponder } from './console-responder';
+import { RuleSetService } from '../rule-set/rule-set.service';
+import { manualRunBlocker } from './pages/rule-page';
+import { ContactNamesService } from '../contacts/contact-names.service';
+import { contactLabel } from '../contacts/contact-search-term';
 
 @ApiExcludeController()
 @Controller('console/rules')
@@ -18,6 +22,8 @@ export class ConsoleManualRunController {
     private readonly manual: ManualRunsService,
     private readonly pages: ConsoleResponder,
     private readonly auth: ConsoleAuth,
+    private readonly rules: RuleSetService,
+    private readonly names: ContactNamesService,
   ) {}
 
   /** Without a contact: the form; with one: the preview (a dry run) and the confirmation form. */
@@ -30,10 +36,16 @@ export class ConsoleManualRunController {
   ) {
     const contactId = typeof rawContact === 'string' ? rawContact.trim() : '';
     const ctx = { title: `Run ${ruleId}`, section: 'rules' };
+    // A rule a manual run can never match (message triggers, change operators): say why, no form.
+    const rule = this.rules.current()?.rule(ruleId);
+    const blocker = rule ? manualRunBlocker(rule) : null;
+    if (blocker) return this.pages.send(req, res, 'manual-run', { ruleId, blocker }, ctx, 409);
     if (!contactId) return this.pages.send(req, res, 'manual-run', { ruleId, form: { contactId: '' } }, ctx);
     const result = await this.manual.run(ruleId, contactId, { dryRun: true, by: this.by(req) });
     if (!result.ok) return this.refused(req, res, ruleId, contactId, result.refusal);
-    return this.pages.send(req, res, 'manual-run', { ruleId, preview: previewView(result.explain) }, ctx);
+    const contact = contactLabel(await this.names.one(result.explain.contactId), result.explain.contactId);
+    const preview = { ...previewView(result.explain), contact };
+    return this.pages.send(req, res, 'manual-run', { ruleId, preview }, ctx);
   }
 
   @Post(':id/run')

@@ -11,12 +11,13 @@ import { RulesModule } from '../rule-set/rules.module';
 import { ConsoleAuth } from './auth/console-auth';
 import { ConsoleSessionsModule } from '../sessions/console-sessions.module';
 import { LoginThrottle } from './auth/login-throttle.service';
-import { ConsoleAssetsController } from './console-assets.controller';
+import { ConsoleAssetsController, FaviconController } from './console-assets.controller';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleFailuresController } from './console-failures.controller';
 import { ConsolePagesController } from './console-pages.controller';
 import { ConsoleResponder } from './console-responder';
 import { ConsoleRulesController } from './console-rules.controller';
+import { ConsoleRulePageController } from './console-rule-page.controller';
 import { ConsoleManualRunController } from './console-manual-run.controller';
 import { ManualRunsModule } from '../pipeline/admission/manual-runs/manual-runs.module';
 import { ConsoleStreamController } from './console-stream.controller';
@@ -33,6 +34,7 @@ const CONTROLLERS = [
   ConsolePagesController,
   ConsoleRulesController,
   ConsoleManualRunController,
+  ConsoleRulePageController,
   ConsoleFailuresController,
   ConsoleStreamController,
 ];
@@ -50,7 +52,7 @@ const CONTROLLERS = [
     ManualRunsModule,
     ContactMirrorModule,
   ],
-  controllers: CONTROLLERS,
+  controllers: [...CONTROLLERS, FaviconController],
   providers: [ConsoleAuth, LoginThrottle, ConsoleResponder, OverviewFeed, BudgetFeed, AlertsService],
 })
 export class ConsoleModule implements NestModule {
