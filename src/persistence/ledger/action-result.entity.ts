@@ -17,6 +17,9 @@ export interface ActionTarget {
 @Entity('action_results')
 @Index('UQ_action_results_run_index', ['runId', 'actionIndex'], { unique: true })
 @Index('IDX_action_results_status', ['status'])
+// Partial, on the customer messages not sent (a reason list TypeORM would rewrite): migration
+// 1766050000002-AddActionResultsMessageSkipsIndex.
+@Index('IDX_action_results_message_skips', { synchronize: false })
 export class ActionResultEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;
