@@ -5,7 +5,7 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { RuleSetService } from '../rule-set/rule-set.service';
 import type { RuleDefinition } from '../language/rules/rule-types';
@@ -130,8 +130,15 @@ export class ConsoleRulePageController {
   private async yamlOf(rule: RuleDefinition) {
     const path = isAbsolute(rule.source.file) ? rule.source.file : resolve(rule.source.file);
     try {
-      const doc = ruleDocument(await readFile(path, 'utf8'), rule.source.line);
-      return { lines: highlightYaml(doc.text, doc.firstLine), error: '' };
+      const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+      const doc = ruleDocument(text, rule.source.line);
+      // The running set is what acts: a file edited since (a reload refused, or watching off) says so.
+      const loadedAt = this.rules.status().loadedAt;
+      const changed = loadedAt !== undefined && info.mtime > new Date(loadedAt);
+      const note = changed
+        ? `${rule.source.file} changed after the running set was loaded (${loadedAt}): the file as it is now, the running rule may differ`
+        : '';
+      return { lines: highlightYaml(doc.text, doc.firstLine), error: note };
     } catch (err) {
       // The file moved or went since the set was loaded (a reload will say so); the page still shows.
       return {
