@@ -119,6 +119,9 @@ export class ConsoleFailuresController {
         ...contactShown(a.contactId, names),
         text: actionShown(a.action),
         why: a.errorMessage ?? '',
+        later: a.laterDone.length
+          ? `later actions ran anyway: ${a.laterDone.map((i) => `#${i}`).join(', ')}`
+          : '',
       })),
       // Custom sources' events no contact was found for: final, listed so someone can act on it.
       withoutContact: withoutContact.map((e) => ({ ...e, at: when(e.receivedAt) })),

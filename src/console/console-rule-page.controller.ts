@@ -120,6 +120,9 @@ export class ConsoleRulePageController {
         at: when(s.finishedAt),
         text: actionShown(s.action),
         why: s.errorMessage ?? '',
+        later: s.laterDone.length
+          ? `later actions ran anyway: ${s.laterDone.map((i) => `#${i}`).join(', ')}`
+          : '',
       })),
     };
     const flash = typeof req.query.done === 'string' ? req.query.done : undefined;

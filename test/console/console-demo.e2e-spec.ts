@@ -128,6 +128,7 @@ describe('console on the demo: names, attention first, rule pages', () => {
     expect(text).toContain('Dana Demo');
     expect(text).toContain('needs_assignee');
     expect(text).toContain('has no assignee');
+    expect(text).toContain('later actions ran anyway: #1'); // the tag that assumed the greeting went out
     const warn = logs
       .text()
       .split('\n')

@@ -47,10 +47,14 @@ describe('messages not sent', () => {
     const repo = new ActionResultsRepository(db.dataSource.manager);
     const since = ago(24);
     expect(
-      (await repo.skippedMessages({ ...MESSAGE_SKIP_KINDS, since }, 10)).map((s) => [s.runId, s.reason]),
+      (await repo.skippedMessages({ ...MESSAGE_SKIP_KINDS, since }, 10)).map((s) => [
+        s.runId,
+        s.reason,
+        s.laterDone,
+      ]),
     ).toEqual([
-      [greet, 'needs_assignee'],
-      [capped, 'policy_cap'],
+      [greet, 'needs_assignee', []],
+      [capped, 'policy_cap', []],
     ]);
     expect(await repo.countSkippedMessages({ ...MESSAGE_SKIP_KINDS, since })).toEqual({
       needs_assignee: 1,

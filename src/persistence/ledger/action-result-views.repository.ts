@@ -85,7 +85,10 @@ export type SkippedMessage = Pick<ActionResultEntity, 'id' | 'runId' | 'action' 
   /** The guard's or the policy's words. */
   Pick<ActionResultEntity, 'errorMessage'> &
   ActionIndex &
-  OfRun;
+  OfRun & {
+    /** Indexes of the run's later actions that succeeded anyway (a follow-up that assumed the message). */
+    laterDone: number[];
+  };
 
 /** Which skips: action types and reasons (language/policy/message-skips.ts), skipped since. */
 export interface SkippedMessageFilter {
@@ -161,7 +164,9 @@ export class ActionResultViews {
   skippedMessages(f: SkippedMessageFilter, limit: number): Promise<SkippedMessage[]> {
     return this.db.query(
       `SELECT a.id, a.run_id AS "runId", a.action_index AS "index", r.rule_id AS "ruleId", r.contact_id AS "contactId",
-              a.action, a.reason, a.error_message AS "errorMessage", a.finished_at AS "finishedAt"
+              a.action, a.reason, a.error_message AS "errorMessage", a.finished_at AS "finishedAt",
+              ARRAY(SELECT b.action_index FROM action_results b WHERE b.run_id = a.run_id
+                      AND b.action_index > a.action_index AND b.status = 'succeeded' ORDER BY 1) AS "laterDone"
          ${skippedMessagesFrom(f)} ORDER BY a.finished_at DESC LIMIT $5`,
       [...skippedParams(f), limit],
     );
