@@ -12,6 +12,7 @@ const ASSETS: Record<string, { path: string; type: string }> = {
   'live.js': { path: join(OWN, 'live.js'), type: 'text/javascript' },
   'budget.js': { path: join(OWN, 'budget.js'), type: 'text/javascript' },
   'branch-chart.js': { path: join(OWN, 'branch-chart.js'), type: 'text/javascript' },
+  'favicon.svg': { path: join(OWN, 'favicon.svg'), type: 'image/svg+xml' },
   'uPlot.iife.min.js': { path: require.resolve('uplot/dist/uPlot.iife.min.js'), type: 'text/javascript' },
   'uPlot.min.css': { path: require.resolve('uplot/dist/uPlot.min.css'), type: 'text/css' },
 };
@@ -29,5 +30,23 @@ export class ConsoleAssetsController {
     if (!body) this.cache.set(name, (body = readFileSync(asset.path)));
     res.type(asset.type).setHeader('Cache-Control', 'public, max-age=300');
     res.send(body);
+  }
+}
+
+/**
+ * Browsers ask every origin for /favicon.ico, whatever the page links: the console's icon (an
+ * SVG; Chromium and Firefox take it by its type), so no page load logs a 404. Public: it is the
+ * same for everyone, and outside the console's session middleware.
+ */
+@ApiExcludeController()
+@Controller()
+export class FaviconController {
+  private body?: Buffer;
+
+  @Get('favicon.ico')
+  favicon(@Res() res: Response) {
+    this.body ??= readFileSync(ASSETS['favicon.svg'].path);
+    res.type('image/svg+xml').setHeader('Cache-Control', 'public, max-age=86400');
+    res.send(this.body);
   }
 }

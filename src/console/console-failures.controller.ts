@@ -25,8 +25,10 @@ import {
 } from '../persistence/ledger/action-results.repository';
 import { InboxEventsRepository } from '../persistence/ledger/inbox-events.repository';
 import { ConsoleResponder } from './console-responder';
-import { ATTENTION_STATUSES } from './live/overview-feed.service';
-import { actionShown, contactHref, when } from './pages/format';
+import { ATTENTION_STATUSES, SKIPPED_MESSAGES_WINDOW_MS } from './live/overview-feed.service';
+import { actionShown, contactShown, when } from './pages/format';
+import { ContactNamesService } from '../contacts/contact-names.service';
+import { MESSAGE_SKIP_KINDS } from '../language/policy/message-skips';
 import { retrySelection } from './pages/retry-selection';
 
 const LIMIT = 200;
@@ -73,15 +75,23 @@ export class ConsoleFailuresController {
     private readonly inbox: InboxEventsRepository,
     private readonly operations: FailureOperationsService,
     private readonly pages: ConsoleResponder,
+    private readonly names: ContactNamesService,
   ) {}
 
   @Get()
   async list(@Req() req: Request, @Res() res: Response, @Query() q: Record<string, string>) {
     const filter = this.filterOf(q);
-    const [actions, events, withoutContact] = await Promise.all([
+    const since = new Date(Date.now() - SKIPPED_MESSAGES_WINDOW_MS);
+    const [actions, events, withoutContact, skipped] = await Promise.all([
       this.actionResults.needingAttention({ statuses: filter.statuses, rule: filter.rule, limit: LIMIT }),
       this.inbox.failed(LIMIT),
       this.inbox.withoutContact(LIMIT),
+      this.actionResults.skippedMessages({ ...MESSAGE_SKIP_KINDS, since, rule: filter.rule }, LIMIT),
+    ]);
+    const names = await this.names.of([
+      ...actions.map((a) => a.contactId),
+      ...skipped.map((a) => a.contactId),
+      ...events.flatMap((e) => (e.contactId ? [e.contactId] : [])),
     ]);
     const view = {
       filter: { rule: filter.rule ?? '', status: q.status ?? '' },
@@ -90,7 +100,7 @@ export class ConsoleFailuresController {
       actions: actions.map((a) => ({
         ...a,
         at: when(a.finishedAt),
-        contactHref: contactHref(a.contactId),
+        ...contactShown(a.contactId, names),
         text: actionShown(a.action),
         error: [a.errorCode, a.errorMessage].filter(Boolean).join(': '),
         requestId: a.requestId ?? '',
@@ -100,7 +110,18 @@ export class ConsoleFailuresController {
       events: events.map((e) => ({
         ...e,
         at: when(e.receivedAt),
-        contactHref: e.contactId ? contactHref(e.contactId) : '',
+        ...(e.contactId ? contactShown(e.contactId, names) : { contactHref: '' }),
+      })),
+      // Customer messages not sent (needs_assignee, blocked, policy...): the run went on without them.
+      skipped: skipped.map((a) => ({
+        ...a,
+        at: when(a.finishedAt),
+        ...contactShown(a.contactId, names),
+        text: actionShown(a.action),
+        why: a.errorMessage ?? '',
+        later: a.laterDone.length
+          ? `later actions ran anyway: ${a.laterDone.map((i) => `#${i}`).join(', ')}`
+          : '',
       })),
       // Custom sources' events no contact was found for: final, listed so someone can act on it.
       withoutContact: withoutContact.map((e) => ({ ...e, at: when(e.receivedAt) })),

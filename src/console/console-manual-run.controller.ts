@@ -11,6 +11,10 @@ import {
 } from '../pipeline/admission/manual-runs/manual-runs.service';
 import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
 import { ConsoleResponder } from './console-responder';
+import { RuleSetService } from '../rule-set/rule-set.service';
+import { manualRunBlocker } from './pages/rule-page';
+import { ContactNamesService } from '../contacts/contact-names.service';
+import { contactLabel } from '../contacts/contact-search-term';
 
 @ApiExcludeController()
 @Controller('console/rules')
@@ -19,6 +23,8 @@ export class ConsoleManualRunController {
     private readonly manual: ManualRunsService,
     private readonly pages: ConsoleResponder,
     private readonly auth: ConsoleAuth,
+    private readonly rules: RuleSetService,
+    private readonly names: ContactNamesService,
   ) {}
 
   /** Without a contact: the form; with one: the preview (a dry run) and the confirmation form. */
@@ -31,11 +37,16 @@ export class ConsoleManualRunController {
   ) {
     const contactId = typeof rawContact === 'string' ? rawContact.trim() : '';
     const ctx = { title: `Run ${ruleId}`, section: 'rules' };
+    // A rule a manual run can never match (message triggers, change operators): say why, no form.
+    const rule = this.rules.current()?.rule(ruleId);
+    const blocker = rule ? manualRunBlocker(rule) : null;
+    if (blocker) return this.pages.send(req, res, 'manual-run', { ruleId, blocker }, ctx, 409);
     if (!contactId) return this.pages.send(req, res, 'manual-run', { ruleId, form: { contactId: '' } }, ctx);
     const result = await this.manual.run(ruleId, contactId, { dryRun: true, by: this.by(req) });
     if (!result.ok) return this.refused(req, res, ruleId, contactId, result.refusal);
     const idempotencyKey = result.dryRun ? result.idempotencyKey : ''; // always a dry run here
-    const preview = { ...previewView(result.explain), idempotencyKey };
+    const contact = contactLabel(await this.names.one(result.explain.contactId), result.explain.contactId);
+    const preview = { ...previewView(result.explain), idempotencyKey, contact };
     return this.pages.send(req, res, 'manual-run', { ruleId, preview }, ctx);
   }
 

@@ -11,6 +11,7 @@ import { formatDuration } from './live/backlog-eta';
 import { ACTION_STATUSES, OverviewFeed, RUN_STATUSES } from './live/overview-feed.service';
 import {
   contactHref,
+  contactShown,
   fromInputTime,
   statusText,
   statusTone,
@@ -26,6 +27,9 @@ import { ActionResultsRepository } from '../persistence/ledger/action-results.re
 import { InboxEventsRepository } from '../persistence/ledger/inbox-events.repository';
 import type { RunListRow } from '../persistence/ledger/run-rows';
 import { RunsRepository } from '../persistence/ledger/runs.repository';
+import { ContactNamesService } from '../contacts/contact-names.service';
+import { contactLabel } from '../contacts/contact-search-term';
+import { MESSAGE_SKIP_KINDS } from '../language/policy/message-skips';
 
 /** Per source of the contact timeline: enough for a page; the newest are kept. */
 const TIMELINE_LIMIT = 500;
@@ -45,6 +49,7 @@ export class ConsolePagesController {
     private readonly overview: OverviewFeed,
     private readonly budget: BudgetFeed,
     private readonly journal: ContactJournalRepository,
+    private readonly names: ContactNamesService,
   ) {}
 
   @Get()
@@ -84,25 +89,43 @@ export class ConsolePagesController {
     const since = fromInputTime(q.since);
     const until = fromInputTime(q.until);
     const bad = since === 'invalid' || until === 'invalid';
+    const contact = typeof q.contact === 'string' ? q.contact.trim() : '';
+    // An id as it is; anything else is a name, phone or email looked up in the mirror.
+    const found = contact && !UUID.test(contact) ? await this.names.search(contact) : undefined;
+    const showNotMatched = q.notMatched === 'show';
     const filter = {
       rule: q.rule || undefined,
-      contact: q.contact || undefined,
+      contact: found ? undefined : contact || undefined,
+      contacts: found?.map((c) => c.id),
       status: q.status || undefined,
       since: since === 'invalid' ? undefined : since,
       until: until === 'invalid' ? undefined : until,
     };
-    const rows = bad ? [] : ((await this.runs.list({ ...filter, limit: 200 })) as unknown as RunListRow[]);
+    const rows = bad
+      ? []
+      : ((await this.runs.list({
+          ...filter,
+          hideNotMatched: !showNotMatched,
+          skipsOf: MESSAGE_SKIP_KINDS,
+          limit: 200,
+        })) as unknown as RunListRow[]);
+    const names = await this.names.of(rows.map((r) => r.contactId));
+    const toggle = new URLSearchParams({ ...q, notMatched: showNotMatched ? '' : 'show' });
     const view = {
-      filter: { ...filter, since: toInputTime(filter.since), until: toInputTime(filter.until) },
+      filter: { ...filter, contact, since: toInputTime(filter.since), until: toInputTime(filter.until) },
       error: bad ? 'Since / until must be date-times (UTC).' : undefined,
+      noContact: found?.length === 0 ? contact : undefined,
+      foundContacts: found && found.length > 0 ? found.map((c) => contactLabel(c, c.id)).join(', ') : '',
+      notMatchedHidden: !showNotMatched && !filter.status,
+      toggleNotMatched: `/console/runs?${toggle.toString()}`,
       statuses: RUN_STATUSES.map((value) => ({ value, selected: value === filter.status })),
       runs: rows.map((r) => ({
         ...r,
+        ...contactShown(r.contactId, names),
         createdAt: when(r.createdAt),
-        contactHref: contactHref(r.contactId),
         trigger: triggerText(r.triggerKey),
-        tone: statusTone(r.status, r.reason),
-        statusText: statusText(r.status, r.reason),
+        tone: statusTone(r.status, r.reason, r.messageSkipped),
+        statusText: statusText(r.status, r.reason, r.messageSkipped),
       })),
     };
     this.pages.send(req, res, 'runs', view, { title: 'Runs' }, bad ? 400 : 200);
@@ -114,9 +137,10 @@ export class ConsolePagesController {
     if (!run) throw new NotFoundException(`no run ${id}`);
     const inboxEventId = (run as unknown as { inboxEventId: string | null }).inboxEventId;
     run.eventType = inboxEventId ? (await this.inbox.find(inboxEventId))?.type : null;
-    const [actions, journal] = await Promise.all([
+    const [actions, journal, contact] = await Promise.all([
       this.actionResults.forRunView(id),
       this.journal.forContact(run.contactId, TIMELINE_LIMIT),
+      this.names.one(run.contactId),
     ]);
     const waits = new Map<number, number>();
     for (const j of journal) {
@@ -124,16 +148,34 @@ export class ConsolePagesController {
       if (j.kind === 'crm.call' && d.runId === id && typeof d.index === 'number')
         waits.set(d.index, (waits.get(d.index) ?? 0) + (d.waitedMs ?? 0));
     }
-    const view = runPage(run, actions, this.rules.current()?.rule(run.ruleId), waits);
-    this.pages.send(req, res, 'run', view, { title: `Run ${run.ruleId}`, section: 'runs' });
+    const view = runPage(run, actions, this.rules.current()?.rule(run.ruleId), waits, contact);
+    const title = `Run ${run.ruleId}${contact ? ` for ${contact.name}` : ''}`;
+    this.pages.send(req, res, 'run', view, { title, section: 'runs' });
   }
 
   @Get('contacts')
-  async contactSearch(@Req() req: Request, @Res() res: Response, @Query('id') id?: string) {
-    if (id) return res.redirect(303, contactHref(id.trim()));
+  async contactSearch(@Req() req: Request, @Res() res: Response, @Query('id') raw?: string) {
+    const typed = typeof raw === 'string' ? raw.trim() : '';
+    if (UUID.test(typed)) return res.redirect(303, contactHref(typed));
+    // A name, phone or email: the mirror's contacts that match; one match opens its timeline.
+    const found = typed ? await this.names.search(typed) : [];
+    if (found.length === 1) return res.redirect(303, contactHref(found[0].id));
     const recent = (await this.runs.list({ limit: 20 })) as unknown as RunListRow[];
-    const ids = [...new Set(recent.map((r) => r.contactId))].map((c) => ({ id: c, href: contactHref(c) }));
-    this.pages.send(req, res, 'contact-search', { recent: ids }, { title: 'Contacts', section: 'contacts' });
+    const recentIds = [...new Set(recent.map((r) => r.contactId))];
+    const names = await this.names.of(recentIds);
+    const shown = (id: string) => ({ id, href: contactHref(id), label: contactLabel(names.get(id), id) });
+    const view = {
+      id: typed,
+      searched: typed !== '',
+      found: found.map((c) => ({
+        id: c.id,
+        href: contactHref(c.id),
+        label: contactLabel(c, c.id),
+        email: c.email ?? '',
+      })),
+      recent: recentIds.map(shown),
+    };
+    this.pages.send(req, res, 'contact-search', view, { title: 'Contacts', section: 'contacts' });
   }
 
   @Get('contacts/:id')
@@ -149,13 +191,20 @@ export class ConsolePagesController {
     const periods = messagePeriods(this.rules.current()?.policy);
     const now = new Date();
     const longest = new Date(now.getTime() - Math.max(...periods.map((p) => p.perMs)));
-    const sent = await this.actionResults.messagesSentTo(contactId, CUSTOMER_MESSAGE_TYPES, longest, 1000);
+    const [sent, name] = await Promise.all([
+      this.actionResults.messagesSentTo(contactId, CUSTOMER_MESSAGE_TYPES, longest, 1000),
+      this.names.one(contactId),
+    ]);
     const view = {
       contactId,
+      name: name?.name,
+      phone: name ? `+${name.phone}` : undefined,
+      email: name?.email ?? undefined,
       messages: describeMessageCounts(messageCounts(sent, now, periods)),
       summary: `${deliveries.length} deliveries, ${runs.length} rule evaluations, ${actions.length} actions, ${journal.length} other steps (newest ${TIMELINE_LIMIT} of each kind)`,
       steps: steps.map((s) => ({ ...s, at: when(s.at) })),
     };
-    this.pages.send(req, res, 'timeline', view, { title: `Contact ${contactId}`, section: 'contacts' });
+    const title = name ? `${name.name} (contact)` : `Contact ${contactId}`;
+    this.pages.send(req, res, 'timeline', view, { title, section: 'contacts' });
   }
 }

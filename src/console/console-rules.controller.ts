@@ -20,6 +20,7 @@ import { ConsoleResponder } from './console-responder';
 import { statusTone, when } from './pages/format';
 import { parsePeriod, PERIODS, periodStart, type Period } from './queries/period';
 import { branchChart, branchSummary, CHART_BUCKET_MS } from './pages/branch-counts';
+import { manualRunBlocker } from './pages/rule-page';
 import { RunsRepository } from '../persistence/ledger/runs.repository';
 import type { RuleControlChange } from '../rule-controls/rule-control-audit.entity';
 import { RuleControlsRepository } from '../rule-controls/rule-controls.repository';
@@ -74,8 +75,8 @@ export class ConsoleRulesController {
           file: `${rule.source.file}:${rule.source.line}`,
           trigger: triggerOf(rule),
           enabled: rule.enabled,
-          // Event rules only: a segment rule acts on its segment's members (src/pipeline/admission/manual-runs).
-          manualRun: rule.enabled && rule.trigger.kind === 'event',
+          // Only where a manual run can match (pages/rule-page.ts): not segment, message or change rules.
+          manualRun: manualRunBlocker(rule) === null,
           paused: control?.paused ?? false,
           forcedShadow: control?.shadow ?? false,
           mode: control?.shadow && rule.mode === 'live' ? 'shadow (forced)' : mode,
@@ -117,7 +118,7 @@ export class ConsoleRulesController {
     @Req() req: ConsoleRequest,
     @Res() res: Response,
     @Param('id') id: string,
-    @Body() body: { change?: string; note?: string },
+    @Body() body: { change?: string; note?: string; back?: string },
   ) {
     const change = body?.change as RuleControlChange;
     if (!CHANGES.includes(change))
@@ -125,6 +126,8 @@ export class ConsoleRulesController {
     if (!this.rules.current()?.rule(id)) throw new NotFoundException(`no rule ${id} in the running set`);
     const note = typeof body.note === 'string' && body.note.trim() ? body.note.trim().slice(0, 200) : null;
     await this.controls.change(id, change, this.auth.actor(req), note);
-    res.redirect(303, `/console/rules?done=${encodeURIComponent(`${id}: ${change}`)}`);
+    // From the rule's own page, back to it; from the list, back to the list.
+    const back = body.back === 'rule' ? `/console/rules/${encodeURIComponent(id)}` : '/console/rules';
+    res.redirect(303, `${back}?done=${encodeURIComponent(`${id}: ${change}`)}`);
   }
 }

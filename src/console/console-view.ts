@@ -17,6 +17,8 @@ export const PAGES = [
   'failures',
   'confirm',
   'manual-run',
+  'rule',
+  'not-found',
 ] as const;
 export type Page = (typeof PAGES)[number];
 

@@ -11,12 +11,13 @@ import { RulesModule } from '../rule-set/rules.module';
 import { ConsoleAuth } from './auth/console-auth';
 import { ConsoleSessionsModule } from '../sessions/console-sessions.module';
 import { LoginThrottle } from './auth/login-throttle.service';
-import { ConsoleAssetsController } from './console-assets.controller';
+import { ConsoleAssetsController, FaviconController } from './console-assets.controller';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleFailuresController } from './console-failures.controller';
 import { ConsolePagesController } from './console-pages.controller';
 import { ConsoleResponder } from './console-responder';
 import { ConsoleRulesController } from './console-rules.controller';
+import { ConsoleRulePageController } from './console-rule-page.controller';
 import { ConsoleManualRunController } from './console-manual-run.controller';
 import { ManualRunsModule } from '../pipeline/admission/manual-runs/manual-runs.module';
 import { ConsoleStreamController } from './console-stream.controller';
@@ -25,6 +26,7 @@ import { AlertsService } from './alerts/alerts.service';
 import { BudgetFeed } from './live/budget-feed.service';
 import { OverviewFeed } from './live/overview-feed.service';
 import { RuleControlsModule } from '../rule-controls/rule-controls.module';
+import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 
 const CONTROLLERS = [
   ConsoleAssetsController,
@@ -32,6 +34,7 @@ const CONTROLLERS = [
   ConsolePagesController,
   ConsoleRulesController,
   ConsoleManualRunController,
+  ConsoleRulePageController,
   ConsoleFailuresController,
   ConsoleStreamController,
 ];
@@ -47,8 +50,9 @@ const CONTROLLERS = [
     ContactJournalModule,
     ConsoleSessionsModule,
     ManualRunsModule,
+    ContactMirrorModule,
   ],
-  controllers: CONTROLLERS,
+  controllers: [...CONTROLLERS, FaviconController],
   providers: [ConsoleAuth, LoginThrottle, ConsoleResponder, OverviewFeed, BudgetFeed, AlertsService],
 })
 export class ConsoleModule implements NestModule {

@@ -5,6 +5,9 @@ import type { ContactStatus, Tag } from '@crm-rules/crm-contract';
 @Entity('contact_mirror')
 @Index('IDX_contact_mirror_tag_ids', ['tagIds'])
 @Index('IDX_contact_mirror_created_at', ['createdAt'])
+// A trigram index on an expression (name, phone, email: the console's search); TypeORM cannot
+// describe it, so it leaves it alone (migration 1766050000000-AddContactMirrorSearchIndex).
+@Index('IDX_contact_mirror_search', { synchronize: false })
 export class ContactMirrorEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'PK_contact_mirror' })
   id!: string;

@@ -6,6 +6,7 @@ import { ContactMirrorStateEntity } from './contact-mirror-state.entity';
 import { ContactMirrorTombstoneEntity } from './contact-mirror-tombstone.entity';
 import { ContactMirrorEntity } from './contact-mirror.entity';
 import { ContactMirrorService } from './contact-mirror.service';
+import { ContactNamesService } from './contact-names.service';
 
 /**
  * The contact mirror alone, so the event pipeline can import it (ContactMirrorService.applyEvent
@@ -17,7 +18,7 @@ import { ContactMirrorService } from './contact-mirror.service';
     ContactJournalModule,
     TypeOrmModule.forFeature([ContactMirrorEntity, ContactMirrorTombstoneEntity, ContactMirrorStateEntity]),
   ],
-  providers: [ContactMirrorService],
-  exports: [ContactMirrorService],
+  providers: [ContactMirrorService, ContactNamesService],
+  exports: [ContactMirrorService, ContactNamesService],
 })
 export class ContactMirrorModule {}

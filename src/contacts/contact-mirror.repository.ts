@@ -93,6 +93,20 @@ export const mirrorColumns = (alias = 'm') =>
     .map((n) => `${alias}."${n}"`)
     .join(', ');
 
+/** What the console shows beside a contact id. */
+export interface ContactName {
+  id: string;
+  name: string;
+  phone: string;
+  email: string | null;
+}
+
+/** The expression IDX_contact_mirror_search indexes (trigrams): name, phone and email in one text. */
+const SEARCH_TEXT = `lower(name || ' ' || phone || ' ' || coalesce(email, ''))`;
+
+/** `%`, `_` and `\\` matched as themselves in a LIKE pattern. */
+const likeEscaped = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 export class ContactMirrorRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -122,6 +136,26 @@ export class ContactMirrorRepository {
   async findRaw(contactId: string): Promise<ContactMirrorRow['raw'] | undefined> {
     const [row] = await this.db.query(`SELECT raw FROM contact_mirror WHERE id = $1`, [contactId]);
     return row?.raw;
+  }
+
+  /** Name, phone and email of the mirrored contacts among `ids` (the others are not mirrored). */
+  names(ids: readonly string[]): Promise<ContactName[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.query(`SELECT id, name, phone, email FROM contact_mirror WHERE id = ANY($1::text[])`, [
+      [...new Set(ids)],
+    ]);
+  }
+
+  /**
+   * Contacts whose name, phone or email contains `text` (case-insensitive), by name: the console's
+   * search. On IDX_contact_mirror_search (trigrams), so a substring is cheap on a large mirror.
+   */
+  search(text: string, limit: number): Promise<ContactName[]> {
+    return this.db.query(
+      `SELECT id, name, phone, email FROM contact_mirror
+        WHERE ${SEARCH_TEXT} LIKE '%' || $1 || '%' ORDER BY name, id LIMIT $2`,
+      [likeEscaped(text.toLowerCase()), limit],
+    );
   }
 
   async count(): Promise<number> {

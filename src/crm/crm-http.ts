@@ -8,6 +8,7 @@ import {
 } from '../crm-contract/crm-errors';
 import type { CrmErrorDetail } from '@crm-rules/crm-contract';
 import { parseRetryAfter } from './retry-policy';
+import { crmAnswered } from './crm-answers';
 
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
 export type Query = Record<string, QueryValue>;
@@ -135,6 +136,7 @@ export class CrmHttp {
       clearTimeout(timer);
     }
     if (!response.ok) throw toApiError(operation, response.status, text, response.headers);
+    crmAnswered(response.headers.get('x-request-id'));
     return parseAnswer<T>(operation, spec.method, response.status, text);
   }
 }

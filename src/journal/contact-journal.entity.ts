@@ -8,6 +8,9 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Entity('contact_journal')
 @Index('IDX_contact_journal_contact_at', ['contactId', 'at'])
 @Index('IDX_contact_journal_at', ['at'])
+// One mirror.updated entry per contact version (an expression index TypeORM cannot describe:
+// migration 1766050000001-AddJournalMirrorVersionUnique).
+@Index('UQ_contact_journal_mirror_version', { synchronize: false })
 export class ContactJournalEntity {
   @PrimaryGeneratedColumn('increment', { type: 'bigint', primaryKeyConstraintName: 'PK_contact_journal' })
   id!: string;

@@ -70,8 +70,11 @@ export class ContactJournalRepository implements OnModuleDestroy {
   private async write(batch: JournalEntry[]): Promise<void> {
     try {
       await this.db.query(
+        // A mirror.updated of a version already noted (the runner's write answer, then the CRM's
+        // webhook of the same version) is skipped: UQ_contact_journal_mirror_version.
         `INSERT INTO contact_journal (contact_id, kind, detail, at)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::timestamptz[])`,
+         SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::timestamptz[])
+         ON CONFLICT DO NOTHING`,
         [
           batch.map((e) => e.contactId),
           batch.map((e) => e.kind),

@@ -30,7 +30,7 @@ export function formatDiff(d: RuleSetDiff, format: ReportFormat, base: string): 
     const head = `${r.rule} (${CHANGE[r.change]}): ${r.lost.contacts} contact(s) lose actions in ${r.lost.runs} run(s), ${r.gained.contacts} gain in ${r.gained.runs}`;
     lines.push(md ? `\n**${head}**\n` : head);
     const ex = (sign: string, c: ContactChange) =>
-      `${md ? '- ' : '    '}${sign} ${c.contactId}: ${c.actions.join(', ')} (${c.eventType} ${c.eventId} at ${c.at})`;
+      `${md ? '- ' : '    '}${sign} ${c.contactName ? `${c.contactName} ${c.contactId}` : c.contactId}: ${c.actions.join(', ')} (${c.eventType} ${c.eventId} at ${c.at})`;
     for (const c of r.lost.examples) lines.push(ex('−', c));
     for (const c of r.gained.examples) lines.push(ex('+', c));
   }

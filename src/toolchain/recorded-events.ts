@@ -72,6 +72,17 @@ export function contactIdOf(e: RecordedEvent): string {
   return typeof id === 'string' ? id : '(unknown contact)';
 }
 
+/**
+ * The contact's name and phone as the event saw them (`Dana Demo (+5511900000042)`), or null:
+ * the contact in a contact.* payload, else the state read for a message.* event.
+ */
+export function contactNameOf(e: RecordedEvent): string | null {
+  const c = e.type.startsWith('contact.') ? e.data : e.contact;
+  const name = c?.name;
+  if (typeof name !== 'string' || name === '') return null;
+  return typeof c?.phone === 'string' && c.phone ? `${name} (+${c.phone})` : name;
+}
+
 /** An inbox row as the export reads it (InboxEventsRepository.pageForExport) → a recorded event. */
 export function recordedFromInbox(r: {
   id: string;

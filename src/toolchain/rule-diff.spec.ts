@@ -119,6 +119,7 @@ describe('diffRuleSets', () => {
     expect(diff.rules[0].lost.examples).toEqual([
       {
         contactId: 'bruno',
+        contactName: 'Drop Bruno', // names everywhere (issue 32): as the event carried the contact
         eventId: 'e-bruno-1',
         eventType: 'contact.updated',
         at: at(1),

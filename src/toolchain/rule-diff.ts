@@ -15,12 +15,14 @@ import { OfflinePolicy } from '../language/policy/offline-policy';
 import type { NameResolver, RuleDefinition } from '../language/rules/rule-types';
 import { replayRun } from './replay-run';
 import { ReplayPrevious } from './replay-previous';
-import { contactIdOf, factsOfRecorded, type RecordedEvent } from './recorded-events';
+import { contactIdOf, contactNameOf, factsOfRecorded, type RecordedEvent } from './recorded-events';
 import { ReplayAdmission } from './replay-admission';
 import { NO_PRIOR_MESSAGES, priorSummary, type PriorMessages, type PriorSummary } from './prior-messages';
 
 export interface ContactChange {
   contactId: string;
+  /** Name and phone as the event saw them, when it carried the contact (names everywhere). */
+  contactName?: string;
   eventId: string;
   eventType: string;
   at: string;
@@ -147,7 +149,15 @@ function compareRule(
   const gained: ContactChange[] = [];
   const entry = (i: number, actions: string[]): ContactChange => {
     const e = events[i];
-    return { contactId: contactIdOf(e), eventId: e.id, eventType: e.type, at: e.createdAt, actions };
+    const contactName = contactNameOf(e);
+    return {
+      contactId: contactIdOf(e),
+      ...(contactName ? { contactName } : {}),
+      eventId: e.id,
+      eventType: e.type,
+      at: e.createdAt,
+      actions,
+    };
   };
   // A rule with branches does the actions of its path for that event; others all their actions.
   const labelsBefore = (x: number) => before.eventLabels?.[x] ?? before.labels;

@@ -9,6 +9,8 @@ import { ActionResultsRepository } from '../../persistence/ledger/action-results
 import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
 import { EngineMetrics } from '../../ops/engine-metrics';
 import { decide, type LimiterState } from './alert-limiter';
+import { MESSAGE_SKIP_KINDS } from '../../language/policy/message-skips';
+import { SKIPPED_MESSAGES_WINDOW_MS } from '../live/overview-feed.service';
 
 const CHECK_EVERY_MS = 15_000;
 const REFUSED_BURST = 20;
@@ -20,6 +22,8 @@ interface Counts {
   uncertain: number;
   failedEvents: number;
   refused: number;
+  /** Customer messages not sent (message-skips.ts), runs of the last 24 h. */
+  skippedMessages: number;
 }
 
 @Injectable()
@@ -48,17 +52,22 @@ export class AlertsService implements OnModuleInit, OnModuleDestroy {
   }
 
   async check(now = Date.now()): Promise<void> {
-    const [attention, failedEvents, refused, budget] = await Promise.all([
+    const [attention, failedEvents, refused, budget, skipped] = await Promise.all([
       this.actionResults.countsNeedingAttention(['dead', 'uncertain']),
       this.inbox.countFailed(),
       this.refusedSignatures(),
       this.gateway.budgetSnapshot(),
+      this.actionResults.countSkippedMessages({
+        ...MESSAGE_SKIP_KINDS,
+        since: new Date(now - SKIPPED_MESSAGES_WINDOW_MS),
+      }),
     ]);
     const counts: Counts = {
       dead: attention.dead ?? 0,
       uncertain: attention.uncertain ?? 0,
       failedEvents,
       refused,
+      skippedMessages: Object.values(skipped).reduce((n, c) => n + c, 0),
     };
     const before = this.previous;
     this.previous = counts;
@@ -81,6 +90,12 @@ export class AlertsService implements OnModuleInit, OnModuleDestroy {
           'failed-events',
           grew('failedEvents'),
           `${grew('failedEvents')} event(s) failed; see /console/failures`,
+        );
+      if (grew('skippedMessages') > 0)
+        await this.alert(
+          'skipped-messages',
+          grew('skippedMessages'),
+          `${grew('skippedMessages')} customer message(s) not sent (${Object.keys(skipped).join(', ')}); see /console/failures`,
         );
       if (grew('refused') >= REFUSED_BURST)
         await this.alert(

@@ -31,7 +31,19 @@
       width: Math.max(320, el.clientWidth - 16),
       height: 320,
       scales: {
-        x: { time: true },
+        // x in epoch seconds, as the samples carry it. Left to uPlot, one sample (a first load)
+        // spans years around it (its range pads by the value's magnitude): at least the last
+        // minute up to the newest sample instead.
+        x: {
+          time: true,
+          range: function (u, min, max) {
+            if (min == null || max == null) {
+              var now = Math.floor(Date.now() / 1000);
+              return [now - 60, now];
+            }
+            return [Math.min(min, max - 60), max];
+          },
+        },
         y: {
           range: function (u, min, max) {
             return [0, Math.max(max, 1)];
@@ -57,6 +69,9 @@
     plot.setData(cols);
     el.setAttribute('data-points', String(cols[0].length));
     el.setAttribute('data-last-used', String(cols[2][cols[2].length - 1]));
+    // The x-axis span drawn, epoch seconds (the browser tests read it).
+    el.setAttribute('data-x-min', String(plot.scales.x.min));
+    el.setAttribute('data-x-max', String(plot.scales.x.max));
   };
   // Live samples that arrive before the history wait for it, so the columns stay in time order.
   var early = [];

@@ -11,6 +11,7 @@ import { ActionResultsRepository } from '../../persistence/ledger/action-results
 import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
 import { RunsRepository } from '../../persistence/ledger/runs.repository';
 import { periodStart } from '../queries/period';
+import { MESSAGE_SKIP_KINDS } from '../../language/policy/message-skips';
 
 export const RUN_STATUSES = [
   'not_matched',
@@ -29,12 +30,16 @@ const RATE_WINDOW_MS = 10_000;
 
 type CountsByStatus = Record<string, number>;
 export const ATTENTION_STATUSES = ['dead', 'uncertain', 'failed'] as const;
+/** Customer messages skipped (message-skips.ts) count as needing attention this long after their run. */
+export const SKIPPED_MESSAGES_WINDOW_MS = 24 * 3600_000;
 
 export interface FailureCounts {
   deadActions: number;
   uncertainActions: number;
   failedActions: number;
   failedEvents: number;
+  /** Customer messages not sent for a reason an operator must see, runs of the last 24 h. */
+  skippedMessages: number;
 }
 
 export interface OverviewSnapshot {
@@ -119,21 +124,28 @@ export class OverviewFeed {
   private async slowCounts() {
     if (this.counts && Date.now() - this.counts.at < COUNTS_EVERY_MS) return this.counts;
     const since = periodStart('1h');
-    const [runs, actions, attention, failedEvents, pendingEvents] = await Promise.all([
+    const skipsSince = new Date(Date.now() - SKIPPED_MESSAGES_WINDOW_MS);
+    const [runs, actions, attention, failedEvents, pendingEvents, skipped] = await Promise.all([
       this.runs.countsByStatusSince(since),
       this.actionResults.countsByStatusSince(since),
       this.actionResults.countsNeedingAttention(ATTENTION_STATUSES),
       this.inbox.countFailed(),
       this.inbox.countPending(),
+      this.actionResults.countSkippedMessages({ ...MESSAGE_SKIP_KINDS, since: skipsSince }),
     ]);
     const failures: FailureCounts = {
       deadActions: attention.dead ?? 0,
       uncertainActions: attention.uncertain ?? 0,
       failedActions: attention.failed ?? 0,
       failedEvents,
+      skippedMessages: Object.values(skipped).reduce((n, c) => n + c, 0),
     };
     const total =
-      failures.deadActions + failures.uncertainActions + failures.failedActions + failures.failedEvents;
+      failures.deadActions +
+      failures.uncertainActions +
+      failures.failedActions +
+      failures.failedEvents +
+      failures.skippedMessages;
     this.counts = { at: Date.now(), runs, actions, failures: { ...failures, total }, pendingEvents };
     return this.counts;
   }

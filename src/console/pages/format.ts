@@ -9,8 +9,9 @@ export function when(d: Date | string | null | undefined): string {
   return new Date(d).toISOString().replace('T', ' ').replace('Z', '');
 }
 
-export function statusTone(status: string, reason?: string | null): Tone {
-  if (status === 'succeeded') return 'ok';
+/** `skipped`: a customer message of the run was not sent (language/policy/message-skips.ts). */
+export function statusTone(status: string, reason?: string | null, skipped = false): Tone {
+  if (status === 'succeeded') return skipped ? 'warn' : 'ok';
   if (['failed', 'dead', 'uncertain'].includes(status)) return 'bad';
   if (status === 'suppressed') return reason === 'paused' ? 'warn' : 'muted';
   if (status === 'not_matched' || status === 'skipped') return 'muted';
@@ -18,8 +19,9 @@ export function statusTone(status: string, reason?: string | null): Tone {
 }
 
 /** `suppressed` carries its reason; a paused rule's run reads `paused`. */
-export function statusText(status: string, reason: string | null): string {
+export function statusText(status: string, reason: string | null, skipped = false): string {
   if (status === 'suppressed' && reason === 'paused') return 'paused';
+  if (status === 'succeeded' && skipped) return 'succeeded with skips';
   return reason && status === 'suppressed' ? `suppressed: ${reason}` : status;
 }
 
@@ -35,6 +37,17 @@ export function triggerText(triggerKey: string, eventType?: string | null): stri
 }
 
 export const contactHref = (id: string) => `/console/contacts/${encodeURIComponent(id)}`;
+
+/** A contact id with what the mirror knows of it: its name and phone for the pages. */
+export function contactShown(id: string, names: Map<string, { name: string; phone: string }>) {
+  const c = names.get(id);
+  return {
+    contactId: id,
+    contactHref: contactHref(id),
+    contactName: c?.name ?? '',
+    contactPhone: c ? `+${c.phone}` : '',
+  };
+}
 
 /** A datetime-local input value (UTC) from a Date, and back. */
 export function toInputTime(d?: Date): string {

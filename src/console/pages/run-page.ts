@@ -5,6 +5,8 @@ import type { RunActionView } from '../../persistence/ledger/action-result-views
 import { runPath, type TimelineEntry } from '../../persistence/ledger/run-timeline-entry';
 import type { ConditionTrace, RuleDefinition } from '../../language/rules/rule-types';
 import { actionShown, contactHref, statusText, statusTone, triggerText, when } from './format';
+import { isAttentionSkip } from '../../language/policy/message-skips';
+import { contactLabel } from '../../contacts/contact-search-term';
 
 /** A run as RunsRepository.show() gives it, plus its event's type. */
 export interface RunDetail {
@@ -51,17 +53,48 @@ export function traceLines(
   });
 }
 
+/** The action as the page shows it: a message with its text as sent (rendered), else its label. */
+function actionText(a: RunActionView): { text: string; template: string } {
+  const label = actionShown(a.action);
+  const sent = a.target?.text;
+  if (sent === undefined) return { text: label, template: '' };
+  const type = (a.action as { type?: string }).type ?? 'message';
+  return { text: `${type} “${sent}”`, template: label };
+}
+
+/** A customer message of the run not sent for a reason an operator must see, in words. */
+function messageSkips(actions: RunActionView[]) {
+  const skipped = actions.filter((a) =>
+    isAttentionSkip((a.action as { type?: string }).type ?? '', a.status === 'skipped' ? a.reason : null),
+  );
+  return skipped.map((a) => {
+    const later = actions.filter((b) => b.index > a.index && b.status === 'succeeded').map((b) => b.index);
+    return {
+      index: a.index,
+      text: `${actionShown(a.action)} was not sent: ${a.reason}${a.errorMessage ? ` (${a.errorMessage})` : ''}`,
+      later: later.length
+        ? `Later actions (${later.map((i) => `#${i}`).join(', ')}) ran anyway, as if the message had gone out.`
+        : '',
+    };
+  });
+}
+
 export function runPage(
   run: RunDetail,
   actions: RunActionView[],
   rule: RuleDefinition | undefined,
   budgetWaits: Map<number, number>,
+  contact?: { name: string; phone: string },
 ) {
+  const skips = messageSkips(actions);
   return {
     run,
     contactHref: contactHref(run.contactId),
-    tone: statusTone(run.status, run.reason),
-    statusText: statusText(run.status, run.reason),
+    contactName: contact?.name ?? '',
+    contactLabel: contactLabel(contact, run.contactId),
+    messageSkips: skips,
+    tone: statusTone(run.status, run.reason, skips.length > 0),
+    statusText: statusText(run.status, run.reason, skips.length > 0),
     trigger: triggerText(run.triggerKey, run.eventType),
     staleRule: !!rule && rule.version !== run.ruleVersion,
     createdAt: when(run.createdAt),
@@ -71,7 +104,7 @@ export function runPage(
     ...branchView(run.timeline ?? []),
     actions: actions.map((a) => ({
       index: a.index,
-      text: actionShown(a.action),
+      ...actionText(a),
       status: a.status,
       tone: statusTone(a.status),
       reason: [a.reason, a.errorMessage && a.errorMessage !== a.reason ? a.errorMessage : null]

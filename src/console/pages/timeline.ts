@@ -1,4 +1,5 @@
 // The contact timeline: every source's rows turned into one list of steps in time order. Pure.
+import { isAttentionSkip } from '../../language/policy/message-skips';
 import { describeLeaf, showValue } from '../../language/matching/format-explain';
 import type { ContactActionRow as TimelineActionRow } from '../../persistence/ledger/action-results.repository';
 import type { ContactDeliveryRow as DeliveryRow } from '../../persistence/ledger/inbox-events.repository';
@@ -126,7 +127,8 @@ function actionStep(a: TimelineActionRow): TimelineStep {
         href,
         // Held by the messaging policy (policy.yaml) rather than a guard of the CRM's rules.
         kind: a.reason && POLICY_REASONS.has(a.reason) ? 'policy' : 'guard',
-        tone: 'muted',
+        // A customer message not sent for a reason someone must see stands out (message-skips.ts).
+        tone: isAttentionSkip((a.action as { type?: string }).type ?? '', a.reason) ? 'warn' : 'muted',
         title: `${what} skipped`,
         detail: [a.reason, a.errorMessage].filter(Boolean).join(': '),
       };

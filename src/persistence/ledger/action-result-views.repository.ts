@@ -76,6 +76,7 @@ export type RunActionView = Pick<
   | 'finishedAt'
   | 'durationMs'
   | 'saved'
+  | 'target'
 > &
   ActionIndex;
 
@@ -92,6 +93,40 @@ export interface SentForTrigger {
   action: unknown;
   status: string;
 }
+
+/** A customer message skipped for a reason an operator must see (Needs attention). */
+export type SkippedMessage = Pick<ActionResultEntity, 'id' | 'runId' | 'action' | 'reason' | 'finishedAt'> &
+  /** The guard's or the policy's words. */
+  Pick<ActionResultEntity, 'errorMessage'> &
+  ActionIndex &
+  OfRun & {
+    /** Indexes of the run's later actions that succeeded anyway (a follow-up that assumed the message). */
+    laterDone: number[];
+  };
+
+/** Which skips: action types and reasons (language/policy/message-skips.ts), skipped since. */
+export interface SkippedMessageFilter {
+  types: readonly string[];
+  reasons: readonly string[];
+  since: Date;
+  rule?: string;
+  /** Only the skips of these runs. */
+  runIds?: string[];
+}
+
+/**
+ * The reasons as SQL literals in the statement's text, not a parameter: so the planner sees the
+ * predicate of the partial index IDX_action_results_message_skips (same list, migration
+ * 1766050000002) and reads only those rows, by finished_at; the overview counts them every 5 s.
+ */
+function skippedMessagesFrom(f: SkippedMessageFilter): string {
+  const reasons = f.reasons.filter((r) => /^[a-z_]+$/.test(r)).map((r) => `'${r}'`);
+  return `FROM action_results a JOIN runs r ON r.id = a.run_id
+  WHERE a.status = 'skipped' AND a.reason IN (${reasons.join(', ') || 'NULL'}) AND a.finished_at >= $1
+    AND a.action ->> 'type' = ANY($2) AND ($3::text IS NULL OR r.rule_id = $3) AND ($4::uuid[] IS NULL OR r.id = ANY($4::uuid[]))`;
+}
+
+const skippedParams = (f: SkippedMessageFilter) => [f.since, f.types, f.rule ?? null, f.runIds ?? null];
 
 export class ActionResultViews {
   constructor(protected readonly db: Queryable) {}
@@ -137,6 +172,27 @@ export class ActionResultViews {
       [statuses],
     );
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  /** Customer messages skipped for an attention reason since a time, newest first. */
+  skippedMessages(f: SkippedMessageFilter, limit: number): Promise<SkippedMessage[]> {
+    return this.db.query(
+      `SELECT a.id, a.run_id AS "runId", a.action_index AS "index", r.rule_id AS "ruleId", r.contact_id AS "contactId",
+              a.action, a.reason, a.error_message AS "errorMessage", a.finished_at AS "finishedAt",
+              ARRAY(SELECT b.action_index FROM action_results b WHERE b.run_id = a.run_id
+                      AND b.action_index > a.action_index AND b.status = 'succeeded' ORDER BY 1) AS "laterDone"
+         ${skippedMessagesFrom(f)} ORDER BY a.finished_at DESC LIMIT $5`,
+      [...skippedParams(f), limit],
+    );
+  }
+
+  /** How many skippedMessages() there are, by reason. */
+  async countSkippedMessages(f: SkippedMessageFilter): Promise<Record<string, number>> {
+    const rows: { reason: string; n: number }[] = await this.db.query(
+      `SELECT a.reason, count(*)::int AS n ${skippedMessagesFrom(f)} GROUP BY a.reason`,
+      skippedParams(f),
+    );
+    return Object.fromEntries(rows.map((r) => [r.reason, r.n]));
   }
 
   /** Every action of the given runs, with its rule (contact timeline). */
@@ -190,7 +246,7 @@ export class ActionResultViews {
     return this.db.query(
       `SELECT action_index AS "index", action, status, reason, error_code AS "errorCode", error_message AS "errorMessage",
               http_status AS "httpStatus", request_id AS "requestId", attempts, started_at AS "startedAt",
-              finished_at AS "finishedAt", duration_ms AS "durationMs", saved
+              finished_at AS "finishedAt", duration_ms AS "durationMs", saved, target
          FROM action_results WHERE run_id = $1 ORDER BY action_index`,
       [runId],
     );

@@ -9,12 +9,17 @@ export type ActionStatus = 'pending' | 'running' | 'succeeded' | 'skipped' | 'fa
 export interface ActionTarget {
   conversationId?: string;
   memberId?: string;
+  /** A text message: its text as rendered for this contact (what the console shows as sent). */
+  text?: string;
 }
 
 /** One action of one run. (run, index) is unique: a retried job resumes after the last finished one. */
 @Entity('action_results')
 @Index('UQ_action_results_run_index', ['runId', 'actionIndex'], { unique: true })
 @Index('IDX_action_results_status', ['status'])
+// Partial, on the customer messages not sent (a reason list TypeORM would rewrite): migration
+// 1766050000002-AddActionResultsMessageSkipsIndex.
+@Index('IDX_action_results_message_skips', { synchronize: false })
 export class ActionResultEntity {
   @PrimaryGeneratedColumn('uuid')
   id!: string;

@@ -44,10 +44,22 @@ export type RunInsert = Pick<
 export interface RunFilter {
   rule?: string;
   contact?: string;
+  /** Runs of any of these contacts (a search by name); an empty list matches none. */
+  contacts?: string[];
   status?: string;
+  /** Leave out `not_matched` runs (the console's default: most runs of a busy rule set). */
+  hideNotMatched?: boolean;
+  /** Flag each run with a skipped action of `types` for one of `reasons` (`messageSkipped`). */
+  skipsOf?: MessageSkipKinds;
   since?: Date;
   until?: Date;
   limit: number;
+}
+
+/** Which skipped actions count as a message not sent (language/policy/message-skips.ts). */
+export interface MessageSkipKinds {
+  types: readonly string[];
+  reasons: readonly string[];
 }
 
 /** A run in the admin API's and the console's lists. */
@@ -63,7 +75,10 @@ export type RunListRow = Pick<
   | 'mode'
   | 'createdAt'
   | 'finishedAt'
->;
+> & {
+  /** With RunFilter.skipsOf: a customer message of the run was skipped (it "succeeded with skips"). */
+  messageSkipped?: boolean;
+};
 
 export interface RuleRunCounts {
   ruleId: string;

@@ -122,23 +122,30 @@ export class RunViews {
   list(f: RunFilter): Promise<Record<string, unknown>[]> {
     const where: string[] = [];
     const params: unknown[] = [];
-    const add = (sql: string, value: unknown) => {
-      params.push(value);
-      where.push(sql.replace('?', `$${params.length}`));
-    };
+    const param = (value: unknown) => (params.push(value), `$${params.length}`);
+    const add = (sql: string, value: unknown) => where.push(sql.replace('?', param(value)));
     if (f.rule) add('rule_id = ?', f.rule);
     if (f.contact) add('contact_id = ?', f.contact);
+    if (f.contacts) add('contact_id = ANY(?::text[])', f.contacts);
     // A paused rule's runs are suppressed with reason `paused`; the console filters them by that name.
     if (f.status === 'paused') add(`status = 'suppressed' AND reason = ?`, 'paused');
     else if (f.status) add('status = ?', f.status);
+    else if (f.hideNotMatched) where.push(`status <> 'not_matched'`);
     if (f.since) add('created_at >= ?', f.since);
     if (f.until) add('created_at < ?', f.until);
-    params.push(f.limit);
+    // Per listed run only (the limit is applied first): one probe of its few action rows.
+    const skipped = f.skipsOf
+      ? `, EXISTS (SELECT 1 FROM action_results a WHERE a.run_id = l.id AND a.status = 'skipped'
+                   AND a.reason = ANY(${param(f.skipsOf.reasons)}) AND a.action ->> 'type' = ANY(${param(f.skipsOf.types)})) AS "messageSkipped"`
+      : '';
+    const limit = param(f.limit);
     return this.db.query(
-      `SELECT id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion", contact_id AS "contactId",
-              status, reason, mode, priority, created_at AS "createdAt", finished_at AS "finishedAt"
-         FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY created_at DESC LIMIT $${params.length}`,
+      `SELECT l.*${skipped} FROM (
+         SELECT id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion", contact_id AS "contactId",
+                status, reason, mode, priority, created_at AS "createdAt", finished_at AS "finishedAt"
+           FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+          ORDER BY created_at DESC LIMIT ${limit}) l
+        ORDER BY l."createdAt" DESC`,
       params,
     );
   }

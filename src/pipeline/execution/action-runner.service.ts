@@ -30,6 +30,8 @@ import { settleAfterRunning, settleUnclear } from './unclear-outcome';
 import { withContactLease, type HeldLease } from './contact-lease';
 import { OutboundRequests } from '../../egress/outbound-requests.service';
 import { outboundFor, savedSteps, type SavedSteps } from './http-steps';
+import { noteCrmAnswers } from '../../crm/crm-answers';
+import { warnMessageSkip } from './message-skip-log';
 
 /** Customer-facing writes (send-message, send-template, react): never repeated by the engine. */
 const AT_MOST_ONCE_TYPES = ACTION_DEFINITIONS.filter((d) => d.repeat === 'at-most-once').map((d) => d.type);
@@ -228,20 +230,28 @@ export class ActionRunnerService {
       if (!guard.proceed) {
         await ledger.actions.skip(row.id, guard.reason, guard.detail);
         this.metrics.actions.inc({ type: action.type, status: 'skipped', reason: guard.reason });
+        warnMessageSkip(this.logger, run, row, guard.reason);
         return 'next';
       }
-      if (def.aim && !target.conversationId) {
-        Object.assign(target, await def.aim(resolved, env));
+      // The text as rendered for this contact, kept with the target: the run page shows what was sent.
+      const text = def.customerMessage && 'text' in resolved ? String(resolved.text) : undefined;
+      const aim = def.aim && !target.conversationId;
+      if (aim || (text !== undefined && target.text !== text)) {
+        if (aim) Object.assign(target, await def.aim!(resolved, env));
+        if (text !== undefined) target.text = text;
         await ledger.actions.setTarget(row.id, target);
       }
       since = await ledger.actions.markRunning(row.id);
       if (def.repeat === 'at-most-once') afterRunning = settleAfter;
-      const after = await executeAction(resolved, env);
+      // The request id of the CRM's answer to the write (the last 2xx of the action's calls).
+      const answer = { lastRequestId: null as string | null };
+      const after = await noteCrmAnswers(answer, () => executeAction(resolved, env));
       // Success is recorded first and durably: nothing after it may turn the write into a retry.
-      await ledger.actions.succeed(row.id, Date.now() - started, null, null, outbound?.saved ?? null);
+      const requestId = answer.lastRequestId;
+      await ledger.actions.succeed(row.id, Date.now() - started, requestId, null, outbound?.saved ?? null);
       afterRunning = undefined;
       if (outbound && action.type === 'http-request') ctx.steps[action.name] = outbound.saved;
-      noteCalls('ok');
+      noteCalls('ok', requestId);
       ctx.contact = after ?? applyActionLocally(resolved, ctx.contact);
       // The CRM's answer is the freshest state there is: later runs' guards start from it (best effort).
       if (after)

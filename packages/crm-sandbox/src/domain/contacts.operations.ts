@@ -73,8 +73,11 @@ export function createContact(ctx: OpContext, body: unknown): Contact {
   const phone = input.phone as string;
   assertPhoneFree(ctx.org, phone);
   const now = ctx.now().toISOString();
+  // A phone the fixture reserved an id for gets it, once (the demo contact keeps its id).
+  const reserved = ctx.org.reservedContactIds.get(phone);
+  ctx.org.reservedContactIds.delete(phone);
   const record: ContactRecord = {
-    id: randomUUID(),
+    id: reserved && !ctx.org.contacts.has(reserved) ? reserved : randomUUID(),
     name: input.name ?? phone,
     phone,
     email: input.email ?? null,

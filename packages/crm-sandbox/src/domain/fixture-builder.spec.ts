@@ -1,6 +1,7 @@
 import { expandScopes, READ_SCOPES, ALL_SCOPES } from './api-key-auth';
 import { buildState } from './fixture-builder';
 import { FixtureError, readFixture, stableUuid } from './fixture-loader';
+import { createContact, deleteContact } from './contacts.operations';
 
 const now = new Date('2025-06-01T12:00:00Z');
 
@@ -40,6 +41,23 @@ describe('the demo fixture', () => {
     expect(contacts.some((c) => c.assigneeId === null)).toBe(true);
     expect(contacts.filter((c) => c.isBlocked)).toHaveLength(1);
     expect(new Set(contacts.map((c) => c.sourceMethod)).size).toBeGreaterThanOrEqual(8);
+  });
+
+  it("keeps the demo contact's id across restarts: created by phone, it gets the reserved id once", () => {
+    const ids = [1, 2].map(() => {
+      const org = [...buildState(readFixture(undefined), now).orgs.values()].find(
+        (o) => o.name === 'Demo Co',
+      )!;
+      const ctx = { org, now: () => now, emit: () => undefined };
+      return createContact(ctx, { name: 'Dana Demo', phone: '5511900000042' }).id;
+    });
+    expect(ids).toEqual(['d0000000-0000-4000-8000-000000000042', 'd0000000-0000-4000-8000-000000000042']);
+    // Deleted and created again in the same sandbox: a new id (the engine tombstones deleted ids).
+    const org = [...buildState(readFixture(undefined), now).orgs.values()].find((o) => o.name === 'Demo Co')!;
+    const ctx = { org, now: () => now, emit: () => undefined };
+    const first = createContact(ctx, { name: 'Dana Demo', phone: '5511900000042' });
+    deleteContact(ctx, first.id);
+    expect(createContact(ctx, { name: 'Dana Demo', phone: '5511900000042' }).id).not.toBe(first.id);
   });
 
   it('resolves relative dates against the load time', () => {

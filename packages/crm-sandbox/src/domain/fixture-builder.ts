@@ -142,6 +142,8 @@ export function buildState(fixture: SandboxFixture, now: Date): SandboxState {
     buildDirectory(org, f, path, p, now);
     buildKeys(state, org, f, path, p);
     buildActivity(org, f, path, p, now);
+    for (const [phone, id] of Object.entries(f.contactIdsByPhone ?? {}))
+      org.reservedContactIds.set(phone, p.id(`${path}.contactIdsByPhone.${phone}`, id));
   });
   p.throwIfAny();
   return state;

@@ -150,6 +150,12 @@ export interface FixtureOrg {
   segments?: FixtureSegment[];
   broadcasts?: FixtureBroadcast[];
   templates?: FixtureTemplate[];
+  /**
+   * Ids the sandbox gives contacts created through the API later (POST /v1/contacts), by phone:
+   * a demo that creates the same contact at every start (Dana Demo) keeps one id, so links to
+   * it hold across restarts. Used once: a contact deleted and created again gets a new id.
+   */
+  contactIdsByPhone?: Record<string, string>;
 }
 
 export interface SandboxFixture {

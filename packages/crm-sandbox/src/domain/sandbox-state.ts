@@ -101,6 +101,8 @@ export interface OrgState {
   broadcasts: Map<string, BroadcastRecord>;
   templates: Map<string, TemplateRecord>;
   webhooks: Map<string, WebhookRecord>;
+  /** Phone → the id the next POST /v1/contacts with that phone gets (fixture contactIdsByPhone). */
+  reservedContactIds: Map<string, string>;
 }
 
 export interface SandboxState {
@@ -127,6 +129,7 @@ export function emptyOrg(id: string, name: string): OrgState {
     broadcasts: new Map(),
     templates: new Map(),
     webhooks: new Map(),
+    reservedContactIds: new Map(),
   };
 }
 

@@ -5,6 +5,7 @@
 // the contact's lease (contact-lease.ts) from this count to the send, so two workers never both
 // see room for the last message. Other actions, and every action when there is no policy, cost nothing.
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { warnMessageSkip } from '../message-skip-log';
 import type { Contact } from '@crm-rules/crm-contract';
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import { EngineMetrics } from '../../../ops/engine-metrics';
@@ -81,9 +82,7 @@ export class PolicyGateService {
         await ledger.actions.skip(row.id, decision.reason, decision.detail);
         await ledger.runs.record(run.id, { at, step: 'skipped', action, ...reasonOf(decision) });
         this.metrics.actions.inc({ type, status: 'skipped', reason: decision.reason });
-        this.logger.log(
-          `rule ${run.rule_id}: ${type} on contact ${run.contact_id} skipped: ${decision.detail}`,
-        );
+        warnMessageSkip(this.logger, run, row, decision.reason);
         return 'skip';
       case 'defer':
         return this.timing.sleep(run, ledger, now, decision.until, {

@@ -5,6 +5,7 @@
 // CRM has it then. The decisions themselves are the pure ones of src/language/rules/run-gates.ts, shared
 // with the offline rule tests.
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { warnMessageSkip } from '../message-skip-log';
 import { CrmApiError } from '../../../crm-contract/crm-errors';
 import { CrmReads } from '../../../crm/crm-reads';
 import type { ActionResultsRepository } from '../../../persistence/ledger/action-results.repository';
@@ -81,7 +82,7 @@ export class RunTimingService {
   async gate(
     ledger: TimingLedger,
     run: RunRow,
-    row: { id: string; action_index: number },
+    row: { id: string; action_index: number; action?: unknown },
     contact?: Record<string, unknown>,
   ): Promise<GateOutcome> {
     const plan = run.timing;
@@ -144,6 +145,7 @@ export class RunTimingService {
         );
       case 'skip-action':
         await ledger.actions.skip(row.id, 'outside_window', gate.why);
+        warnMessageSkip(this.logger, run, row, 'outside_window');
         await this.record(ledger, run, {
           at,
           step: 'skipped',
