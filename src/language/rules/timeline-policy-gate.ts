@@ -1,15 +1,8 @@
 // The messaging-policy gate of the simulated clock (run-timeline.ts): before a customer message,
 // the same caps and quiet hours the engine's policy gate applies. Kept apart and pure so the
 // timeline stays about runs and the clock; the timeline applies the step (note, sleep, count).
-import { isCustomerMessage } from '../policy/customer-messages';
-import {
-  decidePolicy,
-  inboundAt,
-  policyApplies,
-  quietZone,
-  type MessagingPolicy,
-} from '../policy/messaging-policy';
-import { isTimeZone } from './check-timezone';
+import { judgeMessage } from '../policy/judge-message';
+import { inboundAt, type MessagingPolicy } from '../policy/messaging-policy';
 import type { EvaluationFacts, RuleDefinition } from './rule-types';
 
 /**
@@ -42,14 +35,15 @@ export function timelinePolicyStep(
   sentAt: readonly Date[],
 ): TimelinePolicyStep {
   const action = run.rule.actions[run.next];
-  if (!policyApplies(policy) || !isCustomerMessage(action.type)) return { kind: 'ungated' };
-  const customFields = facts.contact?.customFields as Record<string, unknown> | undefined;
-  const decision = decidePolicy(policy, {
+  // The engine's decision (judge-message.ts), asked again when a deferred run wakes, as the engine does.
+  const decision = judgeMessage(policy, {
+    type: action.type,
     now: facts.now,
-    zone: quietZone(policy, customFields, isTimeZone),
+    contact: { customFields: facts.contact?.customFields as Record<string, unknown> | undefined },
     sentAt,
     inboundAt: run.trigger.event.type.startsWith('message.') ? inboundAt(run.trigger.message) : undefined,
   });
+  if (!decision) return { kind: 'ungated' };
   const which = `action ${run.next + 1}`;
   if (decision.kind === 'skip')
     return { kind: 'skip', note: `${which} skipped: ${decision.reason} (${decision.detail})` };

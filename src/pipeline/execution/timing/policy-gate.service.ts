@@ -9,15 +9,13 @@ import type { Contact } from '@crm-rules/crm-contract';
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import { EngineMetrics } from '../../../ops/engine-metrics';
 import {
-  decidePolicy,
   inboundAt,
   ledgerNeeds,
   policyApplies,
-  quietZone,
   type MessagingPolicy,
 } from '../../../language/policy/messaging-policy';
 import { CUSTOMER_MESSAGE_TYPES, isCustomerMessage } from '../../../language/policy/customer-messages';
-import { isTimeZone } from '../../../language/rules/check-timezone';
+import { judgeMessage } from '../../../language/policy/judge-message';
 import { RuleSetService } from '../../../rule-set/rule-set.service';
 import type { RuleAction } from '../../../language/rules/rule-types';
 import { ENGINE_CLOCK, systemClock, type EngineClock } from '../../../config/engine-clock';
@@ -66,12 +64,15 @@ export class PolicyGateService {
         ).map((at) => this.clock.fromWallClock(at))
       : [];
     const inbound = inboundAtOf(run);
-    const decision = decidePolicy(policy, {
+    // The same decision as rule tests, forecast and diff (judge-message.ts), with the same inputs.
+    const decision = judgeMessage(policy, {
+      type,
       now,
-      zone: quietZone(policy, contact.customFields, isTimeZone),
+      contact,
       sentAt,
       inboundAt: inbound && this.clock.fromWallClock(inbound),
     });
+    if (!decision) return 'go';
     const at = now.toISOString();
     const action = row.action_index;
     switch (decision.kind) {
