@@ -13,6 +13,7 @@ import type { BranchStep, RuleDefinition, ScheduleTrigger } from '../language/ru
 import { isCustomerMessage } from '../language/policy/customer-messages';
 import { OfflinePolicy, type PolicyTicket } from '../language/policy/offline-policy';
 import { actionDefinition } from '../language/catalogue/catalogue';
+import { declaredCategory, policyContactOf } from '../language/policy/policy-categories';
 import { policyApplies, type MessagingPolicy } from '../language/policy/messaging-policy';
 import { asContact } from './contacts-file';
 import { ActionTally, type ActionForecast } from './forecast-actions';
@@ -179,7 +180,13 @@ function simulateRule(
       prepared,
       contact,
       (action, i) => {
-        const ticket = policy.submit(contact.id, action.type, at(path.delayMs(i)), contact);
+        const category = declaredCategory(action);
+        const ticket = policy.submit(contact.id, {
+          type: action.type,
+          ...(category ? { category } : {}),
+          at: at(path.delayMs(i)),
+          contact: policyContactOf(contact as unknown as Record<string, unknown>),
+        });
         if (ticket) tickets.set(i, ticket);
         return undefined;
       },

@@ -6,6 +6,7 @@
 // with why. Guards are not applied: they need the CRM's state at the time. Pure.
 import type { OfflinePolicy, PolicyTicket } from '../language/policy/offline-policy';
 import { inboundAt } from '../language/policy/messaging-policy';
+import { declaredCategory, policyContactOf } from '../language/policy/policy-categories';
 import type { EvaluationFacts, RuleDefinition } from '../language/rules/rule-types';
 import { runPath } from './replay-path';
 
@@ -29,12 +30,20 @@ export function replayRun(
   policy: OfflinePolicy | undefined,
 ): PendingRun {
   const path = runPath(rule, facts, contactId);
-  const customFields = facts.contact?.customFields as Record<string, unknown> | undefined;
+  const contact = policyContactOf(facts.contact);
   // A reply to an inbound message may be exempt (the policy's reply grace).
   const inbound = facts.event.type.startsWith('message.') ? inboundAt(facts.message) : undefined;
   const steps: { label: string; ticket?: PolicyTicket }[] = path.actions.map((a) => {
     const at = new Date(facts.now.getTime() + path.delayMs(a));
-    const ticket = policy?.submit(contactId, rule.actions[a].type, at, { customFields }, inbound);
+    const action = rule.actions[a];
+    const category = declaredCategory(action);
+    const ticket = policy?.submit(contactId, {
+      type: action.type,
+      ...(category ? { category } : {}),
+      at,
+      contact,
+      inboundAt: inbound,
+    });
     return { label: labels[a], ...(ticket ? { ticket } : {}) };
   });
   return {

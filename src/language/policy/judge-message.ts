@@ -2,9 +2,9 @@
 // same inputs by every place that sends or pretends to: the engine's gate
 // (src/pipeline/execution/timing/policy-gate.service.ts), rule tests' simulated clock
 // (src/language/rules/timeline-policy-gate.ts) and the offline replays of `forecast` and `diff`
-// (offline-policy.ts). They differ only in where `sentAt` comes from (the ledger, the simulated
+// (offline-policy.ts). They differ only in where `sent` comes from (the ledger, the simulated
 // clock, the replay) and in when they ask: a deferred message is asked again when it is released,
-// never counted as sent at its deferral. Pure.
+// never counted as sent at its deferral. Precedence: policy-categories.ts. Pure.
 import { isTimeZone } from '../rules/check-timezone';
 import { isCustomerMessage } from './customer-messages';
 import {
@@ -14,20 +14,27 @@ import {
   type MessagingPolicy,
   type PolicyDecision,
 } from './messaging-policy';
+import {
+  categoryOf,
+  countedFor,
+  policyForCategory,
+  suppressionFor,
+  type PolicyContact,
+  type SentMessage,
+} from './policy-categories';
 
-/** What the policy reads of the contact. */
-export interface PolicyContact {
-  customFields?: Record<string, unknown>;
-}
+export type { PolicyContact, SentMessage } from './policy-categories';
 
 export interface MessageToJudge {
   /** The action's type: only customer messages (catalogue `customerMessage`) are judged. */
   type: string;
+  /** The category the action (or its rule) declares; absent: the policy's default. */
+  category?: string;
   /** When the message would go: first attempt, or release after a deferral. */
   now: Date;
   contact: PolicyContact;
-  /** When the contact got customer messages that went (the caps count them), any order. */
-  sentAt: readonly Date[];
+  /** The contact's customer messages that went (the caps count them), any order. */
+  sent: readonly SentMessage[];
   /** The customer's inbound message the run answers (message.* triggers), for the reply grace. */
   inboundAt?: Date;
 }
@@ -38,10 +45,19 @@ export function judgeMessage(
   message: MessageToJudge,
 ): PolicyDecision | undefined {
   if (!policyApplies(policy) || !isCustomerMessage(message.type)) return undefined;
-  return decidePolicy(policy, {
+  const category = categoryOf(policy, message.category);
+  const suppressed = suppressionFor(policy, message.contact, category);
+  if (suppressed)
+    return {
+      kind: 'skip',
+      reason: 'suppressed',
+      detail: `${suppressed.name}${suppressed.categories ? ` (holds ${suppressed.categories.join(', ')})` : ''}; category ${category}`,
+    };
+  const own = policyForCategory(policy, category);
+  return decidePolicy(own, {
     now: message.now,
-    zone: quietZone(policy, message.contact.customFields, isTimeZone),
-    sentAt: message.sentAt,
+    zone: quietZone(own, message.contact.customFields, isTimeZone),
+    sentAt: countedFor(policy, category, message.sent),
     inboundAt: message.inboundAt,
   });
 }

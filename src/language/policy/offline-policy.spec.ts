@@ -20,7 +20,7 @@ function judged(
   messages: [string, string, Date, Record<string, unknown>?][],
 ): (PolicyOutcome | undefined)[] {
   const tickets = messages.map(([contact, type, at, fields]) =>
-    p.submit(contact, type, at, { customFields: fields }),
+    p.submit(contact, { type, at, contact: { customFields: fields } }),
   );
   p.settle();
   return tickets.map((t) => t?.outcome);
@@ -105,6 +105,8 @@ describe('OfflinePolicy (forecast and diff replays)', () => {
   });
 
   it('has no say without a policy', () => {
-    expect(new OfflinePolicy(undefined).submit('c1', 'send-message', NOON)).toBeUndefined();
+    expect(
+      new OfflinePolicy(undefined).submit('c1', { type: 'send-message', at: NOON, contact: {} }),
+    ).toBeUndefined();
   });
 });

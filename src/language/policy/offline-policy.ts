@@ -6,7 +6,7 @@
 // are one sent and two `policy_cap`, not three "deferred". The replay submits everything, then
 // `settle()` decides; tickets hold the outcomes. `prior`: messages sent before the replay (ledger
 // or a recorded file). Pure, in memory.
-import { judgeMessage, type PolicyContact } from './judge-message';
+import { judgeMessage, type MessageToJudge, type SentMessage } from './judge-message';
 import { policyApplies, type MessagingPolicy } from './messaging-policy';
 import { isCustomerMessage } from './customer-messages';
 
@@ -19,11 +19,12 @@ export interface PolicyTicket {
   outcome?: PolicyOutcome;
 }
 
+/** A message as the replay reaches it: judged at `at`, or at its release when deferred. */
+export type SubmittedMessage = Omit<MessageToJudge, 'now' | 'sent'> & { at: Date };
+
 interface Pending {
   ticket: PolicyTicket;
-  type: string;
-  contact: PolicyContact;
-  inboundAt?: Date;
+  message: Omit<MessageToJudge, 'now' | 'sent'>;
   due: number;
   seq: number;
   deferred?: string;
@@ -34,7 +35,7 @@ const MAX_DEFERRALS = 1000;
 
 export class OfflinePolicy {
   private readonly pending = new Map<string, Pending[]>();
-  private readonly sent = new Map<string, Date[]>();
+  private readonly sent = new Map<string, SentMessage[]>();
   private seq = 0;
 
   constructor(
@@ -44,20 +45,15 @@ export class OfflinePolicy {
   ) {}
 
   /**
-   * Puts one message of action `type` due at `at` to the policy; undefined when the policy has no
-   * say (no policy, not a customer message): the action is done as the run reaches it.
+   * Puts one message to the policy; undefined when the policy has no say (no policy, not a
+   * customer message): the action is done as the run reaches it.
    */
-  submit(
-    contactId: string,
-    type: string,
-    at: Date,
-    contact: PolicyContact = {},
-    inboundAt?: Date,
-  ): PolicyTicket | undefined {
-    if (!policyApplies(this.policy) || !isCustomerMessage(type)) return undefined;
+  submit(contactId: string, submitted: SubmittedMessage): PolicyTicket | undefined {
+    if (!policyApplies(this.policy) || !isCustomerMessage(submitted.type)) return undefined;
     const ticket: PolicyTicket = {};
     const list = this.pending.get(contactId) ?? [];
-    list.push({ ticket, type, contact, inboundAt, due: at.getTime(), seq: this.seq++ });
+    const { at, ...message } = submitted;
+    list.push({ ticket, message, due: at.getTime(), seq: this.seq++ });
     this.pending.set(contactId, list);
     return ticket;
   }
@@ -65,22 +61,17 @@ export class OfflinePolicy {
   /** Judges every submitted message, per contact in time order (ties: in order of submission). */
   settle(): void {
     for (const [contactId, list] of this.pending) {
-      const sentAt = this.sent.get(contactId) ?? [...(this.prior.get(contactId) ?? [])];
-      this.sent.set(contactId, sentAt);
+      // Prior messages: their category is not known, they count as the default category's.
+      const sent = this.sent.get(contactId) ?? (this.prior.get(contactId) ?? []).map((at) => ({ at }));
+      this.sent.set(contactId, sent);
       let deferrals = 0;
       while (list.length > 0) {
         list.sort((a, b) => a.due - b.due || a.seq - b.seq);
         const next = list.shift()!;
         const now = new Date(next.due);
-        const d = judgeMessage(this.policy, {
-          type: next.type,
-          now,
-          contact: next.contact,
-          sentAt,
-          inboundAt: next.inboundAt,
-        });
+        const d = judgeMessage(this.policy, { ...next.message, now, sent });
         if (!d || d.kind === 'go') {
-          sentAt.push(now);
+          sent.push({ at: now, ...(next.message.category ? { category: next.message.category } : {}) });
           next.ticket.outcome = {
             kind: 'sent',
             at: now,
