@@ -38,3 +38,10 @@ export function withActionCategory(
   }
   return typeof category === 'string' ? ({ ...action, category } as unknown as RuleAction) : action;
 }
+
+/** The action as written without its category (rule tests compare it only when expected). */
+export function withoutCategory(action: RuleAction): RuleAction {
+  if (declaredCategory(action) === undefined) return action;
+  const { category: _category, ...rest } = action as RuleAction & { category?: string };
+  return rest as RuleAction;
+}
