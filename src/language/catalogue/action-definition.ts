@@ -30,7 +30,9 @@ export type SkipReason =
   | 'policy_cap'
   | 'quiet_hours'
   /** A suppression of the policy (an opt-out) holds the message's category. */
-  | 'suppressed';
+  | 'suppressed'
+  /** The policy's global control group (holdout): the contact gets no message of the category. */
+  | 'holdout';
 
 export type GuardVerdict = { proceed: true } | { proceed: false; reason: SkipReason; detail: string };
 

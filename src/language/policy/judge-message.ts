@@ -7,6 +7,7 @@
 // never counted as sent at its deferral. Precedence: policy-categories.ts. Pure.
 import { isTimeZone } from '../rules/check-timezone';
 import { isCustomerMessage } from './customer-messages';
+import { heldOut } from './holdout';
 import {
   decidePolicy,
   policyApplies,
@@ -52,6 +53,12 @@ export function judgeMessage(
       kind: 'skip',
       reason: 'suppressed',
       detail: `${suppressed.name}${suppressed.categories ? ` (holds ${suppressed.categories.join(', ')})` : ''}; category ${category}`,
+    };
+  if (heldOut(policy.holdout, message.contact.id, category))
+    return {
+      kind: 'skip',
+      reason: 'holdout',
+      detail: `in the global control group (${policy.holdout!.percent}%); category ${category}`,
     };
   const own = policyForCategory(policy, category);
   return decidePolicy(own, {

@@ -3,6 +3,7 @@
 // in the contact's or the organization's zone, holiday calendars. Pure, no Nest: the engine's
 // gate (src/pipeline/execution/timing/policy-gate.service.ts) and the offline rule tests ask the same questions.
 import { DateTime } from 'luxon';
+import type { Holdout } from './holdout';
 import type { CategoryRules, Suppression } from './policy-categories';
 
 /** At most `max` messages to one contact in any rolling period of `perMs`. */
@@ -44,12 +45,14 @@ export interface MessagingPolicy {
   defaultCategory?: string;
   /** Conditions on the contact no message (of the listed categories) may cross. */
   suppress?: Suppression[];
+  /** The global control group: a stable share of contacts that gets no message (holdout.ts). */
+  holdout?: Holdout;
 }
 
 /** What the gate does with one customer-facing message. */
 export type PolicyDecision =
   | { kind: 'go'; exempt?: string }
-  | { kind: 'skip'; reason: 'policy_cap' | 'quiet_hours' | 'suppressed'; detail: string }
+  | { kind: 'skip'; reason: 'policy_cap' | 'quiet_hours' | 'suppressed' | 'holdout'; detail: string }
   | { kind: 'defer'; reason: 'policy_cap' | 'quiet_hours'; until: Date; detail: string };
 
 export interface PolicyInput {
@@ -83,6 +86,7 @@ export function policyApplies(policy: MessagingPolicy | undefined): policy is Me
     (policy.caps.length > 0 ||
       policy.quietHours !== undefined ||
       (policy.suppress ?? []).length > 0 ||
+      policy.holdout !== undefined ||
       Object.values(policy.categories ?? {}).some((c) => (c.caps ?? []).length > 0 || c.quietHours))
   );
 }

@@ -5,6 +5,7 @@
 // judgeMessage (judge-message.ts) applies it:
 //   1. suppression: a global one holds every message, a scoped one the messages of its categories
 //      (a transactional message crosses a marketing opt-out, never a global one); no exemption;
+//      then the global control group (`holdout:`, holdout.ts) for the categories it covers;
 //   2. the reply grace (exempt-replies-within): caps and quiet hours do not apply;
 //   3. the category's quiet hours, then 4. its caps.
 // Pure.
@@ -38,6 +39,8 @@ export const DEFAULT_CATEGORY = 'default';
 
 /** What the policy reads of the contact. */
 export interface PolicyContact {
+  /** For the global control group (holdout.ts). */
+  id?: string;
   customFields?: Record<string, unknown>;
   /** Tag names. */
   tags?: readonly string[];
@@ -109,6 +112,7 @@ export function policyContactOf(contact: Record<string, unknown> | undefined): P
         .filter((n): n is string => typeof n === 'string')
     : [];
   return {
+    ...(typeof contact?.id === 'string' ? { id: contact.id } : {}),
     ...(fields && typeof fields === 'object' ? { customFields: fields as Record<string, unknown> } : {}),
     tags,
   };

@@ -1,14 +1,16 @@
-// policy.yaml's `categories:`, `default-category:` and `suppress:` (schema-checked already) ->
+// policy.yaml's `categories:`, `default-category:`, `suppress:` and `holdout:` (schema-checked) ->
 // the normalised shapes of src/language/policy/policy-categories.ts. A suppression naming a
 // category the policy does not declare is refused (`unknown-category`): it would hold nothing.
 import { DEFAULT_CATEGORY, type CategoryRules, type Suppression } from '../policy/policy-categories';
 import type { PolicyCap, QuietHours } from '../policy/messaging-policy';
+import type { Holdout } from '../policy/holdout';
 import type { RuleContext } from './rule-context';
 
 export interface PolicyCategoriesPart {
   categories?: Record<string, CategoryRules>;
   defaultCategory?: string;
   suppress?: Suppression[];
+  holdout?: Holdout;
 }
 
 /** The categories a rule or action may name under this policy: the declared, and the default. */
@@ -73,6 +75,22 @@ export function policyCategories(
     for (const [i, s] of out.suppress.entries())
       if (s.tag === undefined && s.field === undefined)
         ctx.error(['suppress', i], 'invalid-policy', 'a suppression needs tag: or field:');
+  }
+  const holdout = raw.holdout as { percent: number; salt?: string; categories?: string[] } | undefined;
+  if (holdout) {
+    holdout.categories?.forEach((c, j) => {
+      if (!known.includes(c))
+        ctx.error(
+          ['holdout', 'categories', j],
+          'unknown-category',
+          `no category ${c} in the policy (known: ${known.join(', ')})`,
+        );
+    });
+    out.holdout = {
+      percent: holdout.percent,
+      salt: holdout.salt ?? 'holdout',
+      ...(holdout.categories ? { categories: holdout.categories } : {}),
+    };
   }
   if (out.defaultCategory && out.categories && !(out.defaultCategory in out.categories))
     ctx.error(
