@@ -23,6 +23,8 @@ const recipeFiles = {
   ),
   // The recipes' messaging policy: the categories the recipes name, the opt-out.
   'policy.yaml': readFileSync(join(RECIPES, 'policy', 'policy.yaml'), 'utf8'),
+  // The recipes' custom source (shop-order-status.yaml).
+  'sources.yaml': readFileSync(join(RECIPES, 'sources', 'sources.yaml'), 'utf8'),
 };
 
 /** The CRM of `npm start` (the demo plus the recipes' names); `plan` a text field a billing system fills. */

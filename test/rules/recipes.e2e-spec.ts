@@ -17,6 +17,8 @@ const COLLIDING: Record<string, string[]> = {
 };
 /** A recipe naming a policy category needs the recipes' policy beside it (in its own directory). */
 const needsPolicy = (file: string) => /^\s*category:/m.test(readFileSync(join(RECIPES, file), 'utf8'));
+/** A recipe on a custom source needs the recipes' sources.yaml beside it. */
+const needsSources = (file: string) => /^on: custom\./m.test(readFileSync(join(RECIPES, file), 'utf8'));
 
 describe('recipes', () => {
   let tmp: string;
@@ -27,12 +29,12 @@ describe('recipes', () => {
   afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('validate and pass their own tests where they live', async () => {
-    expect(recipeFiles.length).toBe(13);
+    expect(recipeFiles.length).toBe(16);
     const validated = await cli('validate', 'recipes');
-    expect(validated.out).toMatch(/^✔ recipes: 15 rule\(s\) in 13 file\(s\) are valid/);
+    expect(validated.out).toMatch(/^✔ recipes: 19 rule\(s\) in 16 file\(s\) are valid/m);
     expect(validated.code).toBe(0);
     const tested = await cli('test', 'recipes');
-    expect(tested.out).toMatch(/\n50 passed, 0 failed\n$/);
+    expect(tested.out).toMatch(/\n59 passed, 0 failed\n$/);
     expect(tested.code).toBe(0);
   });
 
@@ -40,11 +42,16 @@ describe('recipes', () => {
     cpSync(join(RECIPES, file), join(tmp, 'rules', file), { errorOnExist: true });
     if (needsPolicy(file))
       cpSync(join(RECIPES, 'policy'), join(tmp, 'rules', 'policy'), { recursive: true, errorOnExist: true });
+    if (needsSources(file))
+      cpSync(join(RECIPES, 'sources'), join(tmp, 'rules', 'sources'), {
+        recursive: true,
+        errorOnExist: true,
+      });
     const schema = /\$schema=(\S+)/.exec(readFileSync(join(tmp, 'rules', file), 'utf8'))?.[1];
     expect(existsSync(resolve(join(tmp, 'rules'), schema!).replace(tmp, ROOT))).toBe(true);
     expect(dirname(resolve(join(tmp, 'rules'), schema!))).toBe(join(tmp, 'src', 'language', 'rules'));
     const { code, out } = await cli('validate', join(tmp, 'rules'));
-    expect(out).toMatch(/^✔ /);
+    expect(out).toMatch(/^✔ /m);
     expect(code).toBe(0);
   });
 
@@ -57,8 +64,13 @@ describe('recipes', () => {
     cpSync(join(RECIPES, test), join(tmp, 'rules', test), { errorOnExist: true });
     if (needsPolicy(file))
       cpSync(join(RECIPES, 'policy'), join(tmp, 'rules', 'policy'), { recursive: true, errorOnExist: true });
+    if (needsSources(file))
+      cpSync(join(RECIPES, 'sources'), join(tmp, 'rules', 'sources'), {
+        recursive: true,
+        errorOnExist: true,
+      });
     const validated = await cli('validate', join(tmp, 'rules'));
-    expect(validated.out).toMatch(/^✔ /);
+    expect(validated.out).toMatch(/^✔ /m);
     expect(validated.code).toBe(0);
     return cli('test', join(tmp, 'rules'));
   };
@@ -86,7 +98,7 @@ describe('recipes', () => {
   it('all copied into rules/ at once (with their tests) validate', async () => {
     cpSync(RECIPES, join(tmp, 'rules'), { recursive: true, errorOnExist: true, force: false });
     const { code, out } = await cli('validate', join(tmp, 'rules'));
-    expect(out).toMatch(/^✔ .*: 20 rule\(s\) in 17 file\(s\) are valid/);
+    expect(out).toMatch(/^✔ .*: 24 rule\(s\) in 20 file\(s\) are valid/m);
     expect(code).toBe(0);
   });
 });
