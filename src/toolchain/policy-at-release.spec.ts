@@ -60,7 +60,10 @@ describe('three rules messaging at 22:30 under a cap of 1/day and quiet hours', 
     // The explain trace of a failing copy names the two skips.
     const wrong = cases.replace('expect: [{ send-message: alpha says hi }]', 'expect: none');
     const failed = await runRuleTests(rulesOf(eventRule), [{ path: 'r/p.test.yaml', text: wrong }]);
-    const skips = failed.results[0].details.join('\n').split('\n').filter((l) => l.includes('policy_cap'));
+    const skips = failed.results[0].details
+      .join('\n')
+      .split('\n')
+      .filter((l) => l.includes('policy_cap'));
     expect(skips).toEqual([
       expect.stringContaining('2026-11-03T08:00:00.000Z rule bravo: action 1 skipped: policy_cap'),
       expect.stringContaining('2026-11-03T08:00:00.000Z rule charlie: action 1 skipped: policy_cap'),
