@@ -104,6 +104,17 @@ describe('OfflinePolicy (forecast and diff replays)', () => {
     expect(out[1]).toEqual({ kind: 'sent', at: new Date(NOON.getTime() + D), deferred: 'policy_cap' });
   });
 
+  it('releases each of 60 messages over a cap of 1/day in turn (over-cap: defer), one a day', () => {
+    const policy: MessagingPolicy = { ...POLICY, overCap: 'defer', caps: [{ max: 1, per: '1d', perMs: D }] };
+    const out = judged(
+      new OfflinePolicy(policy),
+      Array.from({ length: 60 }, () => ['c1', 'send-message', NOON] as [string, string, Date]),
+    );
+    expect(out.map((o) => o?.kind === 'sent' && (o.at.getTime() - NOON.getTime()) / D)).toEqual(
+      Array.from({ length: 60 }, (_, i) => i),
+    );
+  });
+
   it('has no say without a policy', () => {
     expect(
       new OfflinePolicy(undefined).submit('c1', { type: 'send-message', at: NOON, contact: {} }),

@@ -28,9 +28,11 @@ interface Pending {
   due: number;
   seq: number;
   deferred?: string;
+  /** How many times it was deferred (a guard against a policy that never releases it). */
+  deferrals: number;
 }
 
-/** A message deferred this many times is given up: a policy that never allows it (never reached in practice). */
+/** A message deferred this many times is given up (skipped): a policy that never releases it. */
 const MAX_DEFERRALS = 1000;
 
 export class OfflinePolicy {
@@ -53,7 +55,7 @@ export class OfflinePolicy {
     const ticket: PolicyTicket = {};
     const list = this.pending.get(contactId) ?? [];
     const { at, ...message } = submitted;
-    list.push({ ticket, message, due: at.getTime(), seq: this.seq++ });
+    list.push({ ticket, message, due: at.getTime(), seq: this.seq++, deferrals: 0 });
     this.pending.set(contactId, list);
     return ticket;
   }
@@ -64,7 +66,6 @@ export class OfflinePolicy {
       // Prior messages: their category is not known, they count as the default category's.
       const sent = this.sent.get(contactId) ?? (this.prior.get(contactId) ?? []).map((at) => ({ at }));
       this.sent.set(contactId, sent);
-      let deferrals = 0;
       while (list.length > 0) {
         list.sort((a, b) => a.due - b.due || a.seq - b.seq);
         const next = list.shift()!;
@@ -79,13 +80,14 @@ export class OfflinePolicy {
           };
         } else if (d.kind === 'skip') {
           next.ticket.outcome = { kind: 'skipped', reason: d.reason, detail: d.detail };
-        } else if (++deferrals > MAX_DEFERRALS) {
+        } else if (next.deferrals >= MAX_DEFERRALS) {
           next.ticket.outcome = { kind: 'skipped', reason: d.reason, detail: `${d.detail}; never released` };
         } else {
           list.push({
             ...next,
             due: Math.max(d.until.getTime(), next.due + 1),
             deferred: next.deferred ?? d.reason,
+            deferrals: next.deferrals + 1,
           });
         }
       }
