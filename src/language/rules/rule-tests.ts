@@ -89,7 +89,8 @@ async function runTimeline(
   ruleSet: CompiledRuleSet,
   c: RuleTestCase,
 ): Promise<Pick<RuleTestResult, 'passed' | 'details' | 'rules'>> {
-  const timeline = new RunTimeline(ruleSet, c.rule, c.responses, c.sentBefore, c.splitArm);
+  const only = c.rules ? new Set(c.rules) : undefined;
+  const timeline = new RunTimeline(ruleSet, c.rule, c.responses, c.sentBefore, c.splitArm, only);
   await timeline.event(c.facts);
   const pathNow = () => [...((c.rule ? timeline.paths.get(c.rule) : [...timeline.paths.values()][0]) ?? [])];
   const steps = [

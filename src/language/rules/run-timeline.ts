@@ -55,6 +55,8 @@ export class RunTimeline {
     sentBefore: readonly Date[] = [],
     /** A test's chosen split arm (its name), instead of the contact's hash. */
     private readonly splitArm?: string,
+    /** A case's `rules:`: only these act (the others are not evaluated). */
+    private readonly onlyRules?: ReadonlySet<string>,
   ) {
     this.sent = sentBefore.map((at) => ({ at }));
   }
@@ -82,7 +84,9 @@ export class RunTimeline {
       ? rule.trigger.kind === 'event' && rule.trigger.events.includes(facts.event.type)
         ? [await this.ruleSet.evaluateRule(rule.id, facts)]
         : []
-      : await this.ruleSet.evaluateEvent(facts);
+      : (await this.ruleSet.evaluateEvent(facts)).filter(
+          (e) => !this.onlyRules || this.onlyRules.has(e.ruleId),
+        );
     if (evaluations.length === 0)
       this.log.push(
         rule
