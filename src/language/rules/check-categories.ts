@@ -17,20 +17,25 @@ export function checkCategories(
 ): RuleProblem[] {
   const known = knownCategories(policy);
   const problems: RuleProblem[] = [];
-  for (const { def, at } of loaded)
-    def.actions.forEach((a, i) => {
+  for (const { def, at } of loaded) {
+    const onLeave = def.trigger.kind === 'schedule' ? def.trigger.onLeave : [];
+    const written = [
+      ...def.actions.map((a, i) => [a, actionPath(def, i)] as const),
+      ...onLeave.map((a, i) => [a, ['on-leave', i]] as const),
+    ];
+    for (const [a, path] of written) {
       const c = declaredCategory(a);
-      if (c === undefined || known.includes(c)) return;
+      if (c === undefined || known.includes(c)) continue;
       // Where it is written: beside the action, else the rule's own `category:`.
-      const path = actionPath(def, i);
       const own = at.pos([...path, 'category'], 'key');
-      const written = same(own, at.pos(path)) ? at.pos(['category'], 'key') : own;
+      const where = same(own, at.pos(path)) ? at.pos(['category'], 'key') : own;
       problems.push({
-        ...written,
+        ...where,
         severity: 'error',
         code: 'unknown-category',
         message: `unknown category "${c}"${hint(c, known)}${policy ? '' : ' (declare it under categories: in policy.yaml)'}`,
       });
-    });
+    }
+  }
   return problems;
 }

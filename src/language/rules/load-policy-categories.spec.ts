@@ -71,6 +71,15 @@ describe('policy categories and suppression', () => {
       'invalid-action',
     ],
     [
+      'an unknown category on an on-leave message',
+      {
+        'policy.yaml': POLICY,
+        's.yaml':
+          "rule: s\non:\n  schedule: '0 9 * * *'\n  segment: { name: S, filters: { status: active } }\ndo: [{ add-tag: x }]\non-leave:\n  - send-message: bye\n    category: promo\n",
+      },
+      'unknown-category',
+    ],
+    [
       'a suppression without a condition',
       { 'policy.yaml': 'suppress: [{ categories: [default] }]\n' },
       'invalid-policy',
@@ -79,5 +88,32 @@ describe('policy categories and suppression', () => {
     const { ruleSet, problems } = load(files);
     expect(ruleSet).toBeUndefined();
     expect(problems.map((p) => p.code)).toContain(code);
+  });
+});
+
+describe('categories of a segment rule', () => {
+  it("stamps on-leave messages too, the action's own category first", () => {
+    const { ruleSet, problems } = load({
+      'policy.yaml': POLICY,
+      's.yaml': [
+        'rule: lapsed',
+        'category: marketing',
+        'on:',
+        "  schedule: '0 9 * * *'",
+        '  segment: { name: Lapsed, filters: { status: active } }',
+        'do: [{ send-message: We miss you }]',
+        'on-leave:',
+        '  - send-message: Welcome back',
+        '  - send-message: Your receipt',
+        '    category: transactional',
+        '',
+      ].join('\n'),
+    });
+    expect(problems).toEqual([]);
+    const rule = ruleSet!.rules[0];
+    expect(rule.trigger.kind === 'schedule' && rule.trigger.onLeave).toEqual([
+      { type: 'send-message', text: 'Welcome back', category: 'marketing' },
+      { type: 'send-message', text: 'Your receipt', category: 'transactional' },
+    ]);
   });
 });

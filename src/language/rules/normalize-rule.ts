@@ -99,7 +99,11 @@ function triggerOf(raw: Raw, ctx: RuleContext): RuleTrigger | undefined {
   if (items) checkActionsFit(items, 'schedule', ctx, (i) => ['on-leave', i]);
   const onLeave = completeActions(items, before, ctx);
   if (!schedule || !onLeave) return undefined;
-  return { ...schedule, when: raw.when === 'every-run' ? 'every-run' : 'entered', onLeave };
+  return {
+    ...schedule,
+    when: raw.when === 'every-run' ? 'every-run' : 'entered',
+    onLeave: stampRuleCategory(onLeave, raw.category),
+  };
 }
 
 /** `timezone:`, else the schedule's: calendar facts of a segment rule read the zone its cron runs in. */
