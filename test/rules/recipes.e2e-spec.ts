@@ -28,7 +28,7 @@ describe('recipes', () => {
     expect(validated.out).toMatch(/^✔ recipes: 19 rule\(s\) in 16 file\(s\) are valid/m);
     expect(validated.code).toBe(0);
     const tested = await cli('test', 'recipes');
-    expect(tested.out).toMatch(/\n59 passed, 0 failed\n$/);
+    expect(tested.out).toMatch(/\n60 passed, 0 failed\n$/);
     expect(tested.code).toBe(0);
   });
 
