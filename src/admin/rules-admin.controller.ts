@@ -3,6 +3,7 @@ import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { RunsRepository } from '../persistence/ledger/runs.repository';
 import { RuleSetService } from '../rule-set/rule-set.service';
 import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
+import { controlLabel, experimentReadout, splitArmCounts } from './experiment-readout';
 
 @ApiTags('admin')
 @ApiSecurity('admin')
@@ -47,6 +48,25 @@ export class RulesAdminController {
     const from = since ? new Date(since) : new Date(Date.now() - 30 * 86_400_000);
     if (Number.isNaN(from.getTime())) throw new BadRequestException('since must be an ISO date-time');
     return this.runs.branchCounts(id, from);
+  }
+
+  @Get(':id/experiment')
+  @ApiOperation({
+    summary:
+      "A rule's split as an experiment: goal conversions per arm with 95% intervals, each arm's lift against the control arm, or 'too few to say' (default: last 30 days)",
+  })
+  @ApiQuery({ name: 'since', required: false, description: 'ISO date-time' })
+  async experiment(@Param('id') id: string, @Query('since') since?: string) {
+    const from = since ? new Date(since) : new Date(Date.now() - 30 * 86_400_000);
+    if (Number.isNaN(from.getTime())) throw new BadRequestException('since must be an ISO date-time');
+    const rule = this.rules.current()?.rule(id);
+    const counts = await this.runs.branchCounts(id, from);
+    return {
+      ruleId: id,
+      since: from.toISOString(),
+      goal: rule?.goal !== undefined,
+      ...experimentReadout(splitArmCounts(counts.arms), controlLabel(rule?.branches)),
+    };
   }
 
   @Post('reload')

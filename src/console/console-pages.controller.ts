@@ -1,4 +1,5 @@
 // Read-only pages: overview, budget, runs, one run, contact timeline.
+import { describeCategoryCounts } from './pages/category-counts';
 import { Controller, Get, Inject, NotFoundException, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -192,15 +193,26 @@ export class ConsolePagesController {
     const now = new Date();
     const longest = new Date(now.getTime() - Math.max(...periods.map((p) => p.perMs)));
     const [sent, name] = await Promise.all([
-      this.actionResults.messagesSentTo(contactId, CUSTOMER_MESSAGE_TYPES, longest, 1000),
+      this.actionResults.messagesWithCategorySentTo(contactId, CUSTOMER_MESSAGE_TYPES, longest, 1000),
       this.names.one(contactId),
     ]);
+    const longestPeriod = periods.reduce((a, b) => (b.perMs > a.perMs ? b : a));
+    const byCategory = describeCategoryCounts(sent, this.rules.current()?.policy, longestPeriod, now);
     const view = {
       contactId,
       name: name?.name,
       phone: name ? `+${name.phone}` : undefined,
       email: name?.email ?? undefined,
-      messages: describeMessageCounts(messageCounts(sent, now, periods)),
+      messages: [
+        describeMessageCounts(
+          messageCounts(
+            sent.map((m) => m.at),
+            now,
+            periods,
+          ),
+        ),
+        ...(byCategory ? [byCategory] : []),
+      ].join('; '),
       summary: `${deliveries.length} deliveries, ${runs.length} rule evaluations, ${actions.length} actions, ${journal.length} other steps (newest ${TIMELINE_LIMIT} of each kind)`,
       steps: steps.map((s) => ({ ...s, at: when(s.at) })),
     };

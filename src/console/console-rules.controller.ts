@@ -21,6 +21,8 @@ import { statusTone, when } from './pages/format';
 import { parsePeriod, PERIODS, periodStart, type Period } from './queries/period';
 import { branchChart, branchSummary, CHART_BUCKET_MS } from './pages/branch-counts';
 import { manualRunBlocker } from './pages/rule-page';
+import { experimentLines } from './pages/experiment-lines';
+import { controlLabel, experimentReadout, splitArmCounts } from '../admin/experiment-readout';
 import { RunsRepository } from '../persistence/ledger/runs.repository';
 import type { RuleControlChange } from '../rule-controls/rule-control-audit.entity';
 import { RuleControlsRepository } from '../rule-controls/rule-controls.repository';
@@ -110,7 +112,15 @@ export class ConsoleRulesController {
       this.runs.branchBuckets(rule.id, since, bucketMs),
     ]);
     const chart = branchChart(buckets, !!rule.goal, { since, now: new Date(), bucketMs });
-    return [rule.id, { ...branchSummary(counts, !!rule.goal), chart: JSON.stringify(chart) }] as const;
+    // A split with a goal is an experiment: its readout against the control arm (experiment-lines.ts).
+    const experiment =
+      rule.goal && rule.branches?.some((b) => b.kind === 'split')
+        ? experimentLines(experimentReadout(splitArmCounts(counts.arms), controlLabel(rule.branches)))
+        : [];
+    return [
+      rule.id,
+      { ...branchSummary(counts, !!rule.goal), experiment, chart: JSON.stringify(chart) },
+    ] as const;
   }
 
   @Post(':id/control')

@@ -11,13 +11,15 @@ import { actionLabel } from '../language/catalogue/catalogue';
 import { armsOf } from '../language/rules/branch-plan';
 import type { BranchStep, RuleDefinition, ScheduleTrigger } from '../language/rules/rule-types';
 import { isCustomerMessage } from '../language/policy/customer-messages';
-import { OfflinePolicy } from '../language/policy/offline-policy';
+import { OfflinePolicy, type PolicyTicket } from '../language/policy/offline-policy';
+import { actionDefinition } from '../language/catalogue/catalogue';
+import { declaredCategory, policyContactOf } from '../language/policy/policy-categories';
 import { policyApplies, type MessagingPolicy } from '../language/policy/messaging-policy';
 import { asContact } from './contacts-file';
 import { ActionTally, type ActionForecast } from './forecast-actions';
 import { NO_PRIOR_MESSAGES, priorSummary, type PriorMessages, type PriorSummary } from './prior-messages';
 import { runPath } from './replay-path';
-import { prepareActions, simulateActions, type PreparedAction } from './simulate-actions';
+import { prepareActions, simulateActions, type PreparedAction, type SimulatedRun } from './simulate-actions';
 import type { SnapshotDirectory } from './snapshot-directory';
 
 export interface BudgetShape {
@@ -92,9 +94,12 @@ export async function forecast(input: ForecastInput): Promise<Forecast> {
   // A contact in several segments is converted to the Contact shape the guards read once.
   const asContactOnce = memoized(asContact);
   const policy = new OfflinePolicy(input.policy, prior?.byContact);
-  const rules = plans.map((p) =>
+  const simulated = plans.map((p) =>
     'error' in p ? p.error : simulateRule(p, input, bulkPerMinute, asContactOnce, policy),
   );
+  // Every rule's messages submitted: judged per contact in time order, deferred ones at release.
+  policy.settle();
+  const rules = simulated.map((r) => ('finish' in r ? r.finish() : r));
   return {
     now: input.now.toISOString(),
     contacts: input.contacts.length,
@@ -147,7 +152,7 @@ function simulateRule(
   bulkPerMinute: number,
   contactOf: (m: MirroredContact) => Contact,
   policy: OfflinePolicy,
-): RuleForecast {
+): { finish(): RuleForecast } {
   const { rule, trigger, members, prepared } = plan;
   const tallies = rule.actions.map(
     (a, i) =>
@@ -158,7 +163,8 @@ function simulateRule(
   );
   const branches = rule.branches?.map(branchForecast);
   const at = (ms: number) => new Date(input.now.getTime() + ms);
-  let calls = 0;
+  const runs: { run: SimulatedRun; tickets: Map<number, PolicyTicket>; delayMs: (i: number) => number }[] =
+    [];
   for (const member of members) {
     const contact = contactOf(member);
     const facts = {
@@ -168,37 +174,68 @@ function simulateRule(
     };
     const path = runPath(rule, facts, contact.id);
     for (const [branch, arm] of path.arms) branches![branch].arms[arm].contacts++;
+    // A message is submitted and taken as done; settle() may skip it later (policyOutcomes).
+    const tickets = new Map<number, PolicyTicket>();
     const run = simulateActions(
       prepared,
       contact,
       (action, i) => {
-        const d = policy.decide(contact.id, action.type, at(path.delayMs(i)), contact.customFields);
-        return d?.kind === 'skip'
-          ? { skip: d.reason }
-          : d?.kind === 'defer'
-            ? { defer: d.reason }
-            : undefined;
+        const category = declaredCategory(action);
+        const ticket = policy.submit(contact.id, {
+          type: action.type,
+          ...(category ? { category } : {}),
+          at: at(path.delayMs(i)),
+          contact: policyContactOf(contact as unknown as Record<string, unknown>),
+        });
+        if (ticket) tickets.set(i, ticket);
+        return undefined;
       },
       path.actions,
     );
-    run.outcomes.forEach((o, i) => tallies[i].count(o, path.delayMs(i)));
-    calls += run.calls;
+    runs.push({ run, tickets, delayMs: path.delayMs });
   }
-  // Shadow rules record what they would do and call nobody.
-  if (rule.mode === 'shadow') calls = 0;
-  if (trigger.segment.sync) calls += 1; // the segment is created in the CRM once
-  return {
-    rule: rule.id,
-    file: rule.source.file,
-    mode: rule.mode,
-    members: members.length,
-    entering: members.length,
-    sample: members.slice(0, input.sampleSize ?? 5).map((m) => ({ id: m.id, name: m.name })),
-    actions: tallies.flatMap((t) => t.rows()),
-    ...(branches ? { branches } : {}),
-    calls,
-    durationMs: Math.round((calls / bulkPerMinute) * 60_000),
-  };
+  return { finish: () => tallied() };
+
+  function tallied(): RuleForecast {
+    let calls = 0;
+    for (const { run, tickets, delayMs } of runs) {
+      calls += run.calls - policyOutcomes(run, tickets, prepared);
+      run.outcomes.forEach((o, i) => tallies[i].count(o, delayMs(i)));
+    }
+    // Shadow rules record what they would do and call nobody.
+    if (rule.mode === 'shadow') calls = 0;
+    if (trigger.segment.sync) calls += 1; // the segment is created in the CRM once
+    return {
+      rule: rule.id,
+      file: rule.source.file,
+      mode: rule.mode,
+      members: members.length,
+      entering: members.length,
+      sample: members.slice(0, input.sampleSize ?? 5).map((m) => ({ id: m.id, name: m.name })),
+      actions: tallies.flatMap((t) => t.rows()),
+      ...(branches ? { branches } : {}),
+      calls,
+      durationMs: Math.round((calls / bulkPerMinute) * 60_000),
+    };
+  }
+}
+
+/** The settled policy's outcomes written into the run's; returns the CRM calls of the messages skipped. */
+function policyOutcomes(
+  run: SimulatedRun,
+  tickets: ReadonlyMap<number, PolicyTicket>,
+  prepared: readonly PreparedAction[],
+): number {
+  let saved = 0;
+  for (const [i, ticket] of tickets) {
+    const o = ticket.outcome;
+    if (run.outcomes[i].status !== 'sent' || !o) continue;
+    if (o.kind === 'skipped') {
+      run.outcomes[i] = { status: 'skipped', reason: o.reason };
+      if (actionDefinition(prepared[i].resolved.type).callsCrm !== false) saved++;
+    } else if (o.deferred) run.outcomes[i] = { status: 'sent', deferred: o.deferred };
+  }
+  return saved;
 }
 
 /** What a sweep's run reads as its event (src/pipeline/execution/timing/run-facts.ts). */

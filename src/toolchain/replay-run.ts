@@ -1,10 +1,12 @@
 // One run of a rule in `diff`'s replay: the actions of its path (replay-path.ts), each customer
-// message put to the side's messaging policy (offline-policy.ts, counting across all the side's
-// rules as the engine's gate does): skipped ones are not done (their reason kept, so the report can
-// say why a contact loses a message), deferred ones are done later (labelled so). Guards are not
-// applied: they need the CRM's state at the time. Pure.
-import type { OfflinePolicy } from '../language/policy/offline-policy';
+// message submitted to the side's messaging policy (offline-policy.ts, counting across all the
+// side's rules and judged at its release as the engine's gate judges it). What became of the
+// messages is known once the side's policy settled: `finish()` then says which labels were done
+// (a deferred one that went reads `<label> (deferred quiet_hours)`) and which the policy skipped,
+// with why. Guards are not applied: they need the CRM's state at the time. Pure.
+import type { OfflinePolicy, PolicyTicket } from '../language/policy/offline-policy';
 import { inboundAt } from '../language/policy/messaging-policy';
+import { declaredCategory, policyContactOf } from '../language/policy/policy-categories';
 import type { EvaluationFacts, RuleDefinition } from '../language/rules/rule-types';
 import { runPath } from './replay-path';
 
@@ -15,24 +17,44 @@ export interface ReplayedRun {
   held: Record<string, string>;
 }
 
+/** A replayed run whose messages wait for the policy's settle(). */
+export interface PendingRun {
+  finish(): ReplayedRun;
+}
+
 export function replayRun(
   rule: RuleDefinition,
   labels: readonly string[],
   facts: EvaluationFacts,
   contactId: string,
   policy: OfflinePolicy | undefined,
-): ReplayedRun {
+): PendingRun {
   const path = runPath(rule, facts, contactId);
-  const fields = facts.contact?.customFields as Record<string, unknown> | undefined;
+  const contact = policyContactOf(facts.contact);
   // A reply to an inbound message may be exempt (the policy's reply grace).
   const inbound = facts.event.type.startsWith('message.') ? inboundAt(facts.message) : undefined;
-  const out: ReplayedRun = { labels: [], held: {} };
-  for (const a of path.actions) {
+  const steps: { label: string; ticket?: PolicyTicket }[] = path.actions.map((a) => {
     const at = new Date(facts.now.getTime() + path.delayMs(a));
-    const decision = policy?.decide(contactId, rule.actions[a].type, at, fields, inbound);
-    if (decision?.kind === 'skip') out.held[labels[a]] = decision.reason;
-    else
-      out.labels.push(decision?.kind === 'defer' ? `${labels[a]} (deferred ${decision.reason})` : labels[a]);
-  }
-  return out;
+    const action = rule.actions[a];
+    const category = declaredCategory(action);
+    const ticket = policy?.submit(contactId, {
+      type: action.type,
+      ...(category ? { category } : {}),
+      at,
+      contact,
+      inboundAt: inbound,
+    });
+    return { label: labels[a], ...(ticket ? { ticket } : {}) };
+  });
+  return {
+    finish() {
+      const out: ReplayedRun = { labels: [], held: {} };
+      for (const { label, ticket } of steps) {
+        const o = ticket?.outcome;
+        if (o?.kind === 'skipped') out.held[label] = o.reason;
+        else out.labels.push(o?.deferred ? `${label} (deferred ${o.deferred})` : label);
+      }
+      return out;
+    },
+  };
 }

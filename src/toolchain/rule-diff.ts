@@ -13,7 +13,7 @@ import { isCustomerMessage } from '../language/policy/customer-messages';
 import { policyApplies, type MessagingPolicy } from '../language/policy/messaging-policy';
 import { OfflinePolicy } from '../language/policy/offline-policy';
 import type { NameResolver, RuleDefinition } from '../language/rules/rule-types';
-import { replayRun } from './replay-run';
+import { replayRun, type PendingRun } from './replay-run';
 import { ReplayPrevious } from './replay-previous';
 import { contactIdOf, contactNameOf, factsOfRecorded, type RecordedEvent } from './recorded-events';
 import { ReplayAdmission } from './replay-admission';
@@ -80,6 +80,8 @@ interface Performed {
   eventLabels?: string[][];
   /** Under a policy: per event, the labels it skipped and why (parallel to events). */
   eventHeld?: Record<string, string>[];
+  /** The runs replayed, until the side's policy settled (then eventLabels / eventHeld). */
+  runs?: PendingRun[];
 }
 
 interface ReplaySide {
@@ -127,12 +129,21 @@ function replay(sides: readonly ReplaySide[], events: readonly RecordedEvent[], 
         if (!s.admission.admit(rule, contactId, now).admitted) continue;
         const performed = s.performed.get(rule.id)!;
         performed.events.push(i);
-        if (rule.branches || s.policy) {
-          const run = replayRun(rule, performed.labels, facts, contactId, s.policy);
-          (performed.eventLabels ??= []).push(run.labels);
-          (performed.eventHeld ??= []).push(run.held);
-        }
+        if (rule.branches || s.policy)
+          (performed.runs ??= []).push(replayRun(rule, performed.labels, facts, contactId, s.policy));
       }
+    }
+  }
+  // Deferred messages are judged at their release, after every message due before it (the engine's order).
+  for (const s of sides) {
+    s.policy?.settle();
+    for (const performed of s.performed.values()) {
+      const runs = (performed.runs ?? []).map((r) => r.finish());
+      if (performed.runs) {
+        performed.eventLabels = runs.map((r) => r.labels);
+        performed.eventHeld = runs.map((r) => r.held);
+      }
+      delete performed.runs;
     }
   }
 }

@@ -15,11 +15,17 @@ import { admin, crm, eventually, Harness, newContact, startHarness } from '../su
 import { api } from '../support/http';
 
 const RECIPES = join(__dirname, '..', '..', 'recipes');
-const recipeFiles = Object.fromEntries(
-  readdirSync(RECIPES)
-    .filter((f) => f.endsWith('.yaml') && !f.endsWith('.test.yaml'))
-    .map((f) => [f, readFileSync(join(RECIPES, f), 'utf8')]),
-);
+const recipeFiles = {
+  ...Object.fromEntries(
+    readdirSync(RECIPES)
+      .filter((f) => f.endsWith('.yaml') && !f.endsWith('.test.yaml'))
+      .map((f) => [f, readFileSync(join(RECIPES, f), 'utf8')]),
+  ),
+  // The recipes' messaging policy: the categories the recipes name, the opt-out.
+  'policy.yaml': readFileSync(join(RECIPES, 'policy', 'policy.yaml'), 'utf8'),
+  // The recipes' custom source (shop-order-status.yaml).
+  'sources.yaml': readFileSync(join(RECIPES, 'sources', 'sources.yaml'), 'utf8'),
+};
 
 /** The CRM of `npm start` (the demo plus the recipes' names); `plan` a text field a billing system fills. */
 function recipeFixture(): SandboxFixture {

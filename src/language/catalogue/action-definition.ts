@@ -28,7 +28,11 @@ export type SkipReason =
   | 'no_change'
   /** The messaging policy (policy.yaml): a cap per contact reached, or quiet hours (src/language/policy). */
   | 'policy_cap'
-  | 'quiet_hours';
+  | 'quiet_hours'
+  /** A suppression of the policy (an opt-out) holds the message's category. */
+  | 'suppressed'
+  /** The policy's global control group (holdout): the contact gets no message of the category. */
+  | 'holdout';
 
 export type GuardVerdict = { proceed: true } | { proceed: false; reason: SkipReason; detail: string };
 

@@ -29,6 +29,13 @@ export function actionSchema(): Record<string, unknown> {
           minLength: 1,
           description: `With ${listInWords(messaging)}: the member (name, email, uuid or round-robin) to assign when the contact has no assignee.`,
         },
+        // The policy category of a customer message (src/language/rules/message-categories.ts).
+        category: {
+          type: 'string',
+          pattern: '^[a-z][a-z0-9_-]{0,39}$',
+          description:
+            "With send-message and send-template: the messaging policy's category of this message (policy.yaml categories:), over the rule's.",
+        },
         // A control qualifier of any action, parsed by src/language/rules/parse-steps.ts.
         window: {
           $ref: '#/definitions/window',

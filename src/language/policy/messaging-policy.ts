@@ -3,6 +3,8 @@
 // in the contact's or the organization's zone, holiday calendars. Pure, no Nest: the engine's
 // gate (src/pipeline/execution/timing/policy-gate.service.ts) and the offline rule tests ask the same questions.
 import { DateTime } from 'luxon';
+import type { Holdout } from './holdout';
+import type { CategoryRules, Suppression } from './policy-categories';
 
 /** At most `max` messages to one contact in any rolling period of `perMs`. */
 export interface PolicyCap {
@@ -37,12 +39,20 @@ export interface MessagingPolicy {
   exemptRepliesWithinMs?: number;
   /** Named calendars: sorted YYYY-MM-DD dates. */
   calendars: Record<string, string[]>;
+  /** Message categories with their own caps / quiet hours (policy-categories.ts). */
+  categories?: Record<string, CategoryRules>;
+  /** The category of a message that declares none (default `default`). */
+  defaultCategory?: string;
+  /** Conditions on the contact no message (of the listed categories) may cross. */
+  suppress?: Suppression[];
+  /** The global control group: a stable share of contacts that gets no message (holdout.ts). */
+  holdout?: Holdout;
 }
 
 /** What the gate does with one customer-facing message. */
 export type PolicyDecision =
   | { kind: 'go'; exempt?: string }
-  | { kind: 'skip'; reason: 'policy_cap' | 'quiet_hours'; detail: string }
+  | { kind: 'skip'; reason: 'policy_cap' | 'quiet_hours' | 'suppressed' | 'holdout'; detail: string }
   | { kind: 'defer'; reason: 'policy_cap' | 'quiet_hours'; until: Date; detail: string };
 
 export interface PolicyInput {
@@ -55,18 +65,30 @@ export interface PolicyInput {
   inboundAt?: Date;
 }
 
+/** How many of a contact's messages a policy with categories reads (any cap's max is far below). */
+const CATEGORY_ROWS = 1000;
+
 /** The longest cap period and the largest max: how much of the ledger a decision needs. */
 export function ledgerNeeds(policy: MessagingPolicy): { periodMs: number; rows: number } | undefined {
-  if (policy.caps.length === 0) return undefined;
+  const caps = [...policy.caps, ...Object.values(policy.categories ?? {}).flatMap((c) => c.caps ?? [])];
+  if (caps.length === 0) return undefined;
+  // With categories the newest rows may all be another category's: read the period (bounded).
   return {
-    periodMs: Math.max(...policy.caps.map((c) => c.perMs)),
-    rows: Math.max(...policy.caps.map((c) => c.max)),
+    periodMs: Math.max(...caps.map((c) => c.perMs)),
+    rows: policy.categories ? CATEGORY_ROWS : Math.max(...caps.map((c) => c.max)),
   };
 }
 
 /** Whether the policy can hold a message at all (no caps and no quiet hours: nothing to ask). */
 export function policyApplies(policy: MessagingPolicy | undefined): policy is MessagingPolicy {
-  return !!policy && (policy.caps.length > 0 || policy.quietHours !== undefined);
+  return (
+    !!policy &&
+    (policy.caps.length > 0 ||
+      policy.quietHours !== undefined ||
+      (policy.suppress ?? []).length > 0 ||
+      policy.holdout !== undefined ||
+      Object.values(policy.categories ?? {}).some((c) => (c.caps ?? []).length > 0 || c.quietHours))
+  );
 }
 
 /** The zone quiet hours are read in for a contact: its own (a valid IANA name in the field) or the org's. */

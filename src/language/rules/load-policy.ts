@@ -15,7 +15,8 @@ import { isPlainObject, RuleContext } from './rule-context';
 import type { RuleProblem } from './rule-types';
 import { createAjv, issuesToProblems, schemaIssues } from './schema-problems';
 import policySchema from './policy.schema.json';
-import { parseYamlFile } from './yaml-source';
+import { parseYamlFile, type YamlPath } from './yaml-source';
+import { policyCategories } from './load-policy-categories';
 
 const POLICY_RE = /(^|[\\/])policy\.ya?ml$/i;
 
@@ -41,6 +42,38 @@ function minutes(text: unknown): number | undefined {
   const m = typeof text === 'string' ? TIME_RE.exec(text.trim()) : null;
   if (!m || Number(m[1]) > 23 || Number(m[2]) > 59) return undefined;
   return Number(m[1]) * 60 + Number(m[2]);
+}
+
+function readCaps(raw: unknown): PolicyCap[] {
+  return ((raw as { max: number; per: string }[] | undefined) ?? []).map((c) => ({
+    max: c.max,
+    per: c.per,
+    perMs: parseDuration(c.per)!,
+  }));
+}
+
+function readQuietHours(
+  q: Record<string, unknown>,
+  path: YamlPath,
+  ctx: RuleContext,
+): QuietHours | undefined {
+  const from = minutes(q.from);
+  const to = minutes(q.to);
+  for (const [key, m] of [
+    ['from', from],
+    ['to', to],
+  ] as const)
+    if (m === undefined)
+      ctx.error(
+        [...path, key],
+        'invalid-policy',
+        `quiet-hours ${key} is a time like "21:00" (00:00-23:59), not ${JSON.stringify(q[key])}`,
+      );
+  if (from !== undefined && from === to)
+    ctx.error(path, 'invalid-policy', 'quiet-hours from and to are equal: the quiet hours would be empty');
+  const zone = typeof q.zone === 'string' ? q.zone : 'contact';
+  if (zone !== 'contact') checkTimeZone(zone, [...path, 'zone'], ctx);
+  return from !== undefined && to !== undefined ? { from, to, zone } : undefined;
 }
 
 export interface PolicyLoad {
@@ -83,36 +116,10 @@ export function loadPolicy(policyFiles: readonly RuleFile[], files: readonly Rul
   const ctx = new RuleContext(at, problems);
   const timezone = typeof raw.timezone === 'string' ? raw.timezone : DEFAULT_TIMEZONE;
   checkTimeZone(timezone, ['timezone'], ctx);
-  const caps: PolicyCap[] = ((raw.caps as { max: number; per: string }[] | undefined) ?? []).map((c) => ({
-    max: c.max,
-    per: c.per,
-    perMs: parseDuration(c.per)!,
-  }));
-  let quietHours: QuietHours | undefined;
+  const caps = readCaps(raw.caps);
   const q = raw['quiet-hours'] as Record<string, unknown> | undefined;
-  if (q) {
-    const from = minutes(q.from);
-    const to = minutes(q.to);
-    for (const [key, m] of [
-      ['from', from],
-      ['to', to],
-    ] as const)
-      if (m === undefined)
-        ctx.error(
-          ['quiet-hours', key],
-          'invalid-policy',
-          `quiet-hours ${key} is a time like "21:00" (00:00-23:59), not ${JSON.stringify(q[key])}`,
-        );
-    if (from !== undefined && from === to)
-      ctx.error(
-        ['quiet-hours'],
-        'invalid-policy',
-        'quiet-hours from and to are equal: the quiet hours would be empty',
-      );
-    const zone = typeof q.zone === 'string' ? q.zone : 'contact';
-    if (zone !== 'contact') checkTimeZone(zone, ['quiet-hours', 'zone'], ctx);
-    if (from !== undefined && to !== undefined) quietHours = { from, to, zone };
-  }
+  const quietHours = q ? readQuietHours(q, ['quiet-hours'], ctx) : undefined;
+  const categoriesPart = policyCategories(raw, ctx, readCaps, (x, path) => readQuietHours(x, path, ctx));
   const calendars: Record<string, string[]> = {};
   for (const [name, cal] of Object.entries(
     (raw.calendars as Record<string, { dates?: string[]; ics?: string }>) ?? {},
@@ -167,6 +174,7 @@ export function loadPolicy(policyFiles: readonly RuleFile[], files: readonly Rul
     inQuietHours: q?.then === 'skip' ? ('skip' as const) : ('defer' as const),
     ...(typeof grace === 'string' ? { exemptRepliesWithinMs: parseDuration(grace)! } : {}),
     calendars,
+    ...categoriesPart,
   };
   if (problems.some((p) => p.severity === 'error')) return { problems };
   return { policy: { hash: contentHash(policyBody), ...policyBody }, problems };

@@ -1,5 +1,6 @@
 // The rules loader: files -> YAML -> schema -> semantics -> set-level checks -> CompiledRuleSet.
 // Every problem of every file is collected; the set is compiled only when there is no error.
+import { checkCategories } from './check-categories';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CompiledRuleSet } from '../matching/compiled-rule-set';
@@ -137,6 +138,7 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
   problems.push(...checkRuleSet(ids, loaded, opts.snapshot));
   if (opts.allowedHosts) problems.push(...checkEgressHosts(loaded, opts.allowedHosts));
   problems.push(...checkCustomTriggers(loaded, sources.sources));
+  problems.push(...checkCategories(loaded, policy.policy));
   const sorted = sortProblems(problems);
   const skipped = opts.skipDisabled ? { skippedDisabled } : {};
   if (sorted.some((p) => p.severity === 'error')) return { problems: sorted, loaded, ...skipped };

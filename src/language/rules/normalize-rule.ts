@@ -1,5 +1,6 @@
 // One rule as written -> a RuleDefinition, with every problem reported: schema first (ajv),
 // then the semantics of each part that passed the schema.
+import { stampRuleCategory } from './message-categories';
 import { checkConditions } from './check-conditions';
 import { checkGoal } from './goal-window';
 import { checkSchedule } from './check-schedule';
@@ -46,7 +47,8 @@ export function normalizeRule(
   const timezone = ruleTimezone(raw, trigger, ctx);
   const before = ctx.errorCount();
   const steps = parseSteps(raw.do, ['do'], ctx, { kinds, timezone });
-  const actions = completeActions(steps?.items, before, ctx);
+  const parsedActions = completeActions(steps?.items, before, ctx);
+  const actions = parsedActions && stampRuleCategory(parsedActions, raw.category);
   if (steps && onIsValid)
     checkActionsFit(steps.items, triggerKinds(raw.on) ?? [], ctx, (i) => actionPath(steps.timing, i));
   const { goal, goalWithinMs } = checkGoal(raw.goal, ctx);
@@ -97,7 +99,11 @@ function triggerOf(raw: Raw, ctx: RuleContext): RuleTrigger | undefined {
   if (items) checkActionsFit(items, 'schedule', ctx, (i) => ['on-leave', i]);
   const onLeave = completeActions(items, before, ctx);
   if (!schedule || !onLeave) return undefined;
-  return { ...schedule, when: raw.when === 'every-run' ? 'every-run' : 'entered', onLeave };
+  return {
+    ...schedule,
+    when: raw.when === 'every-run' ? 'every-run' : 'entered',
+    onLeave: stampRuleCategory(onLeave, raw.category),
+  };
 }
 
 /** `timezone:`, else the schedule's: calendar facts of a segment rule read the zone its cron runs in. */

@@ -4,6 +4,7 @@
 import { listInWords } from '../catalogue/action-definition';
 import { ACTION_DEFINITIONS, ACTION_TYPES, actionDefinition, isActionType } from '../catalogue/catalogue';
 import type { RuleAction } from './rule-types';
+import { withActionCategory } from './message-categories';
 import { isPlainObject, type RuleContext } from './rule-context';
 import type { YamlPath } from './yaml-source';
 
@@ -35,7 +36,14 @@ export function parseActionItems(
   path: YamlPath,
   ctx: RuleContext,
 ): (RuleAction | undefined)[] | undefined {
-  return Array.isArray(raw) ? raw.map((item, i) => parseAction(item, [...path, i], ctx)) : undefined;
+  return Array.isArray(raw)
+    ? raw.map((item, i) => {
+        // `category:` beside a customer message (message-categories.ts), as in do: steps.
+        if (!isPlainObject(item) || !('category' in item)) return parseAction(item, [...path, i], ctx);
+        const { category, ...action } = item;
+        return withActionCategory(parseAction(action, [...path, i], ctx), category, [...path, i], ctx);
+      })
+    : undefined;
 }
 
 export function parseAction(item: unknown, path: YamlPath, ctx: RuleContext): RuleAction | undefined {

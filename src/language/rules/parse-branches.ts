@@ -54,6 +54,24 @@ export function parseBranch(
       const weight = typeof raw.weight === 'number' ? raw.weight : 0;
       if (!(weight > 0))
         walk.ctx.error([...path, 'weight'], 'empty-arm', `arm ${name} needs a weight above 0`);
+      // A control arm sends nothing (the experiment's baseline): it has no steps.
+      if (raw.control === true) {
+        if (raw.do !== undefined)
+          walk.ctx.error(
+            [...path, 'do'],
+            'empty-arm',
+            `arm ${name} is a control arm: it sends nothing, drop its do`,
+            'key',
+          );
+        step.arms.push({
+          label: `arm:${name}`,
+          from: walk.items.length,
+          to: walk.items.length,
+          weight,
+          control: true,
+        });
+        continue;
+      }
       const arm = walkArm(raw.do, [...path, 'do'], `arm:${name}`, walk, kinds, undefined, true);
       step.arms.push({ ...arm, weight });
     }

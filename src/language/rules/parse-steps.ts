@@ -3,6 +3,7 @@
 // `window:` on an action, and branches (if / switch / split, parse-branches.ts). Actions are
 // numbered depth-first, branches included (action results are per action index); waits say which
 // action they come before, branches which action range each arm covers (docs/ARCHITECTURE.md).
+import { withActionCategory } from './message-categories';
 import { checkConditions } from './check-conditions';
 import { checkWindow } from './check-timing';
 import { DURATION_HINT, parseDuration } from './durations';
@@ -108,13 +109,14 @@ export function walkSteps(
       return;
     }
     if (isBranchItem(item)) return parseBranch(item, at, walk, kinds);
-    const { window, ...action } = isPlainObject(item) ? item : { window: undefined };
+    const { window, category, ...action } = isPlainObject(item) ? item : { window: undefined };
     if (window !== undefined) {
       const w = checkWindow(window, [...at, 'window'], walk.timezone, ctx);
       if (w) walk.actionWindows.push({ action: walk.items.length, window: w });
     }
     walk.paths.push(at);
-    walk.items.push(parseAction(isPlainObject(item) ? action : item, at, ctx));
+    const parsed = parseAction(isPlainObject(item) ? action : item, at, ctx);
+    walk.items.push(withActionCategory(parsed, category, at, ctx));
   });
 }
 

@@ -38,6 +38,7 @@ export const RULE_PROBLEM_CODES = [
   'duplicate-policy',
   'invalid-calendar',
   'unknown-calendar',
+  'unknown-category',
   'empty-arm',
   'too-many-paths',
 ] as const;

@@ -25,6 +25,8 @@ export interface RuleTestCase {
   name: string;
   pos: SourcePosition;
   rule?: string;
+  /** `rules: [a, b]`: only these rules act (a case about rules together, whatever else the set holds). */
+  rules?: string[];
   /** Event cases; segment cases have only a contact. */
   facts: EvaluationFacts;
   wasInSegment: boolean;
@@ -122,6 +124,21 @@ function parseCase(
       )}`,
     );
   }
+  const together = Array.isArray(raw.rules) ? raw.rules.map(String) : undefined;
+  together?.forEach((id, i) => {
+    if (!ruleSet.rule(id))
+      ctx.error(
+        ['rules', i],
+        'test-file',
+        `unknown rule "${id}"${hint(
+          id,
+          ruleSet.rules.map((r) => r.id),
+          0,
+        )}`,
+      );
+  });
+  if (together && ruleId !== undefined)
+    ctx.error(['rules'], 'test-file', 'give rule: (one rule) or rules: (several), not both', 'key');
   const segmentRule = rule?.trigger.kind === 'schedule';
   const contact = merge(defaults.contact, raw.contact);
   const event = raw.event as Obj | undefined;
@@ -143,6 +160,7 @@ function parseCase(
     name: String(raw.name),
     pos: at.pos([]),
     ...(ruleId !== undefined ? { rule: ruleId } : {}),
+    ...(together ? { rules: together } : {}),
     facts,
     wasInSegment: raw['was-in-segment'] === true,
     sentBefore: Array.from(

@@ -113,6 +113,8 @@ export interface BranchArm {
   when?: Record<string, unknown>;
   /** split: the arm's weight. */
   weight?: number;
+  /** split: a control arm (`control: true`), which sends nothing: the baseline of the experiment readout. */
+  control?: true;
   /** Its actions: [from, to) (from === to: an arm without actions, e.g. a missing else). */
   from: number;
   to: number;

@@ -11,6 +11,7 @@ import { armNotTaken, decideBranch, nextControl, splitPoint } from './branch-pla
 import { gateBefore, goalMet, limitPeriod, unlessHolds, untilMatches } from './run-gates';
 import { mockedOutcome, type MockedResponses } from './mocked-responses';
 import { timelinePolicyStep } from './timeline-policy-gate';
+import type { SentMessage } from '../policy/judge-message';
 
 export interface TimelineAction {
   action: RuleAction;
@@ -43,7 +44,7 @@ export class RunTimeline {
   private readonly runsPerPeriod = new Map<string, number>(); // rule|period -> runs started
   private contactFacts?: EvaluationFacts['contact'];
   /** When the contact got customer messages (the messaging policy's caps count them). */
-  private readonly sentAt: Date[];
+  private readonly sent: SentMessage[];
 
   /** `sentBefore`: messages the contact got before the case starts (a case's `sent-in-period`). */
   constructor(
@@ -54,8 +55,10 @@ export class RunTimeline {
     sentBefore: readonly Date[] = [],
     /** A test's chosen split arm (its name), instead of the contact's hash. */
     private readonly splitArm?: string,
+    /** A case's `rules:`: only these act (the others are not evaluated). */
+    private readonly onlyRules?: ReadonlySet<string>,
   ) {
-    this.sentAt = [...sentBefore];
+    this.sent = sentBefore.map((at) => ({ at }));
   }
 
   /** Wakes every run due up to `until` (in time order), with the contact as it was before. */
@@ -81,7 +84,9 @@ export class RunTimeline {
       ? rule.trigger.kind === 'event' && rule.trigger.events.includes(facts.event.type)
         ? [await this.ruleSet.evaluateRule(rule.id, facts)]
         : []
-      : await this.ruleSet.evaluateEvent(facts);
+      : (await this.ruleSet.evaluateEvent(facts)).filter(
+          (e) => !this.onlyRules || this.onlyRules.has(e.ruleId),
+        );
     if (evaluations.length === 0)
       this.log.push(
         rule
@@ -203,13 +208,14 @@ export class RunTimeline {
         continue;
       }
       // The messaging policy (timeline-policy-gate.ts): caps and quiet hours of customer messages.
-      const held = timelinePolicyStep(this.ruleSet.policy, run, facts, this.sentAt);
+      const held = timelinePolicyStep(this.ruleSet.policy, run, facts, this.sent);
       if (held.kind === 'defer') return this.sleep(run, held.until.getTime(), held.note);
       if (held.kind === 'skip') {
         this.note(now, rule, held.note);
         continue;
       }
-      if (held.kind === 'send') this.sentAt.push(now);
+      if (held.kind === 'send')
+        this.sent.push({ at: now, ...(held.category ? { category: held.category } : {}) });
       const action = rule.actions[run.next];
       this.done.push({ action, rule: rule.id, at: now });
       if (action.type === 'http-request') {

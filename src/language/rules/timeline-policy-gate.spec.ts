@@ -67,5 +67,6 @@ it.each<[string, MessagingPolicy | undefined, RuleAction, EvaluationFacts, Date[
     { kind: 'send' },
   ],
 ])('%s', (_name, policy, action, at, sentAt, expected) => {
-  expect(timelinePolicyStep(policy, runAt(action, at), at, sentAt)).toEqual(expected);
+  const sent = sentAt.map((t) => ({ at: t }));
+  expect(timelinePolicyStep(policy, runAt(action, at), at, sent)).toEqual(expected);
 });

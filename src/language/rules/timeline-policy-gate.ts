@@ -1,24 +1,18 @@
 // The messaging-policy gate of the simulated clock (run-timeline.ts): before a customer message,
 // the same caps and quiet hours the engine's policy gate applies. Kept apart and pure so the
 // timeline stays about runs and the clock; the timeline applies the step (note, sleep, count).
-import { isCustomerMessage } from '../policy/customer-messages';
-import {
-  decidePolicy,
-  inboundAt,
-  policyApplies,
-  quietZone,
-  type MessagingPolicy,
-} from '../policy/messaging-policy';
-import { isTimeZone } from './check-timezone';
+import { judgeMessage, type SentMessage } from '../policy/judge-message';
+import { declaredCategory, policyContactOf } from '../policy/policy-categories';
+import { inboundAt, type MessagingPolicy } from '../policy/messaging-policy';
 import type { EvaluationFacts, RuleDefinition } from './rule-types';
 
 /**
  * `ungated`: not a customer message or no policy; `send`: the message goes and counts against
- * the caps; `skip`: the action is skipped; `defer`: the run sleeps until `until`.
+ * the caps (of its `category`); `skip`: the action is skipped; `defer`: the run sleeps until `until`.
  */
 export type TimelinePolicyStep =
   | { kind: 'ungated' }
-  | { kind: 'send' }
+  | { kind: 'send'; category?: string }
   | { kind: 'skip'; note: string }
   | { kind: 'defer'; until: Date; note: string };
 
@@ -33,23 +27,25 @@ export interface TimelineRunAt {
 
 /**
  * The messaging policy before a customer message, as the engine's policy gate decides it.
- * `sentAt`: when the contact got customer messages so far.
+ * `sent`: the customer messages the contact got so far.
  */
 export function timelinePolicyStep(
   policy: MessagingPolicy | undefined,
   run: TimelineRunAt,
   facts: EvaluationFacts,
-  sentAt: readonly Date[],
+  sent: readonly SentMessage[],
 ): TimelinePolicyStep {
   const action = run.rule.actions[run.next];
-  if (!policyApplies(policy) || !isCustomerMessage(action.type)) return { kind: 'ungated' };
-  const customFields = facts.contact?.customFields as Record<string, unknown> | undefined;
-  const decision = decidePolicy(policy, {
+  // The engine's decision (judge-message.ts), asked again when a deferred run wakes, as the engine does.
+  const decision = judgeMessage(policy, {
+    type: action.type,
+    ...(declaredCategory(action) ? { category: declaredCategory(action) } : {}),
     now: facts.now,
-    zone: quietZone(policy, customFields, isTimeZone),
-    sentAt,
+    contact: policyContactOf(facts.contact),
+    sent,
     inboundAt: run.trigger.event.type.startsWith('message.') ? inboundAt(run.trigger.message) : undefined,
   });
+  if (!decision) return { kind: 'ungated' };
   const which = `action ${run.next + 1}`;
   if (decision.kind === 'skip')
     return { kind: 'skip', note: `${which} skipped: ${decision.reason} (${decision.detail})` };
@@ -59,5 +55,6 @@ export function timelinePolicyStep(
       until: decision.until,
       note: `${which} deferred: ${decision.reason} (${decision.detail})`,
     };
-  return { kind: 'send' };
+  const category = declaredCategory(action);
+  return category ? { kind: 'send', category } : { kind: 'send' };
 }

@@ -273,14 +273,24 @@ export class ActionResultsRepository extends ActionResultViews {
     since: Date,
     limit: number,
   ): Promise<Date[]> {
-    const rows: { started_at: Date }[] = await this.db.query(
-      `SELECT a.started_at FROM runs r JOIN action_results a ON a.run_id = r.id
+    return (await this.messagesWithCategorySentTo(contactId, types, since, limit)).map((m) => m.at);
+  }
+
+  /** As messagesSentTo, with the category each message declared (policy categories). */
+  async messagesWithCategorySentTo(
+    contactId: string,
+    types: readonly string[],
+    since: Date,
+    limit: number,
+  ): Promise<{ at: Date; category?: string }[]> {
+    const rows: { started_at: Date; category: string | null }[] = await this.db.query(
+      `SELECT a.started_at, a.action->>'category' AS category FROM runs r JOIN action_results a ON a.run_id = r.id
         WHERE r.contact_id = $1 AND r.status NOT IN ('not_matched', 'suppressed')
           AND a.action->>'type' = ANY($2::text[])
           AND a.status IN ('running', 'succeeded', 'uncertain') AND a.started_at > $3
         ORDER BY a.started_at DESC LIMIT $4`,
       [contactId, types, since, limit],
     );
-    return rows.map((r) => new Date(r.started_at));
+    return rows.map((r) => ({ at: new Date(r.started_at), ...(r.category ? { category: r.category } : {}) }));
   }
 }

@@ -10,15 +10,14 @@ import type { Contact } from '@crm-rules/crm-contract';
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import { EngineMetrics } from '../../../ops/engine-metrics';
 import {
-  decidePolicy,
   inboundAt,
   ledgerNeeds,
   policyApplies,
-  quietZone,
   type MessagingPolicy,
 } from '../../../language/policy/messaging-policy';
 import { CUSTOMER_MESSAGE_TYPES, isCustomerMessage } from '../../../language/policy/customer-messages';
-import { isTimeZone } from '../../../language/rules/check-timezone';
+import { judgeMessage } from '../../../language/policy/judge-message';
+import { declaredCategory, policyContactOf } from '../../../language/policy/policy-categories';
 import { RuleSetService } from '../../../rule-set/rule-set.service';
 import type { RuleAction } from '../../../language/rules/rule-types';
 import { ENGINE_CLOCK, systemClock, type EngineClock } from '../../../config/engine-clock';
@@ -56,23 +55,28 @@ export class PolicyGateService {
     const needs = ledgerNeeds(policy);
     // The ledger's send times (Postgres's clock) and the CRM's inbound time are real instants:
     // read on the engine clock, as `now` is (the same unless ENGINE_CLOCK_OFFSET_MS moves it).
-    const sentAt = needs
+    const sent = needs
       ? (
-          await ledger.actions.messagesSentTo(
+          await ledger.actions.messagesWithCategorySentTo(
             run.contact_id,
             CUSTOMER_MESSAGE_TYPES,
             this.clock.toWallClock(new Date(now.getTime() - needs.periodMs)),
             needs.rows,
           )
-        ).map((at) => this.clock.fromWallClock(at))
+        ).map((m) => ({ ...m, at: this.clock.fromWallClock(m.at) }))
       : [];
     const inbound = inboundAtOf(run);
-    const decision = decidePolicy(policy, {
+    // The same decision as rule tests, forecast and diff (judge-message.ts), with the same inputs.
+    const category = declaredCategory(row.action);
+    const decision = judgeMessage(policy, {
+      type,
+      ...(category ? { category } : {}),
       now,
-      zone: quietZone(policy, contact.customFields, isTimeZone),
-      sentAt,
+      contact: policyContactOf(contact as unknown as Record<string, unknown>),
+      sent,
       inboundAt: inbound && this.clock.fromWallClock(inbound),
     });
+    if (!decision) return 'go';
     const at = now.toISOString();
     const action = row.action_index;
     switch (decision.kind) {
