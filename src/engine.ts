@@ -12,6 +12,7 @@ import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { IntakeService } from './pipeline/intake/intake.service';
 import { webhookFastPath } from './pipeline/intake/webhook-handler';
+import { guardedListener } from './net/guarded-listener';
 import { customHookFastPath } from './pipeline/intake/custom-hook-handler';
 import { CustomIntakeService } from './pipeline/intake/custom-intake.service';
 import { SubscriptionService, subscriptionKinds } from './pipeline/intake/subscription.service';
@@ -85,6 +86,7 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
     ),
   );
   if (config.role === 'all' || config.role === 'api') mountWebhookFastPath(app, config);
+  guardRequestListeners(app.getHttpServer() as Server);
   boundHttpServer(app.getHttpServer() as Server, config);
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as { port: number };
@@ -145,6 +147,27 @@ function boundHttpServer(server: Server, config: AppConfig): void {
   server.requestTimeout = config.http.requestTimeoutMs;
   server.headersTimeout = Math.min(config.http.requestTimeoutMs, 60_000);
   server.maxConnections = config.http.maxConnections;
+}
+
+/**
+ * Every request listener (the fast paths and Express behind them) answers a throw with 500 and a
+ * log line: no request, however malformed, becomes an uncaughtException that stops the process.
+ */
+function guardRequestListeners(server: Server): void {
+  const listeners = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  const logger = new Logger('HttpServer');
+  for (const listener of listeners)
+    server.on(
+      'request',
+      guardedListener(listener, (err, req) =>
+        logger.error(
+          `request listener threw on ${req.method} ${JSON.stringify((req.url ?? '').slice(0, 200))}: ${
+            err instanceof Error ? err.stack : String(err)
+          }`,
+        ),
+      ),
+    );
 }
 
 /** POST /webhooks/crm and /hooks/<source> are answered before Express sees the request (webhook-handler.ts). */
