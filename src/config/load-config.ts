@@ -190,6 +190,11 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     problems.push(
       'ENGINE_CLOCK_OFFSET_MS moves the clock rules decide by; with NODE_ENV=production it also needs ENGINE_CLOCK_OFFSET_IN_PRODUCTION=true',
     );
+  // A guessable signing secret lets anyone forge the CRM's events; the embedded demo sandbox is exempt.
+  if (config.crm.baseUrl && config.crm.webhookSecret !== undefined && config.crm.webhookSecret.length < 32)
+    problems.push(
+      'CRM_WEBHOOK_SECRET must be at least 32 characters against a real CRM (e.g. openssl rand -hex 24); unset it to let the engine subscribe with a secret the CRM generates',
+    );
   if (config.retentionAuditDays < config.retentionDays)
     problems.push(`RETENTION_AUDIT_DAYS must be at least RETENTION_DAYS (${config.retentionDays})`);
   if (problems.length) throw new ConfigError(problems);

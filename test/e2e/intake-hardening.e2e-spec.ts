@@ -17,6 +17,10 @@ const SOURCES = `sources:
     secret: SOURCE_SECRET_HARDENING_E2E
     schema: { type: object }
     contact: { by: phone, from: /phone }
+  - name: weak
+    secret: SOURCE_SECRET_HARDENING_E2E_WEAK
+    schema: { type: object }
+    contact: { by: phone, from: /phone }
   - name: unset
     secret: SOURCE_SECRET_HARDENING_E2E_UNSET
     schema: { type: object }
@@ -55,6 +59,7 @@ describe('intake hardening (issue 30)', () => {
 
   beforeAll(async () => {
     process.env.SOURCE_SECRET_HARDENING_E2E = SECRET;
+    process.env.SOURCE_SECRET_HARDENING_E2E_WEAK = 'x';
     process.on('uncaughtException', onUncaught);
     h = await startHarness({
       rules: { 'sources.yaml': SOURCES, 'forms.yaml': RULE },
@@ -66,6 +71,7 @@ describe('intake hardening (issue 30)', () => {
   afterAll(async () => {
     process.off('uncaughtException', onUncaught);
     delete process.env.SOURCE_SECRET_HARDENING_E2E;
+    delete process.env.SOURCE_SECRET_HARDENING_E2E_WEAK;
     await h?.stop();
   });
 
@@ -148,6 +154,9 @@ describe('intake hardening (issue 30)', () => {
       status: 401,
       json: { error: { code: 'invalid_signature', message: 'signature rejected: signature_mismatch' } },
     });
+    // Source secrets: a value under 32 characters is no key, even signed correctly with it.
+    const weak = await hook(h, 'weak', body, { 'x-service-signature': signatureHeader('x', body) });
+    expect(weak).toEqual(answers[0]);
     const unsigned = await Promise.all(['forms', 'no-such-source'].map((name) => hook(h, name, body, {})));
     expect(unsigned[0]).toEqual(unsigned[1]);
     expect(unsigned[0].status).toBe(401);

@@ -24,6 +24,9 @@ export type HookCheck =
   | { ok: true; name: string; source?: CustomSource; secret?: string; header: SignatureHeader }
   | { ok: false; refusal: HookOutcome };
 
+/** A source's HMAC key shorter than this is refused (docs/SECURITY.md, Intake). */
+export const MIN_SOURCE_SECRET_LENGTH = 32;
+
 const refusal = (status: number, code: string, message: string): { ok: false; refusal: HookOutcome } => ({
   ok: false,
   refusal: { status, body: { error: { code, message } } },
@@ -49,7 +52,9 @@ export class CustomIntakeService {
     if (!header.ok) return this.badSignature(name ?? '', header.reason);
     const source = name === undefined ? undefined : this.rules.current()?.sources.get(name);
     const secret = source ? process.env[source.secret] : undefined;
-    return { ok: true, name: name ?? '', source, secret: secret || undefined, header: header.header };
+    // A weak value is no key: refused like an unset one (the log says which).
+    const strong = secret !== undefined && secret.length >= MIN_SOURCE_SECRET_LENGTH;
+    return { ok: true, name: name ?? '', source, secret: strong ? secret : undefined, header: header.header };
   }
 
   /** The body of a delivery that passed `check`: signature, JSON, the source's schema, storage. */
@@ -95,7 +100,9 @@ export class CustomIntakeService {
       this.metrics.events.inc({ outcome: 'unavailable' });
       // The variable's name only: it says what to set, and the value is not there to leak.
       this.logger.error(
-        `event source "${source.name}" refused a delivery: environment variable ${source.secret} is not set`,
+        `event source "${source.name}" refused a delivery: environment variable ${source.secret} is ${
+          process.env[source.secret] ? `shorter than ${MIN_SOURCE_SECRET_LENGTH} characters` : 'not set'
+        }`,
       );
     }
     return refusal(401, 'invalid_signature', 'signature rejected: signature_mismatch').refusal;
