@@ -20,6 +20,13 @@ export class EngineMetrics {
     registers: [this.registry],
   });
 
+  readonly loopBrake = new Counter({
+    name: 'crmr_loop_brake_total',
+    help: 'Runs the own-write loop brake suppressed (own_write_loop): a CRM-writing rule re-triggered by its own write',
+    labelNames: ['rule'],
+    registers: [this.registry],
+  });
+
   readonly runDispatch = new Counter({
     name: 'crmr_run_dispatch_total',
     help: "An event's acting runs: executed in the events job (inline) or handed to the actions queue (queued), and why",

@@ -6,6 +6,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Queryable } from '../../persistence/sql/queryable';
 import { timingPlanOf, type TimingPlan } from '../../language/rules/run-gates';
 import type { RuleDefinition, RuleEvaluation } from '../../language/rules/rule-types';
+import { actionDefinition } from '../../language/catalogue/catalogue';
 import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import { EnrollmentsRepository } from '../../persistence/ledger/enrollments.repository';
 import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
@@ -40,6 +41,8 @@ export interface PendingRun {
   priority: RunPriority;
   /** Settled at creation: each action's guard refusal (for the actions metric, after the commit). */
   settled?: SettledAction[];
+  /** Set when the loop brake suppressed it (`own_write_loop`): counted and logged after the commit. */
+  reason?: string;
 }
 
 /** An action of a run settled at creation: skipped as the runner would have skipped it. */
@@ -83,7 +86,7 @@ export async function createRun(tx: EntityManager, input: NewRun, settle?: Settl
       shadow ? 'shadow' : (settled ?? 'pending'),
     );
   }
-  return { ...run, status: finalStatus, ...(settled ? { settled } : {}) };
+  return { ...run, status: finalStatus, ...(settled ? { settled } : {}), ...(reason ? { reason } : {}) };
 }
 
 /**
@@ -198,9 +201,25 @@ async function admission(
 
 export const OWN_WRITE_LOOP = Object.freeze({ status: 'suppressed' as RunStatus, reason: 'own_write_loop' });
 
-/** Loop protection looks at contact updates only; an operator's replay is deliberate. */
+/**
+ * Loop protection looks at contact updates only, for rules that can cause one (an action whose
+ * CRM write emits contact.updated, in any arm); an operator's replay is deliberate. A rule that
+ * only calls out (http-request) or only messages cannot re-trigger itself: it is never braked.
+ */
 export function loopChecked(input: NewRun): boolean {
-  return input.eventType === 'contact.updated' && !input.replay;
+  return input.eventType === 'contact.updated' && !input.replay && canLoop(input.rule);
+}
+
+const loops = new WeakMap<RuleDefinition, boolean>();
+
+/** Whether any of the rule's actions makes the CRM emit contact.updated (once per rule definition). */
+export function canLoop(rule: RuleDefinition): boolean {
+  let known = loops.get(rule);
+  if (known === undefined) {
+    known = rule.actions.some((a) => actionDefinition(a.type).effect.emits(a).includes('contact.updated'));
+    loops.set(rule, known);
+  }
+  return known;
 }
 
 /** Whether the rule limits how often it fires (once, cooldown, at-most): a claim per run, in order. */

@@ -135,7 +135,12 @@ export async function recordMatchedEvents(
       matched[i],
       !inserted.has(row.id)
         ? { ...run, status: 'suppressed' } // same trigger seen before
-        : { ...run, status: row.status, ...(settled[i] ? { settled: settled[i] } : {}) },
+        : {
+            ...run,
+            status: row.status,
+            ...(settled[i] ? { settled: settled[i] } : {}),
+            ...(row.reason ? { reason: row.reason } : {}),
+          },
     );
   });
   return events.map((e, i) => (mine[i] ? e.runs.map((run) => createdOf.get(run)!) : null));
