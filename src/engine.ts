@@ -16,6 +16,7 @@ import { guardedListener } from './net/guarded-listener';
 import { customHookFastPath } from './pipeline/intake/custom-hook-handler';
 import { CustomIntakeService } from './pipeline/intake/custom-intake.service';
 import { SubscriptionService, subscriptionKinds } from './pipeline/intake/subscription.service';
+import { SubscriptionCheckSchedule } from './pipeline/intake/subscription-check.processor';
 import { RuleSetService } from './rule-set/rule-set.service';
 import {
   demoFixtureWithRecipeNames,
@@ -106,6 +107,9 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
     const rules = app.get(RuleSetService);
     const subscriptions = app.get(SubscriptionService);
     await subscriptions.ensure(subscriptionKinds(rules.current()));
+    // Checked again periodically: the CRM disables a subscription after failed deliveries.
+    subscriptions.manage(() => subscriptionKinds(rules.current()));
+    await app.get(SubscriptionCheckSchedule).start();
     // A reloaded rule set may listen to other kinds: the subscription follows it.
     rules.onChange(
       (set) =>

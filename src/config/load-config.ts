@@ -171,6 +171,7 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     },
     intakeDbPoolSize: int('INTAKE_DB_POOL_SIZE', 8, 1, 100),
     retentionDays: int('RETENTION_DAYS', 30, 1, 3650),
+    subscriptionCheckMs: int('WEBHOOK_SUBSCRIPTION_CHECK_MS', 60_000, 1_000, 3_600_000),
     retentionAuditDays: int('RETENTION_AUDIT_DAYS', 365, 1, 36500),
     webhookSecretKeys: { current: currentKey, old: oldKeys, local: secretKeyText === undefined },
     logLevel: str('LOG_LEVEL', 'info')!,

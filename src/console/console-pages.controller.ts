@@ -26,6 +26,8 @@ import { ActionResultsRepository } from '../persistence/ledger/action-results.re
 import { InboxEventsRepository } from '../persistence/ledger/inbox-events.repository';
 import type { RunListRow } from '../persistence/ledger/run-rows';
 import { RunsRepository } from '../persistence/ledger/runs.repository';
+import { ModuleRef } from '@nestjs/core';
+import { DELIVERY_HEALTH, type DeliveryHealth } from '../ops/delivery-health';
 
 /** Per source of the contact timeline: enough for a page; the newest are kept. */
 const TIMELINE_LIMIT = 500;
@@ -45,7 +47,15 @@ export class ConsolePagesController {
     private readonly overview: OverviewFeed,
     private readonly budget: BudgetFeed,
     private readonly journal: ContactJournalRepository,
+    private readonly moduleRef: ModuleRef,
   ) {}
+
+  /** Shown on the overview while the CRM is not delivering events (subscription disabled or missing). */
+  private async deliveryProblem(): Promise<{ message: string } | undefined> {
+    const delivery = this.moduleRef.get<DeliveryHealth>(DELIVERY_HEALTH, { strict: false });
+    const state = await delivery.state();
+    return state.delivering ? undefined : { message: `${state.status}: ${state.message}` };
+  }
 
   @Get()
   async home(@Req() req: Request, @Res() res: Response) {
@@ -58,6 +68,7 @@ export class ConsolePagesController {
       runs: list(RUN_STATUSES, s.runs),
       actions: list(ACTION_STATUSES, s.actions),
       queues: Object.entries(s.queues).map(([name, c]) => ({ name, ...c })),
+      deliveryProblem: await this.deliveryProblem(),
     };
     this.pages.send(req, res, 'overview', view, { title: 'Overview', scripts: ['live.js'] });
   }

@@ -9,9 +9,19 @@ describe('customEventId', () => {
   it.each([
     ['the payload member', { name: 'shop', 'event-id': '/orderId' }, { orderId: 'o-1' }, 'shop:o-1'],
     ['a numeric payload id', { name: 'shop', 'event-id': '/n' }, { n: 7 }, 'shop:7'],
-    ['the hash when the payload has none', { name: 'shop', 'event-id': '/orderId' }, {}, `shop:sha256:${hash}`],
+    [
+      'the hash when the payload has none',
+      { name: 'shop', 'event-id': '/orderId' },
+      {},
+      `shop:sha256:${hash}`,
+    ],
     ['the hash without a pointer', { name: 'erp' }, {}, `erp:sha256:${hash}`],
-    ['the hash for an empty payload id', { name: 'erp', 'event-id': '/id' }, { id: '' }, `erp:sha256:${hash}`],
+    [
+      'the hash for an empty payload id',
+      { name: 'erp', 'event-id': '/id' },
+      { id: '' },
+      `erp:sha256:${hash}`,
+    ],
   ])('uses %s', (_what, source, payload, expected) => {
     expect(customEventId(source, payload, body)).toBe(expected);
   });
