@@ -1,4 +1,10 @@
-import { jsonDepthAtMost, MAX_JSON_DEPTH, withinJsonDepth } from './json-depth';
+import {
+  clipJsonDepth,
+  jsonDepthAtMost,
+  MAX_JSON_DEPTH,
+  TOO_DEEP_MARKER,
+  withinJsonDepth,
+} from './json-depth';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const nested = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
@@ -39,5 +45,21 @@ describe('jsonDepthAtMost', () => {
 
   it('reads a 20,000-deep value without overflowing', () => {
     expect(jsonDepthAtMost(JSON.parse(arrays(20_000)))).toBe(false);
+  });
+});
+
+describe('clipJsonDepth', () => {
+  it('returns a value within the limit as it is', () => {
+    const value = { a: [1, { b: 2 }] };
+    expect(clipJsonDepth(value, 3)).toBe(value);
+  });
+
+  it('cuts what lies past the limit, so a 20,000-deep stored value can be written as JSON', () => {
+    const deep = JSON.parse(`{"id":"e1","data":${nested(20_000)}}`);
+    const clipped = clipJsonDepth(deep);
+    expect(() => JSON.stringify(deep)).toThrow(RangeError);
+    expect(jsonDepthAtMost(clipped)).toBe(true);
+    expect(JSON.stringify(clipped)).toContain(TOO_DEEP_MARKER);
+    expect(clipped.id).toBe('e1');
   });
 });

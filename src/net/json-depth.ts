@@ -50,3 +50,23 @@ export function jsonDepthAtMost(value: unknown, limit: number = MAX_JSON_DEPTH):
   }
   return true;
 }
+
+/** What stands in for a part of a stored value nested deeper than the limit. */
+export const TOO_DEEP_MARKER = `[nested deeper than ${MAX_JSON_DEPTH} levels: not shown]`;
+
+/**
+ * The value itself when it nests no deeper than `limit`; else a copy whose parts past the limit
+ * are TOO_DEEP_MARKER, so JSON.stringify (a stack-deep recursion) cannot fail on it. For rows
+ * stored before intake refused such payloads: the admin page and the export show them, cut.
+ * The copy recurses at most `limit` levels.
+ */
+export function clipJsonDepth<T>(value: T, limit: number = MAX_JSON_DEPTH): T {
+  if (jsonDepthAtMost(value, limit)) return value;
+  const clip = (v: unknown, depth: number): unknown => {
+    if (v === null || typeof v !== 'object') return v;
+    if (depth >= limit) return TOO_DEEP_MARKER;
+    if (Array.isArray(v)) return v.map((x) => clip(x, depth + 1));
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clip(x, depth + 1)]));
+  };
+  return clip(value, 0) as T;
+}

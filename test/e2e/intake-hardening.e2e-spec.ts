@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { DataSource } from 'typeorm';
 import { signatureHeader } from '../../src/net/verify-signature';
-import { MAX_JSON_DEPTH } from '../../src/net/json-depth';
-import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { MAX_JSON_DEPTH, TOO_DEEP_MARKER } from '../../src/net/json-depth';
+import { admin, ADMIN_TOKEN, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { request } from '../support/http';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
@@ -112,6 +112,25 @@ describe('intake hardening (issue 30)', () => {
       expect(Number((await db.query(`SELECT count(*) AS n FROM inbox_events`))[0].n)).toBe(before);
     },
   );
+
+  it('the admin page and the events export show an already-stored deep row (no 500, no cut export)', async () => {
+    // Stored before intake refused such payloads (Postgres takes 10,000 levels; JSON.stringify does not).
+    const key = `evt_deep_${randomUUID()}`;
+    const [{ id }] = await db.query(
+      `INSERT INTO inbox_events (event_key, type, payload, status) VALUES ($1, 'contact.updated', $2::jsonb, 'processed') RETURNING id`,
+      [key, `{"id":"${key}","type":"contact.updated","data":${'['.repeat(10_000)}${']'.repeat(10_000)}}`],
+    );
+    const page = await admin(h, 'GET', `/admin/events/${id}`);
+    expect(page.status).toBe(200);
+    expect(JSON.stringify(page.body.payload)).toContain(TOO_DEEP_MARKER);
+    const exported = await request(`${h.url}/admin/events/export`, 'GET', {
+      headers: { 'x-admin-token': ADMIN_TOKEN },
+    });
+    expect(exported.status).toBe(200);
+    const lines = String(exported.body).trim().split('\n');
+    const parsed = lines.map((line) => JSON.parse(line));
+    expect(parsed.some((line) => JSON.stringify(line).includes(key))).toBe(true);
+  });
 
   it('custom sources dedupe on the signed body: 3 resends with X-Event-Id attacker-N give 1 event, 1 run', async () => {
     const contact = await newContact(h, 'Rhea Resend');
