@@ -27,7 +27,10 @@ describe('a webhook subscription the CRM disabled is said and recreated', () => 
   let db: DataSource;
 
   beforeAll(async () => {
-    h = await startHarness({ rules: { 'tag.yaml': RULE }, env: { RULES_WATCH: 'false', WEBHOOK_SUBSCRIPTION_CHECK_MS: '3000' } });
+    h = await startHarness({
+      rules: { 'tag.yaml': RULE },
+      env: { RULES_WATCH: 'false', WEBHOOK_SUBSCRIPTION_CHECK_MS: '3000' },
+    });
     engine = h;
     db = h.app.get(DataSource);
   });

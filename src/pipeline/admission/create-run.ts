@@ -6,16 +6,13 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Queryable } from '../../persistence/sql/queryable';
 import { timingPlanOf, type TimingPlan } from '../../language/rules/run-gates';
 import type { RuleDefinition, RuleEvaluation } from '../../language/rules/rule-types';
-import { actionDefinition } from '../../language/catalogue/catalogue';
+import { canLoop, OWN_WRITE_LOOP, OWN_WRITE_LOOP_WINDOW_MS } from './loop-brake';
 import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import { EnrollmentsRepository } from '../../persistence/ledger/enrollments.repository';
 import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
 import type { RunPriority, RunStatus } from '../../persistence/ledger/run.entity';
 import type { RunInsert } from '../../persistence/ledger/run-rows';
 import { RunsRepository } from '../../persistence/ledger/runs.repository';
-
-/** Events the engine's own writes cause do not re-trigger the same rule within this window. */
-export const OWN_WRITE_LOOP_WINDOW_MS = 120_000;
 
 export interface NewRun {
   triggerKey: string;
@@ -199,8 +196,6 @@ async function admission(
   return enrollmentAdmission(tx, input, runId);
 }
 
-export const OWN_WRITE_LOOP = Object.freeze({ status: 'suppressed' as RunStatus, reason: 'own_write_loop' });
-
 /**
  * Loop protection looks at contact updates only, for rules that can cause one (an action whose
  * CRM write emits contact.updated, in any arm); an operator's replay is deliberate. A rule that
@@ -208,18 +203,6 @@ export const OWN_WRITE_LOOP = Object.freeze({ status: 'suppressed' as RunStatus,
  */
 export function loopChecked(input: NewRun): boolean {
   return input.eventType === 'contact.updated' && !input.replay && canLoop(input.rule);
-}
-
-const loops = new WeakMap<RuleDefinition, boolean>();
-
-/** Whether any of the rule's actions makes the CRM emit contact.updated (once per rule definition). */
-export function canLoop(rule: RuleDefinition): boolean {
-  let known = loops.get(rule);
-  if (known === undefined) {
-    known = rule.actions.some((a) => actionDefinition(a.type).effect.emits(a).includes('contact.updated'));
-    loops.set(rule, known);
-  }
-  return known;
 }
 
 /** Whether the rule limits how often it fires (once, cooldown, at-most): a claim per run, in order. */
