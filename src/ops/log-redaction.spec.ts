@@ -14,6 +14,7 @@ describe('redactPersonalData', () => {
       'run 12345678-1234-1234-1234-123456789012 done',
       'run 12345678-1234-1234-1234-123456789012 done',
     ],
+    ['an IPv4 address', 'wrong token from 192.168.100.200', 'wrong token from 192.168.100.200'],
     ['an ISO timestamp', 'at 2026-11-28T13:28:47.123Z', 'at 2026-11-28T13:28:47.123Z'],
     [
       'small numbers',

@@ -4,8 +4,9 @@
 // its SQL text and parameters (the Postgres message and code stay: they say what went wrong).
 // Pure: no Nest, no I/O.
 
-// Kept as they are: uuids and ISO timestamps, whose digit runs would read as phone numbers.
-const KEEP = String.raw`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+Z?)?`;
+// Kept as they are: uuids, ISO timestamps and IPv4 addresses, whose digit runs would read as phone
+// numbers.
+const KEEP = String.raw`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+Z?)?|(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])`;
 const EMAIL = String.raw`[\w.+-]+@[\w-]+(?:\.[\w-]+)+`;
 // 7 to 15 digits (E.164) with the separators people write, not inside a word or a longer number.
 const PHONE = String.raw`(?<![\w.+-])\+?\d(?:[ ().-]{0,2}\d){6,14}(?![\w])`;
