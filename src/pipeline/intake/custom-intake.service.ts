@@ -5,7 +5,7 @@
 // JSON or fails the source's schema 400 (kept nowhere). An accepted delivery goes into the inbox
 // through IntakeService like a CRM webhook (deduplication, ledger, replay, failure states); its
 // contact is looked up later by the events worker, never here (intake stays fast).
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { EngineMetrics } from '../../ops/engine-metrics';
 import type { CustomSource } from '../../language/rules/custom-sources';
 import { customEventId, customInboxPayload } from './custom-delivery';
@@ -33,7 +33,7 @@ const refusal = (status: number, code: string, message: string): { ok: false; re
 });
 
 @Injectable()
-export class CustomIntakeService {
+export class CustomIntakeService implements OnApplicationBootstrap {
   private readonly logger = new Logger(CustomIntakeService.name);
 
   constructor(
@@ -41,6 +41,23 @@ export class CustomIntakeService {
     private readonly intake: IntakeService,
     private readonly metrics: EngineMetrics,
   ) {}
+
+  /** Said at start and at each reload: a source whose key is unset or weak refuses every delivery. */
+  onApplicationBootstrap(): void {
+    const report = () => {
+      for (const source of this.rules.current()?.sources.values() ?? []) {
+        const value = process.env[source.secret];
+        if (!value || value.length < MIN_SOURCE_SECRET_LENGTH)
+          this.logger.error(
+            `event source "${source.name}" will refuse every delivery: ${source.secret} is ${
+              value ? `shorter than ${MIN_SOURCE_SECRET_LENGTH} characters` : 'not set'
+            }`,
+          );
+      }
+    };
+    report();
+    this.rules.onChange(report);
+  }
 
   /**
    * Before the body is read: a well-formed, fresh signature header. The source and its secret are
