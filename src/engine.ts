@@ -15,9 +15,11 @@ import { holdsExampleRules } from './config/example-rules';
 import { engineStartProblems } from './config/start-checks';
 import { IntakeService } from './pipeline/intake/intake.service';
 import { webhookFastPath } from './pipeline/intake/webhook-handler';
+import { guardedListener } from './net/guarded-listener';
 import { customHookFastPath } from './pipeline/intake/custom-hook-handler';
 import { CustomIntakeService } from './pipeline/intake/custom-intake.service';
 import { SubscriptionService, subscriptionKinds } from './pipeline/intake/subscription.service';
+import { SubscriptionCheckSchedule } from './pipeline/intake/subscription-check.processor';
 import { RuleSetService } from './rule-set/rule-set.service';
 import {
   demoFixtureWithRecipeNames,
@@ -90,6 +92,7 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
     ),
   );
   if (config.role === 'all' || config.role === 'api') mountWebhookFastPath(app, config);
+  guardRequestListeners(app.getHttpServer() as Server);
   boundHttpServer(app.getHttpServer() as Server, config);
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as { port: number };
@@ -109,6 +112,9 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
     const rules = app.get(RuleSetService);
     const subscriptions = app.get(SubscriptionService);
     await subscriptions.ensure(subscriptionKinds(rules.current()));
+    // Checked again periodically: the CRM disables a subscription after failed deliveries.
+    subscriptions.manage(() => subscriptionKinds(rules.current()));
+    await app.get(SubscriptionCheckSchedule).start();
     // A reloaded rule set may listen to other kinds: the subscription follows it.
     rules.onChange(
       (set) =>
@@ -150,6 +156,27 @@ function boundHttpServer(server: Server, config: AppConfig): void {
   server.requestTimeout = config.http.requestTimeoutMs;
   server.headersTimeout = Math.min(config.http.requestTimeoutMs, 60_000);
   server.maxConnections = config.http.maxConnections;
+}
+
+/**
+ * Every request listener (the fast paths and Express behind them) answers a throw with 500 and a
+ * log line: no request, however malformed, becomes an uncaughtException that stops the process.
+ */
+function guardRequestListeners(server: Server): void {
+  const listeners = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  const logger = new Logger('HttpServer');
+  for (const listener of listeners)
+    server.on(
+      'request',
+      guardedListener(listener, (err, req) =>
+        logger.error(
+          `request listener threw on ${req.method} ${JSON.stringify((req.url ?? '').slice(0, 200))}: ${
+            err instanceof Error ? err.stack : String(err)
+          }`,
+        ),
+      ),
+    );
 }
 
 /** POST /webhooks/crm and /hooks/<source> are answered before Express sees the request (webhook-handler.ts). */

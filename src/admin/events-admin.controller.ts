@@ -9,6 +9,7 @@ import {
   Query,
   UseGuards,
 } from '@nestjs/common';
+import { clipJsonDepth } from '../net/json-depth';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { InboxEventsRepository } from '../persistence/ledger/inbox-events.repository';
 import type { SentForTrigger } from '../persistence/ledger/action-result-views.repository';
@@ -46,7 +47,8 @@ export class EventsAdminController {
   async show(@Param('id', ParseUUIDPipe) id: string) {
     const event = await this.inbox.show(id);
     if (!event) throw new NotFoundException(`event ${id} not found`);
-    return event;
+    // A row stored before intake refused deep payloads would break JSON.stringify (500): cut.
+    return { ...event, payload: clipJsonDepth(event.payload) };
   }
 
   @Post(':id/replay')

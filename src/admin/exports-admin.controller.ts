@@ -1,6 +1,7 @@
 // Exports for the offline toolchain (crm-rules forecast / diff): the contact mirror in the
 // contacts-file format and the inbox as recorded events, both NDJSON, streamed page by page so
 // an export of any size takes constant memory.
+import { clipJsonDepth } from '../net/json-depth';
 import { BadRequestException, Controller, Get, Logger, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -57,7 +58,10 @@ export class ExportsAdminController {
       for (;;) {
         const rows = await this.inbox.pageForExport({ since, until }, after, PAGE);
         if (rows.length === 0) return;
-        await write(rows.map((r) => eventLine(recordedFromInbox(r))).join(''));
+        // A row stored before intake refused deep payloads would cut the export: its deep part is.
+        await write(
+          rows.map((r) => eventLine(recordedFromInbox({ ...r, payload: clipJsonDepth(r.payload) }))).join(''),
+        );
         after = { receivedAt: rows[rows.length - 1].cursor_at, id: rows[rows.length - 1].id };
       }
     });

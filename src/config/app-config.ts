@@ -67,6 +67,8 @@ export interface AppConfig {
   intakeDbPoolSize: number;
   /** Processed inbox payloads, runs and contact snapshots older than this are pruned. */
   retentionDays: number;
+  /** How often the webhook subscription is checked and repaired (WEBHOOK_SUBSCRIPTION_CHECK_MS). */
+  subscriptionCheckMs: number;
   /**
    * Keys of the webhook secrets at rest: `current` seals (WEBHOOK_SECRET_KEY, or the public local
    * key outside production: `local`), `old` still open (WEBHOOK_SECRET_OLD_KEYS, during a rotation).

@@ -145,6 +145,22 @@ describe('loadConfig', () => {
       expect(() => loadConfig(env)).toThrow(/^(?![\s\S]*not-a-key-0123456789)/);
     });
   });
+  describe('source secrets: CRM_WEBHOOK_SECRET strength', () => {
+    const REAL = { CRM_BASE_URL: 'https://crm.example.com', CRM_API_KEY: 'sk_live_x' };
+
+    it('refuses CRM_WEBHOOK_SECRET=x at start against a real CRM, with a clear message', () => {
+      expect(() => loadConfig({ ...REAL, CRM_WEBHOOK_SECRET: 'x' })).toThrow(
+        /CRM_WEBHOOK_SECRET must be at least 32 characters/,
+      );
+    });
+
+    it.each([
+      ['a strong secret against a real CRM', { ...REAL, CRM_WEBHOOK_SECRET: 'k'.repeat(32) }],
+      ['a short secret in the demo (embedded sandbox)', { CRM_WEBHOOK_SECRET: 'x' }],
+    ])('accepts %s', (_what, env) => {
+      expect(() => loadConfig(env)).not.toThrow();
+    });
+  });
   describe('the engine clock offset', () => {
     const PROD = { NODE_ENV: 'production', WEBHOOK_SECRET_KEY: 'ab'.repeat(32) };
 

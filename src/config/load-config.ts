@@ -172,6 +172,7 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     },
     intakeDbPoolSize: int('INTAKE_DB_POOL_SIZE', 8, 1, 100),
     retentionDays: int('RETENTION_DAYS', 30, 1, 3650),
+    subscriptionCheckMs: int('WEBHOOK_SUBSCRIPTION_CHECK_MS', 60_000, 1_000, 3_600_000),
     retentionAuditDays: int('RETENTION_AUDIT_DAYS', 365, 1, 36500),
     webhookSecretKeys: { current: currentKey, old: oldKeys, local: secretKeyText === undefined },
     logLevel: str('LOG_LEVEL', 'info')!,
@@ -190,6 +191,11 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
   )
     problems.push(
       'ENGINE_CLOCK_OFFSET_MS moves the clock rules decide by; with NODE_ENV=production it also needs ENGINE_CLOCK_OFFSET_IN_PRODUCTION=true',
+    );
+  // A guessable signing secret lets anyone forge the CRM's events; the embedded demo sandbox is exempt.
+  if (config.crm.baseUrl && config.crm.webhookSecret !== undefined && config.crm.webhookSecret.length < 32)
+    problems.push(
+      'CRM_WEBHOOK_SECRET must be at least 32 characters against a real CRM (e.g. openssl rand -hex 24); unset it to let the engine subscribe with a secret the CRM generates',
     );
   if (config.retentionAuditDays < config.retentionDays)
     problems.push(`RETENTION_AUDIT_DAYS must be at least RETENTION_DAYS (${config.retentionDays})`);

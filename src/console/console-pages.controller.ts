@@ -31,6 +31,8 @@ import { RunsRepository } from '../persistence/ledger/runs.repository';
 import { ContactNamesService } from '../contacts/contact-names.service';
 import { contactLabel } from '../contacts/contact-search-term';
 import { MESSAGE_SKIP_KINDS } from '../language/policy/message-skips';
+import { ModuleRef } from '@nestjs/core';
+import { DELIVERY_HEALTH, type DeliveryHealth } from '../ops/delivery-health';
 
 /** Per source of the contact timeline: enough for a page; the newest are kept. */
 const TIMELINE_LIMIT = 500;
@@ -51,7 +53,15 @@ export class ConsolePagesController {
     private readonly budget: BudgetFeed,
     private readonly journal: ContactJournalRepository,
     private readonly names: ContactNamesService,
+    private readonly moduleRef: ModuleRef,
   ) {}
+
+  /** Shown on the overview while the CRM is not delivering events (subscription disabled or missing). */
+  private async deliveryProblem(): Promise<{ message: string } | undefined> {
+    const delivery = this.moduleRef.get<DeliveryHealth>(DELIVERY_HEALTH, { strict: false });
+    const state = await delivery.state();
+    return state.delivering ? undefined : { message: `${state.status}: ${state.message}` };
+  }
 
   @Get()
   async home(@Req() req: Request, @Res() res: Response) {
@@ -64,6 +74,7 @@ export class ConsolePagesController {
       runs: list(RUN_STATUSES, s.runs),
       actions: list(ACTION_STATUSES, s.actions),
       queues: Object.entries(s.queues).map(([name, c]) => ({ name, ...c })),
+      deliveryProblem: await this.deliveryProblem(),
     };
     this.pages.send(req, res, 'overview', view, { title: 'Overview', scripts: ['live.js'] });
   }

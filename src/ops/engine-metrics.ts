@@ -20,6 +20,26 @@ export class EngineMetrics {
     registers: [this.registry],
   });
 
+  readonly loopBrake = new Counter({
+    name: 'crmr_loop_brake_total',
+    help: 'Runs the own-write loop brake suppressed (own_write_loop): a CRM-writing rule re-triggered by its own write',
+    labelNames: ['rule'],
+    registers: [this.registry],
+  });
+
+  readonly subscriptionDelivering = new Gauge({
+    name: 'crmr_webhook_subscription_delivering',
+    help: '1 while the CRM delivers the events the rules need to this engine; 0 while its subscription is disabled or missing (until the check repairs it)',
+    registers: [this.registry],
+  });
+
+  readonly subscriptionRepairs = new Counter({
+    name: 'crmr_webhook_subscription_repairs_total',
+    help: 'Webhook subscriptions recreated because the CRM had disabled or lost them',
+    labelNames: ['cause'],
+    registers: [this.registry],
+  });
+
   readonly runDispatch = new Counter({
     name: 'crmr_run_dispatch_total',
     help: "An event's acting runs: executed in the events job (inline) or handed to the actions queue (queued), and why",

@@ -13,6 +13,8 @@ import { checkAdminRequest } from '../admin-auth/admin-token';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { EVENTS_QUEUE } from '../queues/queues';
 import { RuleSetService } from '../rule-set/rule-set.service';
+import { ModuleRef } from '@nestjs/core';
+import { DELIVERY_HEALTH, type DeliveryHealth } from './delivery-health';
 
 /**
  * GET /health: anyone (a load balancer) learns up or down, 200 or 503; what is down and why
@@ -28,6 +30,7 @@ export class HealthController {
     private readonly indicators: HealthIndicatorService,
     private readonly rules: RuleSetService,
     @InjectQueue(EVENTS_QUEUE) private readonly events: Queue,
+    private readonly moduleRef: ModuleRef,
   ) {}
 
   @Get()
@@ -42,7 +45,22 @@ export class HealthController {
       res.status(503);
     }
     const admin = checkAdminRequest(req, this.config.adminToken, { allowBasic: false }).ok;
-    return admin ? result : { status: result.status };
+    return admin ? { ...result, ...(await this.delivery()) } : { status: result.status };
+  }
+
+  /**
+   * Webhook delivery, in the detail only (api processes): `subscription.delivering` false while
+   * the CRM has disabled or lost the subscription. It does not turn the probe 503: a load balancer
+   * taking every api process out would stop the intake too; the metric and alert say it instead.
+   */
+  private async delivery(): Promise<{ subscription?: unknown }> {
+    let delivery: DeliveryHealth;
+    try {
+      delivery = this.moduleRef.get<DeliveryHealth>(DELIVERY_HEALTH, { strict: false });
+    } catch {
+      return {};
+    }
+    return { subscription: await delivery.state() };
   }
 
   private runChecks(): Promise<HealthCheckResult> {

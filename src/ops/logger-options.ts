@@ -1,6 +1,7 @@
-import type { DestinationStream } from 'pino';
+import { stdSerializers, type DestinationStream } from 'pino';
 import type { Params } from 'nestjs-pino';
 import type { AppConfig } from '../config/app-config';
+import { redactError, redactLogArguments, redactPersonalData } from './log-redaction';
 
 /**
  * Where a secret can sit in a request or answer log line: the API key and signature, the admin
@@ -31,6 +32,24 @@ export function loggerOptions(config: AppConfig, destination?: DestinationStream
   const options = {
     level: config.logLevel,
     redact: { paths: redactedPaths(config.crm.signatureHeader), censor: '[redacted]' },
+    // Ids, not personal data: phone numbers and emails in messages, SQL text and parameters in
+    // errors, search terms in URLs never reach a line (log-redaction.ts).
+    hooks: {
+      logMethod(this: unknown, args: unknown[], method: (...a: unknown[]) => void) {
+        method.apply(this, redactLogArguments(args));
+      },
+    },
+    serializers: {
+      err: (err: unknown) =>
+        redactError(
+          (err instanceof Error ? stdSerializers.err(err) : (err as Record<string, unknown>)) as Record<
+            string,
+            unknown
+          >,
+        ),
+      req: (req: Record<string, unknown>) =>
+        typeof req?.url === 'string' ? { ...req, url: redactPersonalData(req.url) } : req,
+    },
     autoLogging: { ignore: (req: { url?: string }) => /^\/(health|metrics)/.test(req.url ?? '') },
     customProps: (req: unknown) => ({ correlationId: (req as { id?: unknown }).id }),
     // A 5xx the code answered on purpose (the console's 503 without ADMIN_TOKEN) is one line, not

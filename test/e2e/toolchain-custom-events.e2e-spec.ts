@@ -14,10 +14,10 @@ import { ADMIN_TOKEN, eventually, Harness, newContact, startHarness } from '../s
 import { request } from '../support/http';
 import { cli, git } from '../support/cli';
 
-const SECRET = 'whsec_shop_toolchain_0123456789';
+const SECRET = 'whsec_shop_toolchain_0123456789abcdef0123';
 const SOURCES = `sources:
   - name: shop
-    secret: SHOP_TOOLCHAIN_HOOK_SECRET
+    secret: SOURCE_SECRET_SHOP_TOOLCHAIN
     event-id: /orderId
     schema:
       type: object
@@ -38,7 +38,7 @@ describe('crm-rules diff and forecast over recorded custom-source events', () =>
   const savedKey = process.env.CRM_API_KEY;
 
   beforeAll(async () => {
-    process.env.SHOP_TOOLCHAIN_HOOK_SECRET = SECRET;
+    process.env.SOURCE_SECRET_SHOP_TOOLCHAIN = SECRET;
     h = await startHarness({
       rules: { 'sources.yaml': SOURCES, 'orders.yaml': ruleOver(100) },
       subscribe: false,
@@ -47,7 +47,7 @@ describe('crm-rules diff and forecast over recorded custom-source events', () =>
     repo = mkdtempSync(join(tmpdir(), 'crm-rules-custom-events-'));
   });
   afterAll(async () => {
-    delete process.env.SHOP_TOOLCHAIN_HOOK_SECRET;
+    delete process.env.SOURCE_SECRET_SHOP_TOOLCHAIN;
     if (savedKey === undefined) delete process.env.CRM_API_KEY;
     else process.env.CRM_API_KEY = savedKey;
     await h?.stop();

@@ -104,6 +104,13 @@ export class AlertsService implements OnModuleInit, OnModuleDestroy {
           `${grew('refused')} webhook deliveries refused for their signature in ${CHECK_EVERY_MS / 1000} s`,
         );
     }
+    // Set by the subscription check (0 while the CRM has disabled or lost the subscription).
+    if ((await this.metrics.subscriptionDelivering.get()).values[0]?.value === 0)
+      await this.alert(
+        'subscription-not-delivering',
+        1,
+        'the CRM is not delivering webhook events (subscription disabled or missing); the engine is recreating it, see /health',
+      );
     const pauseMs = budget.pausedUntil ? budget.pausedUntil - now : 0;
     if (pauseMs > LONG_PAUSE_MS)
       await this.alert(

@@ -6,7 +6,7 @@ import { runRuleTests } from './rule-tests';
 
 const SOURCES = `sources:
   - name: shop
-    secret: SHOP_HOOK_SECRET
+    secret: SOURCE_SECRET_SHOP
     event-id: /orderId
     schema:
       type: object
@@ -37,13 +37,14 @@ describe('custom event sources', () => {
   it('loads a rule on a declared source, with the source in the set', () => {
     const result = load(rule('custom.shop'));
     expect(result.problems.filter((p) => p.severity === 'error')).toEqual([]);
-    expect(result.ruleSet?.sources.get('shop')?.secret).toBe('SHOP_HOOK_SECRET');
+    expect(result.ruleSet?.sources.get('shop')?.secret).toBe('SOURCE_SECRET_SHOP');
     expect(result.ruleSet?.eventKinds()).toEqual(['custom.shop']);
   });
 
   it('versions the sources with the rules', () => {
     const a = load(rule('custom.shop')).ruleSet!.version;
-    const b = load(rule('custom.shop'), SOURCES.replace('SHOP_HOOK_SECRET', 'OTHER_SECRET')).ruleSet!.version;
+    const b = load(rule('custom.shop'), SOURCES.replace('SOURCE_SECRET_SHOP', 'SOURCE_SECRET_OTHER')).ruleSet!
+      .version;
     expect(a).not.toBe(b);
   });
 
@@ -65,7 +66,18 @@ describe('custom event sources', () => {
   });
 
   it.each([
-    ['a secret value instead of a variable name', SOURCES.replace('SHOP_HOOK_SECRET', 'sk-live-123'), 3],
+    ['a secret value instead of a variable name', SOURCES.replace('SOURCE_SECRET_SHOP', 'sk-live-123'), 3],
+    // Source secrets: any engine variable named as a key (the signing secret, NODE_ENV, HOME).
+    [
+      'a variable without the SOURCE_SECRET_ prefix (NODE_ENV)',
+      SOURCES.replace('SOURCE_SECRET_SHOP', 'NODE_ENV'),
+      3,
+    ],
+    [
+      'the webhook signing secret as a source key',
+      SOURCES.replace('SOURCE_SECRET_SHOP', 'CRM_WEBHOOK_SECRET'),
+      3,
+    ],
     ['a source declared twice', `${SOURCES}${SOURCES.replace('sources:\n', '')}`, 14],
     ['an invalid payload schema', SOURCES.replace('type: object\n', 'type: objet\n'), 6],
     [

@@ -6,15 +6,13 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Queryable } from '../../persistence/sql/queryable';
 import { timingPlanOf, type TimingPlan } from '../../language/rules/run-gates';
 import type { RuleDefinition, RuleEvaluation } from '../../language/rules/rule-types';
+import { canLoop, OWN_WRITE_LOOP, OWN_WRITE_LOOP_WINDOW_MS } from './loop-brake';
 import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import { EnrollmentsRepository } from '../../persistence/ledger/enrollments.repository';
 import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
 import type { RunPriority, RunStatus } from '../../persistence/ledger/run.entity';
 import type { RunInsert } from '../../persistence/ledger/run-rows';
 import { RunsRepository } from '../../persistence/ledger/runs.repository';
-
-/** Events the engine's own writes cause do not re-trigger the same rule within this window. */
-export const OWN_WRITE_LOOP_WINDOW_MS = 120_000;
 
 export interface NewRun {
   triggerKey: string;
@@ -40,6 +38,8 @@ export interface PendingRun {
   priority: RunPriority;
   /** Settled at creation: each action's guard refusal (for the actions metric, after the commit). */
   settled?: SettledAction[];
+  /** Set when the loop brake suppressed it (`own_write_loop`): counted and logged after the commit. */
+  reason?: string;
 }
 
 /** An action of a run settled at creation: skipped as the runner would have skipped it. */
@@ -83,7 +83,7 @@ export async function createRun(tx: EntityManager, input: NewRun, settle?: Settl
       shadow ? 'shadow' : (settled ?? 'pending'),
     );
   }
-  return { ...run, status: finalStatus, ...(settled ? { settled } : {}) };
+  return { ...run, status: finalStatus, ...(settled ? { settled } : {}), ...(reason ? { reason } : {}) };
 }
 
 /**
@@ -196,11 +196,13 @@ async function admission(
   return enrollmentAdmission(tx, input, runId);
 }
 
-export const OWN_WRITE_LOOP = Object.freeze({ status: 'suppressed' as RunStatus, reason: 'own_write_loop' });
-
-/** Loop protection looks at contact updates only; an operator's replay is deliberate. */
+/**
+ * Loop protection looks at contact updates only, for rules that can cause one (an action whose
+ * CRM write emits contact.updated, in any arm); an operator's replay is deliberate. A rule that
+ * only calls out (http-request) or only messages cannot re-trigger itself: it is never braked.
+ */
 export function loopChecked(input: NewRun): boolean {
-  return input.eventType === 'contact.updated' && !input.replay;
+  return input.eventType === 'contact.updated' && !input.replay && canLoop(input.rule);
 }
 
 /** Whether the rule limits how often it fires (once, cooldown, at-most): a claim per run, in order. */

@@ -3,6 +3,7 @@
 // is the reference; the batch path (recordMatchedEvents) writes the same rows with set-based
 // statements, about seven round trips per batch instead of about nine per event: what bounds the
 // events worker (docs/BENCHMARKS.md, throughput). Anything unusual keeps a per-run statement.
+import { OWN_WRITE_LOOP, OWN_WRITE_LOOP_WINDOW_MS } from './loop-brake';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { Queryable } from '../../persistence/sql/queryable';
@@ -14,8 +15,6 @@ import {
   enrollmentAdmission,
   hasEnrollmentGate,
   loopChecked,
-  OWN_WRITE_LOOP,
-  OWN_WRITE_LOOP_WINDOW_MS,
   pendingRunsOf,
   runInsert,
   timingOf,
@@ -135,7 +134,12 @@ export async function recordMatchedEvents(
       matched[i],
       !inserted.has(row.id)
         ? { ...run, status: 'suppressed' } // same trigger seen before
-        : { ...run, status: row.status, ...(settled[i] ? { settled: settled[i] } : {}) },
+        : {
+            ...run,
+            status: row.status,
+            ...(settled[i] ? { settled: settled[i] } : {}),
+            ...(row.reason ? { reason: row.reason } : {}),
+          },
     );
   });
   return events.map((e, i) => (mine[i] ? e.runs.map((run) => createdOf.get(run)!) : null));

@@ -7,6 +7,7 @@ import { ENGINE_CLOCK, type EngineClock } from '../../config/engine-clock';
 import { ContactMirrorService } from '../../contacts/contact-mirror.service';
 import type { Contact } from '@crm-rules/crm-contract';
 import type { NewRun, PendingRun } from '../admission/create-run';
+import { OWN_WRITE_LOOP, OWN_WRITE_LOOP_WINDOW_MS } from '../admission/loop-brake';
 import type { InboxOutcome } from '../../persistence/ledger/inbox-event.entity';
 import type { InboxEventRow } from '../../persistence/ledger/inbox-events.repository';
 import type { CompiledRuleSet } from '../../language/matching/compiled-rule-set';
@@ -156,7 +157,16 @@ export class EventPipeline {
 
   /** Counts the runs written (`created[i]` is `runs[i]` as written); returns those to execute. */
   private countRuns(runs: NewRun[], created: PendingRun[]): PendingRun[] {
-    created.forEach((run, i) => this.metrics.runs.inc({ status: run.status, rule: runs[i].rule.id }));
+    created.forEach((run, i) => {
+      this.metrics.runs.inc({ status: run.status, rule: runs[i].rule.id });
+      if (run.reason === OWN_WRITE_LOOP.reason) {
+        // Every suppression visible: the metric, this line, and the run (suppressed own_write_loop).
+        this.metrics.loopBrake.inc({ rule: runs[i].rule.id });
+        this.logger.log(
+          `loop brake: rule ${runs[i].rule.id} suppressed for contact ${run.contactId} (run ${run.id}, own write within ${OWN_WRITE_LOOP_WINDOW_MS / 1000} s)`,
+        );
+      }
+    });
     // Skips of runs settled at creation, counted as the runner counts its own (after the commit).
     for (const { type, reason } of created.flatMap((run) => run.settled ?? []))
       this.metrics.actions.inc({ type, status: 'skipped', reason });

@@ -4,23 +4,21 @@ import { createHash } from 'node:crypto';
 import { CUSTOM_EVENT_PREFIX } from '../../language/rules/custom-event-kind';
 import { readPointer, type CustomSourceDeclaration } from '../../language/rules/custom-sources';
 
-/** Longest X-Event-Id header kept as an id; a longer one falls back to the body's hash. */
-export const MAX_HEADER_EVENT_ID = 200;
-
-/** `<source>:<payload's event-id>`, else `<source>:<X-Event-Id header>`, else `<source>:sha256:<hash>`. */
+/**
+ * `<source>:<payload's event-id>`, else `<source>:sha256:<hash of the body>`. Only what the
+ * signature covers (the body) names the event: an unsigned header (`X-Event-Id`) would let
+ * anyone holding one signed delivery resend it as new events within the signature's tolerance.
+ */
 export function customEventId(
   source: Pick<CustomSourceDeclaration, 'name' | 'event-id'>,
   payload: unknown,
-  headerId: string | undefined,
   rawBody: Buffer,
 ): string {
   const fromPayload = source['event-id'] ? readPointer(payload, source['event-id']) : undefined;
   const id =
     (typeof fromPayload === 'string' && fromPayload !== '') || typeof fromPayload === 'number'
       ? String(fromPayload)
-      : headerId && headerId.length <= MAX_HEADER_EVENT_ID
-        ? headerId
-        : `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
+      : `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
   return `${source.name}:${id}`;
 }
 

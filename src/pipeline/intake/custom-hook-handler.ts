@@ -1,13 +1,13 @@
 // POST /hooks/<source> served from Node's HTTP server ahead of Express, like POST /webhooks/crm
-// (webhook-handler.ts, whose body reading and refusals it reuses): the same untrusted-input rules,
-// refused before the body is read when the source, its secret or the signature header is wrong.
+// (webhook-handler.ts, whose body reading and refusals it reuses): the same untrusted-input rules.
+// A malformed signature header is refused before the body is read, whatever the source; an
+// unknown source is refused like a bad signature, after its body, so names cannot be enumerated.
 import type { RequestListener } from 'node:http';
+import { decodePathSegment } from '../../net/guarded-listener';
 import type { CustomIntakeService } from './custom-intake.service';
 import { readAndAccept, refuseAndClose } from './webhook-handler';
 
 export const HOOKS_PREFIX = '/hooks/';
-/** The header a sender may name its event id in (else the source's `event-id`, else the body's hash). */
-export const EVENT_ID_HEADER = 'x-event-id';
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(',') : value);
 
@@ -22,11 +22,10 @@ export function customHookFastPath(
     if (!path.startsWith(HOOKS_PREFIX)) return next(req, res);
     if (req.method !== 'POST')
       return refuseAndClose(req, res, 405, { error: { code: 'method_not_allowed', message: 'POST only' } });
-    const name = decodeURIComponent(path.slice(HOOKS_PREFIX.length));
+    // A broken escape (`%zz`) names no source: refused like any unknown name, never thrown.
+    const name = decodePathSegment(path.slice(HOOKS_PREFIX.length));
     const checked = custom.check(name, single(req.headers[opts.signatureHeader]));
     if (!checked.ok) return refuseAndClose(req, res, checked.refusal.status, checked.refusal.body);
-    readAndAccept(req, res, opts, (body) =>
-      custom.accept(checked, body, single(req.headers[EVENT_ID_HEADER])),
-    );
+    readAndAccept(req, res, opts, (body) => custom.accept(checked, body));
   };
 }

@@ -11,6 +11,13 @@ import { IntakeService } from './intake.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { WebhookSubscriptionEntity } from '../../db/webhook-subscription.entity';
 import { SubscriptionService } from './subscription.service';
+import {
+  SUBSCRIPTION_CHECK_QUEUE,
+  SubscriptionCheckProcessor,
+  SubscriptionCheckSchedule,
+} from './subscription-check.processor';
+import { BullModule } from '@nestjs/bullmq';
+import { DELIVERY_HEALTH } from '../../ops/delivery-health';
 
 @Module({
   imports: [
@@ -19,6 +26,10 @@ import { SubscriptionService } from './subscription.service';
     CrmModule,
     ContactJournalModule,
     TypeOrmModule.forFeature([WebhookSubscriptionEntity]),
+    BullModule.registerQueue({
+      name: SUBSCRIPTION_CHECK_QUEUE,
+      defaultJobOptions: { removeOnComplete: 10, removeOnFail: 10 },
+    }),
   ],
   providers: [
     intakeDbProvider,
@@ -26,8 +37,18 @@ import { SubscriptionService } from './subscription.service';
     CustomIntakeService,
     WebhookSecretsService,
     SubscriptionService,
+    { provide: DELIVERY_HEALTH, useExisting: SubscriptionService },
+    SubscriptionCheckSchedule,
+    SubscriptionCheckProcessor,
   ],
-  exports: [WebhookSecretsService, SubscriptionService, IntakeService, CustomIntakeService],
+  exports: [
+    DELIVERY_HEALTH,
+    WebhookSecretsService,
+    SubscriptionService,
+    SubscriptionCheckSchedule,
+    IntakeService,
+    CustomIntakeService,
+  ],
 })
 export class IntakeModule implements OnApplicationShutdown {
   private closing?: Promise<void>;

@@ -9,6 +9,7 @@ import { INTAKE_DB } from './intake-db';
 import { contactIdOf, eventKeyOf, storableJson } from './inbox-payload';
 import { checkSignatureHeader, matchSignature, type SignatureHeader } from '../../net/verify-signature';
 import { WebhookSecretsService } from './webhook-secrets.service';
+import { MAX_JSON_DEPTH, withinJsonDepth } from '../../net/json-depth';
 
 export type IntakeOutcome =
   | { status: 200; body: { received: true; duplicate: boolean; id: string } }
@@ -53,6 +54,14 @@ export class IntakeService {
     }
     const check = matchSignature(header, rawBody, secrets);
     if (!check.ok) return this.refused(check.reason);
+    // One pass over the bytes before JSON.parse: a value this deep breaks every recursive reader later.
+    if (!withinJsonDepth(rawBody)) {
+      this.metrics.events.inc({ outcome: 'refused_depth' });
+      return {
+        status: 400,
+        body: { error: { code: 'too_deep', message: `JSON nests deeper than ${MAX_JSON_DEPTH} levels` } },
+      };
+    }
     let payload: Record<string, unknown>;
     const text = rawBody.toString('utf8');
     try {

@@ -7,6 +7,11 @@ import { isCustomEventKind } from '../../language/rules/custom-event-kind';
 import { waitEventKinds } from '../../language/rules/wait-event-kinds';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
+import { EngineMetrics } from '../../ops/engine-metrics';
+import { subscriptionState, type SubscriptionState } from './subscription-state';
+
+/** GET /health with the token reads the CRM's list at most this often. */
+const STATE_MAX_AGE_MS = 5_000;
 
 /** The contact events that keep the mirror current: needed as soon as a segment rule is enabled. */
 const MIRROR_EVENTS = ['contact.created', 'contact.updated', 'contact.deleted'];
@@ -34,14 +39,77 @@ export class SubscriptionService {
   private readonly logger = new Logger(SubscriptionService.name);
 
   private readonly subscriptions: WebhookSubscriptionsRepository;
+  /** The event kinds this engine keeps subscribed; undefined until engine.ts starts managing. */
+  private kinds?: () => string[];
+  private last?: { at: number; state: Promise<SubscriptionState> };
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly gateway: CrmWrites,
     private readonly secrets: WebhookSecretsService,
+    private readonly metrics: EngineMetrics,
     db: DataSource,
   ) {
     this.subscriptions = new WebhookSubscriptionsRepository(db);
+  }
+
+  /** From now on `check()` (the periodic job) keeps a subscription for what `kinds()` says. */
+  manage(kinds: () => string[]): void {
+    this.kinds = kinds;
+  }
+
+  /**
+   * Whether the CRM delivers what the rules need, read from its list (at most every 5 s):
+   * /health (detail) and the console show it. Unmanaged (subscribe off): not_needed.
+   */
+  state(maxAgeMs = STATE_MAX_AGE_MS, now = Date.now()): Promise<SubscriptionState> {
+    if (!this.kinds) return this.observe(); // nothing cached before engine.ts manages it
+    if (!this.last || now - this.last.at > maxAgeMs) {
+      const state = this.observe().catch((err: Error): SubscriptionState => ({
+        status: 'unknown',
+        delivering: false,
+        checkedAt: new Date().toISOString(),
+        message: `subscription not checked: ${err.message}`,
+      }));
+      this.last = { at: now, state };
+    }
+    return this.last.state;
+  }
+
+  /**
+   * The periodic check (subscription-check.processor.ts): a subscription the CRM disabled or lost
+   * is said (log line, metric, alert through the gauge) and recreated. Returns what it found.
+   */
+  async check(): Promise<SubscriptionState> {
+    // A job left by an earlier process can run before engine.ts manages the subscription.
+    if (!this.kinds) return this.observe();
+    const found = await this.observe();
+    this.last = { at: Date.now(), state: Promise.resolve(found) };
+    if (found.delivering) return found;
+    this.logger.error(
+      `webhook subscription not delivering (${found.status}): ${found.message}; recreating it`,
+    );
+    this.metrics.subscriptionRepairs.inc({ cause: found.status });
+    await this.ensure(this.kinds());
+    this.last = undefined; // read again: the repair changed it
+    return found;
+  }
+
+  private async observe(): Promise<SubscriptionState> {
+    if (!this.kinds) return subscriptionState(undefined, [], [], new Set(), new Date());
+    const [remote, known] = await Promise.all([
+      this.gateway.listWebhooks({ priority: 'interactive' }),
+      this.subscriptions.active(this.config.crm.baseUrl ?? ''),
+    ]);
+    const state = subscriptionState(
+      this.receiverUrl(),
+      this.kinds(),
+      remote.data,
+      new Set(known.map((k) => k.id)),
+      new Date(),
+    );
+    this.metrics.subscriptionDelivering.set(state.delivering ? 1 : 0);
+    return state;
   }
 
   receiverUrl(): string | undefined {
@@ -63,7 +131,11 @@ export class SubscriptionService {
       await this.subscriptions.deactivate(gone);
       this.secrets.invalidate();
     }
-    const keep = remote.find((s) => sameSet(s.events, eventKinds) && known.some((k) => k.id === s.id));
+    // A subscription the CRM disabled (12 failed deliveries, docs/CRM-API.md §6) delivers nothing:
+    // it is replaced like a missing one (the CRM has no call to enable it again).
+    const keep = remote.find(
+      (s) => s.enabled !== false && sameSet(s.events, eventKinds) && known.some((k) => k.id === s.id),
+    );
     if (keep) {
       await this.retire(
         remote.filter((s) => s.id !== keep.id).map((s) => s.id),
