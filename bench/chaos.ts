@@ -27,7 +27,7 @@ const SHORT = process.env.CHAOS_SHORT === '1';
 const EVENTS = Number(process.env.CHAOS_EVENTS ?? (SHORT ? 60 : 240));
 const LIMIT = 60;
 const WINDOW_MS = 6_000;
-const SECRET = 'whsec_chaos';
+const SECRET = 'whsec_chaos_0123456789abcdef0123456789';
 const ORG = '0d000000-0000-4000-8000-000000000001';
 const VIP = '7a000000-0000-4000-8000-000000000002';
 const SETTLE_MS = SHORT ? 120_000 : 240_000;

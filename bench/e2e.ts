@@ -16,7 +16,7 @@ import { benchDatabase, printTable } from './bench-support';
 import { percentile } from './stats';
 import { SANDBOX_MAIN_PATH } from '@crm-rules/crm-sandbox';
 
-const SECRET = 'whsec_bench';
+const SECRET = 'whsec_bench_0123456789abcdef0123456789';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
 const RATE_PER_S = Number(process.env.BENCH_RATE ?? 50);
 

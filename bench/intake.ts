@@ -11,7 +11,7 @@ import { startEngine } from '../src/engine';
 import { benchDatabase, printTable } from './bench-support';
 import { cpuMs } from './throughput-support';
 
-const SECRET = 'whsec_bench';
+const SECRET = 'whsec_bench_0123456789abcdef0123456789';
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 

@@ -64,7 +64,7 @@ async function probe(crmUrl: string, flags: readonly string[]) {
     WEBHOOK_SECRET_KEY: BENCH_SEALING_KEY,
     CRM_RATE_LIMIT: '100000',
     CRM_BUDGET_COLD_START: 'false',
-    CRM_WEBHOOK_SECRET: 'whsec_bench',
+    CRM_WEBHOOK_SECRET: 'whsec_bench_0123456789abcdef0123456789',
     ADMIN_TOKEN,
     RULES_DIR: rulesDir,
     RULES_WATCH: 'false',

@@ -39,7 +39,7 @@ const WORKERS = (process.env.BENCH_WORKERS ?? '1,2,4').split(',').map(Number);
 // The CRM's 300/min scaled 20× so the mirror fills in seconds; the sandbox enforces the same limit.
 const LIMIT = 600;
 const WINDOW_MS = 6000;
-const SECRET = 'whsec_bench';
+const SECRET = 'whsec_bench_0123456789abcdef0123456789';
 const ADMIN_TOKEN = randomUUID();
 /** `BENCH_MODES=no-action` or `guarded` runs one mode only (default both). */
 const MODES = [
