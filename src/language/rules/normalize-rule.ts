@@ -134,7 +134,12 @@ function checkActionsFit(
     if (reason) return ctx.error(at, 'invalid-action', reason);
     for (const t of def.templates?.(action) ?? [])
       for (const problem of templateProblems(t.text, trigger))
-        ctx.error([...at, action.type, ...t.path], problem.code, problem.message);
+        (problem.severity === 'warning' ? ctx.warn : ctx.error).call(
+          ctx,
+          [...at, action.type, ...t.path],
+          problem.code,
+          problem.message,
+        );
   });
   for (const p of checkStepRefs(actions))
     ctx.error([...pathOf(p.index), actions[p.index]!.type, ...p.path], 'unknown-fact', p.message);

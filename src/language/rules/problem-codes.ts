@@ -40,6 +40,7 @@ export const RULE_PROBLEM_CODES = [
   'unknown-calendar',
   'empty-arm',
   'too-many-paths',
+  'missing-default',
 ] as const;
 
 export type RuleProblemCode = (typeof RULE_PROBLEM_CODES)[number];

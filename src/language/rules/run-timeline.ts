@@ -11,11 +11,14 @@ import { armNotTaken, decideBranch, nextControl, splitPoint } from './branch-pla
 import { gateBefore, goalMet, limitPeriod, unlessHolds, untilMatches } from './run-gates';
 import { mockedOutcome, type MockedResponses } from './mocked-responses';
 import { timelinePolicyStep } from './timeline-policy-gate';
+import { renderedTexts } from './rendered-texts';
 
 export interface TimelineAction {
   action: RuleAction;
   rule: string;
   at: Date;
+  /** Its templated values as rendered at that moment (rendered-texts.ts). */
+  rendered: string[];
 }
 
 interface PendingRun {
@@ -211,7 +214,9 @@ export class RunTimeline {
       }
       if (held.kind === 'send') this.sentAt.push(now);
       const action = rule.actions[run.next];
-      this.done.push({ action, rule: rule.id, at: now });
+      const rendered = renderedTexts(action, this.withAwaited(run, facts), rule.timezone);
+      this.done.push({ action, rule: rule.id, at: now, rendered });
+      for (const text of rendered) this.note(now, rule, `${action.type} renders ${JSON.stringify(text)}`);
       if (action.type === 'http-request') {
         const answer = mockedOutcome(action, this.responses);
         this.note(now, rule, answer.note);

@@ -194,7 +194,10 @@ export class ActionRunnerService {
       // After a wait that ended with its event, {{event.*}} / {{message.*}} read that event.
       const facts = templateFactsOf(run, ctx.contact, ctx.steps);
       const member = (name: string) => pickMember(this.directory, ledger.actions, row.id, target, name);
-      const resolved = await resolveAction(this.directory, action, facts, { member });
+      const resolved = await resolveAction(this.directory, action, facts, {
+        member,
+        zone: run.timing?.timezone,
+      });
       const outbound = outboundFor(def.repeat, this.outbound, run.id, row.action_index);
       const env: ExecutionEnv = { gateway: this.gateway, opts, ...ctx, target, outbound };
       const unclear = (cause: unknown) =>
