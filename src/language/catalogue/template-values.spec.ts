@@ -113,3 +113,28 @@ describe('templates: a value that may be absent', () => {
     ]);
   });
 });
+
+describe("a contact rule's on-event template reading {{message.text}}", () => {
+  const rule = (arm: 'on-event' | 'on-timeout') =>
+    [
+      'rule: ask',
+      'on: contact.created',
+      'do:',
+      '  - wait: 1d',
+      '    until: { event: message.created }',
+      `    ${arm}:`,
+      '      - send-message: "You said {{message.text | default: \\"nothing\\"}}"',
+      '',
+    ].join('\n');
+
+  it('is accepted: the on-event steps read the event that ended the wait', () => {
+    const { ruleSet, problems } = loadRulesFromFiles([{ path: 'r.yaml', text: rule('on-event') }]);
+    expect(problems).toEqual([]);
+    expect(ruleSet).toBeDefined();
+  });
+
+  it('is still refused in on-timeout, where no message ended the wait', () => {
+    const { problems } = loadRulesFromFiles([{ path: 'r.yaml', text: rule('on-timeout') }]);
+    expect(problems.map((p) => `${p.line}:${p.code}`)).toEqual(['7:unavailable-fact']);
+  });
+});

@@ -48,7 +48,13 @@ export function normalizeRule(
   const steps = parseSteps(raw.do, ['do'], ctx, { kinds, timezone });
   const actions = completeActions(steps?.items, before, ctx);
   if (steps && onIsValid)
-    checkActionsFit(steps.items, triggerKinds(raw.on) ?? [], ctx, (i) => actionPath(steps.timing, i));
+    checkActionsFit(
+      steps.items,
+      triggerKinds(raw.on) ?? [],
+      ctx,
+      (i) => actionPath(steps.timing, i),
+      steps.itemKinds,
+    );
   const { goal, goalWithinMs } = checkGoal(raw.goal, ctx);
   const window = raw.window === undefined ? undefined : checkWindow(raw.window, ['window'], timezone, ctx);
   const limit = raw.limit === undefined ? undefined : checkLimit(raw.limit, ['limit'], ctx);
@@ -120,6 +126,8 @@ function checkActionsFit(
   trigger: TriggerKinds,
   ctx: RuleContext,
   pathOf: (action: number) => YamlPath,
+  /** Per action, the kinds its templates read (an on-event arm: its wait's `until` events). */
+  itemKinds: readonly (readonly string[] | undefined)[] = [],
 ): void {
   const kinds = trigger === 'schedule' ? [] : trigger;
   const noContact = kinds.find((k) => factUnavailableReason('contact', k));
@@ -132,8 +140,9 @@ function checkActionsFit(
         ? `${action.type} acts on a contact, and ${noContact} events carry none`
         : def.unavailableIn?.(trigger);
     if (reason) return ctx.error(at, 'invalid-action', reason);
+    const facts = trigger === 'schedule' ? trigger : (itemKinds[i] ?? trigger);
     for (const t of def.templates?.(action) ?? [])
-      for (const problem of templateProblems(t.text, trigger))
+      for (const problem of templateProblems(t.text, facts))
         (problem.severity === 'warning' ? ctx.warn : ctx.error).call(
           ctx,
           [...at, action.type, ...t.path],

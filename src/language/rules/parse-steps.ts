@@ -17,6 +17,8 @@ type Raw = Record<string, unknown>;
 export interface ParsedSteps {
   /** One entry per action item (undefined where it has a problem), as parseActionItems gives. */
   items: (RuleAction | undefined)[];
+  /** Per action, the event kinds its facts come from (StepWalk.itemKinds). */
+  itemKinds: (readonly string[] | undefined)[];
   timing: Pick<RuleDefinition, 'waits' | 'actionWindows' | 'actionSteps' | 'actionPaths' | 'branches'>;
 }
 
@@ -25,6 +27,8 @@ export interface StepWalk {
   ctx: RuleContext;
   timezone: string | undefined;
   items: (RuleAction | undefined)[];
+  /** The event kinds each action's facts come from: an on-event arm's are its wait's `until` events. */
+  itemKinds: (readonly string[] | undefined)[];
   paths: YamlPath[];
   waits: WaitStep[];
   branches: BranchStep[];
@@ -54,6 +58,7 @@ export function parseSteps(
     ctx,
     timezone: rule.timezone,
     items: [],
+    itemKinds: [],
     paths: [],
     waits: [],
     branches: [],
@@ -71,6 +76,7 @@ export function parseSteps(
         : {};
   return {
     items,
+    itemKinds: walk.itemKinds,
     timing: {
       ...(waits.length > 0 ? { waits } : {}),
       ...positions,
@@ -114,6 +120,7 @@ export function walkSteps(
       if (w) walk.actionWindows.push({ action: walk.items.length, window: w });
     }
     walk.paths.push(at);
+    walk.itemKinds.push(kinds);
     walk.items.push(parseAction(isPlainObject(item) ? action : item, at, ctx));
   });
 }
