@@ -23,6 +23,7 @@ const WARNING_CASES = [
   'host-not-allowed',
   'too-many-paths',
   'missing-default',
+  'duplicate-case',
 ];
 
 async function validate(name: string) {
