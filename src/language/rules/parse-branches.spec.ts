@@ -124,7 +124,7 @@ do:
     const { ruleSet, problems } = load(rule('1'));
     expect(ruleSet).toBeDefined();
     expect(problems.map((p) => `${p.line}:${p.col} ${p.severity} ${p.code}`)).toEqual([
-      '11:15 warning duplicate-case',
+      '10:15 warning duplicate-case',
     ]);
   });
 
