@@ -193,6 +193,8 @@ export class ActionRunnerService {
     try {
       // After a wait that ended with its event, {{event.*}} / {{message.*}} read that event.
       const facts = templateFactsOf(run, ctx.contact, ctx.steps);
+      // Pending again after failing on a name: an operator's retry, so look the names up afresh.
+      if (row.error_code === 'unknown_name') this.directory.forgetMisses();
       const member = (name: string) => pickMember(this.directory, ledger.actions, row.id, target, name);
       const resolved = await resolveAction(this.directory, action, facts, {
         member,
