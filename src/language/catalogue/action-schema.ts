@@ -29,7 +29,12 @@ export function actionSchema(): Record<string, unknown> {
           minLength: 1,
           description: `With ${listInWords(messaging)}: the member (name, email, uuid or round-robin) to assign when the contact has no assignee.`,
         },
-        // A control qualifier of any action, parsed by src/language/rules/parse-steps.ts.
+        // Control qualifiers of any action, parsed by src/language/rules/parse-steps.ts.
+        'on-failure': {
+          $ref: '#/definitions/steps',
+          description:
+            'Steps to run when this action ends failed or dead (not when its outcome is uncertain); then the run goes on after them.',
+        },
         window: {
           $ref: '#/definitions/window',
           description:

@@ -114,7 +114,11 @@ export function walkSteps(
       return;
     }
     if (isBranchItem(item)) return parseBranch(item, at, walk, kinds);
-    const { window, ...action } = isPlainObject(item) ? item : { window: undefined };
+    const {
+      window,
+      'on-failure': onFailure,
+      ...action
+    } = isPlainObject(item) ? item : { window: undefined, 'on-failure': undefined };
     if (window !== undefined) {
       const w = checkWindow(window, [...at, 'window'], walk.timezone, ctx);
       if (w) walk.actionWindows.push({ action: walk.items.length, window: w });
@@ -122,7 +126,28 @@ export function walkSteps(
     walk.paths.push(at);
     walk.itemKinds.push(kinds);
     walk.items.push(parseAction(isPlainObject(item) ? action : item, at, ctx));
+    if (onFailure !== undefined) walkFailure(onFailure, at, walk, kinds);
   });
+}
+
+/**
+ * `on-failure:` of the action just walked: a branch right after it, taken by the runner when the
+ * action ends failed or dead (never uncertain: a message that may have gone out is not followed
+ * by its fallback); otherwise its empty `succeeded` arm, and the run goes on.
+ */
+function walkFailure(raw: unknown, at: YamlPath, walk: StepWalk, kinds: readonly string[] | undefined): void {
+  const step: BranchStep = {
+    kind: 'failure',
+    at: walk.items.length,
+    end: 0,
+    afterWaits: walk.waits.length,
+    source: [...at],
+    arms: [],
+  };
+  walk.branches.push(step);
+  step.arms.push(walkArm(raw, [...at, 'on-failure'], 'on-failure', walk, kinds, undefined, true));
+  step.arms.push({ label: 'succeeded', from: walk.items.length, to: walk.items.length });
+  step.end = walk.items.length;
 }
 
 /** `on-event` / `on-timeout` of wait `wait`: a branch on how it ended, right after it. */

@@ -7,7 +7,7 @@ import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { formatEvaluation } from '../matching/format-explain';
 import { durationText } from '../matching/format-timing';
 import type { EvaluationFacts, RuleAction, RuleDefinition, WaitStep } from './rule-types';
-import { armNotTaken, decideBranch, nextControl, splitPoint } from './branch-plan';
+import { armNotTaken, decideBranch, failureBranchOf, nextControl, splitPoint } from './branch-plan';
 import { gateBefore, goalMet, limitPeriod, unlessHolds, untilMatches } from './run-gates';
 import { mockedOutcome, type MockedResponses } from './mocked-responses';
 import { timelinePolicyStep } from './timeline-policy-gate';
@@ -220,10 +220,20 @@ export class RunTimeline {
       if (action.type === 'http-request') {
         const answer = mockedOutcome(action, this.responses);
         this.note(now, rule, answer.note);
-        if (!answer.goesOn) break;
+        if (!answer.goesOn && !this.tookFailureArm(run, now)) break;
       }
     }
     this.pending = this.pending.filter((r) => r !== run);
+  }
+
+  /** A failed action with `on-failure:`: its arm is taken (as the engine's runner does) and the run goes on. */
+  private tookFailureArm(run: PendingRun, now: Date): boolean {
+    const branch = failureBranchOf(run.rule, run.next);
+    if (branch === undefined) return false;
+    run.decided.set(branch, 0);
+    run.path.push('on-failure');
+    this.note(now, run.rule, 'branch: on-failure');
+    return true;
   }
 
   /** Fixed periods of `per`: the first `max` runs of a period go, the rest queue or skip. */

@@ -98,8 +98,8 @@ function describe(err: ErrorObject): SchemaIssue | undefined {
           code,
           message: `unknown key "${key}"${hint(key, allowed)}`,
         };
-      // assign-first and window qualify an action; they are not actions.
-      const actions = allowed.filter((k) => k !== 'assign-first' && k !== 'window');
+      // assign-first, window and on-failure qualify an action; they are not actions.
+      const actions = allowed.filter((k) => k !== 'assign-first' && k !== 'window' && k !== 'on-failure');
       return {
         path: [...path, key],
         target: 'key',

@@ -134,6 +134,8 @@ export class ActionRunnerService {
         step === 'stop'
           ? (row.status as Extract<ActionStatus, 'failed' | 'dead' | 'uncertain'>)
           : await this.executeOne(ledger, run, row, ctx, finalAttempt, step === 'reread');
+      if (outcome === 'failed' || outcome === 'dead')
+        if (await this.timing.takeFailureArm(ledger, run, row.action_index, outcome)) continue;
       if (outcome !== 'next') {
         const reason = outcome === 'uncertain' ? 'previous_action_uncertain' : 'previous_action_failed';
         await ledger.actions.skipRemaining(run.id, row.action_index, reason);
