@@ -99,7 +99,7 @@ export const isBlank = (value: unknown): boolean =>
   value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 
 export interface FilterOptions {
-  /** The zone `date` formats in when the filter names none: the rule's `timezone:`, else UTC. */
+  /** The zone `date` formats in when the filter names none (the engine passes none: UTC). */
   zone?: string;
 }
 

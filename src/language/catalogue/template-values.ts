@@ -156,7 +156,8 @@ export interface TemplateView {
 
 /**
  * Renders plain text: a missing value renders empty (or its `default`), nothing is HTML-escaped.
- * `options.zone`: where `date` formats when the filter names no zone (the rule's `timezone:`, else UTC).
+ * `options.zone`: where `date` formats when the filter names no zone (default UTC; rules name the
+ * zone in the filter, `date: "HH:mm", "Europe/Lisbon"`, so every path renders the same).
  */
 export function renderTemplate(text: string, view: TemplateView, options: FilterOptions = {}): string {
   let tokens: Token[];

@@ -6,13 +6,9 @@ import { renderTemplate } from '../catalogue/template-values';
 import type { EvaluationFacts, RuleAction } from './rule-types';
 
 /** The rendered text of each templated value, in the action's order; [] when it has none. */
-export function renderedTexts(
-  action: RuleAction,
-  facts: EvaluationFacts,
-  zone: string | undefined,
-): string[] {
+export function renderedTexts(action: RuleAction, facts: EvaluationFacts): string[] {
   const view = { contact: facts.contact, event: facts.event, message: facts.message };
   return (actionDefinition(action.type).templates?.(action) ?? [])
     .filter((t) => isTemplated(t.text))
-    .map((t) => renderTemplate(t.text, view, { zone }));
+    .map((t) => renderTemplate(t.text, view));
 }

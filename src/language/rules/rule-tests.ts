@@ -170,7 +170,7 @@ export function evaluateSegmentRule(
     `  rule ${ruleId}: the contact ${change} the segment${runs ? `, so ${runs} runs` : ''}`,
     ...formatTraceList(match.trace, '    '),
   ];
-  const rendered = (action: RuleAction) => renderedTexts(action, facts, trigger.timezone);
+  const rendered = (action: RuleAction) => renderedTexts(action, facts);
   return { actions: chosen.map((action) => ({ action, rule: ruleId, rendered: rendered(action) })), explain };
 }
 

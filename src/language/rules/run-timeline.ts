@@ -214,7 +214,7 @@ export class RunTimeline {
       }
       if (held.kind === 'send') this.sentAt.push(now);
       const action = rule.actions[run.next];
-      const rendered = renderedTexts(action, this.withAwaited(run, facts), rule.timezone);
+      const rendered = renderedTexts(action, this.withAwaited(run, facts));
       this.done.push({ action, rule: rule.id, at: now, rendered });
       for (const text of rendered) this.note(now, rule, `${action.type} renders ${JSON.stringify(text)}`);
       if (action.type === 'http-request') {

@@ -56,7 +56,7 @@ async function batchReadOf(
     contact,
     resolved:
       quiet && contact
-        ? await resolveAll(directory, shape.actions, contact, payload, shape.timing?.timezone)
+        ? await resolveAll(directory, shape.actions, contact, payload)
         : { error: 'not resolved' },
   };
 }
@@ -105,7 +105,6 @@ async function resolveAll(
   actions: readonly RuleAction[],
   contact: Contact,
   payload: RunRow['event_payload'],
-  zone: string | undefined,
 ): Promise<ResolvedAction[] | { error: string }> {
   const facts = {
     contact,
@@ -115,7 +114,7 @@ async function resolveAll(
   const cached = directory.cachedOnly();
   try {
     const resolved: ResolvedAction[] = [];
-    for (const action of actions) resolved.push(await resolveAction(cached, action, facts, { zone }));
+    for (const action of actions) resolved.push(await resolveAction(cached, action, facts));
     return resolved;
   } catch (err) {
     return { error: (err as Error).message };

@@ -198,10 +198,7 @@ export class ActionRunnerService {
       // Pending again after failing on a name: an operator's retry, so look the names up afresh.
       if (row.error_code === 'unknown_name') this.directory.forgetMisses();
       const member = (name: string) => pickMember(this.directory, ledger.actions, row.id, target, name);
-      const resolved = await resolveAction(this.directory, action, facts, {
-        member,
-        zone: run.timing?.timezone,
-      });
+      const resolved = await resolveAction(this.directory, action, facts, { member });
       const outbound = outboundFor(def.repeat, this.outbound, run.id, row.action_index);
       const env: ExecutionEnv = { gateway: this.gateway, opts, ...ctx, target, outbound };
       const unclear = (cause: unknown) =>

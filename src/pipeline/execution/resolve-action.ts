@@ -11,11 +11,8 @@ export function resolveAction(
   directory: CrmDirectory,
   action: RuleAction,
   facts: TemplateView = {},
-  /**
-   * dryRun: no round-robin draw (plans); member: how the runner picks members (recorded draws);
-   * zone: the rule's `timezone:`, where a template's `date` filter formats (else UTC).
-   */
-  options: { dryRun?: boolean; member?: (name: string) => Promise<string>; zone?: string } = {},
+  /** dryRun: no round-robin draw (plans); member: how the runner picks members (recorded draws). */
+  options: { dryRun?: boolean; member?: (name: string) => Promise<string> } = {},
 ): Promise<ResolvedAction> {
   const member =
     options.member ??
@@ -23,7 +20,7 @@ export function resolveAction(
       options.dryRun && isRoundRobin(name) ? Promise.resolve(ROUND_ROBIN) : resolveMemberId(directory, name));
   return actionDefinition(action.type).resolve(action, {
     directory,
-    render: (text) => renderTemplate(text, facts, { zone: options.zone }),
+    render: (text) => renderTemplate(text, facts),
     member,
   });
 }
