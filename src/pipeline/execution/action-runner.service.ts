@@ -249,7 +249,7 @@ export class ActionRunnerService {
       // The CRM's answer is the freshest state there is: later runs' guards start from it (best effort).
       if (after)
         await this.mirror
-          .applyEvent('contact.updated', after)
+          .applyEngineWrite(after)
           .catch((err: unknown) =>
             this.logger.warn(`mirror update after ${action.type} failed: ${String(err)}`),
           );
