@@ -75,4 +75,15 @@ export class ContactMirrorEntity {
   /** The full sync that last saw this contact; rows a complete full sync did not see are gone from the CRM. */
   @Column({ name: 'sync_generation', type: 'int', default: 0 })
   syncGeneration!: number;
+
+  /**
+   * The contact before the engine's last write (`raw` then) and the `updatedAt` that write returned:
+   * the CRM's webhook for that write compares with the state before it (change operators), though
+   * the mirror learned the write first. Null until the engine writes the contact.
+   */
+  @Column({ name: 'engine_before', type: 'jsonb', nullable: true })
+  engineBefore!: Record<string, unknown> | null;
+
+  @Column({ name: 'engine_written_at', type: 'timestamptz', nullable: true })
+  engineWrittenAt!: Date | null;
 }

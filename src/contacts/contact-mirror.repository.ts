@@ -12,7 +12,10 @@ import type { ContactMirrorEntity } from './contact-mirror.entity';
 export type ContactMirrorRow = SnakeRow<ContactMirrorEntity>;
 
 /** The mirror's columns as selected by mirrorColumns(): the contact without its bookkeeping. */
-export type MirrorRow = Omit<ContactMirrorRow, 'raw' | 'synced_at' | 'sync_generation'>;
+export type MirrorRow = Omit<
+  ContactMirrorRow,
+  'raw' | 'synced_at' | 'sync_generation' | 'engine_before' | 'engine_written_at'
+>;
 
 /** Columns of contact_mirror in the order of the upsert's record type. */
 const RECORD_COLUMNS: [name: keyof ContactMirrorRow, type: string][] = [
@@ -71,14 +74,17 @@ ON CONFLICT (id) DO UPDATE SET ${updates.join(',\n  ')},
  * earlier event of the same batch (the statement writes only the newest), else null. Returns
  * (inbox_event_id, previous) of the rows it noted. The previous state is missing on first sight,
  * and when the event is older than the mirror's copy (delivered out of order: no change to tell).
+ * The webhook of the engine's own write (its updatedAt is the one the write returned) compares with
+ * the contact before that write (noteEngineWrite), not with the mirror, which learned it first.
  */
 const UPSERT_CONTACTS_NOTING_PREVIOUS_SQL = `
-WITH prior AS (SELECT m.id, m.raw, m.updated_at FROM contact_mirror m
+WITH prior AS (SELECT m.id, m.raw, m.updated_at, m.engine_before, m.engine_written_at FROM contact_mirror m
                 WHERE m.id IN (SELECT e."contactId" FROM jsonb_to_recordset($3::jsonb) AS e("contactId" text))),
 upserted AS (${UPSERT_CONTACTS_SQL} RETURNING 1)
 UPDATE inbox_events i SET previous_contact = CASE
          WHEN e.before IS NOT NULL THEN jsonb_build_object('contact', e.before)
          WHEN p.id IS NULL THEN '{"missing": "first sight of the contact"}'::jsonb
+         WHEN p.engine_written_at = e."updatedAt" THEN jsonb_build_object('contact', p.engine_before)
          WHEN p.updated_at > e."updatedAt" THEN '{"missing": "the event is older than the contact the engine had"}'::jsonb
          ELSE jsonb_build_object('contact', p.raw) END
   FROM jsonb_to_recordset($3::jsonb) AS e("inboxEventId" uuid, "contactId" text, "updatedAt" timestamptz, before jsonb)
@@ -126,6 +132,18 @@ export class ContactMirrorRepository {
     previous: string,
   ): Promise<{ inbox_event_id: string; previous: PreviousState }[]> {
     return returnedRows(await this.db.query(UPSERT_CONTACTS_NOTING_PREVIOUS_SQL, [records, 0, previous]));
+  }
+
+  /**
+   * Before the mirror takes the answer of the engine's write (`updatedAt`): keep the contact as it
+   * was, for the webhook of that write. Only when the answer is newer than the mirror's copy.
+   */
+  async noteEngineWrite(contactId: string, updatedAt: string): Promise<void> {
+    await this.db.query(
+      `UPDATE contact_mirror SET engine_before = raw, engine_written_at = $2
+        WHERE id = $1 AND updated_at < $2::timestamptz`,
+      [contactId, updatedAt],
+    );
   }
 
   async delete(contactId: string): Promise<void> {

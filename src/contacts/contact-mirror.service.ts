@@ -85,6 +85,17 @@ export class ContactMirrorService {
     return null;
   }
 
+  /**
+   * The answer of the engine's own write: the contact before it is kept for the CRM's webhook of
+   * that write (docs/RULES.md, change operators), then the mirror takes the answer. Engine writes
+   * only: events the engine did not write take applyEvent alone.
+   */
+  async applyEngineWrite(contact: Contact): Promise<string | null> {
+    if (contact?.id && typeof contact.updatedAt === 'string')
+      await this.contacts.noteEngineWrite(contact.id, contact.updatedAt);
+    return this.applyEvent('contact.updated', contact);
+  }
+
   /** The contact as the mirror last saw it (webhooks, write responses, syncs), if mirrored. */
   async find(contactId: string, db: Queryable = this.dataSource): Promise<Contact | undefined> {
     return (await this.contacts.in(db).findRaw(contactId)) as Contact | undefined;

@@ -34,6 +34,11 @@ export class CachedList<T> {
     return this.refresh();
   }
 
+  /** Forget every recent miss: the next miss of any key reloads the list. */
+  forgetMisses(): void {
+    this.misses.clear();
+  }
+
   private refresh(): Promise<T[]> {
     this.inflight ??= this.load()
       .then((items) => {

@@ -115,6 +115,22 @@ export class CrmDirectory {
     return this.resolve('custom field', this.customFields, fieldKeyOrId, (f) => [f.fieldKey]);
   }
 
+  /**
+   * An operator retried an action that failed on a name (it may have been created in the CRM since):
+   * the names that missed are looked up again, without waiting MISS_TTL_MS (docs/RULES.md).
+   */
+  forgetMisses(): void {
+    for (const list of [
+      this.tags,
+      this.stages,
+      this.members,
+      this.channels,
+      this.templates,
+      this.customFields,
+    ])
+      list.forgetMisses();
+  }
+
   /** The next active member in a rotation shared by every process (GET /v1/users, Redis INCR). */
   async nextRoundRobinMember(): Promise<Member> {
     if (this.onlyCached) throw new NotCachedError('member', 'round-robin');

@@ -247,6 +247,8 @@ function branchForecast(step: BranchStep): BranchForecast {
     arms: step.arms.map((a) => ({ label: a.label, contacts: 0 })),
     // No later event is known offline: a wait with on-event / on-timeout is taken to time out.
     ...(step.kind === 'outcome' ? { note: 'on-timeout assumed: no later event is known offline' } : {}),
+    // Nothing is sent offline: the action is taken to succeed.
+    ...(step.kind === 'failure' ? { note: 'succeeded assumed: no failure is known offline' } : {}),
   };
 }
 

@@ -22,6 +22,8 @@ const WARNING_CASES = [
   'empty-segment',
   'host-not-allowed',
   'too-many-paths',
+  'missing-default',
+  'duplicate-case',
 ];
 
 async function validate(name: string) {
@@ -74,6 +76,16 @@ describe('broken rule files', () => {
     const { problems } = await validate(name);
     expect(problems.length).toBeGreaterThan(0);
     expect(new Set(problems.map((p) => p.code))).toEqual(new Set([name]));
+  });
+
+  it("names every problem class in RULES.md's table of codes", () => {
+    const doc = readFileSync(join(__dirname, '../../docs/RULES.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## What the validator reports'), doc.indexOf('**Loops.**'));
+    const rows = section.split('\n').filter((line) => line.startsWith('| '));
+    const named = new Set(
+      rows.flatMap((row) => [...row.split('|')[1].matchAll(/`([a-z-]+)`/g)].map((m) => m[1])),
+    );
+    expect(RULE_PROBLEM_CODES.filter((code) => !named.has(code))).toEqual([]);
   });
 
   it('reports problems of many classes from one file in a single run', async () => {

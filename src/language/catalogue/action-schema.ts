@@ -36,7 +36,12 @@ export function actionSchema(): Record<string, unknown> {
           description:
             "With send-message and send-template: the messaging policy's category of this message (policy.yaml categories:), over the rule's.",
         },
-        // A control qualifier of any action, parsed by src/language/rules/parse-steps.ts.
+        // Control qualifiers of any action, parsed by src/language/rules/parse-steps.ts.
+        'on-failure': {
+          $ref: '#/definitions/steps',
+          description:
+            'Steps to run when this action ends failed or dead (not when its outcome is uncertain); then the run goes on after them.',
+        },
         window: {
           $ref: '#/definitions/window',
           description:

@@ -36,7 +36,9 @@ describe('templateProblems', () => {
     ],
     ['Hi {{contact.name', ['contact.created'], 'invalid-action: template "Hi {{contact.name" does not parse'],
   ])('%s in %s → %s', (text, trigger, problem) => {
-    const found = templateProblems(text, trigger).map((p) => `${p.code}: ${p.message}`);
+    const found = templateProblems(text, trigger)
+      .filter((p) => p.severity !== 'warning')
+      .map((p) => `${p.code}: ${p.message}`);
     if (problem === undefined) expect(found).toEqual([]);
     else expect(found).toEqual([expect.stringContaining(problem)]);
   });
@@ -72,5 +74,67 @@ describe('renderTemplate', () => {
   it('never executes what a value contains', () => {
     const view = { contact: { name: '{{contact.secret}}', secret: 'no' } };
     expect(renderTemplate('{{contact.name}}', view)).toBe('{{contact.secret}}');
+  });
+});
+
+describe('templates: a value that may be absent', () => {
+  it.each<[string, readonly string[] | 'schedule', string | undefined]>([
+    ['Hi {{contact.name}}', ['contact.created'], undefined],
+    [
+      'Hi {{contact.email}}',
+      ['contact.created'],
+      'missing-default: {{contact.email}}: contact.email may be null',
+    ],
+    [
+      'Hi {{contact.customFields.firstName}}',
+      'schedule',
+      'missing-default: {{contact.customFields.firstName}}: contact.customFields.firstName is an open field',
+    ],
+    ['Hi {{contact.customFields.firstName | default: "there"}}', ['contact.created'], undefined],
+    ['{{message.text}}', ['message.created'], 'missing-default: {{message.text}}: message.text may be null'],
+    ['{{contact.nmae | default: "x"}}', ['contact.created'], 'unknown-fact: {{contact.nmae | default: "x"}}'],
+    [
+      '{{contact.name | shout}}',
+      ['contact.created'],
+      'invalid-action: {{contact.name | shout}}: unknown filter',
+    ],
+  ])('%s in %s → %s', (text, trigger, problem) => {
+    const found = templateProblems(text, trigger).map((p) => `${p.code}: ${p.message}`);
+    if (problem === undefined) expect(found).toEqual([]);
+    else expect(found).toEqual([expect.stringContaining(problem)]);
+  });
+
+  it('is a warning: the rule set still loads', () => {
+    const text = 'rule: greet\non: contact.created\ndo:\n  - send-message: "Hi {{contact.email}}"\n';
+    const { ruleSet, problems } = loadRulesFromFiles([{ path: 'r.yaml', text }]);
+    expect(ruleSet).toBeDefined();
+    expect(problems.map((p) => `${p.line}:${p.col} ${p.severity} ${p.code}`)).toEqual([
+      '4:19 warning missing-default',
+    ]);
+  });
+});
+
+describe("a contact rule's on-event template reading {{message.text}}", () => {
+  const rule = (arm: 'on-event' | 'on-timeout') =>
+    [
+      'rule: ask',
+      'on: contact.created',
+      'do:',
+      '  - wait: 1d',
+      '    until: { event: message.created }',
+      `    ${arm}:`,
+      '      - send-message: "You said {{message.text | default: \\"nothing\\"}}"',
+      '',
+    ].join('\n');
+
+  it('is accepted: the on-event steps read the event that ended the wait', () => {
+    const { ruleSet, problems } = loadRulesFromFiles([{ path: 'r.yaml', text: rule('on-event') }]);
+    expect(problems).toEqual([]);
+    expect(ruleSet).toBeDefined();
+  });
+
+  it('is still refused in on-timeout, where no message ended the wait', () => {
+    const { problems } = loadRulesFromFiles([{ path: 'r.yaml', text: rule('on-timeout') }]);
+    expect(problems.map((p) => `${p.line}:${p.code}`)).toEqual(['7:unavailable-fact']);
   });
 });

@@ -54,6 +54,12 @@ export function armNotTaken(
   return undefined;
 }
 
+/** The `on-failure:` branch of action `action` (its index in the plan's branches), if it has one. */
+export function failureBranchOf(plan: BranchPlan | undefined, action: number): number | undefined {
+  const i = plan?.branches?.findIndex((b) => b.kind === 'failure' && b.at === action + 1) ?? -1;
+  return i === -1 ? undefined : i;
+}
+
 /** A number in [0, 1) from rule id, rule version and contact id: the same contact, the same arm. */
 export function splitPoint(ruleId: string, ruleVersion: string, contactId: string): number {
   const digest = createHash('sha256').update(`${ruleId}\u0000${ruleVersion}\u0000${contactId}`).digest();
@@ -108,6 +114,8 @@ export function decideBranch(step: BranchStep, input: BranchInput): BranchDecisi
   if (step.kind === 'outcome')
     return pick(step.arms.findIndex((a) => a.label === (input.endedByEvent ? 'on-event' : 'on-timeout')));
   if (step.kind === 'split') return pick(splitArm(step.arms, input.point ?? 0));
+  // Reached without the runner having taken on-failure: the action did not fail.
+  if (step.kind === 'failure') return pick(step.arms.findIndex((a) => a.label === 'succeeded'));
   const trace: ConditionTrace[] = [];
   for (let i = 0; i < step.arms.length; i++) {
     const when = step.arms[i].when;

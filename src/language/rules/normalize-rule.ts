@@ -50,7 +50,13 @@ export function normalizeRule(
   const parsedActions = completeActions(steps?.items, before, ctx);
   const actions = parsedActions && stampRuleCategory(parsedActions, raw.category);
   if (steps && onIsValid)
-    checkActionsFit(steps.items, triggerKinds(raw.on) ?? [], ctx, (i) => actionPath(steps.timing, i));
+    checkActionsFit(
+      steps.items,
+      triggerKinds(raw.on) ?? [],
+      ctx,
+      (i) => actionPath(steps.timing, i),
+      steps.itemKinds,
+    );
   const { goal, goalWithinMs } = checkGoal(raw.goal, ctx);
   const window = raw.window === undefined ? undefined : checkWindow(raw.window, ['window'], timezone, ctx);
   const limit = raw.limit === undefined ? undefined : checkLimit(raw.limit, ['limit'], ctx);
@@ -126,6 +132,8 @@ function checkActionsFit(
   trigger: TriggerKinds,
   ctx: RuleContext,
   pathOf: (action: number) => YamlPath,
+  /** Per action, the kinds its templates read (an on-event arm: its wait's `until` events). */
+  itemKinds: readonly (readonly string[] | undefined)[] = [],
 ): void {
   const kinds = trigger === 'schedule' ? [] : trigger;
   const noContact = kinds.find((k) => factUnavailableReason('contact', k));
@@ -138,9 +146,15 @@ function checkActionsFit(
         ? `${action.type} acts on a contact, and ${noContact} events carry none`
         : def.unavailableIn?.(trigger);
     if (reason) return ctx.error(at, 'invalid-action', reason);
+    const facts = trigger === 'schedule' ? trigger : (itemKinds[i] ?? trigger);
     for (const t of def.templates?.(action) ?? [])
-      for (const problem of templateProblems(t.text, trigger))
-        ctx.error([...at, action.type, ...t.path], problem.code, problem.message);
+      for (const problem of templateProblems(t.text, facts))
+        (problem.severity === 'warning' ? ctx.warn : ctx.error).call(
+          ctx,
+          [...at, action.type, ...t.path],
+          problem.code,
+          problem.message,
+        );
   });
   for (const p of checkStepRefs(actions))
     ctx.error([...pathOf(p.index), actions[p.index]!.type, ...p.path], 'unknown-fact', p.message);

@@ -105,3 +105,30 @@ do:
     expect(flat.actionSteps).toEqual([0, 2]);
   });
 });
+
+describe('a switch case whose condition repeats an earlier case', () => {
+  const rule = (second: string) => `rule: route
+on: message.created
+do:
+  - switch:
+      cases:
+        one:
+          if: { fact: message.text, operator: equal, value: '1' }
+          do: [{ add-tag: one }]
+        again:
+          if: { fact: message.text, operator: equal, value: '${second}' }
+          do: [{ add-tag: again }]
+`;
+
+  it('is warned duplicate-case at its if: it can never be taken', () => {
+    const { ruleSet, problems } = load(rule('1'));
+    expect(ruleSet).toBeDefined();
+    expect(problems.map((p) => `${p.line}:${p.col} ${p.severity} ${p.code}`)).toEqual([
+      '10:15 warning duplicate-case',
+    ]);
+  });
+
+  it('passes when the conditions differ', () => {
+    expect(load(rule('2')).problems).toEqual([]);
+  });
+});

@@ -3,6 +3,7 @@
 // action numbering (parse-steps.ts walks the arms). Conditions are checked by the same code as the
 // rule's `if`; one that can never hold is an `impossible-condition`, an arm with no steps an `empty-arm`.
 import { checkConditions } from './check-conditions';
+import { stableStringify } from './content-hash';
 import { impossibleCondition } from './impossible-conditions';
 import { walkSteps, type StepWalk } from './parse-steps';
 import { isPlainObject } from './rule-context';
@@ -38,10 +39,18 @@ export function parseBranch(
   } else if (kind === 'switch') {
     const sw = isPlainObject(item.switch) ? item.switch : {};
     const cases = isPlainObject(sw.cases) ? sw.cases : {};
+    const seen = new Map<string, string>(); // condition -> the first case with it
     for (const [name, c] of Object.entries(cases)) {
       const path = [...at, 'switch', 'cases', name];
       const raw = isPlainObject(c) ? c : {};
       const when = branchCondition(raw.if, [...path, 'if'], walk, kinds);
+      const same = when && repeatedCase(seen, name, when);
+      if (same)
+        walk.ctx.warn(
+          [...path, 'if'],
+          'duplicate-case',
+          `case ${name} repeats the condition of case ${same}, which is checked first: it can never be taken`,
+        );
       step.arms.push(walkArm(raw.do, [...path, 'do'], `case:${name}`, walk, kinds, when));
     }
     step.arms.push(walkArm(sw.default, [...at, 'switch', 'default'], 'default', walk, kinds));
@@ -105,6 +114,18 @@ export function walkArm(
   }
   walkSteps(raw, path, walk, kinds, 'arm');
   return { label, ...(when ? { when } : {}), from, to: walk.items.length };
+}
+
+/** The earlier case with the same condition, if any (the first case that passes wins); records this one. */
+function repeatedCase(
+  seen: Map<string, string>,
+  name: string,
+  when: Record<string, unknown>,
+): string | undefined {
+  const key = stableStringify(when);
+  const first = seen.get(key);
+  if (first === undefined) seen.set(key, name);
+  return first;
 }
 
 function branchCondition(

@@ -18,6 +18,8 @@ type Raw = Record<string, unknown>;
 export interface ParsedSteps {
   /** One entry per action item (undefined where it has a problem), as parseActionItems gives. */
   items: (RuleAction | undefined)[];
+  /** Per action, the event kinds its facts come from (StepWalk.itemKinds). */
+  itemKinds: (readonly string[] | undefined)[];
   timing: Pick<RuleDefinition, 'waits' | 'actionWindows' | 'actionSteps' | 'actionPaths' | 'branches'>;
 }
 
@@ -26,6 +28,8 @@ export interface StepWalk {
   ctx: RuleContext;
   timezone: string | undefined;
   items: (RuleAction | undefined)[];
+  /** The event kinds each action's facts come from: an on-event arm's are its wait's `until` events. */
+  itemKinds: (readonly string[] | undefined)[];
   paths: YamlPath[];
   waits: WaitStep[];
   branches: BranchStep[];
@@ -55,6 +59,7 @@ export function parseSteps(
     ctx,
     timezone: rule.timezone,
     items: [],
+    itemKinds: [],
     paths: [],
     waits: [],
     branches: [],
@@ -72,6 +77,7 @@ export function parseSteps(
         : {};
   return {
     items,
+    itemKinds: walk.itemKinds,
     timing: {
       ...(waits.length > 0 ? { waits } : {}),
       ...positions,
@@ -109,15 +115,42 @@ export function walkSteps(
       return;
     }
     if (isBranchItem(item)) return parseBranch(item, at, walk, kinds);
-    const { window, category, ...action } = isPlainObject(item) ? item : { window: undefined };
+    const {
+      window,
+      category,
+      'on-failure': onFailure,
+      ...action
+    } = isPlainObject(item) ? item : { window: undefined, category: undefined, 'on-failure': undefined };
     if (window !== undefined) {
       const w = checkWindow(window, [...at, 'window'], walk.timezone, ctx);
       if (w) walk.actionWindows.push({ action: walk.items.length, window: w });
     }
     walk.paths.push(at);
+    walk.itemKinds.push(kinds);
     const parsed = parseAction(isPlainObject(item) ? action : item, at, ctx);
     walk.items.push(withActionCategory(parsed, category, at, ctx));
+    if (onFailure !== undefined) walkFailure(onFailure, at, walk, kinds);
   });
+}
+
+/**
+ * `on-failure:` of the action just walked: a branch right after it, taken by the runner when the
+ * action ends failed or dead (never uncertain: a message that may have gone out is not followed
+ * by its fallback); otherwise its empty `succeeded` arm, and the run goes on.
+ */
+function walkFailure(raw: unknown, at: YamlPath, walk: StepWalk, kinds: readonly string[] | undefined): void {
+  const step: BranchStep = {
+    kind: 'failure',
+    at: walk.items.length,
+    end: 0,
+    afterWaits: walk.waits.length,
+    source: [...at],
+    arms: [],
+  };
+  walk.branches.push(step);
+  step.arms.push(walkArm(raw, [...at, 'on-failure'], 'on-failure', walk, kinds, undefined, true));
+  step.arms.push({ label: 'succeeded', from: walk.items.length, to: walk.items.length });
+  step.end = walk.items.length;
 }
 
 /** `on-event` / `on-timeout` of wait `wait`: a branch on how it ended, right after it. */

@@ -41,6 +41,8 @@ export const RULE_PROBLEM_CODES = [
   'unknown-category',
   'empty-arm',
   'too-many-paths',
+  'missing-default',
+  'duplicate-case',
 ] as const;
 
 export type RuleProblemCode = (typeof RULE_PROBLEM_CODES)[number];

@@ -38,7 +38,7 @@ describe('rule.schema.json', () => {
 
   it('lists exactly the actions and operators the loader knows', () => {
     const props = Object.keys(schema.definitions.action.else.properties);
-    expect(props.filter((k) => !['assign-first', 'window', 'category'].includes(k))).toEqual([
+    expect(props.filter((k) => !['assign-first', 'window', 'category', 'on-failure'].includes(k))).toEqual([
       ...ACTION_KEYS,
     ]);
     expect(schema.definitions.condition.properties.operator.examples).toEqual([...OPERATOR_NAMES]);

@@ -19,6 +19,7 @@ import ruleSchema from './rule.schema.json';
 import { hint } from './suggest';
 import { parseYamlFile, type Locator } from './yaml-source';
 import { checkMockedResponses, type MockedResponses } from './mocked-responses';
+import { withTagObjects } from './test-contact-tags';
 
 export interface RuleTestCase {
   file: string;
@@ -220,9 +221,10 @@ function changeFacts(
   return { previous: previous ? { contact: previous } : { missing }, ...(names ? { names } : {}) };
 }
 
+/** A contact (or message) over its defaults; tags written by name become tags (test-contact-tags.ts). */
 function merge(base: unknown, own: unknown): Obj | undefined {
   if (!isPlainObject(base) && !isPlainObject(own)) return undefined;
-  return { ...(isPlainObject(base) ? base : {}), ...(isPlainObject(own) ? own : {}) };
+  return withTagObjects({ ...(isPlainObject(base) ? base : {}), ...(isPlainObject(own) ? own : {}) });
 }
 
 /** The facts the engine would build: contact.* events carry the contact, message.* events the message. */

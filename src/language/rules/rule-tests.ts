@@ -15,6 +15,7 @@ import { stableStringify } from './content-hash';
 import { sortProblems, type RuleFile } from './load-rules';
 import { parseRuleTestFile, type RuleTestCase } from './rule-test-cases';
 import { RunTimeline } from './run-timeline';
+import { renderedTexts } from './rendered-texts';
 import type {
   EvaluationFacts,
   NameResolver,
@@ -41,7 +42,8 @@ export interface RuleTestReport {
 }
 
 export interface RuleTestOutcome {
-  actions: { action: RuleAction; rule: string }[];
+  /** rendered: the action's templated values as sent (rule tests show them in the diff). */
+  actions: { action: RuleAction; rule: string; rendered?: string[] }[];
   explain: string[];
 }
 
@@ -174,7 +176,8 @@ export function evaluateSegmentRule(
     `  rule ${ruleId}: the contact ${change} the segment${runs ? `, so ${runs} runs` : ''}`,
     ...formatTraceList(match.trace, '    '),
   ];
-  return { actions: chosen.map((action) => ({ action, rule: ruleId })), explain };
+  const rendered = (action: RuleAction) => renderedTexts(action, facts);
+  return { actions: chosen.map((action) => ({ action, rule: ruleId, rendered: rendered(action) })), explain };
 }
 
 /** Expected vs actual, as a list diff: missing lines (-) and unexpected lines (+, with the rule). */
@@ -185,7 +188,9 @@ function diff(expected: RuleAction[], actual: RuleTestOutcome['actions']): strin
   ];
   lines.push(
     'actual:',
-    ...(actual.length ? actual.map((a) => `  - ${actionLabel(a.action)}   (rule ${a.rule})`) : ['  (none)']),
+    ...(actual.length
+      ? actual.map((a) => `  - ${actionLabel(a.action)}   (rule ${a.rule})${renders(a.rendered)}`)
+      : ['  (none)']),
   );
   const left = actual.map((a) => stableStringify(a.action));
   const missing: string[] = [];
@@ -205,6 +210,9 @@ function diff(expected: RuleAction[], actual: RuleTestOutcome['actions']): strin
   );
   return lines;
 }
+
+const renders = (texts: string[] | undefined): string =>
+  texts?.length ? `, renders ${texts.map((t) => JSON.stringify(t)).join(', ')}` : '';
 
 /** Matches no tag: a contact without a tag of that name is not in a segment that asks for it. */
 const NO_SUCH_TAG = '00000000-0000-4000-8000-000000000000';

@@ -90,11 +90,13 @@ export interface WaitStep {
 
 /**
  * A branch of `do`, decided when the run reaches action `at`: `if` (then / else), `switch` (cases,
- * default), `split` (weighted arms) or `outcome` (how wait `wait` ended: on-event / on-timeout).
+ * default), `split` (weighted arms), `outcome` (how wait `wait` ended: on-event / on-timeout) or
+ * `failure` (whether the action before it ended failed or dead: on-failure / succeeded).
  * Its arms cover the action range [at, end); the actions of the arms not taken are skipped.
  */
 export interface BranchStep {
-  kind: 'if' | 'switch' | 'split' | 'outcome';
+  /** failure: `on-failure:` of action at - 1; arms on-failure (taken when it ends failed or dead) and succeeded (empty). */
+  kind: 'if' | 'switch' | 'split' | 'outcome' | 'failure';
   at: number;
   end: number;
   /** Waits written before the branch: a wait and a branch before the same action meet in written order. */
@@ -107,7 +109,7 @@ export interface BranchStep {
 }
 
 export interface BranchArm {
-  /** On the run's path: then, else, case:<name>, default, arm:<name>, on-event, on-timeout. */
+  /** On the run's path: then, else, case:<name>, default, arm:<name>, on-event, on-timeout, on-failure, succeeded. */
   label: string;
   /** if / case: taken when these pass (the first arm that passes wins); none = else / default. */
   when?: Record<string, unknown>;

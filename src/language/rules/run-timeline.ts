@@ -7,16 +7,19 @@ import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { formatEvaluation } from '../matching/format-explain';
 import { durationText } from '../matching/format-timing';
 import type { EvaluationFacts, RuleAction, RuleDefinition, WaitStep } from './rule-types';
-import { armNotTaken, decideBranch, nextControl, splitPoint } from './branch-plan';
+import { armNotTaken, decideBranch, failureBranchOf, nextControl, splitPoint } from './branch-plan';
 import { gateBefore, goalMet, limitPeriod, unlessHolds, untilMatches } from './run-gates';
 import { mockedOutcome, type MockedResponses } from './mocked-responses';
 import { timelinePolicyStep } from './timeline-policy-gate';
 import type { SentMessage } from '../policy/judge-message';
+import { renderedTexts } from './rendered-texts';
 
 export interface TimelineAction {
   action: RuleAction;
   rule: string;
   at: Date;
+  /** Its templated values as rendered at that moment (rendered-texts.ts). */
+  rendered: string[];
 }
 
 interface PendingRun {
@@ -217,14 +220,26 @@ export class RunTimeline {
       if (held.kind === 'send')
         this.sent.push({ at: now, ...(held.category ? { category: held.category } : {}) });
       const action = rule.actions[run.next];
-      this.done.push({ action, rule: rule.id, at: now });
+      const rendered = renderedTexts(action, this.withAwaited(run, facts));
+      this.done.push({ action, rule: rule.id, at: now, rendered });
+      for (const text of rendered) this.note(now, rule, `${action.type} renders ${JSON.stringify(text)}`);
       if (action.type === 'http-request') {
         const answer = mockedOutcome(action, this.responses);
         this.note(now, rule, answer.note);
-        if (!answer.goesOn) break;
+        if (!answer.goesOn && !this.tookFailureArm(run, now)) break;
       }
     }
     this.pending = this.pending.filter((r) => r !== run);
+  }
+
+  /** A failed action with `on-failure:`: its arm is taken (as the engine's runner does) and the run goes on. */
+  private tookFailureArm(run: PendingRun, now: Date): boolean {
+    const branch = failureBranchOf(run.rule, run.next);
+    if (branch === undefined) return false;
+    run.decided.set(branch, 0);
+    run.path.push('on-failure');
+    this.note(now, run.rule, 'branch: on-failure');
+    return true;
   }
 
   /** Fixed periods of `per`: the first `max` runs of a period go, the rest queue or skip. */

@@ -98,8 +98,10 @@ function describe(err: ErrorObject): SchemaIssue | undefined {
           code,
           message: `unknown key "${key}"${hint(key, allowed)}`,
         };
-      // assign-first, window and category qualify an action; they are not actions.
-      const actions = allowed.filter((k) => !['assign-first', 'window', 'category'].includes(k));
+      // assign-first, window, category and on-failure qualify an action; they are not actions.
+      const actions = allowed.filter(
+        (k) => !['assign-first', 'window', 'category', 'on-failure'].includes(k),
+      );
       return {
         path: [...path, key],
         target: 'key',

@@ -59,6 +59,11 @@ describe('YAML structure errors', () => {
       'rules/r.yaml:2:5 the `[` opened here is never closed with `]`',
     ],
     [
+      'a nested key one column left of its siblings names the key and its column, not column 1',
+      'rule: a\non: contact.updated\ndo:\n  - send-template:\n      name: welcome\n     channel: Main WhatsApp\n',
+      'rules/r.yaml:6:6 `channel:` starts at column 6, `name:` above it at column 7; keys of one mapping start in the same column',
+    ],
+    [
       'a key given twice',
       'rule: a\non: contact.created\non: contact.updated\ndo:\n  - add-tag: x\n',
       'rules/r.yaml:3:1 `on:` appears twice in one mapping',

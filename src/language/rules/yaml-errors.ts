@@ -68,8 +68,12 @@ function explain(lines: string[], err: RawError): YamlSlip | undefined {
     // Reported on the over-indented key itself: its parent is the nearest key line to its left.
     for (let i = err.line - 2; i >= 0; i--) {
       if (!isContent(lines[i]) || indentOf(lines[i]) >= indentOf(at)) continue;
-      return overIndentedKey(lines, i + 1);
+      const over = overIndentedKey(lines, i + 1);
+      if (over) return over;
+      break;
     }
+    // Or under-indented, between its siblings' column and its parent's (reported at column 1).
+    return underIndentedKey(lines, err.line);
   }
   if (/All sequence items must start at the same column/.test(err.message))
     return misalignedItem(lines, err.line);
@@ -92,6 +96,26 @@ function overIndentedKey(lines: string[], reported: number): YamlSlip | undefine
       line: i + 1,
       col: indentOf(lines[i]) + 1,
       message: `\`${key[3]}:\` is indented under \`${parentKey[3]}:\`; ${scope} start in the same column (column ${parentCol + 1})`,
+    };
+  }
+  return undefined;
+}
+
+/** `name: x` then ` channel: y` one column left of it, still right of their parent: names both columns. */
+function underIndentedKey(lines: string[], reported: number): YamlSlip | undefined {
+  const at = lines[reported - 1] ?? '';
+  const key = KEY_LINE.exec(at);
+  if (!key || key[2]) return undefined;
+  for (let i = reported - 2; i >= 0; i--) {
+    if (!isContent(lines[i])) continue;
+    const above = KEY_LINE.exec(lines[i]);
+    if (!above) return undefined;
+    const aboveCol = above[1].length + (above[2]?.length ?? 0);
+    if (aboveCol <= indentOf(at)) return undefined;
+    return {
+      line: reported,
+      col: indentOf(at) + 1,
+      message: `\`${key[3]}:\` starts at column ${indentOf(at) + 1}, \`${above[3]}:\` above it at column ${aboveCol + 1}; keys of one mapping start in the same column`,
     };
   }
   return undefined;

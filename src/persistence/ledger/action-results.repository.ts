@@ -20,11 +20,12 @@ export type ActionResultRow = SnakeRow<Omit<ActionResultEntity, 'run'>>;
 
 /**
  * An action as the runner works it (ofRun). `started_at`: when the last attempt began (committed
- * before the call); `saved`: for http-request, what `save:` read from the answer (with its success).
+ * before the call); `saved`: for http-request, what `save:` read from the answer (with its success);
+ * `error_code`: the last failure's, kept when an operator's retry reopens the row.
  */
 export type ActionRow = Pick<
   ActionResultRow,
-  'id' | 'action_index' | 'action' | 'status' | 'target' | 'started_at' | 'saved'
+  'id' | 'action_index' | 'action' | 'status' | 'target' | 'started_at' | 'saved' | 'error_code'
 >;
 
 export interface Failure {
@@ -103,7 +104,8 @@ export class ActionResultsRepository extends ActionResultViews {
 
   ofRun(runId: string): Promise<ActionRow[]> {
     return this.db.query(
-      `SELECT id, action_index, action, status, target, started_at, saved FROM action_results WHERE run_id = $1 ORDER BY action_index`,
+      `SELECT id, action_index, action, status, target, started_at, saved, error_code
+         FROM action_results WHERE run_id = $1 ORDER BY action_index`,
       [runId],
     );
   }

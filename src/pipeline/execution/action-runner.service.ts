@@ -137,6 +137,8 @@ export class ActionRunnerService {
         step === 'stop'
           ? (row.status as Extract<ActionStatus, 'failed' | 'dead' | 'uncertain'>)
           : await this.executeOne(ledger, run, row, ctx, finalAttempt, step === 'reread');
+      if (outcome === 'failed' || outcome === 'dead')
+        if (await this.timing.takeFailureArm(ledger, run, row.action_index, outcome)) continue;
       if (outcome !== 'next') {
         const reason = outcome === 'uncertain' ? 'previous_action_uncertain' : 'previous_action_failed';
         await ledger.actions.skipRemaining(run.id, row.action_index, reason);
@@ -196,6 +198,8 @@ export class ActionRunnerService {
     try {
       // After a wait that ended with its event, {{event.*}} / {{message.*}} read that event.
       const facts = templateFactsOf(run, ctx.contact, ctx.steps);
+      // Pending again after failing on a name: an operator's retry, so look the names up afresh.
+      if (row.error_code === 'unknown_name') this.directory.forgetMisses();
       const member = (name: string) => pickMember(this.directory, ledger.actions, row.id, target, name);
       const resolved = await resolveAction(this.directory, action, facts, { member });
       const outbound = outboundFor(def.repeat, this.outbound, run.id, row.action_index);
@@ -256,7 +260,7 @@ export class ActionRunnerService {
       // The CRM's answer is the freshest state there is: later runs' guards start from it (best effort).
       if (after)
         await this.mirror
-          .applyEvent('contact.updated', after)
+          .applyEngineWrite(after)
           .catch((err: unknown) =>
             this.logger.warn(`mirror update after ${action.type} failed: ${String(err)}`),
           );

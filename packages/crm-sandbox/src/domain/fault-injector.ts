@@ -1,10 +1,12 @@
 // Faults armed through POST /_sandbox/faults. Each fault applies to the next `count`
-// matching API requests (error500, latency, rate429, lost-answer, truncated-answer,
+// matching API requests (error500, refuse422, latency, rate429, lost-answer, truncated-answer,
 // cut-connection) or webhook delivery attempts
 // (drop-delivery), then disarms itself. Faults are consumed in the order they were armed.
 
 export const FAULT_KINDS = [
   'error500',
+  /** A 422 refusal with `code` (default outside_messaging_window): the CRM said no, nothing was done. */
+  'refuse422',
   'latency',
   'rate429',
   'lost-answer',
@@ -19,6 +21,8 @@ export interface FaultSpec {
   count: number;
   latencyMs?: number;
   retryAfterSec?: number;
+  /** refuse422: the error code of the refusal. */
+  code?: string;
   /**
    * API faults: "<METHOD> <route pattern>" (exact) or "<route pattern>" (any method).
    * drop-delivery: an event kind such as "contact.created". Absent: everything matches.

@@ -21,6 +21,7 @@ const FAULT_SHAPE = {
   latencyMs: int({ min: 0, max: 120_000 }),
   retryAfterSec: int({ min: 1, max: 3600 }),
   route: str({ min: 1, max: 300 }),
+  code: str({ min: 1, max: 100 }),
 };
 
 @ControlRoute()

@@ -1,11 +1,11 @@
 // The gate every /v1 request passes, in this order: count the call, authenticate (401),
-// injected 429, rate limit (429), scope (403), injected latency, injected 500, then a
+// injected 429, rate limit (429), scope (403), injected latency, injected 500, injected 422, then a
 // body that failed to parse (400). A 401 is
 // refused before the rate limiter, and a 429 is never logged, so neither costs budget.
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { requireScope } from '../domain/api-key-auth';
-import { internalError, SandboxError } from '../domain/sandbox-error';
+import { internalError, SandboxError, unprocessable } from '../domain/sandbox-error';
 import { rateLimitMessage, retryAfterSeconds } from '../domain/sliding-window-log';
 import { SANDBOX_RUNTIME, SandboxRuntime } from '../sandbox-runtime';
 import { CONTROL_ROUTE, RequireScope, type SandboxRequest } from './sandbox-request';
@@ -50,6 +50,12 @@ export class SandboxGateGuard implements CanActivate {
     if (slow) await new Promise((resolve) => setTimeout(resolve, slow.latencyMs ?? 1000));
     if (this.runtime.faults.takeForRequest('error500', req.method, pattern))
       throw new Error('injected fault: error500');
+    const refusal = this.runtime.faults.takeForRequest('refuse422', req.method, pattern);
+    if (refusal)
+      throw unprocessable(
+        refusal.code ?? 'outside_messaging_window',
+        'injected refusal: the CRM refused this request',
+      );
     if (req.bodyError) throw req.bodyError;
     req.lostAnswer =
       this.runtime.faults.takeForRequest('lost-answer', req.method, pattern) ??

@@ -19,7 +19,7 @@ import {
 import { ActionsQueue } from '../../../queues/actions-queue.service';
 import { gateBefore, unlessHolds } from '../../../language/rules/run-gates';
 import { ENGINE_CLOCK, type EngineClock } from '../../../config/engine-clock';
-import { armNotTaken, nextControl } from '../../../language/rules/branch-plan';
+import { armNotTaken, failureBranchOf, nextControl } from '../../../language/rules/branch-plan';
 import { branchEntry } from './branch-gate';
 import { factsOf } from './run-facts';
 import { RuleLimitService } from './rule-limit.service';
@@ -203,6 +203,37 @@ export class RunTimingService {
       this.logger.log(`rule ${run.rule_id}: run ${run.id} took ${entry.label}`);
       if (armNotTaken(plan, progress.decided, action)) return this.skipNotTaken(ledger, run, row, progress);
     }
+  }
+
+  /**
+   * Action `action` ended failed or dead (never called for uncertain: a message that may have gone
+   * out takes no fallback). With an `on-failure:` its arm is recorded taken, once, and true says the
+   * run goes on into it; false: no such arm, the run ends as before.
+   */
+  async takeFailureArm(
+    ledger: TimingLedger,
+    run: RunRow,
+    action: number,
+    outcome: 'failed' | 'dead',
+  ): Promise<boolean> {
+    const branch = failureBranchOf(run.timing ?? undefined, action);
+    if (branch === undefined) return false;
+    const decided = timelineProgress(run.timeline ?? []).decided.get(branch);
+    if (decided !== undefined) return run.timing!.branches![branch].arms[decided].label === 'on-failure';
+    const at = this.clock.now().toISOString();
+    const detail = `action ${action + 1} ended ${outcome}`;
+    await this.record(ledger, run, {
+      at,
+      step: 'branch',
+      action: action + 1,
+      branch,
+      arm: 0,
+      label: 'on-failure',
+      reason: outcome,
+      detail,
+    });
+    this.logger.log(`rule ${run.rule_id}: run ${run.id} took on-failure of action ${action + 1}`);
+    return true;
   }
 
   /** An action in an arm the run did not take: skipped, the run goes on. */
