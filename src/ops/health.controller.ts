@@ -13,6 +13,7 @@ import { checkAdminRequest } from '../admin-auth/admin-token';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { EVENTS_QUEUE } from '../queues/queues';
 import { RuleSetService } from '../rule-set/rule-set.service';
+import { DeployedVersions } from '../rule-set/deploy/deployed-versions.service';
 
 /**
  * GET /health: anyone (a load balancer) learns up or down, 200 or 503; what is down and why
@@ -28,6 +29,7 @@ export class HealthController {
     private readonly indicators: HealthIndicatorService,
     private readonly rules: RuleSetService,
     @InjectQueue(EVENTS_QUEUE) private readonly events: Queue,
+    private readonly deployed: DeployedVersions,
   ) {}
 
   @Get()
@@ -64,10 +66,19 @@ export class HealthController {
       async () => {
         const rules = this.indicators.check('rules');
         const status = this.rules.status();
+        const unreachable = this.deployed.gitUnreachable();
         const info = {
           version: status.version,
+          // Each process's deployed version: a fleet that has not switched together shows it here.
+          commit: status.commit,
+          source: status.source,
           ruleCount: status.ruleCount,
           lastReloadOk: status.lastAttempt?.ok,
+          // Could not load the active version: this process keeps the one it had, and says why.
+          ...(status.lastAttempt.ok ? {} : { lastReloadProblem: status.lastAttempt.problems[0]?.message }),
+          ...(unreachable
+            ? { git: { reachable: false, since: unreachable.at, message: unreachable.message } }
+            : {}),
         };
         return this.rules.current() ? rules.up(info) : rules.down(info);
       },

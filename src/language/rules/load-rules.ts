@@ -23,6 +23,8 @@ export interface LoadResult {
   loaded?: LoadedRule[];
   /** Ids of the disabled rules left out (LoadOptions.skipDisabled). */
   skippedDisabled?: string[];
+  /** The files read (loadRulesFromDir): the engine records them as the deployed version. */
+  files?: RuleFile[];
 }
 
 export interface RuleFile {
@@ -81,7 +83,7 @@ export async function loadRulesFromDir(dir: string, opts: LoadOptions = {}): Pro
       (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'directory not found' : (err as Error).message;
     return cannotReadRules(dir, reason);
   }
-  return loadRulesFromFiles(files, opts);
+  return { ...loadRulesFromFiles(files, opts), files };
 }
 
 /** The refused result of a directory that could not be read. */

@@ -1,0 +1,106 @@
+// What RuleSetService needs from the deployed versions (issue 31): with RULES_GIT_URL, the active
+// row of rule_set_versions (every process loads it, and reloads on each NOTIFY); with RULES_DIR,
+// the directory's content recorded as a version (its hash as the commit), so runs name it too.
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { loadRulesFromFiles, type LoadResult, type RuleFile } from '../../language/rules/load-rules';
+import { EngineMetrics } from '../../ops/engine-metrics';
+import { ActiveVersionListener } from './active-version-listener';
+import { directoryVersion, versionFiles } from './directory-version';
+import { GitRulesSync } from './git-rules-sync.service';
+import { RuleSetVersionsRepository } from './rule-set-versions.repository';
+
+export interface VersionLoad {
+  result: LoadResult;
+  commit?: string;
+}
+
+@Injectable()
+export class DeployedVersions implements OnModuleDestroy {
+  private readonly logger = new Logger(DeployedVersions.name);
+  private listener?: ActiveVersionListener;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly versions: RuleSetVersionsRepository,
+    private readonly git: GitRulesSync,
+    private readonly metrics: EngineMetrics,
+  ) {}
+
+  /** True when the rules follow git: load the active row, not RULES_DIR. */
+  get followsGit(): boolean {
+    return this.config.rulesGit !== undefined;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.listener?.stop();
+  }
+
+  /** Calls `onChange` on each activation (any process's) and after each reconnect. */
+  async listen(onChange: (cause: string) => void): Promise<void> {
+    this.listener = new ActiveVersionListener(this.config.databaseUrl, onChange);
+    await this.listener.start();
+  }
+
+  /**
+   * The active version, compiled. At the first start of a fleet there is none yet: this process
+   * fetches once itself (the advisory lock lets one do it; the others find its row).
+   */
+  async loadActive(reason: string): Promise<VersionLoad> {
+    let active = await this.versions.active();
+    if (!active && reason === 'start-up') {
+      const outcome = await this.git.sync('start-up');
+      if (outcome.kind === 'unreachable') return { result: cannotLoad(`git: ${outcome.message}`) };
+      active = await this.versions.active();
+    }
+    if (!active)
+      return { result: cannotLoad('no active version in rule_set_versions (see crm-rules deploy status)') };
+    const result = loadRulesFromFiles(versionFiles(active.files), {
+      allowedHosts: this.config.httpAction.allowedHosts,
+    });
+    return { result, commit: active.commit };
+  }
+
+  /** Records a directory's valid content as the active version; its commit id, or undefined on failure. */
+  async recordDirectory(dir: string, files: RuleFile[], result: LoadResult): Promise<string | undefined> {
+    const version = directoryVersion(dir, files, result.problems, result.ruleSet?.version ?? null);
+    try {
+      await this.versions.record(version, 'recorded', `directory ${dir}`);
+      await this.versions.activate(version.commit, `directory ${dir}`, {
+        action: 'activate',
+        overridePin: true,
+      });
+    } catch (err) {
+      // The set runs anyway: the directory is this process's source; only the record is missing.
+      this.logger.warn(`cannot record rule set version ${version.commit}: ${(err as Error).message}`);
+    }
+    return version.commit;
+  }
+
+  /** The gauge of this process's commit: one label value at 1. */
+  running(commit: string | undefined, inSync: boolean): void {
+    this.metrics.rulesActiveCommit.reset();
+    if (commit)
+      this.metrics.rulesActiveCommit.set({ commit, source: this.followsGit ? 'git' : 'directory' }, 1);
+    this.metrics.rulesInSync.set(inSync ? 1 : 0);
+  }
+
+  gitUnreachable(): { at: string; message: string } | undefined {
+    return this.git.unreachable();
+  }
+}
+
+function cannotLoad(reason: string): LoadResult {
+  return {
+    problems: [
+      {
+        file: 'rule_set_versions',
+        line: 1,
+        col: 1,
+        severity: 'error',
+        code: 'io',
+        message: `cannot load rules: ${reason}`,
+      },
+    ],
+  };
+}
