@@ -20,6 +20,7 @@ import { RetentionModule } from './persistence/retention/retention.module';
 import { redisConnection } from './queues/redis-connection';
 import { SegmentsModule } from './segments/segments.module';
 import { DeployModule } from './rule-set/deploy/deploy.module';
+import { LiveSnapshotModule } from './toolchain/live-snapshot.module';
 
 @Module({})
 export class AppModule {
@@ -34,7 +35,8 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerOptions(config, logDestination)),
         MetricsModule,
-        DeployModule,
+        LiveSnapshotModule,
+        DeployModule.register(withWorkers, withScheduler),
         TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, {}, config.databasePoolMax)),
         BullModule.forRoot({ connection: redisConnection(config.redis.url), prefix: config.redis.prefix }),
         ScheduleModule.forRoot(),

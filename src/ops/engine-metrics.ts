@@ -71,6 +71,13 @@ export class EngineMetrics {
     registers: [this.registry],
   });
 
+  readonly rulesGitHooks = new Counter({
+    name: 'crmr_rules_git_hooks_total',
+    help: 'POST /hooks/git by outcome (fetch, other_ref, unsigned, bad_signature, no_secret_configured)',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+
   readonly sweepProgress = new Gauge({
     name: 'crmr_sweep_progress',
     help: 'Progress of the current segment sweep per rule (pages, contacts, actions)',

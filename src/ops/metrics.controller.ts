@@ -5,6 +5,8 @@ import { Queue } from 'bullmq';
 import { Registry } from 'prom-client';
 import { CrmBudgetView } from '../crm/crm-budget-view';
 import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../queues/queues';
+import { DeployedVersions } from '../rule-set/deploy/deployed-versions.service';
+import { RuleSetService } from '../rule-set/rule-set.service';
 import { EngineMetrics } from './engine-metrics';
 
 @ApiTags('operations')
@@ -16,6 +18,8 @@ export class MetricsController {
     @InjectQueue(EVENTS_QUEUE) private readonly events: Queue,
     @InjectQueue(ACTIONS_QUEUE) private readonly actions: Queue,
     @InjectQueue(SWEEPS_QUEUE) private readonly sweeps: Queue,
+    private readonly rules: RuleSetService,
+    private readonly deployed: DeployedVersions,
   ) {}
 
   @Get()
@@ -27,6 +31,18 @@ export class MetricsController {
       for (const [state, n] of Object.entries(counts))
         this.metrics.queueDepth.set({ queue: queue.name, state }, n);
     }
+    this.rulesGauges();
     return Registry.merge([this.metrics.registry, this.gateway.registry]).metrics();
+  }
+
+  /** This process's deployed version (one label at 1: a mixed fleet shows several commits). */
+  private rulesGauges(): void {
+    const status = this.rules.status();
+    this.metrics.rulesActiveCommit.reset();
+    if (status.commit)
+      this.metrics.rulesActiveCommit.set({ commit: status.commit, source: status.source }, 1);
+    this.metrics.rulesInSync.set(status.lastAttempt.ok ? 1 : 0);
+    // Known where the fetch ran (a worker); elsewhere the last fetch is not this process's to tell.
+    if (this.deployed.followsGit) this.metrics.rulesGitReachable.set(this.deployed.gitUnreachable() ? 0 : 1);
   }
 }

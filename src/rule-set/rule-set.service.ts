@@ -155,7 +155,6 @@ export class RuleSetService implements OnModuleInit, OnModuleDestroy {
       this.logger.error(
         `rules reload (${reason}) refused, ${kept}:\n${formatProblems(result.problems, 'text')}`,
       );
-      this.deployed?.running(this.set?.commit, false);
       return { ok: false, ...(this.set ? { version: this.set.version } : {}), problems: result.problems };
     }
     fresh.commit =
@@ -171,7 +170,6 @@ export class RuleSetService implements OnModuleInit, OnModuleDestroy {
       );
       this.notify(fresh);
     }
-    this.deployed?.running(this.set.commit, true);
     return { ok: true, version: fresh.version, problems: result.problems };
   }
 

@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '../../src/config/app-config';
-import type { CrmDirectory } from '../../src/crm/crm-directory.service';
+import type { LiveDirectory } from '../../src/crm-contract/live-directory';
 import { emptySnapshot } from '../../src/crm-contract/crm-snapshot';
-import { EngineMetrics } from '../../src/ops/engine-metrics';
 import { DeployedVersions } from '../../src/rule-set/deploy/deployed-versions.service';
 import { GitRulesSync } from '../../src/rule-set/deploy/git-rules-sync.service';
 import { RuleSetVersionsRepository } from '../../src/rule-set/deploy/rule-set-versions.repository';
@@ -32,7 +31,7 @@ describe('deployed rule-set versions', () => {
   let db: TestDb;
   let repoDir: string;
   let cacheDir: string;
-  const processes: { rules: RuleSetService; deployed: DeployedVersions; metrics: EngineMetrics }[] = [];
+  const processes: { rules: RuleSetService; deployed: DeployedVersions }[] = [];
   let versions: RuleSetVersionsRepository;
   let sync: GitRulesSync;
 
@@ -73,14 +72,13 @@ describe('deployed rule-set versions', () => {
         { id: 't2', name: 'vip' },
       ],
     };
-    const directory = { snapshot: async () => snapshot } as unknown as CrmDirectory;
+    const directory = { snapshot: async () => snapshot } as LiveDirectory;
     versions = new RuleSetVersionsRepository(db.dataSource);
     for (let i = 0; i < 2; i++) {
-      const metrics = new EngineMetrics();
-      const s = new GitRulesSync(config, versions, directory, metrics, db.dataSource);
+      const s = new GitRulesSync(config, versions, directory, db.dataSource);
       if (i === 0) sync = s;
-      const deployed = new DeployedVersions(config, versions, s, metrics);
-      processes.push({ rules: new RuleSetService(config, deployed), deployed, metrics });
+      const deployed = new DeployedVersions(config, versions, s);
+      processes.push({ rules: new RuleSetService(config, deployed), deployed });
     }
     commit('welcomed', 'first rules');
     for (const p of processes) await p.rules.onModuleInit();
@@ -105,8 +103,7 @@ describe('deployed rule-set versions', () => {
     expect(active!.author).toBe('Ops <ops@example.test>');
     expect(active!.files).toEqual({ 'welcome.yaml': rule('welcomed') });
     expect(commits()).toEqual([active!.commit, active!.commit]);
-    const metric = await processes[1].metrics.registry.getSingleMetricAsString('crmr_rules_active_commit');
-    expect(metric).toContain(`commit="${active!.commit}"`);
+    expect(processes[1].rules.status()).toMatchObject({ commit: active!.commit, source: 'git' });
   });
 
   it('switches every process to a valid pushed commit, and keeps rule versions when only a comment changed', async () => {
@@ -165,9 +162,6 @@ describe('deployed rule-set versions', () => {
     const outcome = await sync.sync('interval');
     expect(outcome.kind).toBe('unreachable');
     expect(processes[0].deployed.gitUnreachable()).toBeDefined();
-    expect(await processes[0].metrics.registry.getSingleMetricAsString('crmr_rules_git_reachable')).toContain(
-      'crmr_rules_git_reachable 0',
-    );
     expect(commits()).toEqual([running, running]);
     execFileSync('mv', [moved, repoDir]);
     const back = commit('welcomed', 'back again');

@@ -4,7 +4,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { loadRulesFromFiles, type LoadResult, type RuleFile } from '../../language/rules/load-rules';
-import { EngineMetrics } from '../../ops/engine-metrics';
 import { ActiveVersionListener } from './active-version-listener';
 import { directoryVersion, versionFiles } from './directory-version';
 import { GitRulesSync } from './git-rules-sync.service';
@@ -24,7 +23,6 @@ export class DeployedVersions implements OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly versions: RuleSetVersionsRepository,
     private readonly git: GitRulesSync,
-    private readonly metrics: EngineMetrics,
   ) {}
 
   /** True when the rules follow git: load the active row, not RULES_DIR. */
@@ -75,14 +73,6 @@ export class DeployedVersions implements OnModuleDestroy {
       this.logger.warn(`cannot record rule set version ${version.commit}: ${(err as Error).message}`);
     }
     return version.commit;
-  }
-
-  /** The gauge of this process's commit: one label value at 1. */
-  running(commit: string | undefined, inSync: boolean): void {
-    this.metrics.rulesActiveCommit.reset();
-    if (commit)
-      this.metrics.rulesActiveCommit.set({ commit, source: this.followsGit ? 'git' : 'directory' }, 1);
-    this.metrics.rulesInSync.set(inSync ? 1 : 0);
   }
 
   gitUnreachable(): { at: string; message: string } | undefined {

@@ -5,9 +5,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, type RulesGitConfig } from '../../config/app-config';
-import { CrmDirectory } from '../../crm/crm-directory.service';
+import { LIVE_DIRECTORY, type LiveDirectory } from '../../crm-contract/live-directory';
 import { loadRulesFromFiles } from '../../language/rules/load-rules';
-import { EngineMetrics } from '../../ops/engine-metrics';
 import { withAdvisoryLock } from '../../persistence/sql/advisory-locks.repository';
 import { versionFiles } from './directory-version';
 import { GitCheckout } from './git-checkout';
@@ -29,8 +28,7 @@ export class GitRulesSync {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly versions: RuleSetVersionsRepository,
-    private readonly directory: CrmDirectory,
-    private readonly metrics: EngineMetrics,
+    @Inject(LIVE_DIRECTORY) private readonly directory: LiveDirectory,
     private readonly dataSource: DataSource,
   ) {
     if (config.rulesGit) this.checkout = new GitCheckout(config.rulesGit);
@@ -59,12 +57,10 @@ export class GitRulesSync {
       // Audited once per outage, not per interval: the console shows when it began.
       if (!this.lastError) await this.versions.auditFetchFailure(actor, message);
       this.lastError = { at: new Date().toISOString(), message };
-      this.metrics.rulesGitReachable.set(0);
       this.logger.warn(`cannot fetch the rules (${git.ref}); the active version keeps running: ${message}`);
       return { kind: 'unreachable', message };
     }
     this.lastError = undefined;
-    this.metrics.rulesGitReachable.set(1);
     const known = await this.versions.byCommit(fetched.commit);
     if (known?.commit === fetched.commit) return { kind: 'unchanged', commit: fetched.commit };
     const snapshot = await this.directory.snapshot('live CRM');
