@@ -117,7 +117,7 @@ function formatStatus(body: unknown): string[] {
     active: Version | null;
     pinned: string | null;
     heldBack: string | null;
-    git?: { reachable: boolean; message?: string; at?: string };
+    git?: { reachable: boolean; message?: string; since?: string };
   };
   const lines = [
     `source: ${b.source.kind === 'git' ? `${b.source.url} @ ${b.source.ref}` : `directory ${b.source.dir}`}`,
@@ -126,7 +126,7 @@ function formatStatus(body: unknown): string[] {
       : 'live: none',
   ];
   if (b.pinned) lines.push(`pinned: ${b.pinned}${b.heldBack ? ` (holding back ${b.heldBack})` : ''}`);
-  if (b.git && !b.git.reachable) lines.push(`git unreachable since ${b.git.at}: ${b.git.message}`);
+  if (b.git && !b.git.reachable) lines.push(`git unreachable since ${b.git.since}: ${b.git.message}`);
   return lines;
 }
 

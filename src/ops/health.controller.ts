@@ -66,7 +66,7 @@ export class HealthController {
       async () => {
         const rules = this.indicators.check('rules');
         const status = this.rules.status();
-        const unreachable = this.deployed.gitUnreachable();
+        const unreachable = await this.deployed.gitUnreachable().catch(() => undefined);
         const info = {
           version: status.version,
           // Each process's deployed version: a fleet that has not switched together shows it here.
@@ -76,9 +76,7 @@ export class HealthController {
           lastReloadOk: status.lastAttempt?.ok,
           // Could not load the active version: this process keeps the one it had, and says why.
           ...(status.lastAttempt.ok ? {} : { lastReloadProblem: status.lastAttempt.problems[0]?.message }),
-          ...(unreachable
-            ? { git: { reachable: false, since: unreachable.at, message: unreachable.message } }
-            : {}),
+          ...(unreachable ? { git: { reachable: false, ...unreachable } } : {}),
         };
         return this.rules.current() ? rules.up(info) : rules.down(info);
       },

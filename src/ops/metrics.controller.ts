@@ -31,18 +31,21 @@ export class MetricsController {
       for (const [state, n] of Object.entries(counts))
         this.metrics.queueDepth.set({ queue: queue.name, state }, n);
     }
-    this.rulesGauges();
+    await this.rulesGauges();
     return Registry.merge([this.metrics.registry, this.gateway.registry]).metrics();
   }
 
   /** This process's deployed version (one label at 1: a mixed fleet shows several commits). */
-  private rulesGauges(): void {
+  private async rulesGauges(): Promise<void> {
     const status = this.rules.status();
     this.metrics.rulesActiveCommit.reset();
     if (status.commit)
       this.metrics.rulesActiveCommit.set({ commit: status.commit, source: status.source }, 1);
     this.metrics.rulesInSync.set(status.lastAttempt.ok ? 1 : 0);
-    // Known where the fetch ran (a worker); elsewhere the last fetch is not this process's to tell.
-    if (this.deployed.followsGit) this.metrics.rulesGitReachable.set(this.deployed.gitUnreachable() ? 0 : 1);
+    // The fleet's state (the audit): every process says so, whichever one fetched.
+    if (this.deployed.followsGit)
+      this.metrics.rulesGitReachable.set(
+        (await this.deployed.gitUnreachable().catch(() => undefined)) ? 0 : 1,
+      );
   }
 }

@@ -161,12 +161,12 @@ describe('deployed rule-set versions', () => {
     execFileSync('mv', [repoDir, moved]);
     const outcome = await sync.sync('interval');
     expect(outcome.kind).toBe('unreachable');
-    expect(processes[0].deployed.gitUnreachable()).toBeDefined();
+    expect(await processes[1].deployed.gitUnreachable()).toMatchObject({ message: expect.any(String) });
     expect(commits()).toEqual([running, running]);
     execFileSync('mv', [moved, repoDir]);
     const back = commit('welcomed', 'back again');
     expect(await sync.sync('interval')).toEqual({ kind: 'activated', commit: back });
     await until(() => commits().every((c) => c === back));
-    expect(processes[0].deployed.gitUnreachable()).toBeUndefined();
+    expect(await processes[1].deployed.gitUnreachable()).toBeUndefined();
   });
 });

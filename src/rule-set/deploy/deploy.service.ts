@@ -35,10 +35,14 @@ export class DeployService {
       pinned: (await this.versions.pinned()) ?? null,
       heldBack: (await this.versions.newestHeldBack())?.commit ?? null,
       thisProcess: this.rules.status(),
-      git: this.deployed.gitUnreachable()
-        ? { reachable: false, ...this.deployed.gitUnreachable() }
-        : undefined,
+      git: await this.gitState(),
     };
+  }
+
+  private async gitState() {
+    if (!this.config.rulesGit) return undefined;
+    const down = await this.deployed.gitUnreachable();
+    return down ? { reachable: false, ...down } : { reachable: true };
   }
 
   history(limit: number): Promise<RuleSetVersionSummary[]> {

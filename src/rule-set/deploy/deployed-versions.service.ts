@@ -75,8 +75,9 @@ export class DeployedVersions implements OnModuleDestroy {
     return version.commit;
   }
 
-  gitUnreachable(): { at: string; message: string } | undefined {
-    return this.git.unreachable();
+  /** While git is unreachable (fleet-wide state in the audit): since when and why; undefined otherwise. */
+  async gitUnreachable(): Promise<{ since: string; message: string } | undefined> {
+    return this.followsGit ? this.git.unreachable() : undefined;
   }
 }
 

@@ -23,7 +23,6 @@ const SYNC_LOCK = 'crmr:rules-git-sync';
 export class GitRulesSync {
   private readonly logger = new Logger(GitRulesSync.name);
   private readonly checkout?: GitCheckout;
-  private lastError?: { at: string; message: string };
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -34,9 +33,12 @@ export class GitRulesSync {
     if (config.rulesGit) this.checkout = new GitCheckout(config.rulesGit);
   }
 
-  /** The last fetch failure while git stays unreachable (health detail); undefined once a fetch works. */
-  unreachable(): { at: string; message: string } | undefined {
-    return this.lastError;
+  /** While git is unreachable (for the fleet, whichever process fetched): since when and why. */
+  async unreachable(): Promise<{ since: string; message: string } | undefined> {
+    const state = await this.versions.fetchState();
+    return state?.action === 'fetch-failed'
+      ? { since: new Date(state.at).toISOString(), message: state.note ?? '' }
+      : undefined;
   }
 
   async sync(actor: string): Promise<SyncOutcome> {
@@ -55,12 +57,11 @@ export class GitRulesSync {
     } catch (err) {
       const message = (err as Error).message.slice(0, 500);
       // Audited once per outage, not per interval: the console shows when it began.
-      if (!this.lastError) await this.versions.auditFetchFailure(actor, message);
-      this.lastError = { at: new Date().toISOString(), message };
+      await this.versions.recordFetch(false, actor, message);
       this.logger.warn(`cannot fetch the rules (${git.ref}); the active version keeps running: ${message}`);
       return { kind: 'unreachable', message };
     }
-    this.lastError = undefined;
+    await this.versions.recordFetch(true, actor, null);
     const known = await this.versions.byCommit(fetched.commit);
     if (known?.commit === fetched.commit) return { kind: 'unchanged', commit: fetched.commit };
     const snapshot = await this.directory.snapshot('live CRM');

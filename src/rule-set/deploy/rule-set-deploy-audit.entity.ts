@@ -1,6 +1,7 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-export type DeployAction = 'activate' | 'refuse' | 'rollback' | 'pin' | 'unpin' | 'fetch-failed';
+export type DeployAction =
+  'activate' | 'refuse' | 'rollback' | 'pin' | 'unpin' | 'fetch-failed' | 'fetch-recovered';
 
 /** Who did what to the deployed rule set, when (append-only). */
 @Entity('rule_set_deploy_audit')

@@ -4,6 +4,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Queryable } from '../../persistence/sql/queryable';
+import { returnedRows } from '../../persistence/sql/returned-rows';
 import type { RuleProblem } from '../../language/rules/rule-types';
 import type { DeployAction, RuleSetDeployAuditEntity } from './rule-set-deploy-audit.entity';
 import type { RuleSetVersionEntity, RuleSetVersionStatus } from './rule-set-version.entity';
@@ -135,9 +136,11 @@ export class RuleSetVersionsRepository {
   async pin(commit: string, actor: string): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       await tx.query(`UPDATE rule_set_versions SET pinned = false WHERE pinned AND commit <> $1`, [commit]);
-      const rows: unknown[] = await tx.query(
-        `UPDATE rule_set_versions SET pinned = true WHERE commit = $1 AND status = 'activated' RETURNING id`,
-        [commit],
+      const rows = returnedRows<{ id: string }>(
+        await tx.query(
+          `UPDATE rule_set_versions SET pinned = true WHERE commit = $1 AND status = 'activated' RETURNING id`,
+          [commit],
+        ),
       );
       if (rows.length) await audit(tx, 'pin', commit, actor, null);
       return rows.length > 0;
@@ -146,8 +149,8 @@ export class RuleSetVersionsRepository {
 
   async unpin(actor: string): Promise<string | undefined> {
     return this.db.transaction(async (tx) => {
-      const rows: { commit: string }[] = await tx.query(
-        `UPDATE rule_set_versions SET pinned = false WHERE pinned RETURNING commit`,
+      const rows = returnedRows<{ commit: string }>(
+        await tx.query(`UPDATE rule_set_versions SET pinned = false WHERE pinned RETURNING commit`),
       );
       if (rows[0]) await audit(tx, 'unpin', rows[0].commit, actor, null);
       return rows[0]?.commit;
@@ -161,9 +164,29 @@ export class RuleSetVersionsRepository {
     return rows[0]?.commit;
   }
 
-  /** A failed fetch (git unreachable): audited, so the console shows it beside the versions. */
-  async auditFetchFailure(actor: string, note: string): Promise<void> {
-    await audit(this.db.manager, 'fetch-failed', null, actor, note);
+  /**
+   * Git reachability for the whole fleet: the newest of `fetch-failed` / `fetch-recovered`. A
+   * failure is written once per outage and the recovery once, whichever process fetched.
+   */
+  async fetchState(): Promise<DeployAudit | undefined> {
+    const rows: DeployAudit[] = await this.db.query(
+      `SELECT id, action, commit, actor, note, at FROM rule_set_deploy_audit
+        WHERE action IN ('fetch-failed', 'fetch-recovered') ORDER BY id DESC LIMIT 1`,
+    );
+    return rows[0];
+  }
+
+  /** Records a fetch's outcome when it changes the fleet's state (an outage begins or ends). */
+  async recordFetch(ok: boolean, actor: string, note: string | null): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('crmr:rules-git-fetch-state', 0))`);
+      const [last]: { action: string }[] = await tx.query(
+        `SELECT action FROM rule_set_deploy_audit WHERE action IN ('fetch-failed', 'fetch-recovered') ORDER BY id DESC LIMIT 1`,
+      );
+      const failing = last?.action === 'fetch-failed';
+      if (ok && failing) await audit(tx, 'fetch-recovered', null, actor, null);
+      if (!ok && !failing) await audit(tx, 'fetch-failed', null, actor, note);
+    });
   }
 
   audit(limit: number): Promise<DeployAudit[]> {
