@@ -17,6 +17,9 @@ export const PAGES = [
   'failures',
   'confirm',
   'manual-run',
+  'deploy',
+  'deploy-diff',
+  'rule-at-commit',
 ] as const;
 export type Page = (typeof PAGES)[number];
 
@@ -27,6 +30,7 @@ const NAV = [
   { href: '/console/runs', label: 'Runs', page: 'runs' },
   { href: '/console/contacts', label: 'Contacts', page: 'contacts' },
   { href: '/console/failures', label: 'Failures', page: 'failures' },
+  { href: '/console/deploy', label: 'Deploy', page: 'deploy' },
 ];
 
 export interface PageContext {

@@ -13,6 +13,7 @@ import { ConsoleSessionsModule } from '../sessions/console-sessions.module';
 import { LoginThrottle } from './auth/login-throttle.service';
 import { ConsoleAssetsController } from './console-assets.controller';
 import { ConsoleAuthController } from './console-auth.controller';
+import { ConsoleDeployController } from './console-deploy.controller';
 import { ConsoleFailuresController } from './console-failures.controller';
 import { ConsolePagesController } from './console-pages.controller';
 import { ConsoleResponder } from './console-responder';
@@ -34,6 +35,7 @@ const CONTROLLERS = [
   ConsoleManualRunController,
   ConsoleFailuresController,
   ConsoleStreamController,
+  ConsoleDeployController,
 ];
 
 @Module({

@@ -43,6 +43,10 @@ export class MetricsController {
       this.metrics.rulesActiveCommit.set({ commit: status.commit, source: status.source }, 1);
     this.metrics.rulesInSync.set(status.lastAttempt.ok ? 1 : 0);
     // The fleet's state (the audit): every process says so, whichever one fetched.
+    this.metrics.rulesMissingNames.reset();
+    const byKind = new Map<string, number>();
+    for (const m of this.deployed.missingNames()) byKind.set(m.kind, (byKind.get(m.kind) ?? 0) + 1);
+    for (const [kind, n] of byKind) this.metrics.rulesMissingNames.set({ kind }, n);
     if (this.deployed.followsGit)
       this.metrics.rulesGitReachable.set(
         (await this.deployed.gitUnreachable().catch(() => undefined)) ? 0 : 1,

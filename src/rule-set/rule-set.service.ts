@@ -169,6 +169,8 @@ export class RuleSetService implements OnModuleInit, OnModuleDestroy {
         `rule set ${fresh.version} loaded (${reason}): ${fresh.rules.length} rule(s) from ${from}${fresh.commit ? ` at ${fresh.commit}` : ''}`,
       );
       this.notify(fresh);
+      // Names the live CRM lacks are warned about now, not when a contact first hits the rule.
+      void this.deployed?.checkNames(`rules loaded (${reason})`);
     }
     return { ok: true, version: fresh.version, problems: result.problems };
   }

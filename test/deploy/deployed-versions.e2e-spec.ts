@@ -34,6 +34,7 @@ describe('deployed rule-set versions', () => {
   const processes: { rules: RuleSetService; deployed: DeployedVersions }[] = [];
   let versions: RuleSetVersionsRepository;
   let sync: GitRulesSync;
+  const snapshot = emptySnapshot('test');
 
   const commit = (tag: string, message: string): string => {
     writeFileSync(join(repoDir, 'rules', 'welcome.yaml'), rule(tag));
@@ -65,19 +66,16 @@ describe('deployed rule-set versions', () => {
         timeoutMs: 30_000,
       },
     } as unknown as AppConfig;
-    const snapshot = {
-      ...emptySnapshot('test'),
-      tags: [
-        { id: 't1', name: 'welcomed' },
-        { id: 't2', name: 'vip' },
-      ],
-    };
+    snapshot.tags = [
+      { id: 't1', name: 'welcomed' },
+      { id: 't2', name: 'vip' },
+    ];
     const directory = { snapshot: async () => snapshot } as LiveDirectory;
     versions = new RuleSetVersionsRepository(db.dataSource);
     for (let i = 0; i < 2; i++) {
       const s = new GitRulesSync(config, versions, directory, db.dataSource);
       if (i === 0) sync = s;
-      const deployed = new DeployedVersions(config, versions, s);
+      const deployed = new DeployedVersions(config, versions, s, directory);
       processes.push({ rules: new RuleSetService(config, deployed), deployed });
     }
     commit('welcomed', 'first rules');
@@ -168,5 +166,20 @@ describe('deployed rule-set versions', () => {
     expect(await sync.sync('interval')).toEqual({ kind: 'activated', commit: back });
     await until(() => commits().every((c) => c === back));
     expect(await processes[1].deployed.gitUnreachable()).toBeUndefined();
+  });
+
+  it('raises names drift when the CRM loses a name an active rule uses', async () => {
+    const [p] = processes;
+    expect(await p.deployed.checkNames('test')).toEqual([]);
+    snapshot.tags = snapshot.tags.filter((t) => t.name !== 'welcomed');
+    const missing = await p.deployed.checkNames('directory refresh');
+    expect(missing).toEqual([
+      expect.objectContaining({
+        kind: 'tag',
+        at: 'welcome.yaml:4:14',
+        message: expect.stringContaining('"welcomed"'),
+      }),
+    ]);
+    expect(p.deployed.missingNames()).toEqual(missing);
   });
 });

@@ -8,6 +8,7 @@ import { CrmBudgetView } from '../../crm/crm-budget-view';
 import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
 import { EngineMetrics } from '../../ops/engine-metrics';
+import { DeployedVersions } from '../../rule-set/deploy/deployed-versions.service';
 import { decide, type LimiterState } from './alert-limiter';
 
 const CHECK_EVERY_MS = 15_000;
@@ -20,6 +21,7 @@ interface Counts {
   uncertain: number;
   failedEvents: number;
   refused: number;
+  missingNames: number;
 }
 
 @Injectable()
@@ -35,6 +37,7 @@ export class AlertsService implements OnModuleInit, OnModuleDestroy {
     private readonly inbox: InboxEventsRepository,
     private readonly gateway: CrmBudgetView,
     private readonly metrics: EngineMetrics,
+    private readonly deployed: DeployedVersions,
   ) {}
 
   onModuleInit(): void {
@@ -59,6 +62,7 @@ export class AlertsService implements OnModuleInit, OnModuleDestroy {
       uncertain: attention.uncertain ?? 0,
       failedEvents,
       refused,
+      missingNames: this.deployed.missingNames().length,
     };
     const before = this.previous;
     this.previous = counts;
@@ -81,6 +85,12 @@ export class AlertsService implements OnModuleInit, OnModuleDestroy {
           'failed-events',
           grew('failedEvents'),
           `${grew('failedEvents')} event(s) failed; see /console/failures`,
+        );
+      if (grew('missingNames') > 0)
+        await this.alert(
+          'names-drift',
+          grew('missingNames'),
+          `the active rules name ${counts.missingNames} thing(s) the CRM no longer has; see /console/deploy`,
         );
       if (grew('refused') >= REFUSED_BURST)
         await this.alert(

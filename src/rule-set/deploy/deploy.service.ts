@@ -6,7 +6,11 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { redactGitUrl } from '../../config/load-rules-git-config';
 import { RuleSetService } from '../rule-set.service';
 import { DeployedVersions } from './deployed-versions.service';
-import { RuleSetVersionsRepository, type RuleSetVersionSummary } from './rule-set-versions.repository';
+import {
+  RuleSetVersionsRepository,
+  type RuleSetVersion,
+  type RuleSetVersionSummary,
+} from './rule-set-versions.repository';
 import { RulesGitQueue } from './rules-git-queue.service';
 import { diffVersions, type VersionDiff } from './version-diff';
 
@@ -26,16 +30,16 @@ export class DeployService {
   async status() {
     const git = this.config.rulesGit;
     const active = await this.versions.active();
-    const { files: _files, ...summary } = active ?? { files: undefined };
     return {
       source: git
         ? { kind: 'git', url: redactGitUrl(git.url), ref: git.ref, subdir: git.subdir }
         : { kind: 'directory', dir: this.config.rulesDir },
-      active: active ? summary : null,
+      active: active ? withoutFiles(active) : null,
       pinned: (await this.versions.pinned()) ?? null,
       heldBack: (await this.versions.newestHeldBack())?.commit ?? null,
       thisProcess: this.rules.status(),
       git: await this.gitState(),
+      missingNames: this.deployed.missingNames().map((m) => `${m.at} ${m.message}`),
     };
   }
 
@@ -107,4 +111,9 @@ export class DeployService {
     const [a, b] = [await this.versions.byCommit(from), await this.versions.byCommit(to)];
     return a && b ? diffVersions(a.files, b.files) : undefined;
   }
+}
+
+function withoutFiles(version: RuleSetVersion): RuleSetVersionSummary {
+  const { files: _files, ...summary } = version;
+  return summary;
 }
