@@ -21,6 +21,7 @@ import {
 import { bareRepositoryWithClone, GitHttpServer } from '../support/git-http-server';
 import { request } from '../support/http';
 import { ensureBuilt, WorkerProcesses } from '../support/worker-process';
+import { launchBrowser, logIn, screenshot } from '../console/browser';
 
 const SECRET = 'rules-webhook-secret-0123456789';
 const rule = (tag: string) => `rule: welcome\non: contact.created\ndo:\n  - add-tag: ${tag}\n`;
@@ -32,6 +33,8 @@ describe('rules from git to production', () => {
   let h: Harness;
   const workers = new WorkerProcesses();
   let urls: string[];
+  /** The run of the second test and the commit it recorded (the Chromium test opens its page). */
+  let recorded: { runId: string; commit: string };
 
   const push = (tag: string, message: string): string => {
     writeFileSync(join(work, 'rules', 'welcome.yaml'), rule(tag));
@@ -106,13 +109,34 @@ describe('rules from git to production', () => {
     const contact = await newContact(h, 'Deploy Dora');
     const ds = h.app.get(DataSource);
     const [run] = await eventually(async () => {
-      const rows: { rules_commit: string }[] = await ds.query(
-        `SELECT rules_commit FROM runs WHERE contact_id = $1 AND rule_id = 'welcome'`,
+      const rows: { id: string; rules_commit: string }[] = await ds.query(
+        `SELECT id, rules_commit FROM runs WHERE contact_id = $1 AND rule_id = 'welcome'`,
         [contact.id],
       );
       return rows.length ? rows : undefined;
     });
     expect(run.rules_commit).toBe(sha);
+    recorded = { runId: run.id, commit: sha };
+  });
+
+  it("shows the rule's YAML at the run's commit from the run page, in Chromium", async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await logIn(page, h.url);
+      await page.goto(`${h.url}/console/runs/${recorded.runId}`);
+      await page.click('a.rule-at-commit');
+      await page.waitForURL(new RegExp(`/console/deploy/versions/${recorded.commit}/rules/welcome$`));
+      const yaml = await page.textContent('pre.rule-yaml');
+      expect(yaml).toContain('add-tag: customer');
+      expect(yaml).toContain('rule: welcome');
+      await screenshot(page, 'rule-at-commit');
+      await page.goto(`${h.url}/console/deploy`);
+      expect(await page.textContent('.live-commit')).toContain(recorded.commit);
+      await screenshot(page, 'deploy');
+    } finally {
+      await browser.close();
+    }
   });
 
   it('answers a wrong signature 401 and fetches nothing', async () => {
