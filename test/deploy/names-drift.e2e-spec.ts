@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { DeployedVersions } from '../../src/rule-set/deploy/deployed-versions.service';
 import { admin, eventually, startHarness, type Harness } from '../support/engine-harness';
 import { request } from '../support/http';
+import { run } from '../../src/cli/index';
+import { ADMIN_TOKEN } from '../support/engine-harness';
 
 const rule = (tag: string) => `rule: welcome\non: contact.created\ndo:\n  - add-tag: ${tag}\n`;
 
@@ -35,5 +37,36 @@ describe('names the live CRM lacks', () => {
     const status = (await admin(h, 'GET', '/admin/deploy')).body;
     expect(status.missingNames).toEqual([expect.stringContaining('welcome.yaml:4:14 unknown tag "noreply"')]);
     expect(status.active.commit).toMatch(/^dir-/);
+  });
+
+  it('crm-rules deploy shows the live version; rollback is refused for a RULES_DIR source', async () => {
+    const saved = process.env.ADMIN_TOKEN;
+    process.env.ADMIN_TOKEN = ADMIN_TOKEN;
+    try {
+      const cli = async (...args: string[]) => {
+        let out = '';
+        let err = '';
+        const code = await run(['deploy', '--url', h.url, ...args], {
+          out: (t) => (out += t),
+          err: (t) => (err += t),
+        });
+        return { code, out, err };
+      };
+      const live = (await admin(h, 'GET', '/admin/deploy')).body.active.commit;
+      const status = await cli('status');
+      expect(status).toMatchObject({ code: 0, out: expect.stringContaining(`live: ${live}`) });
+      const history = await cli('history');
+      expect(history.out.split('\n').filter((l) => l.startsWith('dir-'))).toHaveLength(2);
+      // RULES_DIR: each process reads its directory, so a version row cannot roll it back.
+      const back = await cli('rollback');
+      expect(back).toMatchObject({
+        code: 1,
+        err: expect.stringContaining('409 the rules come from RULES_DIR'),
+      });
+      expect((await admin(h, 'GET', '/admin/deploy')).body.active.commit).toBe(live);
+    } finally {
+      if (saved === undefined) delete process.env.ADMIN_TOKEN;
+      else process.env.ADMIN_TOKEN = saved;
+    }
   });
 });

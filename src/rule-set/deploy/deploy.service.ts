@@ -17,6 +17,13 @@ import { diffVersions, type VersionDiff } from './version-diff';
 export type DeployAnswer =
   { ok: true; commit?: string; note?: string } | { ok: false; status: 404 | 409; message: string };
 
+/** With RULES_DIR each process reads its own directory: a version row cannot change what it runs. */
+const DIRECTORY_SOURCE: DeployAnswer = {
+  ok: false,
+  status: 409,
+  message: 'the rules come from RULES_DIR: change the directory (rollback and pin follow RULES_GIT_URL)',
+};
+
 @Injectable()
 export class DeployService {
   constructor(
@@ -63,6 +70,7 @@ export class DeployService {
 
   /** To `commit`, or to the version active before this one. Refused while a pin holds. */
   async rollback(commit: string | undefined, actor: string): Promise<DeployAnswer> {
+    if (!this.config.rulesGit) return DIRECTORY_SOURCE;
     if (await this.versions.pinned())
       return { ok: false, status: 409, message: 'a pin holds the active version: unpin first' };
     const target = commit ? await this.versions.byCommit(commit) : await this.versions.previous();
@@ -76,6 +84,7 @@ export class DeployService {
 
   /** Activates `commit` if needed and holds it until unpin, whatever is pushed. */
   async pin(commit: string, actor: string): Promise<DeployAnswer> {
+    if (!this.config.rulesGit) return DIRECTORY_SOURCE;
     const target = await this.versions.byCommit(commit);
     if (!target) return { ok: false, status: 404, message: `no version ${commit}` };
     if (target.status === 'refused')
