@@ -30,7 +30,8 @@ COPY --from=build /app/packages/crm-contract/dist packages/crm-contract/dist
 COPY --from=build /app/packages/crm-sandbox/package.json packages/crm-sandbox/
 COPY --from=build /app/packages/crm-sandbox/dist packages/crm-sandbox/dist
 COPY bin bin
-COPY rules rules
+# No rules in the image (issue 31): the engine follows RULES_GIT_URL, or reads a RULES_DIR mounted
+# as a volume or a Kubernetes ConfigMap. Example rules baked in would run against a real CRM.
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --retries=3 \

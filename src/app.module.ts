@@ -19,6 +19,8 @@ import { HealthModule } from './ops/health.module';
 import { RetentionModule } from './persistence/retention/retention.module';
 import { redisConnection } from './queues/redis-connection';
 import { SegmentsModule } from './segments/segments.module';
+import { DeployModule } from './rule-set/deploy/deploy.module';
+import { LiveSnapshotModule } from './toolchain/live-snapshot.module';
 
 @Module({})
 export class AppModule {
@@ -33,6 +35,8 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerOptions(config, logDestination)),
         MetricsModule,
+        LiveSnapshotModule,
+        DeployModule.register(withWorkers, withScheduler),
         TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, {}, config.databasePoolMax)),
         BullModule.forRoot({ connection: redisConnection(config.redis.url), prefix: config.redis.prefix }),
         ScheduleModule.forRoot(),

@@ -17,6 +17,8 @@ import { IntakeService } from './pipeline/intake/intake.service';
 import { webhookFastPath } from './pipeline/intake/webhook-handler';
 import { guardedListener } from './net/guarded-listener';
 import { customHookFastPath } from './pipeline/intake/custom-hook-handler';
+import { gitHookFastPath } from './pipeline/intake/git-hook-handler';
+import { gitHookTarget } from './ops/git-hook-target';
 import { CustomIntakeService } from './pipeline/intake/custom-intake.service';
 import { SubscriptionService, subscriptionKinds } from './pipeline/intake/subscription.service';
 import { SubscriptionCheckSchedule } from './pipeline/intake/subscription-check.processor';
@@ -191,5 +193,7 @@ function mountWebhookFastPath(app: INestApplication, config: AppConfig): void {
   };
   // POST /hooks/<source> (custom event sources) takes the same road, with the same limits.
   const hooks = customHookFastPath(app.get(CustomIntakeService), opts, framework);
-  server.on('request', webhookFastPath(app.get(IntakeService), opts, hooks));
+  // POST /hooks/git (the rules' push webhook) ahead of /hooks/<source>: no source can take its name.
+  const withGit = config.rulesGit ? gitHookFastPath(gitHookTarget(app, config), opts, hooks) : hooks;
+  server.on('request', webhookFastPath(app.get(IntakeService), opts, withGit));
 }

@@ -4,6 +4,8 @@ import { LedgerModule } from '../persistence/ledger/ledger.module';
 import { ManualRunsModule } from '../pipeline/admission/manual-runs/manual-runs.module';
 import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rule-set/rules.module';
+import { DeployService } from '../rule-set/deploy/deploy.service';
+import { DeployAdminController } from './deploy-admin.controller';
 import { EventsAdminController } from './events-admin.controller';
 import { ExportsAdminController } from './exports-admin.controller';
 import { FailureOperationsService } from './failure-operations.service';
@@ -20,8 +22,9 @@ import { RunsAdminController } from './runs-admin.controller';
     EventsAdminController,
     RulesAdminController,
     ManualRunsAdminController,
+    DeployAdminController,
   ],
-  providers: [FailureOperationsService],
-  exports: [FailureOperationsService],
+  providers: [FailureOperationsService, DeployService],
+  exports: [FailureOperationsService, DeployService],
 })
 export class AdminModule {}

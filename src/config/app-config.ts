@@ -53,6 +53,8 @@ export interface AppConfig {
   rulesWatch: boolean;
   /** ALLOW_EXAMPLE_RULES: the bundled example rules may run against a real CRM (start-checks.ts). */
   allowExampleRules: boolean;
+  /** Set when RULES_GIT_URL is: every process runs the version activated in Postgres (issue 31). */
+  rulesGit?: RulesGitConfig;
   adminToken?: string;
   /** Console sessions end after this long without a request, and this long after login at most. */
   consoleSession: { idleMs: number; lifetimeMs: number };
@@ -103,4 +105,22 @@ export interface HttpActionConfig {
   /** Requests started per host per window, across processes. */
   hostRateLimit: number;
   hostRateWindowMs: number;
+}
+
+/** The git branch the engine follows (docs/DEPLOY.md). */
+export interface RulesGitConfig {
+  /** https (a token in the URL), ssh (with RULES_GIT_SSH_KEY_FILE) or a local path. */
+  url: string;
+  /** Branch or tag. */
+  ref: string;
+  /** The rules' folder inside the repository ('' for its root). */
+  subdir: string;
+  /** The fallback fetch when no push webhook arrives. */
+  intervalMs: number;
+  /** Checks POST /hooks/git (GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token); unset: the hook is off. */
+  webhookSecret?: string;
+  sshKeyFile?: string;
+  /** Where the fetching process keeps its clone (default: a folder under the OS temp dir). */
+  cacheDir?: string;
+  timeoutMs: number;
 }

@@ -19,6 +19,9 @@ export const PAGES = [
   'manual-run',
   'rule',
   'not-found',
+  'deploy',
+  'deploy-diff',
+  'rule-at-commit',
 ] as const;
 export type Page = (typeof PAGES)[number];
 
@@ -29,6 +32,7 @@ const NAV = [
   { href: '/console/runs', label: 'Runs', page: 'runs' },
   { href: '/console/contacts', label: 'Contacts', page: 'contacts' },
   { href: '/console/failures', label: 'Failures', page: 'failures' },
+  { href: '/console/deploy', label: 'Deploy', page: 'deploy' },
 ];
 
 export interface PageContext {

@@ -13,6 +13,7 @@ import { ConsoleSessionsModule } from '../sessions/console-sessions.module';
 import { LoginThrottle } from './auth/login-throttle.service';
 import { ConsoleAssetsController, FaviconController } from './console-assets.controller';
 import { ConsoleAuthController } from './console-auth.controller';
+import { ConsoleDeployController } from './console-deploy.controller';
 import { ConsoleFailuresController } from './console-failures.controller';
 import { ConsolePagesController } from './console-pages.controller';
 import { ConsoleResponder } from './console-responder';
@@ -37,6 +38,7 @@ const CONTROLLERS = [
   ConsoleRulePageController,
   ConsoleFailuresController,
   ConsoleStreamController,
+  ConsoleDeployController,
 ];
 
 @Module({

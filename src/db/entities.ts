@@ -2,6 +2,8 @@ import { ConsoleSessionEntity } from '../sessions/console-session.entity';
 import { ContactJournalEntity } from '../journal/contact-journal.entity';
 import { RuleControlAuditEntity } from '../rule-controls/rule-control-audit.entity';
 import { RuleControlEntity } from '../rule-controls/rule-control.entity';
+import { RuleSetDeployAuditEntity } from '../rule-set/deploy/rule-set-deploy-audit.entity';
+import { RuleSetVersionEntity } from '../rule-set/deploy/rule-set-version.entity';
 import { ActionResultEntity } from '../persistence/ledger/action-result.entity';
 import { EnrollmentEntity } from '../persistence/ledger/enrollment.entity';
 import { RunEntity } from '../persistence/ledger/run.entity';
@@ -36,4 +38,7 @@ export const ENTITIES = [
   ConsoleSessionEntity,
   // the embedded demo
   DemoMarkerEntity,
+  // deployed rule sets
+  RuleSetVersionEntity,
+  RuleSetDeployAuditEntity,
 ];

@@ -61,6 +61,43 @@ export class EngineMetrics {
     registers: [this.registry],
   });
 
+  /** 1 for the deployed version this process runs (a mixed fleet shows several commits). */
+  readonly rulesActiveCommit = new Gauge({
+    name: 'crmr_rules_active_commit',
+    help: 'The rule-set version this process runs: 1 on its commit (git) or dir-<hash> (RULES_DIR)',
+    labelNames: ['commit', 'source'],
+    registers: [this.registry],
+  });
+
+  /** 0 while this process could not load the version Postgres says is active (it keeps its own). */
+  readonly rulesInSync = new Gauge({
+    name: 'crmr_rules_in_sync',
+    help: '1 when this process runs the active version, 0 when it could not load it and kept the one it had',
+    registers: [this.registry],
+  });
+
+  /** 0 while git cannot be fetched (the active version keeps running). */
+  readonly rulesGitReachable = new Gauge({
+    name: 'crmr_rules_git_reachable',
+    help: '1 when the last fetch of RULES_GIT_URL succeeded, 0 when it failed',
+    registers: [this.registry],
+  });
+
+  /** Names in the active rules the live CRM directory lacks (issue 31, names drift). */
+  readonly rulesMissingNames = new Gauge({
+    name: 'crmr_rules_missing_names',
+    help: 'Names the active rules use that the CRM directory no longer has, by kind',
+    labelNames: ['kind'],
+    registers: [this.registry],
+  });
+
+  readonly rulesGitHooks = new Counter({
+    name: 'crmr_rules_git_hooks_total',
+    help: 'POST /hooks/git by outcome (fetch, other_ref, unsigned, bad_signature, no_secret_configured)',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+
   readonly sweepProgress = new Gauge({
     name: 'crmr_sweep_progress',
     help: 'Progress of the current segment sweep per rule (pages, contacts, actions)',

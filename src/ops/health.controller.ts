@@ -15,6 +15,7 @@ import { EVENTS_QUEUE } from '../queues/queues';
 import { RuleSetService } from '../rule-set/rule-set.service';
 import { ModuleRef } from '@nestjs/core';
 import { DELIVERY_HEALTH, type DeliveryHealth } from './delivery-health';
+import { DeployedVersions } from '../rule-set/deploy/deployed-versions.service';
 
 /**
  * GET /health: anyone (a load balancer) learns up or down, 200 or 503; what is down and why
@@ -31,6 +32,7 @@ export class HealthController {
     private readonly rules: RuleSetService,
     @InjectQueue(EVENTS_QUEUE) private readonly events: Queue,
     private readonly moduleRef: ModuleRef,
+    private readonly deployed: DeployedVersions,
   ) {}
 
   @Get()
@@ -82,10 +84,17 @@ export class HealthController {
       async () => {
         const rules = this.indicators.check('rules');
         const status = this.rules.status();
+        const unreachable = await this.deployed.gitUnreachable().catch(() => undefined);
         const info = {
           version: status.version,
+          // Each process's deployed version: a fleet that has not switched together shows it here.
+          commit: status.commit,
+          source: status.source,
           ruleCount: status.ruleCount,
           lastReloadOk: status.lastAttempt?.ok,
+          // Could not load the active version: this process keeps the one it had, and says why.
+          ...(status.lastAttempt.ok ? {} : { lastReloadProblem: status.lastAttempt.problems[0]?.message }),
+          ...(unreachable ? { git: { reachable: false, ...unreachable } } : {}),
         };
         return this.rules.current() ? rules.up(info) : rules.down(info);
       },

@@ -5,6 +5,8 @@ import { Queue } from 'bullmq';
 import { Registry } from 'prom-client';
 import { CrmBudgetView } from '../crm/crm-budget-view';
 import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../queues/queues';
+import { DeployedVersions } from '../rule-set/deploy/deployed-versions.service';
+import { RuleSetService } from '../rule-set/rule-set.service';
 import { EngineMetrics } from './engine-metrics';
 
 @ApiTags('operations')
@@ -16,6 +18,8 @@ export class MetricsController {
     @InjectQueue(EVENTS_QUEUE) private readonly events: Queue,
     @InjectQueue(ACTIONS_QUEUE) private readonly actions: Queue,
     @InjectQueue(SWEEPS_QUEUE) private readonly sweeps: Queue,
+    private readonly rules: RuleSetService,
+    private readonly deployed: DeployedVersions,
   ) {}
 
   @Get()
@@ -27,6 +31,25 @@ export class MetricsController {
       for (const [state, n] of Object.entries(counts))
         this.metrics.queueDepth.set({ queue: queue.name, state }, n);
     }
+    await this.rulesGauges();
     return Registry.merge([this.metrics.registry, this.gateway.registry]).metrics();
+  }
+
+  /** This process's deployed version (one label at 1: a mixed fleet shows several commits). */
+  private async rulesGauges(): Promise<void> {
+    const status = this.rules.status();
+    this.metrics.rulesActiveCommit.reset();
+    if (status.commit)
+      this.metrics.rulesActiveCommit.set({ commit: status.commit, source: status.source }, 1);
+    this.metrics.rulesInSync.set(status.lastAttempt.ok ? 1 : 0);
+    // The fleet's state (the audit): every process says so, whichever one fetched.
+    this.metrics.rulesMissingNames.reset();
+    const byKind = new Map<string, number>();
+    for (const m of this.deployed.missingNames()) byKind.set(m.kind, (byKind.get(m.kind) ?? 0) + 1);
+    for (const [kind, n] of byKind) this.metrics.rulesMissingNames.set({ kind }, n);
+    if (this.deployed.followsGit)
+      this.metrics.rulesGitReachable.set(
+        (await this.deployed.gitUnreachable().catch(() => undefined)) ? 0 : 1,
+      );
   }
 }

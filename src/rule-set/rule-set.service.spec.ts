@@ -71,6 +71,7 @@ describe('RuleSetService', () => {
     expect(service.problems()).toEqual(result.problems);
     expect(service.status()).toEqual({
       version: good.version,
+      source: 'directory',
       loadedAt: expect.any(String),
       ruleCount: 1,
       lastAttempt: { at: expect.any(String), ok: false, reason: 'test', problems: result.problems },

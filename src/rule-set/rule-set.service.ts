@@ -1,16 +1,33 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Optional,
+  type OnModuleDestroy,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { watch, type FSWatcher } from 'node:fs';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { CompiledRuleSet } from '../language/matching/compiled-rule-set';
 import { formatProblem, formatProblems } from '../language/rules/format-problems';
-import { cannotReadRules, isRuleTestFile, loadRulesFromDir } from '../language/rules/load-rules';
+import {
+  cannotReadRules,
+  isRuleTestFile,
+  loadRulesFromDir,
+  type LoadResult,
+  type RuleFile,
+} from '../language/rules/load-rules';
 import type { RuleProblem } from '../language/rules/rule-types';
+import { DeployedVersions } from './deploy/deployed-versions.service';
 
 /** Editors save in bursts (write, rename, chmod): one reload per burst. */
 export const RELOAD_DEBOUNCE_MS = 250;
 
 export interface RuleSetStatus {
   version?: string;
+  /** The deployed version running here: a git commit, or `dir-<hash>` of RULES_DIR (issue 31). */
+  commit?: string;
+  source: 'git' | 'directory';
   loadedAt?: string;
   ruleCount: number;
   lastAttempt: { at: string; ok: boolean; reason: string; problems: RuleProblem[] };
@@ -51,16 +68,26 @@ export class RuleSetService implements OnModuleInit, OnModuleDestroy {
   private installFirst!: (set: CompiledRuleSet) => void;
   private readonly first = new Promise<CompiledRuleSet>((resolve) => (this.installFirst = resolve));
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    // Absent in tests that build the rules module alone: then RULES_DIR, nothing recorded.
+    @Optional() private readonly deployed?: DeployedVersions,
+  ) {}
+
+  private get followsGit(): boolean {
+    return this.deployed?.followsGit ?? false;
+  }
 
   async onModuleInit(): Promise<void> {
+    // Listen before the first load: an activation between the two is then never missed.
+    if (this.followsGit)
+      await this.deployed!.listen((cause) => void this.reload(`deployed version (${cause})`));
     const result = await this.reload('start-up');
     if (!result.ok) {
-      throw new Error(
-        `the rules in ${this.config.rulesDir} are invalid:\n${formatProblems(result.problems, 'text')}`,
-      );
+      const from = this.followsGit ? 'the active deployed version' : `the rules in ${this.config.rulesDir}`;
+      throw new Error(`${from} cannot be loaded:\n${formatProblems(result.problems, 'text')}`);
     }
-    if (this.config.rulesWatch) this.watch();
+    if (this.config.rulesWatch && !this.followsGit) this.watch();
     process.on('SIGHUP', this.onSighup);
   }
 
@@ -88,6 +115,8 @@ export class RuleSetService implements OnModuleInit, OnModuleDestroy {
   status(): RuleSetStatus {
     return {
       ...(this.set ? { version: this.set.version } : {}),
+      ...(this.set?.commit ? { commit: this.set.commit } : {}),
+      source: this.followsGit ? 'git' : 'directory',
       ...(this.loadedAt ? { loadedAt: this.loadedAt.toISOString() } : {}),
       ruleCount: this.set?.rules.length ?? 0,
       lastAttempt: this.last,
@@ -107,33 +136,51 @@ export class RuleSetService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async load(reason: string): Promise<ReloadResult> {
-    const dir = this.config.rulesDir;
-    // loadRulesFromDir reports I/O problems itself; this catch keeps a bug in a check from
-    // becoming an unhandled rejection of a watcher- or signal-triggered reload.
-    const result = await loadRulesFromDir(dir, { allowedHosts: this.config.httpAction.allowedHosts }).catch(
-      (err: Error) => cannotReadRules(dir, err.message),
-    );
+    const from = this.followsGit ? 'the active deployed version' : this.config.rulesDir;
+    // The loaders report I/O problems themselves; this catch keeps a bug in a check (or Postgres
+    // down) from becoming an unhandled rejection of a watcher-, signal- or NOTIFY-triggered reload.
+    const { result, commit, files } = await this.next(reason).catch((err: Error) => ({
+      result: cannotReadRules(from, err.message),
+      commit: undefined,
+      files: undefined,
+    }));
     const fresh = result.ruleSet;
     this.last = { at: new Date().toISOString(), ok: fresh !== undefined, reason, problems: result.problems };
     for (const p of result.problems.filter((x) => x.severity === 'warning'))
       this.logger.warn(formatProblem(p));
     if (!fresh) {
-      const kept = this.set ? `keeping rule set ${this.set.version}` : 'no rule set is running';
+      const kept = this.set
+        ? `keeping rule set ${this.set.version} (${this.set.commit ?? 'no commit'})`
+        : 'no rule set is running';
       this.logger.error(
         `rules reload (${reason}) refused, ${kept}:\n${formatProblems(result.problems, 'text')}`,
       );
       return { ok: false, ...(this.set ? { version: this.set.version } : {}), problems: result.problems };
     }
-    if (fresh.version !== this.set?.version) {
+    fresh.commit =
+      commit ?? (files && (await this.deployed?.recordDirectory(this.config.rulesDir, files, result)));
+    // A commit that changes nothing a rule does is installed too (runs name it) with the same rule
+    // versions: rule versions are content hashes, so splits and waits are not disturbed.
+    if (fresh.version !== this.set?.version || fresh.commit !== this.set?.commit) {
       this.set = fresh; // the swap: one reference; evaluations in flight keep the set they started with
       this.installFirst(fresh);
       this.loadedAt = new Date();
       this.logger.log(
-        `rule set ${fresh.version} loaded (${reason}): ${fresh.rules.length} rule(s) from ${dir}`,
+        `rule set ${fresh.version} loaded (${reason}): ${fresh.rules.length} rule(s) from ${from}${fresh.commit ? ` at ${fresh.commit}` : ''}`,
       );
       this.notify(fresh);
+      // Names the live CRM lacks are warned about now, not when a contact first hits the rule.
+      void this.deployed?.checkNames(`rules loaded (${reason})`);
     }
     return { ok: true, version: fresh.version, problems: result.problems };
+  }
+
+  /** The set to install: the active deployed version (git), or RULES_DIR's files. */
+  private async next(reason: string): Promise<{ result: LoadResult; commit?: string; files?: RuleFile[] }> {
+    if (this.followsGit) return this.deployed!.loadActive(reason);
+    const dir = this.config.rulesDir;
+    const result = await loadRulesFromDir(dir, { allowedHosts: this.config.httpAction.allowedHosts });
+    return { result, ...(result.files ? { files: result.files } : {}) };
   }
 
   private notify(set: CompiledRuleSet): void {

@@ -51,6 +51,11 @@ describe('the example segment rule in rules/', () => {
     const synced = segments.find((s: { name: string }) => s.name === 'Dormant 30 days');
     expect(synced.filters).toMatchObject({ status: 'active', isBlocked: false });
     // now-30d resolved at the sweep: between 30 days before it was queued and the cutoff above.
+    // Issue 31: a sweep's runs name the deployed version too (RULES_DIR: `dir-<content hash>`).
+    const commits = await h.db.query(
+      `SELECT DISTINCT rules_commit FROM runs WHERE rule_id = 'dormant-contacts'`,
+    );
+    expect(commits).toEqual([{ rules_commit: expect.stringMatching(/^dir-[0-9a-f]{16}$/) }]);
     const lastInteractionBefore = Date.parse(synced.filters.lastInteractionBefore);
     expect(lastInteractionBefore).toBeGreaterThanOrEqual(queuedFrom - 30 * 86400e3);
     expect(lastInteractionBefore).toBeLessThanOrEqual(cutoff);

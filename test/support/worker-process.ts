@@ -32,6 +32,8 @@ export interface WorkerProcess {
   child: ChildProcess;
   /** When the worker logged that it listens (Nest booted); rejects if it exits before. */
   ready: Promise<number>;
+  /** Its address (from the same line): its /health and /metrics. */
+  url: Promise<string>;
 }
 
 /** The worker processes one test file started; `killAll` in its afterAll. */
@@ -65,9 +67,13 @@ export class WorkerProcesses {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     this.children.push(child);
+    let listening!: (url: string) => void;
+    const url = new Promise<string>((resolve) => (listening = resolve));
     const ready = new Promise<number>((resolve, reject) => {
       // Read every line (a full pipe would block the worker's logger); note when it is up.
       child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        const m = /engine listening on (http:\/\/[0-9.:]+)/.exec(chunk);
+        if (m) listening(m[1]);
         if (chunk.includes('engine listening')) resolve(Date.now());
       });
       child.once('exit', (code, signal) =>
@@ -77,7 +83,7 @@ export class WorkerProcesses {
     // A test that never waits for `ready` must not see an unhandled rejection when it kills the worker.
     // eslint-disable-next-line no-restricted-syntax -- `ready` asserts nothing; a test that awaits it sees the rejection
     ready.catch(() => undefined);
-    return { child, ready };
+    return { child, ready, url };
   }
 
   killAll(): void {

@@ -5,6 +5,7 @@ import type { CrmBudgetView } from '../../crm/crm-budget-view';
 import type { EngineMetrics } from '../../ops/engine-metrics';
 import type { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import type { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
+import type { DeployedVersions } from '../../rule-set/deploy/deployed-versions.service';
 import { AlertsService } from './alerts.service';
 
 describe('AlertsService: messages not sent', () => {
@@ -22,6 +23,7 @@ describe('AlertsService: messages not sent', () => {
       { countFailed: async () => 0 } as unknown as InboxEventsRepository,
       { budgetSnapshot: async () => ({}) } as unknown as CrmBudgetView,
       { events: { get: async () => ({ values: [] }) } } as unknown as EngineMetrics,
+      { missingNames: () => [] } as unknown as DeployedVersions,
     );
     const sent: string[] = [];
     jest.spyOn(globalThis, 'fetch').mockImplementation(async (_url, init) => {

@@ -8,6 +8,7 @@ import { CrmBudgetView } from '../../crm/crm-budget-view';
 import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
 import { EngineMetrics } from '../../ops/engine-metrics';
+import { DeployedVersions } from '../../rule-set/deploy/deployed-versions.service';
 import { decide, type LimiterState } from './alert-limiter';
 import { MESSAGE_SKIP_KINDS } from '../../language/policy/message-skips';
 import { SKIPPED_MESSAGES_WINDOW_MS } from '../live/overview-feed.service';
@@ -24,6 +25,7 @@ interface Counts {
   refused: number;
   /** Customer messages not sent (message-skips.ts), runs of the last 24 h. */
   skippedMessages: number;
+  missingNames: number;
 }
 
 @Injectable()
@@ -39,6 +41,7 @@ export class AlertsService implements OnModuleInit, OnModuleDestroy {
     private readonly inbox: InboxEventsRepository,
     private readonly gateway: CrmBudgetView,
     private readonly metrics: EngineMetrics,
+    private readonly deployed: DeployedVersions,
   ) {}
 
   onModuleInit(): void {
@@ -68,6 +71,7 @@ export class AlertsService implements OnModuleInit, OnModuleDestroy {
       failedEvents,
       refused,
       skippedMessages: Object.values(skipped).reduce((n, c) => n + c, 0),
+      missingNames: this.deployed.missingNames().length,
     };
     const before = this.previous;
     this.previous = counts;
@@ -96,6 +100,12 @@ export class AlertsService implements OnModuleInit, OnModuleDestroy {
           'skipped-messages',
           grew('skippedMessages'),
           `${grew('skippedMessages')} customer message(s) not sent (${Object.keys(skipped).join(', ')}); see /console/failures`,
+        );
+      if (grew('missingNames') > 0)
+        await this.alert(
+          'names-drift',
+          grew('missingNames'),
+          `the active rules name ${counts.missingNames} thing(s) the CRM no longer has; see /console/deploy`,
         );
       if (grew('refused') >= REFUSED_BURST)
         await this.alert(

@@ -15,6 +15,8 @@ export interface RunDetail {
   ruleId: string;
   ruleVersion: string;
   ruleSetVersion: string;
+  /** The deployed version (git commit or `dir-<hash>`) the run's rule set came from. */
+  rulesCommit?: string | null;
   contactId: string;
   status: string;
   reason: string | null;

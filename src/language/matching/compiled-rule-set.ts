@@ -24,6 +24,8 @@ export interface EvaluateOptions {
 export class CompiledRuleSet {
   /** Content hash of the whole set. */
   readonly version: string;
+  /** The deployed version it was loaded from (git commit or `dir-<hash>`), set once when installed. */
+  commit?: string;
   readonly rules: readonly RuleDefinition[];
   private readonly byId = new Map<string, CompiledRule>();
   private readonly byEvent = new Map<string, CompiledRule[]>();

@@ -1,8 +1,8 @@
 // The rules loader: files -> YAML -> schema -> semantics -> set-level checks -> CompiledRuleSet.
 // Every problem of every file is collected; the set is compiled only when there is no error.
 import { checkCategories } from './check-categories';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { CompiledRuleSet } from '../matching/compiled-rule-set';
 import type { CrmSnapshot } from '../../crm-contract/crm-snapshot';
 import { checkEgressHosts } from './check-egress-hosts';
@@ -24,6 +24,8 @@ export interface LoadResult {
   loaded?: LoadedRule[];
   /** Ids of the disabled rules left out (LoadOptions.skipDisabled). */
   skippedDisabled?: string[];
+  /** The files read (loadRulesFromDir): the engine records them as the deployed version. */
+  files?: RuleFile[];
 }
 
 export interface RuleFile {
@@ -52,8 +54,26 @@ export function isRuleTestFile(path: string): boolean {
   return TEST_RE.test(path);
 }
 
-/** Every YAML file under `dir` (recursively, sorted, hidden entries skipped). */
+/** A file whose real path (links followed) is outside the rules directory: refused, never read. */
+export class OutsideRulesDirError extends Error {
+  constructor(path: string) {
+    super(`${path} links outside the rules directory: refused (its content is not read)`);
+  }
+}
+
+/** True when `real` is `root` or inside it (both real paths). */
+function isInside(root: string, real: string): boolean {
+  const rel = relative(root, real);
+  // `..data` (a ConfigMap's folder) is a name inside; only a `..` segment climbs out.
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/**
+ * Every YAML file under `dir` (recursively, sorted, hidden entries skipped). A link may point
+ * inside `dir` (a Kubernetes ConfigMap's `a.yaml -> ..data/a.yaml`), never out of it.
+ */
 export async function readYamlFiles(dir: string, keep: (path: string) => boolean): Promise<RuleFile[]> {
+  const root = await realpath(dir);
   const entries = (await readdir(dir, { recursive: true })) as string[];
   const paths = entries
     .filter(
@@ -64,6 +84,7 @@ export async function readYamlFiles(dir: string, keep: (path: string) => boolean
   const files: RuleFile[] = [];
   for (const path of paths) {
     try {
+      if (!isInside(root, await realpath(path))) throw new OutsideRulesDirError(path);
       if ((await stat(path)).isFile()) files.push({ path, text: await readFile(path, 'utf8') });
     } catch (err) {
       // An editor saving by rename may remove a file between readdir and read: it is not there.
@@ -82,7 +103,7 @@ export async function loadRulesFromDir(dir: string, opts: LoadOptions = {}): Pro
       (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'directory not found' : (err as Error).message;
     return cannotReadRules(dir, reason);
   }
-  return loadRulesFromFiles(files, opts);
+  return { ...loadRulesFromFiles(files, opts), files };
 }
 
 /** The refused result of a directory that could not be read. */

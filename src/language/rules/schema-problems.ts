@@ -188,7 +188,8 @@ export function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string')
-    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  return `${typeof value} ${JSON.stringify(value)}`;
+  // Never the text itself: a document that is not a mapping may be any file a link pointed at
+  // (issue 30: /proc/self/environ quoted into the log and /admin/rules/reload).
+  if (typeof value === 'string') return `a string of ${value.length} character(s)`;
+  return `a ${typeof value}`;
 }

@@ -39,7 +39,7 @@ export type RunInsert = Pick<
   | 'contactSnapshot'
   | 'correlationId'
 > &
-  Partial<Pick<RunEntity, 'timing'>>;
+  Partial<Pick<RunEntity, 'timing' | 'rulesCommit'>>;
 
 export interface RunFilter {
   rule?: string;

@@ -154,7 +154,7 @@ export class RunViews {
   async show(id: string): Promise<Record<string, unknown> | undefined> {
     const [run] = await this.db.query(
       `SELECT id, trigger_key AS "triggerKey", inbox_event_id AS "inboxEventId", rule_id AS "ruleId", rule_version AS "ruleVersion",
-              rule_set_version AS "ruleSetVersion", contact_id AS "contactId", status, reason, mode, priority, trace, actions,
+              rule_set_version AS "ruleSetVersion", rules_commit AS "rulesCommit", contact_id AS "contactId", status, reason, mode, priority, trace, actions,
               correlation_id AS "correlationId", waiting_until AS "waitingUntil", timeline,
               created_at AS "createdAt", finished_at AS "finishedAt"
          FROM runs WHERE id = $1`,

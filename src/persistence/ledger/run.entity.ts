@@ -69,6 +69,10 @@ export class RunEntity {
   @Column({ name: 'rule_set_version', type: 'text' })
   ruleSetVersion!: string;
 
+  /** The deployed version the set came from (a git commit, or `dir-<hash>`); null before issue 31. */
+  @Column({ name: 'rules_commit', type: 'text', nullable: true })
+  rulesCommit!: string | null;
+
   @Column({ name: 'contact_id', type: 'text' })
   contactId!: string;
 

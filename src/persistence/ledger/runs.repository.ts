@@ -20,18 +20,18 @@ const INSERT_RUNS_FROM_JSON = (
   where = '',
 ) => `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version,
                          rule_set_version, contact_id, status, reason, mode, priority, trace, actions,
-                         contact_snapshot, correlation_id, timing, finished_at)
+                         contact_snapshot, correlation_id, timing, rules_commit, finished_at)
        SELECT x."id", x."triggerKey", x."inboxEventId", x."ruleId", x."ruleVersion", x."ruleSetVersion",
               x."contactId", x."status", x."reason", x."mode", x."priority", x."trace", x."actions",
-              x."contactSnapshot", x."correlationId", x."timing",
+              x."contactSnapshot", x."correlationId", x."timing", x."rulesCommit",
               CASE WHEN x."status" IN ('pending','running') THEN NULL ELSE now() END
          FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS ("id" uuid, "triggerKey" text, "inboxEventId" uuid,
               "ruleId" text, "ruleVersion" text, "ruleSetVersion" text, "contactId" text, "status" text,
               "reason" text, "mode" text, "priority" text, "trace" jsonb, "actions" jsonb, "contactSnapshot" jsonb,
-              "correlationId" text, "timing" jsonb)) WITH ORDINALITY
+              "correlationId" text, "timing" jsonb, "rulesCommit" text)) WITH ORDINALITY
            AS x("id", "triggerKey", "inboxEventId", "ruleId", "ruleVersion", "ruleSetVersion", "contactId",
                 "status", "reason", "mode", "priority", "trace", "actions", "contactSnapshot", "correlationId",
-                "timing", "position")
+                "timing", "rulesCommit", "position")
         ${where}
         ORDER BY x."position"`;
 
@@ -52,8 +52,9 @@ export class RunsRepository extends RunGoals {
   async insert(run: RunInsert): Promise<boolean> {
     const inserted: unknown[] = await this.db.query(
       `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version, rule_set_version, contact_id,
-                         status, reason, mode, priority, trace, actions, contact_snapshot, correlation_id, timing, finished_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,
+                         status, reason, mode, priority, trace, actions, contact_snapshot, correlation_id, timing,
+                         rules_commit, finished_at)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,
                CASE WHEN $8 IN ('pending','running') THEN NULL ELSE now() END)
        ON CONFLICT (trigger_key, rule_id, contact_id) DO NOTHING RETURNING id`,
       [
@@ -73,6 +74,7 @@ export class RunsRepository extends RunGoals {
         run.contactSnapshot ? JSON.stringify(run.contactSnapshot) : null,
         run.correlationId,
         run.timing ? JSON.stringify(run.timing) : null,
+        run.rulesCommit ?? null,
       ],
     );
     return inserted.length > 0;

@@ -121,6 +121,10 @@ export const BOUNDED_TABLES: Readonly<Record<string, string>> = {
   segment_rule_state: 'one row per scheduled rule',
   segment_memberships: 'one row per scheduled rule and contact in its segment',
   rule_controls: 'one row per rule',
+  rule_set_versions:
+    'one row per commit fetched (or RULES_DIR content loaded), kept: each run names one and its page shows its YAML',
+  rule_set_deploy_audit:
+    'one row per deploy, refusal, rollback, pin or git outage: operator-paced, kept as the trail',
 };
 
 export function retentionCutoffs(

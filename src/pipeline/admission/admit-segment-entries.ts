@@ -11,6 +11,8 @@ import { createRun, type PendingRun } from './create-run';
 export interface SegmentAdmission {
   rule: RuleDefinition;
   ruleSetVersion: string;
+  /** The deployed version the set came from (runs record it). */
+  rulesCommit?: string;
   triggerKey: string;
   actions: RuleAction[];
   /** Operators' switches at the start of the sweep (console): paused records `paused`, nothing acts. */
@@ -40,6 +42,7 @@ export async function admitSegmentEntries(
         priority: 'bulk',
         rule: batch.rule,
         ruleSetVersion: batch.ruleSetVersion,
+        ...(batch.rulesCommit ? { rulesCommit: batch.rulesCommit } : {}),
         contactId: contact.id,
         evaluation: {
           ruleId: batch.rule.id,

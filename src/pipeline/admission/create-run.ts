@@ -23,6 +23,8 @@ export interface NewRun {
   priority: RunPriority;
   rule: RuleDefinition;
   ruleSetVersion: string;
+  /** The deployed version (git commit or `dir-<hash>`) the set came from, when known. */
+  rulesCommit?: string;
   contactId: string;
   evaluation: RuleEvaluation;
   /** An operator paused the rule (console): a match is recorded as suppressed `paused`, nothing acts. */
@@ -159,6 +161,7 @@ export function runInsert(input: NewRun, id: string, status: RunStatus, reason: 
     ruleId: input.rule.id,
     ruleVersion: input.rule.version,
     ruleSetVersion: input.ruleSetVersion,
+    rulesCommit: input.rulesCommit ?? null,
     contactId: input.contactId,
     status,
     reason,

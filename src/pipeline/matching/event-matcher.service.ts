@@ -110,6 +110,7 @@ export class EventMatcher {
         priority: 'interactive',
         rule,
         ruleSetVersion: ruleSet.version,
+        ...(ruleSet.commit ? { rulesCommit: ruleSet.commit } : {}),
         contactId: row.contact_id!,
         // Operators' switches (console): paused records `paused`; forced shadow acts like shadow.
         evaluation: { ...evaluation, mode: this.controls.modeOf(rule) },

@@ -60,6 +60,7 @@ export interface DiffContext {
   rule: RuleDefinition;
   trigger: ScheduleTrigger;
   ruleSetVersion: string;
+  rulesCommit?: string;
   tick: Date;
   filters: ResolvedFilters;
   /** Operators' switches at the start of the sweep (console): paused records `paused`, nothing acts. */
@@ -171,6 +172,7 @@ export class MembershipDiff {
       {
         rule: ctx.rule,
         ruleSetVersion: ctx.ruleSetVersion,
+        ...(ctx.rulesCommit ? { rulesCommit: ctx.rulesCommit } : {}),
         triggerKey,
         actions,
         control: ctx.control,

@@ -70,7 +70,7 @@ export class SweepService {
       );
     }
     const outcome = await withAdvisoryLock(this.dataSource, sweepLockKey(rule.id), false, () =>
-      this.sweep(sweepId, rule, rule.trigger as ScheduleTrigger, set.version, tick),
+      this.sweep(sweepId, rule, rule.trigger as ScheduleTrigger, set.version, tick, set.commit),
     );
     if (outcome.acquired) return outcome.value;
     return this.skip(
@@ -87,6 +87,8 @@ export class SweepService {
     trigger: ScheduleTrigger,
     ruleSetVersion: string,
     tick: Date,
+    /** The deployed version the set came from (runs record it). */
+    rulesCommit?: string,
   ): Promise<SweepSummary> {
     const progress = new SweepProgress(sweepId, rule.id, {
       sweeps: this.sweepRows,
@@ -106,7 +108,16 @@ export class SweepService {
       await this.segmentSync.ensureSynced(rule, trigger, filters);
       await progress.enterPhase('evaluate');
       const control = { paused: this.controls.isPaused(rule.id), mode: this.controls.modeOf(rule) };
-      const ctx: DiffContext = { sweepId, rule, trigger, ruleSetVersion, tick, filters, control };
+      const ctx: DiffContext = {
+        sweepId,
+        rule,
+        trigger,
+        ruleSetVersion,
+        rulesCommit,
+        tick,
+        filters,
+        control,
+      };
       const diff = new MembershipDiff(
         this.dataSource,
         this.metrics,

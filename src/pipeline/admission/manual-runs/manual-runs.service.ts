@@ -146,6 +146,7 @@ export class ManualRunsService {
       priority: 'interactive',
       rule: rule!,
       ruleSetVersion: set.version,
+      ...(set.commit ? { rulesCommit: set.commit } : {}),
       contactId: contact.id,
       evaluation,
       paused,
