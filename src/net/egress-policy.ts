@@ -17,7 +17,12 @@ export type RefusalCode =
 export class EgressRefusedError extends Error {
   override readonly name = 'EgressRefusedError';
   constructor(
-    readonly code: RefusalCode | 'egress_too_many_redirects',
+    readonly code:
+      | RefusalCode
+      | 'egress_too_many_redirects'
+      | 'egress_redirect_refused'
+      | 'egress_header_invalid'
+      | 'egress_path_refused',
     message: string,
   ) {
     super(message);
