@@ -29,8 +29,10 @@ const ENGINE_HEADERS = new Set([
 
 export type { OutboundRequest, OutboundSender };
 
-/** Longest wait for a host's slot when no request timeout is shorter. */
-const HOST_WAIT_MS = 30_000;
+/** Longest in-process wait for a host's slot; past it the run is deferred (a delayed job). */
+const HOST_WAIT_MS = 2_000;
+/** A slot's lease without a heartbeat: a killed process's slots come back within this. */
+const HOST_LEASE_MS = 10_000;
 
 @Injectable()
 export class OutboundRequests implements OutboundSender {
@@ -46,7 +48,7 @@ export class OutboundRequests implements OutboundSender {
       concurrency: c.hostConcurrency,
       rate: c.hostRateLimit,
       windowMs: c.hostRateWindowMs,
-      leaseMs: 120_000,
+      leaseMs: HOST_LEASE_MS,
       maxWaitMs: HOST_WAIT_MS,
     });
     this.client = new EgressClient(

@@ -23,9 +23,18 @@ export class ResponseTooLargeError extends Error {
   override readonly name = 'ResponseTooLargeError';
 }
 
-/** No slot of the host's concurrency or rate limit within the wait: retried later like a 5xx. */
+/**
+ * No slot of the host's concurrency or rate limit within the short in-process wait: nothing was
+ * sent; the runner defers the run (durably, like a window) by `retryInMs`, never fails it.
+ */
 export class HostLimitedError extends Error {
   override readonly name = 'HostLimitedError';
+  constructor(
+    message: string,
+    readonly retryInMs: number,
+  ) {
+    super(message);
+  }
 }
 
 /** The receiver answered with a status that is not 2xx (after redirects). */

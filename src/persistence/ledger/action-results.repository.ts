@@ -194,6 +194,15 @@ export class ActionResultsRepository extends ActionResultViews {
     );
   }
 
+  /** Nothing was sent (a host at its limit): pending again, the attempt not counted; the reason kept. */
+  async deferUnsent(id: string, code: string, message: string): Promise<void> {
+    await this.db.query(
+      `UPDATE action_results SET status = 'pending', attempts = GREATEST(attempts - 1, 0), reason = $2,
+              error_code = $2, error_message = $3, finished_at = NULL WHERE id = $1 AND status = 'running'`,
+      [id, code, message.slice(0, 2000)],
+    );
+  }
+
   async skipRemaining(runId: string, afterIndex: number, reason: string): Promise<void> {
     await this.db.query(
       `UPDATE action_results SET status = 'skipped', reason = $3, finished_at = now()

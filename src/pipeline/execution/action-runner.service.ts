@@ -30,6 +30,7 @@ import { settleAfterRunning, settleUnclear } from './unclear-outcome';
 import { withContactLease, type HeldLease } from './contact-lease';
 import { OutboundRequests } from '../../egress/outbound-requests.service';
 import { outboundFor, savedSteps, type SavedSteps } from './http-steps';
+import { HostLimitedError } from '../../net/egress-errors';
 
 /** Customer-facing writes (send-message, send-template, react): never repeated by the engine. */
 const AT_MOST_ONCE_TYPES = ACTION_DEFINITIONS.filter((d) => d.repeat === 'at-most-once').map((d) => d.type);
@@ -134,6 +135,7 @@ export class ActionRunnerService {
         step === 'stop'
           ? (row.status as Extract<ActionStatus, 'failed' | 'dead' | 'uncertain'>)
           : await this.executeOne(ledger, run, row, ctx, finalAttempt, step === 'reread');
+      if (outcome === 'waiting') return;
       if (outcome !== 'next') {
         const reason = outcome === 'uncertain' ? 'previous_action_uncertain' : 'previous_action_failed';
         await ledger.actions.skipRemaining(run.id, row.action_index, reason);
@@ -182,11 +184,13 @@ export class ActionRunnerService {
         },
       });
     const fail = (err: unknown) =>
-      settleFailure(
-        ledger,
-        { metrics: this.metrics, logger: this.logger },
-        { run, row, err, durationMs: Date.now() - started, finalAttempt },
-      );
+      err instanceof HostLimitedError
+        ? this.timing.deferForHost(ledger, run, row, err)
+        : settleFailure(
+            ledger,
+            { metrics: this.metrics, logger: this.logger },
+            { run, row, err, durationMs: Date.now() - started, finalAttempt },
+          );
     // Set once an at-most-once write's `running` mark is committed: from then on every error is
     // judged by verdictAfterRunning (write-verdict.ts), the one place that may let it be retried.
     let afterRunning: ((err: unknown) => Promise<Outcome>) | undefined;
