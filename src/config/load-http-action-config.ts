@@ -2,14 +2,34 @@
 // from load-config.ts so that file stays about the engine itself. Called by loadConfig with its
 // environment; problems are added to the same list. Secret values are never echoed.
 import { existsSync, readFileSync } from 'node:fs';
-import { parseCidr } from '../net/ip-address';
+import { parseAddress, parseCidr } from '../net/ip-address';
+import { parseHostPattern } from '../net/egress-policy';
 import type { HttpActionConfig } from './app-config';
 
 type Env = Record<string, string | undefined>;
 
 export const SECRET_ENV_PREFIX = 'HTTP_SECRET_';
 const SECRET_NAME = /^[A-Z][A-Z0-9_]{0,63}$/;
-const HOST_PATTERN = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$|^[0-9a-f:.]+$/;
+const HOST_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+
+/**
+ * Why an allow-list entry is refused, or undefined. A wildcard stands for the subdomains of a
+ * registrable name (`*.example.com`): two labels at least, the last one not all digits, never an
+ * address (`*.0.0.1`, `*.com` are refused). An entry may pin its port (`erp.example.com:8443`).
+ */
+export function hostEntryProblem(entry: string): string | undefined {
+  const { host, port } = parseHostPattern(entry);
+  if (port !== undefined && !(port >= 1 && port <= 65535)) return 'has a port outside 1-65535';
+  if (parseAddress(host)) return host.startsWith('*') ? 'is a wildcard over an address' : undefined;
+  if (host.startsWith('*.')) {
+    const name = host.slice(2);
+    const labels = name.split('.');
+    if (!HOST_NAME.test(name) || parseAddress(name) || labels.length < 2 || /^\d+$/.test(labels.at(-1)!))
+      return 'is a wildcard over no registrable name (use *.example.com)';
+    return undefined;
+  }
+  return HOST_NAME.test(host) ? undefined : 'is not a host name';
+}
 const MIN_SIGNING_SECRET = 32;
 
 export function loadHttpActionConfig(env: Env, problems: string[]): HttpActionConfig {
@@ -29,11 +49,13 @@ export function loadHttpActionConfig(env: Env, problems: string[]): HttpActionCo
   };
 
   const allowedHosts = list('HTTP_ACTION_ALLOWED_HOSTS').map((h) => h.toLowerCase());
-  for (const host of allowedHosts)
-    if (!HOST_PATTERN.test(host))
+  for (const host of allowedHosts) {
+    const why = hostEntryProblem(host);
+    if (why)
       problems.push(
-        `HTTP_ACTION_ALLOWED_HOSTS: "${host}" is not a host name (e.g. erp.example.com or *.example.com)`,
+        `HTTP_ACTION_ALLOWED_HOSTS: "${host.slice(0, 80)}" ${why} (e.g. erp.example.com, erp.example.com:8443 or *.example.com)`,
       );
+  }
   const allowPrivate = list('HTTP_ACTION_ALLOW_PRIVATE');
   for (const cidr of allowPrivate)
     if (!parseCidr(cidr))

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EgressClient, type Resolve } from './egress-client';
-import { ResponseTooLargeError } from '../net/egress-errors';
+import { EgressTimeoutError, ResponseTooLargeError } from '../net/egress-errors';
 import { egressPolicy } from '../net/egress-policy';
 
 const noGate = async () => async () => undefined;
@@ -166,5 +166,17 @@ describe('EgressClient', () => {
   it('sends a Latin-1 header value (café)', async () => {
     const res = await post(client(pinned), '/echo', { 'x-name': 'café' });
     expect(res.status).toBe(200);
+  });
+
+  // Finding: the DNS lookup was not bounded by the request deadline.
+  it('gives up a DNS lookup that never answers at the request deadline', async () => {
+    const never: Resolve = () => new Promise(() => undefined);
+    const sent = client(never).send({
+      method: 'GET',
+      url: `http://erp.test:${port}/x`,
+      headers: {},
+      timeoutMs: 200,
+    });
+    await expect(sent).rejects.toBeInstanceOf(EgressTimeoutError);
   });
 });

@@ -93,7 +93,7 @@ export class EgressClient {
     for (let hop = 0; ; hop++) {
       const refusal = checkUrl(url, this.policy);
       if (refusal) throw refusal;
-      const pinned = await this.pin(url);
+      const pinned = await this.pin(url, signal);
       const headers = { ...req.headers, ...(url.origin === origin ? req.originHeaders : {}) };
       const release = await this.gate(bareHost(url), signal);
       let res: EgressResponse & { location?: string };
@@ -120,13 +120,15 @@ export class EgressClient {
   }
 
   /** The address the connection will use, after every resolved address passed the policy. */
-  private async pin(url: URL): Promise<{ address: string; family: number }> {
+  private async pin(url: URL, signal: AbortSignal): Promise<{ address: string; family: number }> {
     const host = bareHost(url);
     if (parseAddress(host)) return { address: host, family: host.includes(':') ? 6 : 4 };
     let addresses: { address: string; family: number }[];
     try {
-      addresses = await this.resolve(host);
+      // Bounded by the request's deadline: a resolver that never answers cannot hold the action.
+      addresses = await untilAborted(this.resolve(host), signal);
     } catch (err) {
+      if (signal.aborted) throw err;
       throw new EgressTransportError(`host ${host} does not resolve`, (err as { code?: string }).code);
     }
     if (addresses.length === 0) throw new EgressTransportError(`host ${host} does not resolve`);
@@ -194,6 +196,15 @@ export class EgressClient {
       req.end(body);
     });
   }
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new EgressTimeoutError('the DNS lookup did not answer within the deadline'));
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    void work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 function parseUrl(text: string, base?: URL): URL {
