@@ -94,6 +94,11 @@ export interface HttpActionConfig {
   secrets: Record<string, string>;
   maxResponseBytes: number;
   maxRedirects: number;
+  /**
+   * Sends of one http-request at most, counted on its ledger row (inline attempt, job retries,
+   * a restart's re-send alike): the one bound. HTTP_ACTION_MAX_ATTEMPTS, 1-5, default 4.
+   */
+  maxAttempts: number;
   /** Requests in flight per host, across processes. */
   hostConcurrency: number;
   /** Requests started per host per window, across processes. */

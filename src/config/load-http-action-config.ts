@@ -74,6 +74,8 @@ export function loadHttpActionConfig(env: Env, problems: string[]): HttpActionCo
     secrets: loadSecrets(env, str('HTTP_ACTION_SECRETS_FILE'), problems),
     maxResponseBytes: int('HTTP_ACTION_MAX_RESPONSE_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     maxRedirects: int('HTTP_ACTION_MAX_REDIRECTS', 3, 0, 10),
+    // At most the inline attempt and the job's 4: more could never be reached.
+    maxAttempts: int('HTTP_ACTION_MAX_ATTEMPTS', 4, 1, 5),
     hostConcurrency: int('HTTP_ACTION_HOST_CONCURRENCY', 4, 1, 1000),
     hostRateLimit: int('HTTP_ACTION_HOST_RATE_LIMIT', 60, 1, 100_000),
     hostRateWindowMs: int('HTTP_ACTION_HOST_RATE_WINDOW_MS', 60_000, 100, 3_600_000),

@@ -58,6 +58,11 @@ export class OutboundRequests implements OutboundSender {
     );
   }
 
+  /** HTTP_ACTION_MAX_ATTEMPTS: the runner ends an http-request `dead` at this many sends. */
+  get maxAttempts(): number {
+    return this.config.httpAction.maxAttempts;
+  }
+
   send(req: OutboundRequest): Promise<EgressResponse> {
     const { secrets, signingSecret } = this.config.httpAction;
     const headers: Record<string, string> = { 'user-agent': 'crm-rules-engine', accept: 'application/json' };

@@ -24,7 +24,7 @@ export type ActionResultRow = SnakeRow<Omit<ActionResultEntity, 'run'>>;
  */
 export type ActionRow = Pick<
   ActionResultRow,
-  'id' | 'action_index' | 'action' | 'status' | 'target' | 'started_at' | 'saved'
+  'id' | 'action_index' | 'action' | 'status' | 'target' | 'started_at' | 'saved' | 'attempts'
 >;
 
 export interface Failure {
@@ -103,7 +103,7 @@ export class ActionResultsRepository extends ActionResultViews {
 
   ofRun(runId: string): Promise<ActionRow[]> {
     return this.db.query(
-      `SELECT id, action_index, action, status, target, started_at, saved FROM action_results WHERE run_id = $1 ORDER BY action_index`,
+      `SELECT id, action_index, action, status, target, started_at, saved, attempts FROM action_results WHERE run_id = $1 ORDER BY action_index`,
       [runId],
     );
   }

@@ -165,6 +165,7 @@ export class ActionRunnerService {
     const opts = def.repeat === 'at-most-once' ? { ...base, retryUnclear: false } : base;
     const target: ActionTarget = { ...(row.target ?? {}) };
     const started = Date.now();
+    const outboundRow = def.repeat === 'idempotent-by-key';
     let since = row.started_at ? new Date(row.started_at) : new Date();
     const noteCalls = (outcome: string, requestId?: string | null) =>
       calls.count > 0 &&
@@ -189,7 +190,14 @@ export class ActionRunnerService {
         : settleFailure(
             ledger,
             { metrics: this.metrics, logger: this.logger },
-            { run, row, err, durationMs: Date.now() - started, finalAttempt },
+            {
+              run,
+              row,
+              err,
+              durationMs: Date.now() - started,
+              // One setting bounds an http-request's sends, however they came (row.attempts: before this one).
+              finalAttempt: finalAttempt || (outboundRow && row.attempts + 1 >= this.outbound.maxAttempts),
+            },
           );
     // Set once an at-most-once write's `running` mark is committed: from then on every error is
     // judged by verdictAfterRunning (write-verdict.ts), the one place that may let it be retried.
