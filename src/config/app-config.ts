@@ -90,6 +90,10 @@ export interface HttpActionConfig {
   allowPrivate: string[];
   /** Key of the engine's own signature header; required once a host is allowed. */
   signingSecret?: string;
+  /** A host's own signing key (HTTP_ACTION_HOST_SIGNING_SECRETS: host=SECRET_NAME), by host. */
+  hostSigningSecrets: Record<string, string>;
+  /** Adds the legacy v1 signature (body only) beside v2 while receivers migrate. */
+  signatureV1: boolean;
   /** Values of `${secret.NAME}` in header values: HTTP_SECRET_<NAME> variables and the secrets file. */
   secrets: Record<string, string>;
   maxResponseBytes: number;

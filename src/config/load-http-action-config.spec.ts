@@ -33,6 +33,11 @@ describe('http-request configuration', () => {
         /HTTP_ACTION_ALLOWED_HOSTS: ".*" (is a wildcard|has a port|is not a host name)/,
       ],
     ),
+    [
+      { HTTP_ACTION_HOST_SIGNING_SECRETS: 'erp.example.com=ERP_SIGNING' },
+      /secret ERP_SIGNING must be configured/,
+    ],
+    [{ HTTP_ACTION_HOST_SIGNING_SECRETS: 'erp.example.com' }, /must be host=SECRET_NAME/],
     [{ HTTP_ACTION_ALLOW_PRIVATE: '127.0.0.1/40' }, /HTTP_ACTION_ALLOW_PRIVATE: "127.0.0.1\/40"/],
     [{ HTTP_ACTION_MAX_REDIRECTS: '50' }, /HTTP_ACTION_MAX_REDIRECTS must be an integer between 0 and 10/],
     [{ HTTP_ACTION_SECRETS_FILE: '/nonexistent/secrets.json' }, /names a file that does not exist/],

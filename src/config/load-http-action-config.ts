@@ -67,11 +67,14 @@ export function loadHttpActionConfig(env: Env, problems: string[]): HttpActionCo
   if (signingSecret === undefined && allowedHosts.length > 0)
     problems.push('HTTP_ACTION_SIGNING_SECRET is required when HTTP_ACTION_ALLOWED_HOSTS is set');
 
+  const secrets = loadSecrets(env, str('HTTP_ACTION_SECRETS_FILE'), problems);
   return {
     allowedHosts,
     allowPrivate,
     signingSecret,
-    secrets: loadSecrets(env, str('HTTP_ACTION_SECRETS_FILE'), problems),
+    hostSigningSecrets: hostSigningSecrets(list('HTTP_ACTION_HOST_SIGNING_SECRETS'), secrets, problems),
+    signatureV1: str('HTTP_ACTION_SIGNATURE_V1') === 'true',
+    secrets,
     maxResponseBytes: int('HTTP_ACTION_MAX_RESPONSE_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     maxRedirects: int('HTTP_ACTION_MAX_REDIRECTS', 3, 0, 10),
     // At most the inline attempt and the job's 4: more could never be reached.
@@ -80,6 +83,26 @@ export function loadHttpActionConfig(env: Env, problems: string[]): HttpActionCo
     hostRateLimit: int('HTTP_ACTION_HOST_RATE_LIMIT', 60, 1, 100_000),
     hostRateWindowMs: int('HTTP_ACTION_HOST_RATE_WINDOW_MS', 60_000, 100, 3_600_000),
   };
+}
+
+/** `host=SECRET_NAME` pairs: the host's own signing key, a configured secret of at least 32 characters. */
+function hostSigningSecrets(
+  pairs: string[],
+  secrets: Record<string, string>,
+  problems: string[],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const [host, name, extra] = pair.split('=').map((s) => s.trim());
+    if (!host || !name || extra !== undefined || !SECRET_NAME.test(name))
+      problems.push(`HTTP_ACTION_HOST_SIGNING_SECRETS: "${pair.slice(0, 80)}" must be host=SECRET_NAME`);
+    else if ((secrets[name] ?? '').length < MIN_SIGNING_SECRET)
+      problems.push(
+        `HTTP_ACTION_HOST_SIGNING_SECRETS: secret ${name} must be configured with at least ${MIN_SIGNING_SECRET} characters`,
+      );
+    else out[host.toLowerCase()] = secrets[name];
+  }
+  return out;
 }
 
 /** HTTP_SECRET_<NAME> variables, then the file (a JSON object of names to strings) on top. */

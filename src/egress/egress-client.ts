@@ -27,6 +27,8 @@ export interface EgressRequest {
   originHeaders?: Record<string, string>;
   body?: string;
   timeoutMs: number;
+  /** Signs each hop for its own method and URL (outbound-signature.ts): header name and value. */
+  sign?: (method: string, url: URL) => [string, string];
 }
 
 export type { EgressResponse };
@@ -95,6 +97,10 @@ export class EgressClient {
       if (refusal) throw refusal;
       const pinned = await this.pin(url, signal);
       const headers = { ...req.headers, ...(url.origin === origin ? req.originHeaders : {}) };
+      if (req.sign) {
+        const [name, value] = req.sign(method, url);
+        headers[name] = value;
+      }
       const release = await this.gate(bareHost(url), signal);
       let res: EgressResponse & { location?: string };
       try {

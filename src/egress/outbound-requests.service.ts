@@ -5,10 +5,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { signatureHeader } from '../net/verify-signature';
+import { outboundSignatureHeader } from '../net/outbound-signature';
 import { EgressClient } from './egress-client';
 import type { EgressResponse, OutboundRequest, OutboundSender } from '../net/outbound-request';
-import { egressPolicy } from '../net/egress-policy';
+import { bareHost, egressPolicy } from '../net/egress-policy';
 import { HostLimits } from './host-limits';
 import { joinHeader, namesSecret } from '../net/secret-headers';
 
@@ -64,7 +64,7 @@ export class OutboundRequests implements OutboundSender {
   }
 
   send(req: OutboundRequest): Promise<EgressResponse> {
-    const { secrets, signingSecret } = this.config.httpAction;
+    const { secrets, signingSecret, hostSigningSecrets, signatureV1 } = this.config.httpAction;
     const headers: Record<string, string> = { 'user-agent': 'crm-rules-engine', accept: 'application/json' };
     const originHeaders: Record<string, string> = {};
     for (const [name, parts] of Object.entries(req.headers)) {
@@ -75,8 +75,13 @@ export class OutboundRequests implements OutboundSender {
     headers[IDEMPOTENCY_HEADER] = req.idempotencyKey;
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     // Config requires the secret once any host is allowed; with none allowed nothing leaves anyway.
-    if (signingSecret) headers[SIGNATURE_HEADER] = signatureHeader(signingSecret, req.body ?? '');
+    const sign = (method: string, url: URL): [string, string] => {
+      const secret = hostSigningSecrets[bareHost(url)] ?? signingSecret!;
+      const parts = { method, url: url.toString(), idempotencyKey: req.idempotencyKey, body: req.body ?? '' };
+      return [SIGNATURE_HEADER, outboundSignatureHeader(secret, parts, signatureV1)];
+    };
     return this.client.send({
+      ...(signingSecret ? { sign } : {}),
       method: req.method,
       url: req.url,
       headers,
