@@ -96,6 +96,11 @@ export interface HttpActionConfig {
   signatureV1: boolean;
   /** Values of `${secret.NAME}` in header values: HTTP_SECRET_<NAME> variables and the secrets file. */
   secrets: Record<string, string>;
+  /**
+   * The hosts each secret may be sent to (HTTP_ACTION_SECRET_HOSTS: NAME=host pairs, allow-list
+   * patterns). A secret with none goes nowhere.
+   */
+  secretHosts: Record<string, string[]>;
   maxResponseBytes: number;
   maxRedirects: number;
   /**

@@ -72,6 +72,7 @@ export function loadHttpActionConfig(env: Env, problems: string[]): HttpActionCo
     allowedHosts,
     allowPrivate,
     signingSecret,
+    secretHosts: secretHosts(list('HTTP_ACTION_SECRET_HOSTS'), secrets, problems),
     hostSigningSecrets: hostSigningSecrets(list('HTTP_ACTION_HOST_SIGNING_SECRETS'), secrets, problems),
     signatureV1: str('HTTP_ACTION_SIGNATURE_V1') === 'true',
     secrets,
@@ -83,6 +84,23 @@ export function loadHttpActionConfig(env: Env, problems: string[]): HttpActionCo
     hostRateLimit: int('HTTP_ACTION_HOST_RATE_LIMIT', 60, 1, 100_000),
     hostRateWindowMs: int('HTTP_ACTION_HOST_RATE_WINDOW_MS', 60_000, 100, 3_600_000),
   };
+}
+
+/** `NAME=host` pairs (a name may come back for each host): where a secret may be sent. */
+function secretHosts(pairs: string[], secrets: Record<string, string>, problems: string[]) {
+  const out: Record<string, string[]> = {};
+  for (const pair of pairs) {
+    const [name, host, extra] = pair.split('=').map((s) => s.trim());
+    const why = host ? hostEntryProblem(host.toLowerCase()) : 'is missing';
+    if (!name || !SECRET_NAME.test(name) || extra !== undefined || why)
+      problems.push(
+        `HTTP_ACTION_SECRET_HOSTS: "${pair.slice(0, 80)}" must be SECRET_NAME=host (the host ${why ?? 'is fine'})`,
+      );
+    else if (!Object.hasOwn(secrets, name))
+      problems.push(`HTTP_ACTION_SECRET_HOSTS: secret ${name} is not configured`);
+    else (out[name] ??= []).push(host.toLowerCase());
+  }
+  return out;
 }
 
 /** `host=SECRET_NAME` pairs: the host's own signing key, a configured secret of at least 32 characters. */

@@ -8,7 +8,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { outboundSignatureHeader } from '../net/outbound-signature';
 import { EgressClient } from './egress-client';
 import type { EgressResponse, OutboundRequest, OutboundSender } from '../net/outbound-request';
-import { bareHost, egressPolicy } from '../net/egress-policy';
+import { bareHost, EgressRefusedError, egressPolicy, hostAllowed, urlPort } from '../net/egress-policy';
 import { HostLimits } from './host-limits';
 import { joinHeader, namesSecret } from '../net/secret-headers';
 
@@ -63,7 +63,16 @@ export class OutboundRequests implements OutboundSender {
     return this.config.httpAction.maxAttempts;
   }
 
-  send(req: OutboundRequest): Promise<EgressResponse> {
+  /** The secret whose value `value` holds (any string inside it), by name. */
+  secretIn(value: unknown): string | undefined {
+    const text = JSON.stringify(value ?? null);
+    for (const [name, secret] of Object.entries(this.config.httpAction.secrets))
+      if (secret !== '' && text.includes(JSON.stringify(secret).slice(1, -1))) return name;
+    return undefined;
+  }
+
+  async send(req: OutboundRequest): Promise<EgressResponse> {
+    refuseMisdirectedSecrets(req, this.config.httpAction.secretHosts);
     const { secrets, signingSecret, hostSigningSecrets, signatureV1 } = this.config.httpAction;
     const headers: Record<string, string> = { 'user-agent': 'crm-rules-engine', accept: 'application/json' };
     const originHeaders: Record<string, string> = {};
@@ -90,4 +99,25 @@ export class OutboundRequests implements OutboundSender {
       timeoutMs: req.timeoutMs,
     });
   }
+}
+
+/**
+ * Each `${secret.NAME}` goes only to the hosts HTTP_ACTION_SECRET_HOSTS names for it (a secret
+ * with none goes nowhere). Checked on the first URL: secret headers never follow a redirect to
+ * another origin (egress-client.ts).
+ */
+function refuseMisdirectedSecrets(req: OutboundRequest, secretHosts: Record<string, string[]>): void {
+  let url: URL;
+  try {
+    url = new URL(req.url);
+  } catch {
+    return; // the client refuses it (egress_url_invalid)
+  }
+  for (const parts of Object.values(req.headers))
+    for (const part of parts)
+      if ('secret' in part && !hostAllowed(bareHost(url), secretHosts[part.secret] ?? [], urlPort(url)))
+        throw new EgressRefusedError(
+          'egress_secret_refused',
+          `refused: secret ${part.secret} may not be sent to ${bareHost(url)} (HTTP_ACTION_SECRET_HOSTS names its hosts)`,
+        );
 }

