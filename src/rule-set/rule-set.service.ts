@@ -110,9 +110,10 @@ export class RuleSetService implements OnModuleInit, OnModuleDestroy {
     const dir = this.config.rulesDir;
     // loadRulesFromDir reports I/O problems itself; this catch keeps a bug in a check from
     // becoming an unhandled rejection of a watcher- or signal-triggered reload.
-    const result = await loadRulesFromDir(dir, { allowedHosts: this.config.httpAction.allowedHosts }).catch(
-      (err: Error) => cannotReadRules(dir, err.message),
-    );
+    const result = await loadRulesFromDir(dir, {
+      allowedHosts: this.config.httpAction.allowedHosts,
+      secretHosts: this.config.httpAction.secretHosts,
+    }).catch((err: Error) => cannotReadRules(dir, err.message));
     const fresh = result.ruleSet;
     this.last = { at: new Date().toISOString(), ok: fresh !== undefined, reason, problems: result.problems };
     for (const p of result.problems.filter((x) => x.severity === 'warning'))

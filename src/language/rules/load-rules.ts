@@ -4,7 +4,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CompiledRuleSet } from '../matching/compiled-rule-set';
 import type { CrmSnapshot } from '../../crm-contract/crm-snapshot';
-import { checkEgressHosts } from './check-egress-hosts';
+import { checkEgressHosts, checkSecretHosts } from './check-egress-hosts';
 import { checkCustomTriggers } from './check-custom-triggers';
 import { checkRuleSet } from './check-rule-set';
 import { isSourcesFile, parseSources } from './custom-sources';
@@ -103,6 +103,8 @@ export interface LoadOptions {
   skipDisabled?: boolean;
   /** HTTP_ACTION_ALLOWED_HOSTS, when known: http-request URLs to other hosts are warned about. */
   allowedHosts?: readonly string[];
+  /** HTTP_ACTION_SECRET_HOSTS, when known: a secret sent to a written-out host it does not name is an error. */
+  secretHosts?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Pure: no I/O. Files that are not rule files (e.g. *.test.yaml) are ignored. */
@@ -136,6 +138,7 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
   problems.push(...sources.problems);
   problems.push(...checkRuleSet(ids, loaded, opts.snapshot));
   if (opts.allowedHosts) problems.push(...checkEgressHosts(loaded, opts.allowedHosts));
+  if (opts.secretHosts) problems.push(...checkSecretHosts(loaded, opts.secretHosts));
   problems.push(...checkCustomTriggers(loaded, sources.sources));
   const sorted = sortProblems(problems);
   const skipped = opts.skipDisabled ? { skippedDisabled } : {};
