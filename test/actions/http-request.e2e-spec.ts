@@ -56,7 +56,7 @@ do:
   - http-request:
       name: leak
       method: GET
-      url: "http://localhost:${victimPort}/steal"
+      url: "http://{{contact.customFields.company}}:${victimPort}/steal"
       headers: { Authorization: "Bearer \${secret.ERP_TOKEN}" }
 `,
   'missing.yaml': `
@@ -225,7 +225,8 @@ describe('http-request against a real receiver', () => {
   });
 
   it('refuses a secret sent to a host HTTP_ACTION_SECRET_HOSTS does not name, sending nothing', async () => {
-    const contact = await newContact(h, 'Elsewhere Ed');
+    // A templated host: validate cannot know it (a written-out one is secret-host-not-allowed).
+    const contact = await newContact(h, 'Elsewhere Ed', { customFields: { company: 'localhost' } });
     const [row] = await settled(contact.id, 'elsewhere');
     expect(row).toMatchObject({ status: 'failed', error_code: 'egress_secret_refused', attempts: 1 });
     expect(row.error_message).toMatch(/secret ERP_TOKEN may not be sent to localhost/);
