@@ -231,10 +231,13 @@ export class ActionResultsRepository extends ActionResultViews {
     return new Set(rows.map((r) => r.key));
   }
 
-  /** Rows of reopened runs back to pending: those in `statuses` and those skipped behind them. */
+  /**
+   * Rows of reopened runs back to pending: those in `statuses` and those skipped behind them. Their
+   * attempts start again from 0: HTTP_ACTION_MAX_ATTEMPTS counts sends since the last reopening.
+   */
   async reopen(runIds: string[], statuses: string[]): Promise<void> {
     await this.db.query(
-      `UPDATE action_results SET status = 'pending', finished_at = NULL
+      `UPDATE action_results SET status = 'pending', finished_at = NULL, attempts = 0
         WHERE run_id = ANY($1) AND (status = ANY($2) OR reason = 'previous_action_failed')`,
       [runIds, statuses],
     );
