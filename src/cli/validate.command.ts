@@ -26,6 +26,7 @@ export function addValidate(program: Command, println: Print, eprintln: Print, s
         const dir = inputs.length > 0 ? inputs.join(' ') : 'rules';
         const { result, namesNote } = await loadInputs(inputs, opts.snapshot, {
           allowedHosts: allowedHostsOf(opts.allowedHosts),
+          secretHosts: secretHostsOf(),
         });
         eprintln(namesNote);
         state.code = result.ruleSet ? 0 : 1;
@@ -45,6 +46,15 @@ function allowedHostsOf(flag: string | undefined): string[] | undefined {
       .filter(Boolean);
   try {
     return loadConfig().httpAction.allowedHosts;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The configuration's HTTP_ACTION_SECRET_HOSTS; undefined (no check) when it is invalid. */
+function secretHostsOf(): Record<string, string[]> | undefined {
+  try {
+    return loadConfig().httpAction.secretHosts;
   } catch {
     return undefined;
   }

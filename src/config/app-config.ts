@@ -96,10 +96,24 @@ export interface HttpActionConfig {
   allowPrivate: string[];
   /** Key of the engine's own signature header; required once a host is allowed. */
   signingSecret?: string;
+  /** A host's own signing key (HTTP_ACTION_HOST_SIGNING_SECRETS: host=SECRET_NAME), by host. */
+  hostSigningSecrets: Record<string, string>;
+  /** Adds the legacy v1 signature (body only) beside v2 while receivers migrate. */
+  signatureV1: boolean;
   /** Values of `${secret.NAME}` in header values: HTTP_SECRET_<NAME> variables and the secrets file. */
   secrets: Record<string, string>;
+  /**
+   * The hosts each secret may be sent to (HTTP_ACTION_SECRET_HOSTS: NAME=host pairs, allow-list
+   * patterns). A secret with none goes nowhere.
+   */
+  secretHosts: Record<string, string[]>;
   maxResponseBytes: number;
   maxRedirects: number;
+  /**
+   * Sends of one http-request at most, counted on its ledger row (inline attempt, job retries,
+   * a restart's re-send alike): the one bound. HTTP_ACTION_MAX_ATTEMPTS, 1-5, default 4.
+   */
+  maxAttempts: number;
   /** Requests in flight per host, across processes. */
   hostConcurrency: number;
   /** Requests started per host per window, across processes. */

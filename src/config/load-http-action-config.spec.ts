@@ -26,11 +26,36 @@ describe('http-request configuration', () => {
       { HTTP_ACTION_ALLOWED_HOSTS: 'http://erp.example.com', HTTP_ACTION_SIGNING_SECRET: SIGNING },
       /is not a host name/,
     ],
+    // Finding: the allow-list accepted `*.0.0.1`. Wildcards only over registrable names.
+    ...['*.0.0.1', '*.1', '*.com', '*.10.0.0.1', '*.[::1]', 'erp.example.com:99999', '*.*.example.com'].map(
+      (entry): [Record<string, string>, RegExp] => [
+        { HTTP_ACTION_ALLOWED_HOSTS: entry, HTTP_ACTION_SIGNING_SECRET: SIGNING },
+        /HTTP_ACTION_ALLOWED_HOSTS: ".*" (is a wildcard|has a port|is not a host name)/,
+      ],
+    ),
+    [
+      { HTTP_ACTION_HOST_SIGNING_SECRETS: 'erp.example.com=ERP_SIGNING' },
+      /secret ERP_SIGNING must be configured/,
+    ],
+    [{ HTTP_ACTION_HOST_SIGNING_SECRETS: 'erp.example.com' }, /must be host=SECRET_NAME/],
     [{ HTTP_ACTION_ALLOW_PRIVATE: '127.0.0.1/40' }, /HTTP_ACTION_ALLOW_PRIVATE: "127.0.0.1\/40"/],
     [{ HTTP_ACTION_MAX_REDIRECTS: '50' }, /HTTP_ACTION_MAX_REDIRECTS must be an integer between 0 and 10/],
     [{ HTTP_ACTION_SECRETS_FILE: '/nonexistent/secrets.json' }, /names a file that does not exist/],
   ])('refuses %p', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it.each([
+    'erp.example.com',
+    'erp.example.com:8443',
+    '*.example.com',
+    '*.shop.example:443',
+    '10.0.0.1:80',
+    '::1',
+    '[::1]:8443',
+  ])('accepts the allow-list entry %s', (entry) => {
+    const env = { HTTP_ACTION_ALLOWED_HOSTS: entry, HTTP_ACTION_SIGNING_SECRET: SIGNING };
+    expect(loadConfig(env).httpAction.allowedHosts).toEqual([entry]);
   });
 
   it('never echoes the signing secret', () => {

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EgressClient, type Resolve } from './egress-client';
-import { ResponseTooLargeError } from '../net/egress-errors';
+import { EgressTimeoutError, ResponseTooLargeError } from '../net/egress-errors';
 import { egressPolicy } from '../net/egress-policy';
 
 const noGate = async () => async () => undefined;
@@ -29,6 +29,18 @@ describe('EgressClient', () => {
         const n = Number(path.slice(5));
         res.writeHead(302, { location: n > 0 ? `/hop/${n - 1}` : '/done' });
         return res.end();
+      }
+      if (path.startsWith('/redir/')) {
+        res.writeHead(Number(path.slice(7)), { location: '/echo' });
+        return res.end();
+      }
+      if (path === '/echo') {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () =>
+          res.end(JSON.stringify({ method: req.method, body: Buffer.concat(chunks).toString() })),
+        );
+        return;
       }
       if (path === '/elsewhere') {
         res.writeHead(307, { location: `http://other.test:${port}/done` });
@@ -101,5 +113,70 @@ describe('EgressClient', () => {
     const pinned: Resolve = async () => [{ address: '127.0.0.2', family: 4 }];
     const res = await get(client(pinned), '/elsewhere');
     expect(JSON.parse(res.body.toString())).toEqual({ host: `other.test:${port}`, auth: null });
+  });
+
+  const pinned: Resolve = async () => [{ address: '127.0.0.2', family: 4 }];
+  const post = (c: EgressClient, path: string, headers: Record<string, string> = {}) =>
+    c.send({
+      method: 'POST',
+      url: `http://erp.test:${port}${path}`,
+      headers,
+      body: '{"a":1}',
+      timeoutMs: 10_000,
+    });
+
+  // Finding: a POST answered 301/302/303 was re-sent as a bodyless GET (and recorded succeeded).
+  it.each([
+    [301, 'egress_redirect_refused'],
+    [302, 'egress_redirect_refused'],
+    [303, 'egress_redirect_refused'],
+    [307, 'POST {"a":1}'],
+    [308, 'POST {"a":1}'],
+  ])('a POST answered %d: %s (never re-sent as a bodyless GET)', async (status, outcome) => {
+    const before = seen.length;
+    const sent = post(client(pinned), `/redir/${status}`);
+    if (outcome.startsWith('POST')) {
+      const echo = JSON.parse((await sent).body.toString());
+      expect(`${echo.method} ${echo.body}`).toBe(outcome);
+    } else {
+      await expect(sent).rejects.toMatchObject({ code: outcome, message: expect.stringMatching(/307\/308/) });
+      expect(seen.slice(before).map((r) => r.method)).toEqual(['POST']);
+    }
+  });
+
+  it('follows a GET answered 301 as a GET', async () => {
+    const res = await get(client(pinned), '/redir/301');
+    expect(JSON.parse(res.body.toString())).toEqual({ method: 'GET', body: '' });
+  });
+
+  // Finding: a header template rendering outside Latin-1 threw ERR_INVALID_CHAR, retried 5 times.
+  it.each([['café☃'], ['line\u0000break'], ['bell\u0007']])(
+    'refuses a header value that can never be sent (%j) at once, permanently, sending nothing',
+    async (value) => {
+      const before = seen.length;
+      await expect(post(client(pinned), '/echo', { 'x-name': value })).rejects.toMatchObject({
+        name: 'EgressRefusedError',
+        code: 'egress_header_invalid',
+        message: expect.not.stringContaining(value),
+      });
+      expect(seen.length).toBe(before);
+    },
+  );
+
+  it('sends a Latin-1 header value (café)', async () => {
+    const res = await post(client(pinned), '/echo', { 'x-name': 'café' });
+    expect(res.status).toBe(200);
+  });
+
+  // Finding: the DNS lookup was not bounded by the request deadline.
+  it('gives up a DNS lookup that never answers at the request deadline', async () => {
+    const never: Resolve = () => new Promise(() => undefined);
+    const sent = client(never).send({
+      method: 'GET',
+      url: `http://erp.test:${port}/x`,
+      headers: {},
+      timeoutMs: 200,
+    });
+    await expect(sent).rejects.toBeInstanceOf(EgressTimeoutError);
   });
 });

@@ -27,6 +27,8 @@ export interface EgressRequest {
   originHeaders?: Record<string, string>;
   body?: string;
   timeoutMs: number;
+  /** Signs each hop for its own method and URL (outbound-signature.ts): header name and value. */
+  sign?: (method: string, url: URL) => [string, string];
 }
 
 export type { EgressResponse };
@@ -41,6 +43,24 @@ export interface EgressLimits {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const KEEPS_METHOD = new Set([307, 308]);
+
+/** Latin-1 without control characters (tab allowed): what an HTTP header value can carry. */
+const SENDABLE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * A header value that can never be sent (a character outside Latin-1, a control character) is
+ * refused before anything leaves: retrying would fail the same way. The value is not quoted (it may
+ * hold a secret).
+ */
+function refuseUnsendableHeaders(headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers))
+    if (!SENDABLE.test(value))
+      throw new EgressRefusedError(
+        'egress_header_invalid',
+        `refused: header ${name.slice(0, 64)} holds a character HTTP cannot carry (outside Latin-1 or a control character)`,
+      );
+}
 
 const systemResolve: Resolve = (host) => dnsLookup(host, { all: true, verbatim: true });
 
@@ -69,13 +89,18 @@ export class EgressClient {
   private async follow(req: EgressRequest, signal: AbortSignal): Promise<EgressResponse> {
     let url = parseUrl(req.url);
     const origin = url.origin;
-    let method = req.method;
-    let body = req.body;
+    const method = req.method;
+    const body = req.body;
+    refuseUnsendableHeaders({ ...req.headers, ...req.originHeaders });
     for (let hop = 0; ; hop++) {
       const refusal = checkUrl(url, this.policy);
       if (refusal) throw refusal;
-      const pinned = await this.pin(url);
+      const pinned = await this.pin(url, signal);
       const headers = { ...req.headers, ...(url.origin === origin ? req.originHeaders : {}) };
+      if (req.sign) {
+        const [name, value] = req.sign(method, url);
+        headers[name] = value;
+      }
       const release = await this.gate(bareHost(url), signal);
       let res: EgressResponse & { location?: string };
       try {
@@ -89,22 +114,27 @@ export class EgressClient {
           'egress_too_many_redirects',
           `refused: more than ${this.limits.maxRedirects} redirects (HTTP_ACTION_MAX_REDIRECTS)`,
         );
+      // 301/302/303 turn a request into a bodyless GET: a POST would be recorded done though it
+      // never arrived. Only 307/308 keep method and body; anything but a GET stops at the others.
+      if (method !== 'GET' && !KEEPS_METHOD.has(res.status))
+        throw new EgressRefusedError(
+          'egress_redirect_refused',
+          `refused: ${method} answered ${res.status}, a redirect that would drop the method and body (only 307/308 are followed for ${method})`,
+        );
       url = parseUrl(res.location, url);
-      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
-        method = 'GET';
-        body = undefined;
-      }
     }
   }
 
   /** The address the connection will use, after every resolved address passed the policy. */
-  private async pin(url: URL): Promise<{ address: string; family: number }> {
+  private async pin(url: URL, signal: AbortSignal): Promise<{ address: string; family: number }> {
     const host = bareHost(url);
     if (parseAddress(host)) return { address: host, family: host.includes(':') ? 6 : 4 };
     let addresses: { address: string; family: number }[];
     try {
-      addresses = await this.resolve(host);
+      // Bounded by the request's deadline: a resolver that never answers cannot hold the action.
+      addresses = await untilAborted(this.resolve(host), signal);
     } catch (err) {
+      if (signal.aborted) throw err;
       throw new EgressTransportError(`host ${host} does not resolve`, (err as { code?: string }).code);
     }
     if (addresses.length === 0) throw new EgressTransportError(`host ${host} does not resolve`);
@@ -172,6 +202,15 @@ export class EgressClient {
       req.end(body);
     });
   }
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new EgressTimeoutError('the DNS lookup did not answer within the deadline'));
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    void work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
 }
 
 function parseUrl(text: string, base?: URL): URL {

@@ -60,4 +60,40 @@ describe('HostLimits (Redis Lua)', () => {
     await l.acquire('erp.test', signal);
     await expect(l.acquire('shop.test', signal)).resolves.toEqual(expect.any(Function));
   });
+
+  it('says when to come back: the window remainder for a rate, a second for a full concurrency', async () => {
+    const l = limits({ rate: 1, concurrency: 5, windowMs: 60_000 });
+    await l.acquire('erp.test', signal);
+    const rate = await l.acquire('erp.test', signal).then(
+      () => undefined,
+      (err: HostLimitedError) => err,
+    );
+    expect(rate?.retryInMs).toBeGreaterThan(50_000);
+    const c = limits({ concurrency: 1 });
+    await c.acquire('shop.test', signal);
+    const busy = await c.acquire('shop.test', signal).then(
+      () => undefined,
+      (err: HostLimitedError) => err,
+    );
+    expect(busy?.retryInMs).toBe(1_000);
+  });
+
+  // Finding: after kill -9 the killed slots stayed held 120 s. A held slot is renewed by a heartbeat;
+  // a holder that stops beating (killed) loses it within leaseMs.
+  it("keeps a live holder's slot past its lease by the heartbeat, and frees a dead one's", async () => {
+    const leaseMs = 1_500;
+    const live = limits({ concurrency: 1, leaseMs });
+    const release = await live.acquire('erp.test', signal);
+    await new Promise((r) => setTimeout(r, leaseMs * 3));
+    await expect(live.acquire('erp.test', signal)).rejects.toBeInstanceOf(HostLimitedError);
+    await release();
+    // A killed process: its lease is in Redis and nothing renews it.
+    const [sec, usec] = await redis.time();
+    const now = Number(sec) * 1000 + Math.floor(Number(usec) / 1000);
+    await redis.zadd(`${prefix}:egress:gone.test:inflight`, now + leaseMs, 'killed-token');
+    await new Promise((r) => setTimeout(r, leaseMs * 2));
+    await expect(limits({ concurrency: 1, leaseMs }).acquire('gone.test', signal)).resolves.toEqual(
+      expect.any(Function),
+    );
+  });
 });

@@ -5,10 +5,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { signatureHeader } from '../net/verify-signature';
+import { outboundSignatureHeader } from '../net/outbound-signature';
 import { EgressClient } from './egress-client';
 import type { EgressResponse, OutboundRequest, OutboundSender } from '../net/outbound-request';
-import { egressPolicy } from '../net/egress-policy';
+import { bareHost, EgressRefusedError, egressPolicy, hostAllowed, urlPort } from '../net/egress-policy';
 import { HostLimits } from './host-limits';
 import { joinHeader, namesSecret } from '../net/secret-headers';
 
@@ -29,8 +29,10 @@ const ENGINE_HEADERS = new Set([
 
 export type { OutboundRequest, OutboundSender };
 
-/** Longest wait for a host's slot when no request timeout is shorter. */
-const HOST_WAIT_MS = 30_000;
+/** Longest in-process wait for a host's slot; past it the run is deferred (a delayed job). */
+const HOST_WAIT_MS = 2_000;
+/** A slot's lease without a heartbeat: a killed process's slots come back within this. */
+const HOST_LEASE_MS = 10_000;
 
 @Injectable()
 export class OutboundRequests implements OutboundSender {
@@ -46,7 +48,7 @@ export class OutboundRequests implements OutboundSender {
       concurrency: c.hostConcurrency,
       rate: c.hostRateLimit,
       windowMs: c.hostRateWindowMs,
-      leaseMs: 120_000,
+      leaseMs: HOST_LEASE_MS,
       maxWaitMs: HOST_WAIT_MS,
     });
     this.client = new EgressClient(
@@ -56,8 +58,22 @@ export class OutboundRequests implements OutboundSender {
     );
   }
 
-  send(req: OutboundRequest): Promise<EgressResponse> {
-    const { secrets, signingSecret } = this.config.httpAction;
+  /** HTTP_ACTION_MAX_ATTEMPTS: the runner ends an http-request `dead` at this many sends. */
+  get maxAttempts(): number {
+    return this.config.httpAction.maxAttempts;
+  }
+
+  /** The secret whose value `value` holds (any string inside it), by name. */
+  secretIn(value: unknown): string | undefined {
+    const text = JSON.stringify(value ?? null);
+    for (const [name, secret] of Object.entries(this.config.httpAction.secrets))
+      if (secret !== '' && text.includes(JSON.stringify(secret).slice(1, -1))) return name;
+    return undefined;
+  }
+
+  async send(req: OutboundRequest): Promise<EgressResponse> {
+    refuseMisdirectedSecrets(req, this.config.httpAction.secretHosts);
+    const { secrets, signingSecret, hostSigningSecrets, signatureV1 } = this.config.httpAction;
     const headers: Record<string, string> = { 'user-agent': 'crm-rules-engine', accept: 'application/json' };
     const originHeaders: Record<string, string> = {};
     for (const [name, parts] of Object.entries(req.headers)) {
@@ -68,8 +84,13 @@ export class OutboundRequests implements OutboundSender {
     headers[IDEMPOTENCY_HEADER] = req.idempotencyKey;
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     // Config requires the secret once any host is allowed; with none allowed nothing leaves anyway.
-    if (signingSecret) headers[SIGNATURE_HEADER] = signatureHeader(signingSecret, req.body ?? '');
+    const sign = (method: string, url: URL): [string, string] => {
+      const secret = hostSigningSecrets[bareHost(url)] ?? signingSecret!;
+      const parts = { method, url: url.toString(), idempotencyKey: req.idempotencyKey, body: req.body ?? '' };
+      return [SIGNATURE_HEADER, outboundSignatureHeader(secret, parts, signatureV1)];
+    };
     return this.client.send({
+      ...(signingSecret ? { sign } : {}),
       method: req.method,
       url: req.url,
       headers,
@@ -78,4 +99,25 @@ export class OutboundRequests implements OutboundSender {
       timeoutMs: req.timeoutMs,
     });
   }
+}
+
+/**
+ * Each `${secret.NAME}` goes only to the hosts HTTP_ACTION_SECRET_HOSTS names for it (a secret
+ * with none goes nowhere). Checked on the first URL: secret headers never follow a redirect to
+ * another origin (egress-client.ts).
+ */
+function refuseMisdirectedSecrets(req: OutboundRequest, secretHosts: Record<string, string[]>): void {
+  let url: URL;
+  try {
+    url = new URL(req.url);
+  } catch {
+    return; // the client refuses it (egress_url_invalid)
+  }
+  for (const parts of Object.values(req.headers))
+    for (const part of parts)
+      if ('secret' in part && !hostAllowed(bareHost(url), secretHosts[part.secret] ?? [], urlPort(url)))
+        throw new EgressRefusedError(
+          'egress_secret_refused',
+          `refused: secret ${part.secret} may not be sent to ${bareHost(url)} (HTTP_ACTION_SECRET_HOSTS names its hosts)`,
+        );
 }

@@ -23,9 +23,18 @@ export class ResponseTooLargeError extends Error {
   override readonly name = 'ResponseTooLargeError';
 }
 
-/** No slot of the host's concurrency or rate limit within the wait: retried later like a 5xx. */
+/**
+ * No slot of the host's concurrency or rate limit within the short in-process wait: nothing was
+ * sent; the runner defers the run (durably, like a window) by `retryInMs`, never fails it.
+ */
 export class HostLimitedError extends Error {
   override readonly name = 'HostLimitedError';
+  constructor(
+    message: string,
+    readonly retryInMs: number,
+  ) {
+    super(message);
+  }
 }
 
 /** The receiver answered with a status that is not 2xx (after redirects). */
@@ -39,6 +48,14 @@ export class HttpStatusError extends Error {
 /** `save:` needs a JSON answer and the answer is not JSON. */
 export class ResponseNotJsonError extends Error {
   override readonly name = 'ResponseNotJsonError';
+}
+
+/** A `save:` value holds a configured secret's value (an echoing receiver): it is not stored. */
+export class SavedSecretError extends Error {
+  override readonly name = 'SavedSecretError';
+  constructor(key: string, secretName: string) {
+    super(`refused to store save key "${key.slice(0, 64)}": it holds the value of secret ${secretName}`);
+  }
 }
 
 /** A header names `${secret.NAME}` and no such secret is configured (the name only, never a value). */

@@ -60,4 +60,28 @@ describe('hostAllowed', () => {
     ['xshop.example', false],
     ['ERP.example.com', true],
   ])('%s: %p', (host, expected) => expect(hostAllowed(host, policy.allowedHosts)).toBe(expected));
+
+  // Finding: a wildcard matched address literals and ports were not restricted on allowed hosts.
+  it.each([
+    ['127.0.0.1', ['*.0.0.1'], undefined, false],
+    ['10.0.0.1', ['*.0.1'], undefined, false],
+    ['erp.example.com', ['erp.example.com:8443'], 8443, true],
+    ['erp.example.com', ['erp.example.com:8443'], 22, false],
+    ['erp.example.com', ['erp.example.com'], 22, true],
+    ['a.shop.example', ['*.shop.example:443'], 443, true],
+    ['a.shop.example', ['*.shop.example:443'], 80, false],
+    ['::1', ['[::1]:8443'], 8443, true],
+    ['::1', ['[::1]:8443'], 80, false],
+  ])('%s against %j, port %p: %p', (host, allowed, port, expected) =>
+    expect(hostAllowed(host, allowed, port)).toBe(expected),
+  );
+
+  it('refuses a URL on an allowed host at another port than the one pinned', () => {
+    const pinned = egressPolicy({ allowedHosts: ['erp.example.com:8443'], allowPrivate: [] });
+    expect(checkUrl(new URL('https://erp.example.com:8443/x'), pinned)).toBeUndefined();
+    expect(checkUrl(new URL('https://erp.example.com/x'), pinned)?.message).toMatch(
+      /port 443 is not the port/,
+    );
+    expect(checkUrl(new URL('http://erp.example.com:6379/'), pinned)?.code).toBe('egress_host_not_allowed');
+  });
 });

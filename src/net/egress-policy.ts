@@ -17,7 +17,13 @@ export type RefusalCode =
 export class EgressRefusedError extends Error {
   override readonly name = 'EgressRefusedError';
   constructor(
-    readonly code: RefusalCode | 'egress_too_many_redirects',
+    readonly code:
+      | RefusalCode
+      | 'egress_too_many_redirects'
+      | 'egress_redirect_refused'
+      | 'egress_header_invalid'
+      | 'egress_path_refused'
+      | 'egress_secret_refused',
     message: string,
   ) {
     super(message);
@@ -34,13 +40,41 @@ export function egressPolicy(config: { allowedHosts: readonly string[]; allowPri
 /** The host as the allow-list names it: lower case, IPv6 without brackets. */
 export const bareHost = (url: URL): string => url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
 
-/** `erp.example.com` matches itself; `*.example.com` matches its subdomains, not example.com. */
-export function hostAllowed(host: string, allowedHosts: readonly string[]): boolean {
-  const h = host.toLowerCase();
-  return allowedHosts.some((pattern) =>
-    pattern.startsWith('*.') ? h.endsWith(pattern.slice(1)) && h.length > pattern.length - 1 : h === pattern,
-  );
+/** An allow-list entry: a host (or `*.` and a registrable name) and, optionally, the one port allowed. */
+export interface HostPattern {
+  host: string;
+  port?: number;
 }
+
+/** `erp.example.com`, `erp.example.com:8443`, `*.example.com`, `10.0.0.1:80`, `::1`, `[::1]:8443`. */
+export function parseHostPattern(entry: string): HostPattern {
+  const e = entry.trim().toLowerCase();
+  const bracketed = /^\[([0-9a-f:.]+)\](?::(\d{1,5}))?$/.exec(e);
+  if (bracketed) return { host: bracketed[1], ...(bracketed[2] ? { port: Number(bracketed[2]) } : {}) };
+  const withPort = /^([^:]+):(\d{1,5})$/.exec(e);
+  return withPort ? { host: withPort[1], port: Number(withPort[2]) } : { host: e };
+}
+
+/**
+ * `erp.example.com` matches itself; `*.example.com` matches its subdomains, not example.com, and
+ * never an address literal (`*.0.0.1` is no pattern for 127.0.0.1). An entry with a port allows
+ * that port only; `port` undefined (a written-out URL checked by `validate`) ignores ports.
+ */
+export function hostAllowed(host: string, allowedHosts: readonly string[], port?: number): boolean {
+  const h = host.toLowerCase();
+  const literal = parseAddress(h) !== undefined;
+  return allowedHosts.some((entry) => {
+    const pattern = parseHostPattern(entry);
+    if (pattern.port !== undefined && port !== undefined && pattern.port !== port) return false;
+    const p = pattern.host;
+    if (!p.startsWith('*.')) return h === p;
+    return !literal && h.endsWith(p.slice(1)) && h.length > p.length - 1;
+  });
+}
+
+/** The port a URL connects to. */
+export const urlPort = (url: URL): number =>
+  url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
 
 /** Checks of the URL alone, before any DNS: scheme, credentials, allow-list, literal addresses. */
 export function checkUrl(url: URL, policy: EgressPolicy): EgressRefusedError | undefined {
@@ -60,10 +94,12 @@ export function checkUrl(url: URL, policy: EgressPolicy): EgressRefusedError | u
       'egress_host_not_allowed',
       `refused host ${host}: no host is allowed (HTTP_ACTION_ALLOWED_HOSTS is empty)`,
     );
-  if (!hostAllowed(host, policy.allowedHosts))
+  if (!hostAllowed(host, policy.allowedHosts, urlPort(url)))
     return new EgressRefusedError(
       'egress_host_not_allowed',
-      `refused host ${host}: not on the allow-list (HTTP_ACTION_ALLOWED_HOSTS)`,
+      hostAllowed(host, policy.allowedHosts)
+        ? `refused host ${host}: port ${urlPort(url)} is not the port the allow-list names (HTTP_ACTION_ALLOWED_HOSTS)`
+        : `refused host ${host}: not on the allow-list (HTTP_ACTION_ALLOWED_HOSTS)`,
     );
   return parseAddress(host) ? checkAddress(host, host, policy) : undefined;
 }

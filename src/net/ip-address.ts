@@ -80,6 +80,8 @@ export function embeddedIPv4(bytes: AddressBytes): AddressBytes | undefined {
   if (bytes.length !== 16) return undefined;
   const zero = (from: number, to: number) => bytes.slice(from, to).every((b) => b === 0);
   if (zero(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return bytes.slice(12);
+  // ::ffff:0:a.b.c.d, the SIIT "IPv4-translated" form (RFC 2765).
+  if (zero(0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && zero(10, 12)) return bytes.slice(12);
   // ::a.b.c.d (deprecated "compatible"), but not :: and ::1 themselves.
   if (zero(0, 12) && !(zero(12, 15) && bytes[15] <= 1)) return bytes.slice(12);
   // 64:ff9b::/96, the NAT64 well-known prefix, reaches the embedded IPv4 address.
@@ -118,10 +120,14 @@ const V4_RANGES: Range[] = [
   ['198.18.0.0', 15, 'reserved'],
   ['198.51.100.0', 24, 'reserved'],
   ['203.0.113.0', 24, 'reserved'],
+  ['192.88.99.0', 24, 'reserved'],
   ['224.0.0.0', 4, 'multicast'],
   ['240.0.0.0', 4, 'reserved'],
 ];
 
+// IPv6 is an allow-list: only global unicast (2000::/3) is public, minus the special-purpose
+// ranges inside it (IANA IPv6 Special-Purpose Address Registry). Everything outside 2000::/3 is
+// refused, named by its class where it has one (an embedded IPv4 form was decoded before).
 const V6_RANGES: Range[] = [
   ['fd00:ec2::254', 128, 'cloud-metadata'],
   ['::', 128, 'unspecified'],
@@ -130,9 +136,14 @@ const V6_RANGES: Range[] = [
   ['fec0::', 10, 'private'],
   ['fe80::', 10, 'link-local'],
   ['ff00::', 8, 'multicast'],
-  ['100::', 64, 'reserved'],
+  // Local-use NAT64 (RFC 8215): reaches whatever IPv4 network the operator's translator serves.
+  ['64:ff9b:1::', 48, 'private'],
+  // IETF protocol assignments: Teredo 2001::/32, benchmarking, ORCHID, ORCHIDv2 2001:20::/28, ...
+  ['2001::', 23, 'reserved'],
   ['2001:db8::', 32, 'reserved'],
+  ['3fff::', 20, 'reserved'],
 ];
+const GLOBAL_UNICAST = { net: [0x20, ...new Array<number>(15).fill(0)], bits: 3 };
 
 const compiled = (ranges: Range[]) =>
   ranges.map(([net, bits, cls]) => ({ net: parseAddress(net)!, bits, cls }));
@@ -143,7 +154,9 @@ const V6 = compiled(V6_RANGES);
 export function classifyAddress(bytes: AddressBytes): AddressClass | undefined {
   const v4 = bytes.length === 4 ? bytes : embeddedIPv4(bytes);
   if (v4) return V4.find((r) => inPrefix(v4, r.net, r.bits))?.cls;
-  return V6.find((r) => inPrefix(bytes, r.net, r.bits))?.cls;
+  const special = V6.find((r) => inPrefix(bytes, r.net, r.bits))?.cls;
+  if (special) return special;
+  return inPrefix(bytes, GLOBAL_UNICAST.net, GLOBAL_UNICAST.bits) ? undefined : 'reserved';
 }
 
 /** `a.b.c.d/n` or `v6/n` (a bare address is /32 or /128). */

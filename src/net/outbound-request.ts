@@ -17,6 +17,8 @@ export interface OutboundRequest {
 
 export interface OutboundSender {
   send(req: OutboundRequest): Promise<EgressResponse>;
+  /** The name of a configured secret whose value `value` contains, if any (never the value). */
+  secretIn(value: unknown): string | undefined;
 }
 
 export interface EgressResponse {

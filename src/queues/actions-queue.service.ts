@@ -24,9 +24,13 @@ export class ActionsQueue {
     @Inject(ENGINE_CLOCK) private readonly clock: EngineClock,
   ) {}
 
-  async add(run: RunToQueue): Promise<void> {
+  /** `delayMs`: a retry handed over by a failed inline attempt waits like a job's first backoff. */
+  async add(run: RunToQueue, delayMs = 0): Promise<void> {
     if (run.waitingUntil) return this.wakeAt(run, run.waitingUntil);
-    await this.queue.add('run', jobData(run), actionJobOptions(run.id));
+    await this.queue.add('run', jobData(run), {
+      ...actionJobOptions(run.id),
+      ...(delayMs ? { delay: delayMs } : {}),
+    });
   }
 
   /**
@@ -41,9 +45,9 @@ export class ActionsQueue {
     });
   }
 
-  async addMany(runs: readonly RunToQueue[]): Promise<void> {
+  async addMany(runs: readonly RunToQueue[], delayMs = 0): Promise<void> {
     if (runs.length === 0) return;
-    await Promise.all(runs.map((run) => this.add(run)));
+    await Promise.all(runs.map((run) => this.add(run, delayMs)));
   }
 
   /** Adds the run's job unless one is alive; true when it was added (reconciler). */

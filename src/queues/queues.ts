@@ -41,8 +41,11 @@ export const wakeJobId = (runId: string, at: Date) => `run-${runId}-at-${at.getT
 /** Retries of an action job: the gateway already retried transient errors inside one attempt. */
 export const ACTION_JOB_ATTEMPTS = 4;
 
+/** The first step of the job's backoff: also the wait after a failed inline attempt. */
+export const ACTION_RETRY_DELAY_MS = 1000;
+
 export const actionJobOptions = (runId: string) => ({
   jobId: actionJobId(runId),
   attempts: ACTION_JOB_ATTEMPTS,
-  backoff: { type: 'exponential' as const, delay: 1000 },
+  backoff: { type: 'exponential' as const, delay: ACTION_RETRY_DELAY_MS },
 });

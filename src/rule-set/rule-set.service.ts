@@ -179,7 +179,10 @@ export class RuleSetService implements OnModuleInit, OnModuleDestroy {
   private async next(reason: string): Promise<{ result: LoadResult; commit?: string; files?: RuleFile[] }> {
     if (this.followsGit) return this.deployed!.loadActive(reason);
     const dir = this.config.rulesDir;
-    const result = await loadRulesFromDir(dir, { allowedHosts: this.config.httpAction.allowedHosts });
+    const result = await loadRulesFromDir(dir, {
+      allowedHosts: this.config.httpAction.allowedHosts,
+      secretHosts: this.config.httpAction.secretHosts,
+    });
     return { result, ...(result.files ? { files: result.files } : {}) };
   }
 

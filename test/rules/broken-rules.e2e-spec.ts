@@ -38,7 +38,18 @@ async function validate(name: string) {
   // `allowed-hosts.txt`: the HTTP_ACTION_ALLOWED_HOSTS the fixture is validated with.
   const hostsFile = join(dir, 'allowed-hosts.txt');
   const allowedHosts = existsSync(hostsFile) ? readFileSync(hostsFile, 'utf8').trim().split('\n') : undefined;
-  const { result } = await loadInputs(inputs, undefined, allowedHosts ? { allowedHosts } : {});
+  // `secret-hosts.txt`: the HTTP_ACTION_SECRET_HOSTS (NAME=host per line) it is validated with.
+  const secretsFile = join(dir, 'secret-hosts.txt');
+  const secretHosts: Record<string, string[]> = {};
+  if (existsSync(secretsFile))
+    for (const line of readFileSync(secretsFile, 'utf8').trim().split('\n')) {
+      const [name, host] = line.split('=');
+      (secretHosts[name] ??= []).push(host);
+    }
+  const { result } = await loadInputs(inputs, undefined, {
+    ...(allowedHosts ? { allowedHosts } : {}),
+    ...(existsSync(secretsFile) ? { secretHosts } : {}),
+  });
   const tests: RuleFile[] = existsSync(dir)
     ? readdirSync(dir)
         .filter(isRuleTestFile)

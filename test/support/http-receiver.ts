@@ -32,10 +32,16 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-function signatureValid(header: string | undefined, body: string, secret: string): boolean {
-  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header ?? '');
+/** The v2 scheme as RULES.md documents it: HMAC of `t`, METHOD, URL, Idempotency-Key, body, by lines. */
+function signatureValid(
+  header: string | undefined,
+  signed: { method: string; url: string; key: string | undefined; body: string },
+  secret: string,
+): boolean {
+  const m = /^t=(\d+),v2=([0-9a-f]{64})$/.exec(header ?? '');
   if (!m) return false;
-  const expected = createHmac('sha256', secret).update(`${m[1]}.${body}`).digest();
+  const text = `${m[1]}\n${signed.method}\n${signed.url}\n${signed.key ?? ''}\n${signed.body}`;
+  const expected = createHmac('sha256', secret).update(text).digest();
   return timingSafeEqual(expected, Buffer.from(m[2], 'hex'));
 }
 
@@ -59,7 +65,11 @@ export async function startReceiver(
         method: req.method ?? '',
         path,
         key,
-        signatureValid: signatureValid(req.headers['x-engine-signature'] as string, body, secret),
+        signatureValid: signatureValid(
+          req.headers['x-engine-signature'] as string,
+          { method: req.method ?? '', url: `http://${req.headers.host}${req.url ?? '/'}`, key, body },
+          secret,
+        ),
         headers: req.headers,
         body,
       };

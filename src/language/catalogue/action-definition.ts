@@ -134,6 +134,8 @@ export interface OutboundEnv {
   idempotencyKey: string;
   /** `save:` values of the answer, stored with the action's result (action_results.saved). */
   saved: Record<string, unknown>;
+  /** The name of a configured secret whose value `value` contains (a string anywhere inside), if any. */
+  secretIn(value: unknown): string | undefined;
 }
 
 export interface ActionDefinition<A extends { type: string }, R extends { type: string }> {

@@ -1,7 +1,8 @@
 // The http-request entry: what a rule may write (problems at load time), how URLs are rendered
 // (a fact cannot add a path or a host), and how later steps name saved values.
 import { loadRulesFromFiles } from '../rules/load-rules';
-import { renderUrl, staticHost } from './http-request.action';
+import { staticHost } from './http-request.action';
+import { renderUrl } from './render-url';
 
 const problemsOf = (steps: string) =>
   loadRulesFromFiles([{ path: 'r.yaml', text: `rule: r\non: contact.created\ndo:\n${steps}` }]).problems.map(
@@ -81,6 +82,27 @@ describe('URLs', () => {
     ['https://e.com/?q={{contact.name}}', 'https://e.com/?q=Ana%20S%C3%A1'],
     ['https://{{contact.name}}.e.com/', 'https://Ana%20S%C3%A1.e.com/'],
   ])('%s renders %s', (url, rendered) => expect(renderUrl(url, render)).toBe(rendered));
+
+  // Finding: event data `..` in a path segment climbed one segment (`/orders/{{ref}}/confirm` with
+  // ref ".." reached POST /confirm).
+  it.each(['..', '.'])(
+    'refuses /orders/{{ref}}/confirm with ref %j: dot segments from templates are refused',
+    (ref) => {
+      expect(() => renderUrl('https://e.com/orders/{{ref}}/confirm', () => ref)).toThrow(
+        expect.objectContaining({ code: 'egress_path_refused' }),
+      );
+    },
+  );
+
+  it.each([
+    ['https://e.com/orders/{{ref}}/confirm', '...', 'https://e.com/orders/.../confirm'],
+    ['https://e.com/orders/{{ref}}.json', '..', 'https://e.com/orders/...json'],
+    ['https://e.com/orders?ref={{ref}}', '..', 'https://e.com/orders?ref=..'],
+    ['https://e.com/orders/{{ref}}/confirm', '%2e%2e', 'https://e.com/orders/%252e%252e/confirm'],
+    ['https://e.com/a/../b/{{ref}}', 'x', 'https://e.com/a/../b/x'],
+  ])('%s with ref %j renders %s (no dot segment added)', (url, ref, rendered) =>
+    expect(renderUrl(url, () => ref)).toBe(rendered),
+  );
 
   it.each([
     ['https://erp.example.com/x', 'erp.example.com'],

@@ -7,10 +7,11 @@
 import { parseDuration } from '../rules/durations';
 import { isPlainObject, type RuleContext } from '../rules/rule-context';
 import type { YamlPath } from '../rules/yaml-source';
-import { HttpStatusError, ResponseNotJsonError } from '../../net/egress-errors';
+import { HttpStatusError, ResponseNotJsonError, SavedSecretError } from '../../net/egress-errors';
 import { ANY_REF, headerParts, SECRET_REF, type HeaderPart } from '../../net/secret-headers';
 import { PROCEED, quoted, type ActionDefinition } from './action-definition';
 import { mapResponse, parseResponsePath } from './response-path';
+import { renderUrl } from './render-url';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof HTTP_METHODS)[number];
@@ -58,11 +59,6 @@ function renderBody(body: Json, render: (t: string) => string): Json {
   if (body !== null && typeof body === 'object')
     return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, renderBody(v, render)]));
   return body;
-}
-
-/** Each `{{tag}}` of the URL rendered alone and percent-encoded: a fact cannot add a path or a host. */
-export function renderUrl(url: string, render: (t: string) => string): string {
-  return url.replace(/\{\{\{?[^}]*\}?\}\}/g, (tag) => encodeURIComponent(render(tag)));
 }
 
 /** The URL's host when it is written out (no template before the path): what `validate` can check. */
@@ -208,7 +204,13 @@ export const httpRequestAction: ActionDefinition<HttpRequestAction, ResolvedHttp
           `save needs a JSON answer; got ${res.contentType || 'no content type'}`,
         );
       }
-      Object.assign(env.outbound.saved, mapResponse(r.save, json));
+      const saved = mapResponse(r.save, json);
+      // A receiver that echoes headers would put a secret in action_results.saved: refused.
+      for (const [key, value] of Object.entries(saved)) {
+        const secret = env.outbound.secretIn(value);
+        if (secret) throw new SavedSecretError(key, secret);
+      }
+      Object.assign(env.outbound.saved, saved);
     }
     return undefined;
   },

@@ -1,9 +1,12 @@
 // `validate` and the engine's rule loading warn about an http-request whose URL names a host that
 // is not on the allow-list (HTTP_ACTION_ALLOWED_HOSTS), when the host is written out: such a step
 // would be refused at run time (docs/RELIABILITY.md, SSRF surface). A templated host is only
-// known at run time, where the egress layer checks it. Pure.
+// known at run time, where the egress layer checks it. A header naming `${secret.X}` on such a
+// URL whose host HTTP_ACTION_SECRET_HOSTS does not name for X is an error: the request would be
+// refused (egress_secret_refused). Pure.
 import { staticHost } from '../catalogue/http-request.action';
 import { hostAllowed } from '../../net/egress-policy';
+import { secretNames } from '../../net/secret-headers';
 import type { LoadedRule } from './loaded-rule';
 import type { RuleAction, RuleProblem } from './rule-types';
 
@@ -30,6 +33,39 @@ export function checkEgressHosts(
           code: 'host-not-allowed',
           message: `host ${host} is not on HTTP_ACTION_ALLOWED_HOSTS (${why}): this request will be refused`,
         });
+      });
+  }
+  return problems;
+}
+
+/** Each `${secret.X}` of a written-out URL's headers must be allowed to go to that host. */
+export function checkSecretHosts(
+  loaded: readonly LoadedRule[],
+  secretHosts: Readonly<Record<string, readonly string[]>>,
+): RuleProblem[] {
+  const problems: RuleProblem[] = [];
+  for (const { def, at } of loaded) {
+    const lists: [string, RuleAction[], (i: number) => number][] = [
+      ['do', def.actions, (i) => def.actionSteps?.[i] ?? i],
+      ['on-leave', def.trigger.kind === 'schedule' ? (def.trigger.onLeave ?? []) : [], (i) => i],
+    ];
+    for (const [key, actions, step] of lists)
+      actions.forEach((action, i) => {
+        if (action.type !== 'http-request') return;
+        const host = staticHost(action.url);
+        if (host === undefined) return;
+        for (const [header, value] of Object.entries(action.headers ?? {}))
+          for (const name of secretNames(value)) {
+            const hosts = secretHosts[name] ?? [];
+            if (hostAllowed(host, hosts)) continue;
+            const named = hosts.length === 0 ? 'it names no host' : `allowed: ${hosts.join(', ')}`;
+            problems.push({
+              ...at.pos([key, step(i), 'http-request', 'headers', header]),
+              severity: 'error',
+              code: 'secret-host-not-allowed',
+              message: `secret ${name} may not be sent to ${host} (HTTP_ACTION_SECRET_HOSTS: ${named}): this request would be refused`,
+            });
+          }
       });
   }
   return problems;

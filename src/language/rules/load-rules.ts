@@ -5,7 +5,7 @@ import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { CompiledRuleSet } from '../matching/compiled-rule-set';
 import type { CrmSnapshot } from '../../crm-contract/crm-snapshot';
-import { checkEgressHosts } from './check-egress-hosts';
+import { checkEgressHosts, checkSecretHosts } from './check-egress-hosts';
 import { checkCustomTriggers } from './check-custom-triggers';
 import { checkRuleSet } from './check-rule-set';
 import { isSourcesFile, parseSources } from './custom-sources';
@@ -125,6 +125,8 @@ export interface LoadOptions {
   skipDisabled?: boolean;
   /** HTTP_ACTION_ALLOWED_HOSTS, when known: http-request URLs to other hosts are warned about. */
   allowedHosts?: readonly string[];
+  /** HTTP_ACTION_SECRET_HOSTS, when known: a secret sent to a written-out host it does not name is an error. */
+  secretHosts?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Pure: no I/O. Files that are not rule files (e.g. *.test.yaml) are ignored. */
@@ -158,6 +160,7 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
   problems.push(...sources.problems);
   problems.push(...checkRuleSet(ids, loaded, opts.snapshot));
   if (opts.allowedHosts) problems.push(...checkEgressHosts(loaded, opts.allowedHosts));
+  if (opts.secretHosts) problems.push(...checkSecretHosts(loaded, opts.secretHosts));
   problems.push(...checkCustomTriggers(loaded, sources.sources));
   problems.push(...checkCategories(loaded, policy.policy));
   const sorted = sortProblems(problems);

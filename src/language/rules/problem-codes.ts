@@ -34,6 +34,7 @@ export const RULE_PROBLEM_CODES = [
   'test-file',
   'change-without-previous',
   'host-not-allowed',
+  'secret-host-not-allowed',
   'invalid-policy',
   'duplicate-policy',
   'invalid-calendar',

@@ -25,7 +25,7 @@ export type ActionResultRow = SnakeRow<Omit<ActionResultEntity, 'run'>>;
  */
 export type ActionRow = Pick<
   ActionResultRow,
-  'id' | 'action_index' | 'action' | 'status' | 'target' | 'started_at' | 'saved' | 'error_code'
+  'id' | 'action_index' | 'action' | 'status' | 'target' | 'started_at' | 'saved' | 'error_code' | 'attempts'
 >;
 
 export interface Failure {
@@ -104,7 +104,7 @@ export class ActionResultsRepository extends ActionResultViews {
 
   ofRun(runId: string): Promise<ActionRow[]> {
     return this.db.query(
-      `SELECT id, action_index, action, status, target, started_at, saved, error_code
+      `SELECT id, action_index, action, status, target, started_at, saved, error_code, attempts
          FROM action_results WHERE run_id = $1 ORDER BY action_index`,
       [runId],
     );
@@ -205,6 +205,15 @@ export class ActionResultsRepository extends ActionResultViews {
     );
   }
 
+  /** Nothing was sent (a host at its limit): pending again, the attempt not counted; the reason kept. */
+  async deferUnsent(id: string, code: string, message: string): Promise<void> {
+    await this.db.query(
+      `UPDATE action_results SET status = 'pending', attempts = GREATEST(attempts - 1, 0), reason = $2,
+              error_code = $2, error_message = $3, finished_at = NULL WHERE id = $1 AND status = 'running'`,
+      [id, code, message.slice(0, 2000)],
+    );
+  }
+
   async skipRemaining(runId: string, afterIndex: number, reason: string): Promise<void> {
     await this.db.query(
       `UPDATE action_results SET status = 'skipped', reason = $3, finished_at = now()
@@ -235,10 +244,13 @@ export class ActionResultsRepository extends ActionResultViews {
     return new Map(rows.map((r) => [r.key, r.status]));
   }
 
-  /** Rows of reopened runs back to pending: those in `statuses` and those skipped behind them. */
+  /**
+   * Rows of reopened runs back to pending: those in `statuses` and those skipped behind them. Their
+   * attempts start again from 0: HTTP_ACTION_MAX_ATTEMPTS counts sends since the last reopening.
+   */
   async reopen(runIds: string[], statuses: string[]): Promise<void> {
     await this.db.query(
-      `UPDATE action_results SET status = 'pending', finished_at = NULL
+      `UPDATE action_results SET status = 'pending', finished_at = NULL, attempts = 0
         WHERE run_id = ANY($1) AND (status = ANY($2) OR reason = 'previous_action_failed') AND status <> 'succeeded'`,
       [runIds, statuses],
     );

@@ -15,7 +15,7 @@ export interface TimelineEntry {
    * Why the run waits: a wait step (its index in the plan's waits), a closed window, a full limit,
    * the messaging policy (quiet hours or a cap; `reason` says which).
    */
-  for?: 'wait' | 'window' | 'limit' | 'policy';
+  for?: 'wait' | 'window' | 'limit' | 'policy' | 'host';
   wait?: number;
   until?: string;
   /** Stable reason code (`unless`, `until_event`, `contact_deleted`, `left_segment`, `outside_window`, `rate_limited`, `quiet_hours`, `policy_cap`). */

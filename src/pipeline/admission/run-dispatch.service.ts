@@ -4,6 +4,7 @@ import { EngineMetrics } from '../../ops/engine-metrics';
 import { ActionsQueue, type RunToQueue } from '../../queues/actions-queue.service';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { inlineRunLimit } from './inline-run-limit';
+import { ACTION_RETRY_DELAY_MS } from '../../queues/queues';
 
 export type DispatchOutcome = 'inline' | 'busy' | 'saturated' | 'bulk' | 'error';
 
@@ -38,7 +39,10 @@ export class RunDispatchService {
     if (runs.length === 0) return null;
     const outcome = await this.tryInline(runs);
     this.metrics.runDispatch.inc({ how: outcome });
-    if (outcome !== 'inline') await this.actions.addMany(runs);
+    // A failed inline attempt is a first attempt: its retry waits the job's first backoff step,
+    // not the 12-50 ms an immediate job took (docs/RELIABILITY.md, the attempts schedule).
+    if (outcome !== 'inline')
+      await this.actions.addMany(runs, outcome === 'error' ? ACTION_RETRY_DELAY_MS : 0);
     return outcome;
   }
 

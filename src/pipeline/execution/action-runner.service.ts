@@ -32,6 +32,7 @@ import { OutboundRequests } from '../../egress/outbound-requests.service';
 import { outboundFor, savedSteps, type SavedSteps } from './http-steps';
 import { noteCrmAnswers } from '../../crm/crm-answers';
 import { warnMessageSkip } from './message-skip-log';
+import { HostLimitedError } from '../../net/egress-errors';
 
 /** Customer-facing writes (send-message, send-template, react): never repeated by the engine. */
 const AT_MOST_ONCE_TYPES = ACTION_DEFINITIONS.filter((d) => d.repeat === 'at-most-once').map((d) => d.type);
@@ -137,6 +138,7 @@ export class ActionRunnerService {
         step === 'stop'
           ? (row.status as Extract<ActionStatus, 'failed' | 'dead' | 'uncertain'>)
           : await this.executeOne(ledger, run, row, ctx, finalAttempt, step === 'reread');
+      if (outcome === 'waiting') return;
       if (outcome === 'failed' || outcome === 'dead')
         if (await this.timing.takeFailureArm(ledger, run, row.action_index, outcome)) continue;
       if (outcome !== 'next') {
@@ -168,6 +170,7 @@ export class ActionRunnerService {
     const opts = def.repeat === 'at-most-once' ? { ...base, retryUnclear: false } : base;
     const target: ActionTarget = { ...(row.target ?? {}) };
     const started = Date.now();
+    const outboundRow = def.repeat === 'idempotent-by-key';
     let since = row.started_at ? new Date(row.started_at) : new Date();
     const noteCalls = (outcome: string, requestId?: string | null) =>
       calls.count > 0 &&
@@ -187,11 +190,20 @@ export class ActionRunnerService {
         },
       });
     const fail = (err: unknown) =>
-      settleFailure(
-        ledger,
-        { metrics: this.metrics, logger: this.logger },
-        { run, row, err, durationMs: Date.now() - started, finalAttempt },
-      );
+      err instanceof HostLimitedError
+        ? this.timing.deferForHost(ledger, run, row, err)
+        : settleFailure(
+            ledger,
+            { metrics: this.metrics, logger: this.logger },
+            {
+              run,
+              row,
+              err,
+              durationMs: Date.now() - started,
+              // One setting bounds an http-request's sends, however they came (row.attempts: before this one).
+              finalAttempt: finalAttempt || (outboundRow && row.attempts + 1 >= this.outbound.maxAttempts),
+            },
+          );
     // Set once an at-most-once write's `running` mark is committed: from then on every error is
     // judged by verdictAfterRunning (write-verdict.ts), the one place that may let it be retried.
     let afterRunning: ((err: unknown) => Promise<Outcome>) | undefined;

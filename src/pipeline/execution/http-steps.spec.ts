@@ -3,7 +3,7 @@ import type { ActionStatus } from '../../persistence/ledger/action-result.entity
 import type { ActionRow } from '../../persistence/ledger/action-results.repository';
 import { idempotencyKey, outboundFor, savedSteps } from './http-steps';
 
-const sender = { send: jest.fn() };
+const sender = { send: jest.fn(), secretIn: () => undefined };
 
 describe('http steps', () => {
   it('derives the same key for the same action and different keys for others', () => {

@@ -20,7 +20,12 @@ export function outboundFor(
   actionIndex: number,
 ): OutboundEnv | undefined {
   if (repeat !== 'idempotent-by-key') return undefined;
-  return { send: (req) => sender.send(req), idempotencyKey: idempotencyKey(runId, actionIndex), saved: {} };
+  return {
+    send: (req) => sender.send(req),
+    secretIn: (value) => sender.secretIn(value),
+    idempotencyKey: idempotencyKey(runId, actionIndex),
+    saved: {},
+  };
 }
 
 /** The saved values of the run's succeeded http-request rows, by step name. */

@@ -26,7 +26,7 @@ describe('decideHttpFailure', () => {
     ['304 (a redirect without Location)', new HttpStatusError(304), true, 'http_status', 304],
     ['a timeout', new EgressTimeoutError('no answer'), false, 'timeout', null],
     ['a reset connection', new EgressTransportError('reset', 'ECONNRESET'), false, 'transport_error', null],
-    ['a host at its limit', new HostLimitedError('busy'), false, 'host_limited', null],
+    ['a host at its limit', new HostLimitedError('busy', 1000), false, 'host_limited', null],
     [
       'a refused address',
       new EgressRefusedError('egress_address_refused', 'x'),

@@ -11,6 +11,7 @@ import {
   MissingSecretError,
   ResponseNotJsonError,
   ResponseTooLargeError,
+  SavedSecretError,
 } from '../../net/egress-errors';
 import { EgressRefusedError } from '../../net/egress-policy';
 import type { Failure } from '../../persistence/ledger/action-results.repository';
@@ -46,6 +47,8 @@ export function decideHttpFailure(err: unknown): HttpFailureDecision | undefined
     return { final: true, failure: failure('response_too_large', err.message) };
   if (err instanceof ResponseNotJsonError)
     return { final: true, failure: failure('response_not_json', err.message) };
+  if (err instanceof SavedSecretError)
+    return { final: true, failure: failure('saved_value_holds_secret', err.message) };
   if (err instanceof MissingSecretError)
     return { final: true, failure: failure('missing_secret', err.message) };
   return undefined;

@@ -10,8 +10,11 @@ export interface RunLedger {
   actions: ActionResultsRepository;
 }
 
-/** `next`: go on with the run's next action; otherwise the run ends with that status. */
-export type ActionOutcome = 'next' | 'failed' | 'dead' | 'uncertain';
+/**
+ * `next`: go on with the run's next action; `waiting`: the run sleeps (recorded, a delayed job
+ * wakes it); otherwise the run ends with that status.
+ */
+export type ActionOutcome = 'next' | 'waiting' | 'failed' | 'dead' | 'uncertain';
 
 /** A transient failure after the gateway's own retries: the job is retried later. */
 export class TransientActionError extends Error {}

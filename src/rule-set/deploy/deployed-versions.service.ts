@@ -104,6 +104,7 @@ export class DeployedVersions implements OnApplicationBootstrap, OnModuleDestroy
       return { result: cannotLoad('no active version in rule_set_versions (see crm-rules deploy status)') };
     const result = loadRulesFromFiles(versionFiles(active.files), {
       allowedHosts: this.config.httpAction.allowedHosts,
+      secretHosts: this.config.httpAction.secretHosts,
     });
     return { result, commit: active.commit };
   }

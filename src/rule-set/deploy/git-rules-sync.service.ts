@@ -68,6 +68,7 @@ export class GitRulesSync {
     const result = loadRulesFromFiles(versionFiles(fetched.files), {
       snapshot,
       allowedHosts: this.config.httpAction.allowedHosts,
+      secretHosts: this.config.httpAction.secretHosts,
     });
     const valid = result.ruleSet !== undefined;
     await this.versions.record(

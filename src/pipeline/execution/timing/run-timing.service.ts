@@ -23,6 +23,7 @@ import { armNotTaken, failureBranchOf, nextControl } from '../../../language/rul
 import { branchEntry } from './branch-gate';
 import { factsOf } from './run-facts';
 import { RuleLimitService } from './rule-limit.service';
+import type { HostLimitedError } from '../../../net/egress-errors';
 
 /** The ledger of a run, used while the runner holds the contact's lease. */
 export interface TimingLedger {
@@ -267,6 +268,25 @@ export class RunTimingService {
     );
     this.logger.log(`rule ${run.rule_id}: run ${run.id} waits until ${waiting.until} (${entry.for})`);
     return 'stop';
+  }
+
+  /**
+   * A host at its limit (HostLimitedError, before anything was sent): the action is pending again
+   * (the attempt not counted) and the run sleeps until the host has room, like a closed window.
+   * It never ends the action: a limit is a schedule, not a failure.
+   */
+  async deferForHost(
+    ledger: TimingLedger,
+    run: RunRow,
+    row: { id: string; action_index: number },
+    err: HostLimitedError,
+  ): Promise<'waiting'> {
+    const now = this.clock.now();
+    await ledger.actions.deferUnsent(row.id, 'host_limited', err.message);
+    const until = new Date(now.getTime() + err.retryInMs);
+    const entry = { at: now.toISOString(), step: 'waiting' as const, for: 'host' as const };
+    await this.sleep(run, ledger, now, until, { ...entry, action: row.action_index, detail: err.message });
+    return 'waiting';
   }
 
   private async cancel(
