@@ -4,6 +4,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
+import { AccessModule } from './admin-auth/access.module';
 import { ActionsModule } from './pipeline/execution/actions.module';
 import { AdminModule } from './admin/admin.module';
 import { QueueBoardModule } from './admin/queue-board.module';
@@ -33,6 +34,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerOptions(config, logDestination)),
         MetricsModule,
+        AccessModule,
         TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, {}, config.databasePoolMax)),
         BullModule.forRoot({ connection: redisConnection(config.redis.url), prefix: config.redis.prefix }),
         ScheduleModule.forRoot(),
@@ -41,7 +43,7 @@ export class AppModule {
         SegmentsModule.register(withWorkers, withScheduler),
         RetentionModule.register(withWorkers, withScheduler),
         HealthModule,
-        ...(withApi ? [IntakeModule, AdminModule, QueueBoardModule.register(config), ConsoleModule] : []),
+        ...(withApi ? [IntakeModule, AdminModule, QueueBoardModule.register(), ConsoleModule] : []),
       ],
     };
   }

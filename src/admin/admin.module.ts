@@ -10,6 +10,7 @@ import { FailureOperationsService } from './failure-operations.service';
 import { ManualRunsAdminController } from './manual-runs-admin.controller';
 import { RulesAdminController } from './rules-admin.controller';
 import { RunsAdminController } from './runs-admin.controller';
+import { UsersAdminController } from './users-admin.controller';
 
 @Module({
   imports: [QueuesModule, LedgerModule, RulesModule, ContactMirrorModule, ManualRunsModule],
@@ -20,6 +21,7 @@ import { RunsAdminController } from './runs-admin.controller';
     EventsAdminController,
     RulesAdminController,
     ManualRunsAdminController,
+    UsersAdminController,
   ],
   providers: [FailureOperationsService],
   exports: [FailureOperationsService],

@@ -7,18 +7,21 @@ import {
   ParseUUIDPipe,
   Post,
   Query,
-  UseGuards,
+  Req,
 } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { InboxEventsRepository } from '../persistence/ledger/inbox-events.repository';
-import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
+import type { Request } from 'express';
+import { MinRole } from '../admin-auth/min-role.decorator';
+import { requireRole } from '../admin-auth/access.guard';
+import type { WithPrincipal } from '../admin-auth/principal';
 import { FailureOperationsService } from './failure-operations.service';
 
 const EVENT_STATUSES = ['pending', 'processed', 'failed'];
 
 @ApiTags('admin')
 @ApiSecurity('admin')
-@UseGuards(AdminTokenGuard)
+@MinRole('viewer')
 @Controller('admin/events')
 export class EventsAdminController {
   constructor(
@@ -48,6 +51,7 @@ export class EventsAdminController {
     return event;
   }
 
+  @MinRole('operator')
   @Post(':id/replay')
   @ApiOperation({
     summary:
@@ -55,11 +59,13 @@ export class EventsAdminController {
   })
   @ApiQuery({ name: 'force', required: false, description: 'true: send the messages already sent again' })
   async replay(
+    @Req() req: Request & WithPrincipal,
     @Param('id', ParseUUIDPipe) id: string,
     @Query('force') forceQuery?: string,
     @Body() body?: { force?: unknown },
   ) {
     const force = forceQuery === 'true' || body?.force === true;
+    if (force) requireRole(req, 'admin'); // a forced replay sends customer messages again
     const replayed = await this.operations.replayEvent(id, { force });
     if (!replayed) throw new NotFoundException(`event ${id} not found`);
     return replayed;

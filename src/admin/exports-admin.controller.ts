@@ -1,21 +1,21 @@
 // Exports for the offline toolchain (crm-rules forecast / diff): the contact mirror in the
 // contacts-file format and the inbox as recorded events, both NDJSON, streamed page by page so
 // an export of any size takes constant memory.
-import { BadRequestException, Controller, Get, Logger, Query, Res, UseGuards } from '@nestjs/common';
+import { BadRequestException, Controller, Get, Logger, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import { InboxEventsRepository, type InboxExportCursor } from '../persistence/ledger/inbox-events.repository';
 import { contactLine, contactsHeader } from '../toolchain/contacts-file';
 import { eventLine, eventsHeader, recordedFromInbox } from '../toolchain/recorded-events';
-import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
+import { MinRole } from '../admin-auth/min-role.decorator';
 
 const PAGE = 1000;
 const DAY_MS = 86_400_000;
 
 @ApiTags('admin')
 @ApiSecurity('admin')
-@UseGuards(AdminTokenGuard)
+@MinRole('viewer')
 @Controller('admin')
 export class ExportsAdminController {
   private readonly logger = new Logger(ExportsAdminController.name);

@@ -8,20 +8,23 @@ import {
   HttpException,
   Param,
   Post,
-  UseGuards,
+  Req,
 } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ManualRunsService } from '../pipeline/admission/manual-runs/manual-runs.service';
 import { ADMIN_API_CALLER } from '../pipeline/admission/manual-runs/manual-trigger';
-import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
+import type { Request } from 'express';
+import { MinRole } from '../admin-auth/min-role.decorator';
+import { manualCaller, type WithPrincipal } from '../admin-auth/principal';
 
 @ApiTags('admin')
 @ApiSecurity('admin')
-@UseGuards(AdminTokenGuard)
+@MinRole('viewer')
 @Controller('admin/rules')
 export class ManualRunsAdminController {
   constructor(private readonly manual: ManualRunsService) {}
 
+  @MinRole('operator')
   @Post(':id/run')
   @HttpCode(200)
   @ApiOperation({
@@ -29,11 +32,14 @@ export class ManualRunsAdminController {
       'Run a rule for one contact: { contactId, dryRun? }. A dry run answers the explain and writes nothing; ' +
       'otherwise a run with trigger manual goes through admission and the actions queue',
   })
-  async run(@Param('id') id: string, @Body() body: unknown) {
+  async run(@Req() req: Request & WithPrincipal, @Param('id') id: string, @Body() body: unknown) {
     const { contactId, dryRun } = (body ?? {}) as { contactId?: unknown; dryRun?: unknown };
     if (typeof contactId !== 'string' || (dryRun !== undefined && typeof dryRun !== 'boolean'))
       throw new BadRequestException('body must be { contactId: string, dryRun?: boolean }');
-    const result = await this.manual.run(id, contactId, { dryRun: dryRun === true, by: ADMIN_API_CALLER });
+    const result = await this.manual.run(id, contactId, {
+      dryRun: dryRun === true,
+      by: manualCaller(req.principal, ADMIN_API_CALLER),
+    });
     if (!result.ok)
       throw new HttpException(
         { statusCode: result.refusal.status, error: result.refusal.code, message: result.refusal.message },

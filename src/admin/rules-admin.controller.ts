@@ -1,12 +1,12 @@
-import { BadRequestException, Controller, Get, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { BadRequestException, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { RunsRepository } from '../persistence/ledger/runs.repository';
 import { RuleSetService } from '../rule-set/rule-set.service';
-import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
+import { MinRole } from '../admin-auth/min-role.decorator';
 
 @ApiTags('admin')
 @ApiSecurity('admin')
-@UseGuards(AdminTokenGuard)
+@MinRole('viewer')
 @Controller('admin/rules')
 export class RulesAdminController {
   constructor(
@@ -49,6 +49,7 @@ export class RulesAdminController {
     return this.runs.branchCounts(id, from);
   }
 
+  @MinRole('admin')
   @Post('reload')
   @ApiOperation({ summary: 'Reload rules from disk; the new set replaces the old only if it validates' })
   reload() {

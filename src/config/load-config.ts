@@ -6,6 +6,7 @@ import { localSecretKey, parseSecretKey, secretKeyOf, type SecretKey } from './s
 import { adminTokenWeakness } from './admin-token-strength';
 import type { AppConfig, Role } from './app-config';
 import { loadHttpActionConfig } from './load-http-action-config';
+import { loadAccessConfig } from './load-access-config';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -159,6 +160,7 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     rulesDir: str('RULES_DIR', 'rules')!,
     rulesWatch: bool('RULES_WATCH', true),
     adminToken,
+    access: loadAccessConfig(env, problems, crmBaseUrl === undefined),
     consoleSession: {
       idleMs: int('CONSOLE_SESSION_IDLE_MINUTES', 30, 1, 24 * 60) * 60_000,
       lifetimeMs: int('CONSOLE_SESSION_MAX_HOURS', 12, 1, 7 * 24) * 3_600_000,

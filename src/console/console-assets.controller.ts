@@ -5,6 +5,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MinRole } from '../admin-auth/min-role.decorator';
 
 const OWN = join(__dirname, 'assets');
 const ASSETS: Record<string, { path: string; type: string }> = {
@@ -17,6 +18,7 @@ const ASSETS: Record<string, { path: string; type: string }> = {
 };
 
 @ApiExcludeController()
+@MinRole('public')
 @Controller('console/assets')
 export class ConsoleAssetsController {
   private readonly cache = new Map<string, Buffer>();

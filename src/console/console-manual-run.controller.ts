@@ -10,8 +10,11 @@ import {
 } from '../pipeline/admission/manual-runs/manual-runs.service';
 import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
 import { ConsoleResponder } from './console-responder';
+import { MinRole } from '../admin-auth/min-role.decorator';
+import { manualCaller } from '../admin-auth/principal';
 
 @ApiExcludeController()
+@MinRole('operator')
 @Controller('console/rules')
 export class ConsoleManualRunController {
   constructor(
@@ -58,9 +61,9 @@ export class ConsoleManualRunController {
     res.redirect(303, `/console/runs/${result.run.id}`);
   }
 
-  /** Who asked, as the run records it: the session's id-hash prefix (never the session itself). */
+  /** Who asked, as the run records it: the user (email/id), or `console` for the admin token. */
   private by(req: ConsoleRequest): string {
-    return `console:${req.consoleSession?.idHash.slice(0, 8) ?? 'unknown'}`;
+    return manualCaller(req.principal, 'console');
   }
 
   /** The form again, with why the run was refused (unknown contact, a segment rule, ...). */

@@ -26,6 +26,7 @@ import { ActionResultsRepository } from '../persistence/ledger/action-results.re
 import { InboxEventsRepository } from '../persistence/ledger/inbox-events.repository';
 import type { RunListRow } from '../persistence/ledger/run-rows';
 import { RunsRepository } from '../persistence/ledger/runs.repository';
+import { MinRole } from '../admin-auth/min-role.decorator';
 
 /** Per source of the contact timeline: enough for a page; the newest are kept. */
 const TIMELINE_LIMIT = 500;
@@ -33,6 +34,7 @@ const TIMELINE_LIMIT = 500;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @ApiExcludeController()
+@MinRole('viewer')
 @Controller('console')
 export class ConsolePagesController {
   constructor(

@@ -24,6 +24,7 @@ import { RunsRepository } from '../persistence/ledger/runs.repository';
 import type { RuleControlChange } from '../rule-controls/rule-control-audit.entity';
 import { RuleControlsRepository } from '../rule-controls/rule-controls.repository';
 import { RuleControlsService } from '../rule-controls/rule-controls.service';
+import { MinRole } from '../admin-auth/min-role.decorator';
 
 const CHANGES: RuleControlChange[] = ['pause', 'resume', 'shadow-on', 'shadow-off'];
 const LAST_RUNS = 5;
@@ -36,6 +37,7 @@ function triggerOf(rule: RuleDefinition): string {
 }
 
 @ApiExcludeController()
+@MinRole('viewer')
 @Controller('console/rules')
 export class ConsoleRulesController {
   constructor(
@@ -112,6 +114,7 @@ export class ConsoleRulesController {
     return [rule.id, { ...branchSummary(counts, !!rule.goal), chart: JSON.stringify(chart) }] as const;
   }
 
+  @MinRole('operator')
   @Post(':id/control')
   async control(
     @Req() req: ConsoleRequest,

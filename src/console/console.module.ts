@@ -10,7 +10,8 @@ import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rule-set/rules.module';
 import { ConsoleAuth } from './auth/console-auth';
 import { ConsoleSessionsModule } from '../sessions/console-sessions.module';
-import { LoginThrottle } from './auth/login-throttle.service';
+import { CredentialThrottle } from '../admin-auth/credential-throttle.service';
+import { LOGIN_THROTTLE } from '../admin-auth/credential-throttle';
 import { ConsoleAssetsController } from './console-assets.controller';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleFailuresController } from './console-failures.controller';
@@ -49,10 +50,17 @@ const CONTROLLERS = [
     ManualRunsModule,
   ],
   controllers: CONTROLLERS,
-  providers: [ConsoleAuth, LoginThrottle, ConsoleResponder, OverviewFeed, BudgetFeed, AlertsService],
+  providers: [ConsoleAuth, ConsoleResponder, OverviewFeed, BudgetFeed, AlertsService],
 })
 export class ConsoleModule implements NestModule {
-  constructor(private readonly auth: ConsoleAuth) {}
+  constructor(
+    private readonly auth: ConsoleAuth,
+    throttle: CredentialThrottle,
+    alerts: AlertsService,
+  ) {
+    // Bursts of wrong credentials at any door reach the operators' alert channel.
+    throttle.onBurst = (message) => alerts.notify('credential-failures', LOGIN_THROTTLE.alertEvery, message);
+  }
 
   configure(consumer: MiddlewareConsumer): void {
     consumer

@@ -3,11 +3,13 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Queue } from 'bullmq';
 import { Registry } from 'prom-client';
+import { MinRole } from '../admin-auth/min-role.decorator';
 import { CrmBudgetView } from '../crm/crm-budget-view';
 import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../queues/queues';
 import { EngineMetrics } from './engine-metrics';
 
 @ApiTags('operations')
+@MinRole('viewer') // Prometheus sends a viewer's API token (or ADMIN_TOKEN) as a Bearer
 @Controller('metrics')
 export class MetricsController {
   constructor(

@@ -4,7 +4,7 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/load-config';
 import { ConsoleAuth } from '../../src/console/auth/console-auth';
-import { sessionIdHash } from '../../src/console/auth/console-session';
+import { sessionIdHash } from '../../src/admin-auth/session-values';
 import { startEngine, type RunningEngine } from '../../src/engine';
 import { RetentionService } from '../../src/persistence/retention/retention.service';
 import { Harness, startHarness } from '../support/engine-harness';

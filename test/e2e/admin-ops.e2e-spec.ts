@@ -66,7 +66,7 @@ describe('admin API, health and metrics as a user would try them', () => {
   });
 
   it('reports health of Postgres, Redis and the rule set to the admin', async () => {
-    const health = await admin(h, 'GET', '/health');
+    const health = await admin(h, 'GET', '/health?detail=full');
     expect(health.status).toBe(200);
     expect(health.body.info).toEqual(
       expect.objectContaining({
@@ -181,7 +181,9 @@ describe('admin API, health and metrics as a user would try them', () => {
   it('exposes Prometheus metrics for events, runs, actions, queues and the budget', async () => {
     /** The samples of one metric (not its # HELP line), each with its labels and value. */
     const scrape = async () => {
-      const text = await (await fetch(`${h.url}/metrics`)).text();
+      const text = await (
+        await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+      ).text();
       expect(text).not.toContain('sk_demo_full');
       return (name: string, labels: Record<string, string> = {}) =>
         text
