@@ -118,6 +118,8 @@ export interface OidcConfig {
   clientId: string;
   clientSecret?: string;
   scopes: string;
+  /** OIDC_REDIRECT_URI; unset: <the request's origin>/console/login/oidc/callback (honours TRUST_PROXY). */
+  redirectUri?: string;
   /** A plain-http issuer, for the test's own provider only (never with NODE_ENV=production). */
   allowHttpIssuer: boolean;
   roles: OidcRoleMapping;

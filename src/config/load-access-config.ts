@@ -66,6 +66,7 @@ export function loadAccessConfig(env: Env, problems: string[], demo: boolean): A
     clientId: clientId ?? '',
     clientSecret: str('OIDC_CLIENT_SECRET'),
     scopes: str('OIDC_SCOPES') ?? 'openid email profile',
+    redirectUri: str('OIDC_REDIRECT_URI'),
     allowHttpIssuer: !production && onOff('OIDC_ALLOW_HTTP_ISSUER', false),
     roles: { claim: str('OIDC_ROLE_CLAIM') ?? 'groups', values, emailDomains },
   };

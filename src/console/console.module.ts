@@ -14,6 +14,8 @@ import { CredentialThrottle } from '../admin-auth/credential-throttle.service';
 import { LOGIN_THROTTLE } from '../admin-auth/credential-throttle';
 import { ConsoleAssetsController } from './console-assets.controller';
 import { ConsoleAuthController } from './console-auth.controller';
+import { ConsoleOidcController } from './console-oidc.controller';
+import { OidcSignIn } from './auth/oidc-sign-in.service';
 import { ConsoleFailuresController } from './console-failures.controller';
 import { ConsolePagesController } from './console-pages.controller';
 import { ConsoleResponder } from './console-responder';
@@ -30,6 +32,7 @@ import { RuleControlsModule } from '../rule-controls/rule-controls.module';
 const CONTROLLERS = [
   ConsoleAssetsController,
   ConsoleAuthController,
+  ConsoleOidcController,
   ConsolePagesController,
   ConsoleRulesController,
   ConsoleManualRunController,
@@ -50,7 +53,7 @@ const CONTROLLERS = [
     ManualRunsModule,
   ],
   controllers: CONTROLLERS,
-  providers: [ConsoleAuth, ConsoleResponder, OverviewFeed, BudgetFeed, AlertsService],
+  providers: [ConsoleAuth, OidcSignIn, ConsoleResponder, OverviewFeed, BudgetFeed, AlertsService],
 })
 export class ConsoleModule implements NestModule {
   constructor(

@@ -125,6 +125,7 @@ describe('console sessions (Postgres)', () => {
       RULES_DIR: h.rulesDir,
       RULES_WATCH: 'false',
       ADMIN_TOKEN: OTHER_TOKEN,
+      CONSOLE_COOKIE_SECURE: 'false', // the same cookie name, so only the fingerprint tells them apart
       LOG_LEVEL: 'error',
     });
     let other: RunningEngine | undefined;
