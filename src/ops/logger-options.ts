@@ -16,9 +16,16 @@ export function redactedPaths(signatureHeader: string): string[] {
     'req.headers["x-csrf-token"]',
     'req.body._csrf',
     'req.body.token',
+    'req.body.password',
     'res.headers["set-cookie"]',
     'res.headers["x-csrf-token"]',
   ];
+}
+
+/** The single sign-on callback's query (an authorization code, its state) never reaches a log line. */
+export function withoutSignInCode<T extends { url?: string; query?: unknown }>(req: T): T {
+  if (!req.url?.startsWith('/console/login/oidc/callback')) return req;
+  return { ...req, url: '/console/login/oidc/callback?[redacted]', query: '[redacted]' };
 }
 
 /**
@@ -33,6 +40,7 @@ export function loggerOptions(config: AppConfig, destination?: DestinationStream
     redact: { paths: redactedPaths(config.crm.signatureHeader), censor: '[redacted]' },
     autoLogging: { ignore: (req: { url?: string }) => /^\/(health|metrics)/.test(req.url ?? '') },
     customProps: (req: unknown) => ({ correlationId: (req as { id?: unknown }).id }),
+    serializers: { req: withoutSignInCode },
     // A 5xx the code answered on purpose (the console's 503 without ADMIN_TOKEN) is one line, not
     // the stack of the placeholder error pino-http makes for it; a thrown error keeps its stack.
     customErrorObject: (_req: unknown, _res: unknown, error: Error, logged: Record<string, unknown>) =>
@@ -42,7 +50,9 @@ export function loggerOptions(config: AppConfig, destination?: DestinationStream
       res: { statusCode: number },
       error: Error,
     ) =>
-      isStatusPlaceholder(error) ? `${req.method} ${req.url} answered ${res.statusCode}` : 'request errored',
+      isStatusPlaceholder(error)
+        ? `${req.method} ${withoutSignInCode(req).url} answered ${res.statusCode}`
+        : 'request errored',
     // On a terminal: `12:00:01 INFO [Engine] message`, extra fields on the same line; else JSON.
     transport: pretty
       ? {
