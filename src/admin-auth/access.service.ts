@@ -43,7 +43,7 @@ export class AccessService {
     if (!presented) return { ok: true, principal: undefined };
     if (presented.source === 'basic')
       return { ok: false, status: 401, message: 'basic auth is not accepted: send X-Admin-Token' };
-    const checked = await this.throttle.check(doorOf(req.path), req.ip, () =>
+    const checked = await this.throttle.check(doorOf(req.originalUrl.split('?')[0]), req.ip, () =>
       this.principalOf(presented.token),
     );
     if (!checked.ok) return checked;
