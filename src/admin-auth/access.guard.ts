@@ -13,9 +13,9 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { AccessService } from './access.service';
-import { MIN_ROLE } from './min-role.decorator';
+import { MIN_ROLE } from '../roles/min-role.decorator';
 import type { WithPrincipal } from './principal';
-import { allows, type Role, type RouteAccess } from './roles';
+import { allows, type Role, type RouteAccess } from '../roles/roles';
 
 @Injectable()
 export class AccessGuard implements CanActivate {

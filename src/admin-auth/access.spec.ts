@@ -1,8 +1,8 @@
 import { apiTokenHash, looksLikeApiToken, newApiToken } from './api-token';
 import { clientKey } from './client-key';
-import { parseRoleMap, roleFromClaims } from './oidc-roles';
+import { parseRoleMap, roleFromClaims } from '../roles/oidc-roles';
 import { hashPassword, passwordWeakness, verifyPassword } from './password';
-import { allows, type RouteAccess, type Role } from './roles';
+import { allows, type RouteAccess, type Role } from '../roles/roles';
 
 describe('roles', () => {
   it.each<[Role, RouteAccess, boolean]>([

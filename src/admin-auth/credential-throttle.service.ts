@@ -7,7 +7,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { EngineMetrics } from '../ops/engine-metrics';
 import { clientKey } from './client-key';
 import { delaySchedule, isAlertBurst, LOGIN_THROTTLE } from './credential-throttle';
 
@@ -61,11 +60,10 @@ export class CredentialThrottle implements OnApplicationShutdown {
   now: () => number = Date.now;
   /** Told of every alertEvery-th failure in a row from one client (the console wires its alerts). */
   onBurst?: (message: string) => Promise<void>;
+  /** Told of every refusal (ops/health.module.ts counts them in crmr_credential_failures_total). */
+  onRefusal?: (door: Door, reason: 'wrong' | 'throttled') => void;
 
-  constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
-    private readonly metrics: EngineMetrics,
-  ) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.redis = new Redis(config.redis.url, {
       maxRetriesPerRequest: 3,
       connectionName: 'credential-throttle',
@@ -147,9 +145,7 @@ export class CredentialThrottle implements OnApplicationShutdown {
   }
 
   private count(door: Door, reason: 'wrong' | 'throttled'): void {
-    this.metrics.credentialFailures.inc({ door, reason });
-    if (door === 'console')
-      this.metrics.consoleLoginFailures.inc({ reason: reason === 'wrong' ? 'wrong_token' : reason });
+    this.onRefusal?.(door, reason);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,5 +1,5 @@
 // Pure. Who a request acts as, once a credential was accepted, and how audit rows name them.
-import type { Role } from './roles';
+import type { Role } from '../roles/roles';
 
 export interface Principal {
   role: Role;

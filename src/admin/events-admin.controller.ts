@@ -12,7 +12,7 @@ import {
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { InboxEventsRepository } from '../persistence/ledger/inbox-events.repository';
 import type { Request } from 'express';
-import { MinRole } from '../admin-auth/min-role.decorator';
+import { MinRole } from '../roles/min-role.decorator';
 import { requireRole } from '../admin-auth/access.guard';
 import type { WithPrincipal } from '../admin-auth/principal';
 import { FailureOperationsService } from './failure-operations.service';

@@ -8,7 +8,7 @@ import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import { InboxEventsRepository, type InboxExportCursor } from '../persistence/ledger/inbox-events.repository';
 import { contactLine, contactsHeader } from '../toolchain/contacts-file';
 import { eventLine, eventsHeader, recordedFromInbox } from '../toolchain/recorded-events';
-import { MinRole } from '../admin-auth/min-role.decorator';
+import { MinRole } from '../roles/min-role.decorator';
 
 const PAGE = 1000;
 const DAY_MS = 86_400_000;

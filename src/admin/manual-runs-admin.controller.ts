@@ -14,7 +14,7 @@ import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ManualRunsService } from '../pipeline/admission/manual-runs/manual-runs.service';
 import { ADMIN_API_CALLER } from '../pipeline/admission/manual-runs/manual-trigger';
 import type { Request } from 'express';
-import { MinRole } from '../admin-auth/min-role.decorator';
+import { MinRole } from '../roles/min-role.decorator';
 import { manualCaller, type WithPrincipal } from '../admin-auth/principal';
 
 @ApiTags('admin')

@@ -2,7 +2,7 @@ import { BadRequestException, Controller, Get, Param, Post, Query } from '@nestj
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { RunsRepository } from '../persistence/ledger/runs.repository';
 import { RuleSetService } from '../rule-set/rule-set.service';
-import { MinRole } from '../admin-auth/min-role.decorator';
+import { MinRole } from '../roles/min-role.decorator';
 
 @ApiTags('admin')
 @ApiSecurity('admin')

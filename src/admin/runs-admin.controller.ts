@@ -12,7 +12,7 @@ import {
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ActionResultsRepository } from '../persistence/ledger/action-results.repository';
 import { RunsRepository } from '../persistence/ledger/runs.repository';
-import { MinRole } from '../admin-auth/min-role.decorator';
+import { MinRole } from '../roles/min-role.decorator';
 import { FailureOperationsService, RESOLUTIONS } from './failure-operations.service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -15,9 +15,9 @@ import {
 } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { apiTokenHash, newApiToken } from '../admin-auth/api-token';
-import { MinRole } from '../admin-auth/min-role.decorator';
+import { MinRole } from '../roles/min-role.decorator';
 import { hashPassword, passwordWeakness } from '../admin-auth/password';
-import { isRole } from '../admin-auth/roles';
+import { isRole } from '../roles/roles';
 import { ConsoleSessionsRepository } from '../sessions/console-sessions.repository';
 import { UsersRepository } from '../users/users.repository';
 

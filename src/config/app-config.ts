@@ -1,6 +1,6 @@
 // The typed configuration every part of the engine receives. Built once from the
 // environment by load-config.ts; nothing else reads process.env.
-import type { OidcRoleMapping } from '../admin-auth/oidc-roles';
+import type { OidcRoleMapping } from '../roles/oidc-roles';
 import type { SecretKey } from './secret-box';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,7 +1,7 @@
 // Who may come in and how (ACCESS part of the configuration): trusted proxies, the session
 // cookie, the API docs, OpenID Connect. Called by loadConfig with its environment; problems are
 // added to the same list. OIDC_CLIENT_SECRET is never echoed.
-import { parseRoleMap } from '../admin-auth/oidc-roles';
+import { parseRoleMap } from '../roles/oidc-roles';
 import type { AccessConfig } from './app-config';
 
 type Env = Record<string, string | undefined>;

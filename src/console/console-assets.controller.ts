@@ -5,7 +5,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MinRole } from '../admin-auth/min-role.decorator';
+import { MinRole } from '../roles/min-role.decorator';
 
 const OWN = join(__dirname, 'assets');
 const ASSETS: Record<string, { path: string; type: string }> = {

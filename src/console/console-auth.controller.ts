@@ -6,7 +6,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { tokenMatches } from '../admin-auth/admin-token';
 import { CredentialThrottle } from '../admin-auth/credential-throttle.service';
-import { MinRole } from '../admin-auth/min-role.decorator';
+import { MinRole } from '../roles/min-role.decorator';
 import { verifyPassword } from '../admin-auth/password';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { UsersRepository } from '../users/users.repository';

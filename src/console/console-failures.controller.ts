@@ -28,7 +28,7 @@ import { ConsoleResponder } from './console-responder';
 import { ATTENTION_STATUSES } from './live/overview-feed.service';
 import { actionShown, contactHref, when } from './pages/format';
 import { retrySelection } from './pages/retry-selection';
-import { MinRole } from '../admin-auth/min-role.decorator';
+import { MinRole } from '../roles/min-role.decorator';
 import { requireRole } from '../admin-auth/access.guard';
 import type { WithPrincipal } from '../admin-auth/principal';
 

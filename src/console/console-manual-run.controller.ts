@@ -10,7 +10,7 @@ import {
 } from '../pipeline/admission/manual-runs/manual-runs.service';
 import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
 import { ConsoleResponder } from './console-responder';
-import { MinRole } from '../admin-auth/min-role.decorator';
+import { MinRole } from '../roles/min-role.decorator';
 import { manualCaller } from '../admin-auth/principal';
 
 @ApiExcludeController()

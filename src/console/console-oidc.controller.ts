@@ -7,7 +7,7 @@ import { Controller, Get, Inject, Logger, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CredentialThrottle } from '../admin-auth/credential-throttle.service';
-import { MinRole } from '../admin-auth/min-role.decorator';
+import { MinRole } from '../roles/min-role.decorator';
 import { sessionKey } from '../admin-auth/session-values';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { UsersRepository } from '../users/users.repository';

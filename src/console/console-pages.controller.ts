@@ -26,7 +26,7 @@ import { ActionResultsRepository } from '../persistence/ledger/action-results.re
 import { InboxEventsRepository } from '../persistence/ledger/inbox-events.repository';
 import type { RunListRow } from '../persistence/ledger/run-rows';
 import { RunsRepository } from '../persistence/ledger/runs.repository';
-import { MinRole } from '../admin-auth/min-role.decorator';
+import { MinRole } from '../roles/min-role.decorator';
 
 /** Per source of the contact timeline: enough for a page; the newest are kept. */
 const TIMELINE_LIMIT = 500;

@@ -24,7 +24,7 @@ import { RunsRepository } from '../persistence/ledger/runs.repository';
 import type { RuleControlChange } from '../rule-controls/rule-control-audit.entity';
 import { RuleControlsRepository } from '../rule-controls/rule-controls.repository';
 import { RuleControlsService } from '../rule-controls/rule-controls.service';
-import { MinRole } from '../admin-auth/min-role.decorator';
+import { MinRole } from '../roles/min-role.decorator';
 
 const CHANGES: RuleControlChange[] = ['pause', 'resume', 'shadow-on', 'shadow-off'];
 const LAST_RUNS = 5;

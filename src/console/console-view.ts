@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Mustache from 'mustache';
-import { allows, type Role } from '../admin-auth/roles';
+import { allows, type Role } from '../roles/roles';
 
 export const PAGES = [
   'login',

@@ -11,7 +11,7 @@ import { Queue } from 'bullmq';
 import type { Request, Response } from 'express';
 import { authenticate } from '../admin-auth/access.guard';
 import { AccessService } from '../admin-auth/access.service';
-import { MinRole } from '../admin-auth/min-role.decorator';
+import { MinRole } from '../roles/min-role.decorator';
 import { EVENTS_QUEUE } from '../queues/queues';
 import { RuleSetService } from '../rule-set/rule-set.service';
 

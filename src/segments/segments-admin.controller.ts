@@ -11,7 +11,7 @@ import {
   Query,
 } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { MinRole } from '../admin-auth/min-role.decorator';
+import { MinRole } from '../roles/min-role.decorator';
 import { UnknownNameError } from '../crm-contract/directory-match';
 import { RuleSetService } from '../rule-set/rule-set.service';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';

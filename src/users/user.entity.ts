@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import type { Role } from '../admin-auth/roles';
+import type { Role } from '../roles/roles';
 
 /**
  * A person who uses the console or the admin API: a local account (passwordHash) or an OpenID

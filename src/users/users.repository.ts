@@ -2,7 +2,7 @@
 // grants access (byLogin, byApiTokenHash, active), only by the listing.
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Role } from '../admin-auth/roles';
+import type { Role } from '../roles/roles';
 import { returnedRows } from '../persistence/sql/returned-rows';
 
 export interface User {

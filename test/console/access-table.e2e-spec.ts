@@ -9,8 +9,8 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { RequestMethod } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { CredentialThrottle } from '../../src/admin-auth/credential-throttle.service';
-import { MIN_ROLE } from '../../src/admin-auth/min-role.decorator';
-import { allows, ROLES, type Role, type RouteAccess } from '../../src/admin-auth/roles';
+import { MIN_ROLE } from '../../src/roles/min-role.decorator';
+import { allows, ROLES, type Role, type RouteAccess } from '../../src/roles/roles';
 import { ADMIN_TOKEN, Harness, startHarness } from '../support/engine-harness';
 import { createUser, sessionOf, type SessionClient, type TestUser } from '../support/users';
 

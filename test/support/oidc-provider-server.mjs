@@ -3,6 +3,7 @@
 // Otto in crm-operators. Its development login form takes the account id as "login" (any
 // password) and asks for consent once. Usage: node oidc-provider-server.mjs <port> <redirect uri>;
 // prints one JSON line {"issuer": ...} once it listens.
+import process from 'node:process';
 import Provider from 'oidc-provider';
 
 const [port, redirectUri] = [Number(process.argv[2]), process.argv[3]];

@@ -5,8 +5,8 @@
 // bound to the console (oidc-pending.ts); the role comes from the claims (admin-auth/oidc-roles.ts).
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import * as oidc from 'openid-client';
-import { roleFromClaims } from '../../admin-auth/oidc-roles';
-import type { Role } from '../../admin-auth/roles';
+import { roleFromClaims } from '../../roles/oidc-roles';
+import type { Role } from '../../roles/roles';
 import { APP_CONFIG, type AppConfig, type OidcConfig } from '../../config/app-config';
 import type { OidcPending } from './oidc-pending';
 
