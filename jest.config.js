@@ -21,6 +21,18 @@ const packages = {
   },
   modulePathIgnorePatterns: ['<rootDir>/packages/[^/]+/dist/'],
 };
+// openid-client v6 and its dependencies are ES modules only. Node 20.19+ require()s them as they
+// are (the built engine does), but jest's module loader does not: swc turns them into CommonJS.
+const esmOnly = {
+  transform: {
+    '^.+\\.ts$': swc,
+    '/node_modules/(openid-client|oauth4webapi|jose)/.+\\.js$': [
+      '@swc/jest',
+      { jsc: { target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(openid-client|oauth4webapi|jose)/)'],
+};
 module.exports = {
   // Global (jest ignores it per project): e2e tests boot real services.
   testTimeout: 60000,
@@ -40,6 +52,7 @@ module.exports = {
       testMatch: ['**/*.integration-spec.ts'],
       transform: { '^.+\\.ts$': swc },
       setupFiles: ['<rootDir>/test/support/e2e-env.ts'],
+      ...esmOnly,
       ...packages,
     },
     {
@@ -49,6 +62,7 @@ module.exports = {
       testMatch: ['**/*.e2e-spec.ts'],
       transform: { '^.+\\.ts$': swc },
       setupFiles: ['<rootDir>/test/support/e2e-env.ts'],
+      ...esmOnly,
       ...packages,
     },
   ],

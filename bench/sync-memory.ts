@@ -33,7 +33,9 @@ interface Sample {
 }
 
 async function metricMb(url: string, name: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+  const text = await (
+    await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+  ).text();
   let sum = 0;
   for (const line of text.split('\n'))
     if (line.startsWith(name)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));

@@ -59,6 +59,7 @@ export async function startEngineProcess(
   process.once('exit', () => child.kill()); // never outlive the benchmark, even when it fails
   if (profile.length) console.log(`cpu profile of the ${role} process: pid ${child.pid}`);
   const url = `http://127.0.0.1:${port}`;
+  if (env.ADMIN_TOKEN) METRICS_TOKENS.set(url, env.ADMIN_TOKEN);
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${role} process exited with ${child.exitCode}`);
@@ -104,9 +105,18 @@ export function cpuMs(pid: number): number {
   }
 }
 
+/** /metrics takes a credential: each engine process's ADMIN_TOKEN, by its URL. */
+const METRICS_TOKENS = new Map<string, string>();
+
+export async function metricsText(url: string): Promise<string> {
+  const token = METRICS_TOKENS.get(url);
+  const res = await fetch(`${url}/metrics`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+  return res.text();
+}
+
 /** Sum of a Prometheus counter's samples whose labels contain `filter`. */
 export async function counter(url: string, name: string, filter = ''): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+  const text = await metricsText(url);
   let sum = 0;
   for (const line of text.split('\n')) {
     if (!line.startsWith(name) || line.startsWith('#') || !line.includes(filter)) continue;
@@ -126,7 +136,7 @@ export async function counterBy(
   const sums: Record<string, number> = {};
   const re = new RegExp(`^${name}\\{[^}]*${label}="([^"]*)"[^}]*\\} (\\S+)$`);
   for (const url of urls) {
-    for (const line of (await (await fetch(`${url}/metrics`)).text()).split('\n')) {
+    for (const line of (await metricsText(url)).split('\n')) {
       const m = re.exec(line);
       if (m) sums[m[1]] = (sums[m[1]] ?? 0) + Number(m[2]);
     }

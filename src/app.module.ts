@@ -4,6 +4,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
+import { AccessModule } from './admin-auth/access.module';
 import { ActionsModule } from './pipeline/execution/actions.module';
 import { AdminModule } from './admin/admin.module';
 import { QueueBoardModule } from './admin/queue-board.module';
@@ -37,6 +38,7 @@ export class AppModule {
         MetricsModule,
         LiveSnapshotModule,
         DeployModule.register(withWorkers, withScheduler),
+        AccessModule,
         TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, {}, config.databasePoolMax)),
         BullModule.forRoot({ connection: redisConnection(config.redis.url), prefix: config.redis.prefix }),
         ScheduleModule.forRoot(),
@@ -45,7 +47,7 @@ export class AppModule {
         SegmentsModule.register(withWorkers, withScheduler),
         RetentionModule.register(withWorkers, withScheduler),
         HealthModule,
-        ...(withApi ? [IntakeModule, AdminModule, QueueBoardModule.register(config), ConsoleModule] : []),
+        ...(withApi ? [IntakeModule, AdminModule, QueueBoardModule.register(), ConsoleModule] : []),
       ],
     };
   }

@@ -2,8 +2,8 @@
 // Used by main.ts, the end-to-end tests and the benchmarks, so all three run the same wiring.
 import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { json } from 'express';
+import { json, type Express } from 'express';
+import { mountApiDocs } from './admin-auth/api-docs';
 import type { RequestListener, Server } from 'node:http';
 import { PinoLogger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
@@ -77,22 +77,13 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
     logger: options.quiet ? ['error'] : undefined,
   });
   if (!options.quiet) app.useLogger(new EngineLogger(await app.resolve(PinoLogger), {}));
+  // req.ip (the credential throttle's key) is the socket's peer unless TRUST_PROXY names proxies.
+  (app.getHttpAdapter().getInstance() as Express).set('trust proxy', config.access.trustProxy);
   app.use(json({ limit: '1mb' }));
   // No app.enableShutdownHooks(): main.ts owns SIGTERM/SIGINT and calls close() once. Nest's own
   // listener closed the app a second time (TypeORM: "Called end on pool more than once") and then
   // re-raised the signal, so a clean stop exited 143 instead of 0.
-  SwaggerModule.setup(
-    'docs',
-    app,
-    SwaggerModule.createDocument(
-      app,
-      new DocumentBuilder()
-        .setTitle('CRM rules runner')
-        .setDescription('Admin and operations API. Admin routes need the X-Admin-Token header (ADMIN_TOKEN).')
-        .addApiKey({ type: 'apiKey', name: 'X-Admin-Token', in: 'header' }, 'admin')
-        .build(),
-    ),
-  );
+  mountApiDocs(app, config);
   if (config.role === 'all' || config.role === 'api') mountWebhookFastPath(app, config);
   guardRequestListeners(app.getHttpServer() as Server);
   boundHttpServer(app.getHttpServer() as Server, config);

@@ -12,6 +12,7 @@ import { FailureOperationsService } from './failure-operations.service';
 import { ManualRunsAdminController } from './manual-runs-admin.controller';
 import { RulesAdminController } from './rules-admin.controller';
 import { RunsAdminController } from './runs-admin.controller';
+import { UsersAdminController } from './users-admin.controller';
 
 @Module({
   imports: [QueuesModule, LedgerModule, RulesModule, ContactMirrorModule, ManualRunsModule],
@@ -23,6 +24,7 @@ import { RunsAdminController } from './runs-admin.controller';
     RulesAdminController,
     ManualRunsAdminController,
     DeployAdminController,
+    UsersAdminController,
   ],
   providers: [FailureOperationsService, DeployService],
   exports: [FailureOperationsService, DeployService],

@@ -9,21 +9,22 @@ import {
   Param,
   Post,
   Query,
-  UseGuards,
+  Req,
 } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
+import type { Request } from 'express';
+import { MinRole } from '../roles/min-role.decorator';
+import { actorOf, type WithPrincipal } from '../admin-auth/principal';
 import { DeployService, type DeployAnswer } from '../rule-set/deploy/deploy.service';
 
-/** Who acted through the admin API (the token holder; named users come with roles). */
-const ADMIN_ACTOR = 'admin api';
+type Caller = Request & WithPrincipal;
 
 const limitOf = (raw: string | undefined) => Math.min(Math.max(Number(raw ?? 50) || 50, 1), 500);
 
 /** The deployed rule-set versions (issue 31): what `crm-rules deploy` calls. */
 @ApiTags('admin')
 @ApiSecurity('admin')
-@UseGuards(AdminTokenGuard)
+@MinRole('viewer')
 @Controller('admin/deploy')
 export class DeployAdminController {
   constructor(private readonly deploy: DeployService) {}
@@ -65,37 +66,41 @@ export class DeployAdminController {
     return found;
   }
 
+  @MinRole('admin')
   @Post('rollback')
   @HttpCode(200)
   @ApiOperation({ summary: 'Activate { commit } or, without one, the version active before this one' })
-  async rollback(@Body() body: unknown) {
+  async rollback(@Req() req: Caller, @Body() body: unknown) {
     const commit = (body as { commit?: unknown } | undefined)?.commit;
     if (commit !== undefined && typeof commit !== 'string')
       throw new BadRequestException('commit is a string');
-    return answer(await this.deploy.rollback(commit, ADMIN_ACTOR));
+    return answer(await this.deploy.rollback(commit, actorOf(req.principal)));
   }
 
+  @MinRole('admin')
   @Post('pin')
   @HttpCode(200)
   @ApiOperation({ summary: 'Activate { commit } if needed and hold it, whatever is pushed, until unpin' })
-  async pin(@Body() body: unknown) {
+  async pin(@Req() req: Caller, @Body() body: unknown) {
     const commit = (body as { commit?: unknown } | undefined)?.commit;
     if (typeof commit !== 'string') throw new BadRequestException('body must be { commit: string }');
-    return answer(await this.deploy.pin(commit, ADMIN_ACTOR));
+    return answer(await this.deploy.pin(commit, actorOf(req.principal)));
   }
 
+  @MinRole('admin')
   @Post('unpin')
   @HttpCode(200)
   @ApiOperation({ summary: 'Lift the pin; the newest valid version fetched meanwhile becomes active' })
-  async unpin() {
-    return answer(await this.deploy.unpin(ADMIN_ACTOR));
+  async unpin(@Req() req: Caller) {
+    return answer(await this.deploy.unpin(actorOf(req.principal)));
   }
 
+  @MinRole('admin')
   @Post('fetch')
   @HttpCode(202)
   @ApiOperation({ summary: 'Fetch the followed ref now (the job a push webhook starts)' })
-  async fetch() {
-    return answer(await this.deploy.fetch(ADMIN_ACTOR));
+  async fetch(@Req() req: Caller) {
+    return answer(await this.deploy.fetch(actorOf(req.principal)));
   }
 }
 

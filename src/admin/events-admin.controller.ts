@@ -7,20 +7,23 @@ import {
   ParseUUIDPipe,
   Post,
   Query,
-  UseGuards,
+  Req,
 } from '@nestjs/common';
 import { clipJsonDepth } from '../net/json-depth';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { InboxEventsRepository } from '../persistence/ledger/inbox-events.repository';
 import type { SentForTrigger } from '../persistence/ledger/action-result-views.repository';
-import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
+import type { Request } from 'express';
+import { MinRole } from '../roles/min-role.decorator';
+import { requireRole } from '../admin-auth/access.guard';
+import type { WithPrincipal } from '../admin-auth/principal';
 import { FailureOperationsService } from './failure-operations.service';
 
 const EVENT_STATUSES = ['pending', 'processed', 'failed'];
 
 @ApiTags('admin')
 @ApiSecurity('admin')
-@UseGuards(AdminTokenGuard)
+@MinRole('viewer')
 @Controller('admin/events')
 export class EventsAdminController {
   constructor(
@@ -51,6 +54,7 @@ export class EventsAdminController {
     return { ...event, payload: clipJsonDepth(event.payload) };
   }
 
+  @MinRole('operator')
   @Post(':id/replay')
   @ApiOperation({
     summary:
@@ -58,11 +62,13 @@ export class EventsAdminController {
   })
   @ApiQuery({ name: 'force', required: false, description: 'true: send the messages already sent again' })
   async replay(
+    @Req() req: Request & WithPrincipal,
     @Param('id', ParseUUIDPipe) id: string,
     @Query('force') forceQuery?: string,
     @Body() body?: { force?: unknown },
   ) {
     const force = forceQuery === 'true' || body?.force === true;
+    if (force) requireRole(req, 'admin'); // a forced replay sends customer messages again
     // Read before the replay: the messages it skips, or (force) sends again, named in the answer.
     const messages = await this.operations.messagesSentFor(id);
     const replayed = await this.operations.replayEvent(id, { force });

@@ -2,21 +2,21 @@
 // contacts-file format and the inbox as recorded events, both NDJSON, streamed page by page so
 // an export of any size takes constant memory.
 import { clipJsonDepth } from '../net/json-depth';
-import { BadRequestException, Controller, Get, Logger, Query, Res, UseGuards } from '@nestjs/common';
+import { BadRequestException, Controller, Get, Logger, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
 import { InboxEventsRepository, type InboxExportCursor } from '../persistence/ledger/inbox-events.repository';
 import { contactLine, contactsHeader } from '../toolchain/contacts-file';
 import { eventLine, eventsHeader, recordedFromInbox } from '../toolchain/recorded-events';
-import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
+import { MinRole } from '../roles/min-role.decorator';
 
 const PAGE = 1000;
 const DAY_MS = 86_400_000;
 
 @ApiTags('admin')
 @ApiSecurity('admin')
-@UseGuards(AdminTokenGuard)
+@MinRole('viewer')
 @Controller('admin')
 export class ExportsAdminController {
   private readonly logger = new Logger(ExportsAdminController.name);

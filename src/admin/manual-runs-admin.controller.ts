@@ -8,20 +8,23 @@ import {
   HttpException,
   Param,
   Post,
-  UseGuards,
+  Req,
 } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ManualRunsService } from '../pipeline/admission/manual-runs/manual-runs.service';
 import { ADMIN_API_CALLER } from '../pipeline/admission/manual-runs/manual-trigger';
-import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
+import type { Request } from 'express';
+import { MinRole } from '../roles/min-role.decorator';
+import { manualCaller, type WithPrincipal } from '../admin-auth/principal';
 
 @ApiTags('admin')
 @ApiSecurity('admin')
-@UseGuards(AdminTokenGuard)
+@MinRole('viewer')
 @Controller('admin/rules')
 export class ManualRunsAdminController {
   constructor(private readonly manual: ManualRunsService) {}
 
+  @MinRole('operator')
   @Post(':id/run')
   @HttpCode(200)
   @ApiOperation({
@@ -30,7 +33,7 @@ export class ManualRunsAdminController {
       'an idempotencyKey, and writes nothing; otherwise a run with trigger manual goes through admission and ' +
       'the actions queue. A second run with the same idempotencyKey answers the first run (repeated: true) and does nothing',
   })
-  async run(@Param('id') id: string, @Body() body: unknown) {
+  async run(@Req() req: Request & WithPrincipal, @Param('id') id: string, @Body() body: unknown) {
     const { contactId, dryRun, idempotencyKey } = (body ?? {}) as Record<string, unknown>;
     if (
       typeof contactId !== 'string' ||
@@ -42,7 +45,7 @@ export class ManualRunsAdminController {
       );
     const result = await this.manual.run(id, contactId, {
       dryRun: dryRun === true,
-      by: ADMIN_API_CALLER,
+      by: manualCaller(req.principal, ADMIN_API_CALLER),
       idempotencyKey,
     });
     if (!result.ok)

@@ -1,12 +1,14 @@
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { BullBoardModule } from '@bull-board/nestjs';
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import type { AppConfig } from '../config/app-config';
+import { fromSameSite, isStateChanging } from '../admin-auth/admin-token';
+import { AccessService } from '../admin-auth/access.service';
+import type { Principal } from '../admin-auth/principal';
+import { SessionPrincipals } from '../admin-auth/session-principal.service';
 import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../queues/queues';
 import { QueuesModule } from '../queues/queues.module';
-import { checkAdminRequest } from '../admin-auth/admin-token';
 import { QUEUE_BOARD_CSP, securityHeaders } from './security-headers';
 
 const BOARD_HEADERS = securityHeaders(QUEUE_BOARD_CSP);
@@ -14,18 +16,56 @@ const BOARD_HEADERS = securityHeaders(QUEUE_BOARD_CSP);
 // bull-board's adapter typings lag BullMQ's minor versions; the runtime contract is the same.
 const Adapter = BullMQAdapter as never;
 
-/** Bull Board at /admin/queues, behind the admin token (basic auth password works in a browser; its
- * retry/clean calls must come from the board's own pages), with the console's security headers. */
+type Gate = (req: Request) => Promise<{ principal?: Principal; status: number; message: string }>;
+
+/**
+ * Who opens the board: an admin's console session (the console links it; no basic-auth prompt)
+ * or an admin's token as X-Admin-Token. Its retry/clean calls must come from the board's own
+ * pages (Sec-Fetch-Site / Origin). Bull Board's middleware is a plain function made before Nest
+ * builds its providers; QueueBoardGate fills it in at start.
+ */
+@Injectable()
+class QueueBoardGate implements OnModuleInit {
+  static gate?: Gate;
+
+  constructor(
+    private readonly access: AccessService,
+    private readonly sessions: SessionPrincipals,
+  ) {}
+
+  onModuleInit(): void {
+    QueueBoardGate.gate = async (req) => {
+      let principal = (await this.sessions.current(req))?.principal;
+      if (!principal) {
+        const answer = await this.access.fromToken(req);
+        if (!answer.ok) return { status: answer.status, message: answer.message };
+        principal = answer.principal;
+      }
+      if (!principal) return { status: 401, message: 'log in to the console as an admin first' };
+      if (principal.role !== 'admin') return { status: 403, message: 'the queue board needs the admin role' };
+      if (isStateChanging(req.method) && !fromSameSite(req.headers))
+        return { status: 403, message: 'cross-site queue board request refused (Origin / Sec-Fetch-Site)' };
+      return { principal, status: 200, message: '' };
+    };
+  }
+}
+
+function guard(req: Request, res: Response, next: NextFunction): void {
+  res.set(BOARD_HEADERS);
+  const gate = QueueBoardGate.gate;
+  if (!gate) {
+    res.status(503).send('starting');
+    return;
+  }
+  gate(req).then(
+    (d) => (d.principal ? next() : void res.status(d.status).type('text/plain').send(d.message)),
+    () => void res.status(503).type('text/plain').send('sessions unavailable (database); try again shortly'),
+  );
+}
+
 @Module({})
 export class QueueBoardModule {
-  static register(config: AppConfig): DynamicModule {
-    const guard = (req: Request, res: Response, next: NextFunction) => {
-      res.set(BOARD_HEADERS);
-      const decision = checkAdminRequest(req, config.adminToken, { allowBasic: true });
-      if (decision.ok) return next();
-      if (decision.status === 401) res.setHeader('WWW-Authenticate', 'Basic realm="crm-rules admin"');
-      res.status(decision.status).send(decision.message);
-    };
+  static register(): DynamicModule {
     return {
       module: QueueBoardModule,
       imports: [
@@ -41,6 +81,7 @@ export class QueueBoardModule {
           { name: SWEEPS_QUEUE, adapter: Adapter },
         ),
       ],
+      providers: [QueueBoardGate],
     };
   }
 }

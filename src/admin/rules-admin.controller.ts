@@ -1,13 +1,13 @@
-import { BadRequestException, Controller, Get, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { BadRequestException, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { RunsRepository } from '../persistence/ledger/runs.repository';
 import { RuleSetService } from '../rule-set/rule-set.service';
-import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
 import { controlLabel, experimentReadout, splitArmCounts } from './experiment-readout';
+import { MinRole } from '../roles/min-role.decorator';
 
 @ApiTags('admin')
 @ApiSecurity('admin')
-@UseGuards(AdminTokenGuard)
+@MinRole('viewer')
 @Controller('admin/rules')
 export class RulesAdminController {
   constructor(
@@ -69,6 +69,7 @@ export class RulesAdminController {
     };
   }
 
+  @MinRole('admin')
   @Post('reload')
   @ApiOperation({ summary: 'Reload rules from disk; the new set replaces the old only if it validates' })
   reload() {

@@ -8,12 +8,11 @@ import {
   Post,
   BadRequestException,
   Query,
-  UseGuards,
 } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ActionResultsRepository } from '../persistence/ledger/action-results.repository';
 import { RunsRepository } from '../persistence/ledger/runs.repository';
-import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
+import { MinRole } from '../roles/min-role.decorator';
 import { FailureOperationsService, RESOLUTIONS } from './failure-operations.service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,7 +32,7 @@ const RUN_STATUSES = [
 
 @ApiTags('admin')
 @ApiSecurity('admin')
-@UseGuards(AdminTokenGuard)
+@MinRole('viewer')
 @Controller('admin')
 export class RunsAdminController {
   constructor(
@@ -78,6 +77,7 @@ export class RunsAdminController {
     return { ...run, actionResults };
   }
 
+  @MinRole('operator')
   @Post('actions/retry-dead')
   @ApiOperation({
     summary:
@@ -97,6 +97,7 @@ export class RunsAdminController {
     });
   }
 
+  @MinRole('operator')
   @Post('actions/:id/resolve')
   @ApiOperation({
     summary:

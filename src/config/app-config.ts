@@ -1,5 +1,6 @@
 // The typed configuration every part of the engine receives. Built once from the
 // environment by load-config.ts; nothing else reads process.env.
+import type { OidcRoleMapping } from '../roles/oidc-roles';
 import type { SecretKey } from './secret-box';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -56,6 +57,7 @@ export interface AppConfig {
   /** Set when RULES_GIT_URL is: every process runs the version activated in Postgres (issue 31). */
   rulesGit?: RulesGitConfig;
   adminToken?: string;
+  access: AccessConfig;
   /** Console sessions end after this long without a request, and this long after login at most. */
   consoleSession: { idleMs: number; lifetimeMs: number };
   /** Slack-compatible webhook for operator alerts (console). */
@@ -137,4 +139,26 @@ export interface RulesGitConfig {
   /** Where the fetching process keeps its clone (default: a folder under the OS temp dir). */
   cacheDir?: string;
   timeoutMs: number;
+}
+
+export interface AccessConfig {
+  /** Express's `trust proxy` (TRUST_PROXY): false (none), a hop count, or addresses/ranges. */
+  trustProxy: false | number | string[];
+  /** The session cookie Secure and `__Host-` prefixed (CONSOLE_COOKIE_SECURE; on outside the local demo). */
+  cookieSecure: boolean;
+  /** /docs and /docs-json served (API_DOCS; off with NODE_ENV=production), behind a viewer's credential. */
+  apiDocs: boolean;
+  oidc?: OidcConfig;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  scopes: string;
+  /** OIDC_REDIRECT_URI; unset: <the request's origin>/console/login/oidc/callback (honours TRUST_PROXY). */
+  redirectUri?: string;
+  /** A plain-http issuer, for the test's own provider only (never with NODE_ENV=production). */
+  allowHttpIssuer: boolean;
+  roles: OidcRoleMapping;
 }

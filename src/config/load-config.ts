@@ -7,6 +7,7 @@ import { adminTokenWeakness } from './admin-token-strength';
 import type { AppConfig, Role } from './app-config';
 import { loadHttpActionConfig } from './load-http-action-config';
 import { loadRulesGitConfig } from './load-rules-git-config';
+import { loadAccessConfig } from './load-access-config';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -162,6 +163,7 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
     allowExampleRules: bool('ALLOW_EXAMPLE_RULES', false),
     rulesGit: loadRulesGitConfig(env, problems),
     adminToken,
+    access: loadAccessConfig(env, problems, crmBaseUrl === undefined),
     consoleSession: {
       idleMs: int('CONSOLE_SESSION_IDLE_MINUTES', 30, 1, 24 * 60) * 60_000,
       lifetimeMs: int('CONSOLE_SESSION_MAX_HOURS', 12, 1, 7 * 24) * 3_600_000,

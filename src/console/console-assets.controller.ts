@@ -5,6 +5,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MinRole } from '../roles/min-role.decorator';
 
 const OWN = join(__dirname, 'assets');
 const ASSETS: Record<string, { path: string; type: string }> = {
@@ -18,6 +19,7 @@ const ASSETS: Record<string, { path: string; type: string }> = {
 };
 
 @ApiExcludeController()
+@MinRole('public')
 @Controller('console/assets')
 export class ConsoleAssetsController {
   private readonly cache = new Map<string, Buffer>();
@@ -39,6 +41,7 @@ export class ConsoleAssetsController {
  * same for everyone, and outside the console's session middleware.
  */
 @ApiExcludeController()
+@MinRole('public')
 @Controller()
 export class FaviconController {
   private body?: Buffer;

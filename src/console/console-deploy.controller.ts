@@ -1,6 +1,7 @@
 // The deploy page (issue 31): the live commit, the history with each result, who did what, a diff
 // of two versions, the actions (rollback, pin, unpin, fetch), and one rule's YAML at a commit
 // (linked from the run page). Guarded like every console route (ConsoleModule's middleware).
+import { MinRole } from '../roles/min-role.decorator';
 import {
   BadRequestException,
   Body,
@@ -25,6 +26,7 @@ const ACTIONS = ['rollback', 'pin', 'unpin', 'fetch'] as const;
 type Action = (typeof ACTIONS)[number];
 
 @ApiExcludeController()
+@MinRole('viewer')
 @Controller('console/deploy')
 export class ConsoleDeployController {
   constructor(
@@ -69,6 +71,7 @@ export class ConsoleDeployController {
     });
   }
 
+  @MinRole('admin')
   @Post('action')
   async act(
     @Req() req: ConsoleRequest,

@@ -30,6 +30,9 @@ import { actionShown, contactShown, when } from './pages/format';
 import { ContactNamesService } from '../contacts/contact-names.service';
 import { MESSAGE_SKIP_KINDS } from '../language/policy/message-skips';
 import { retrySelection } from './pages/retry-selection';
+import { MinRole } from '../roles/min-role.decorator';
+import { requireRole } from '../admin-auth/access.guard';
+import type { WithPrincipal } from '../admin-auth/principal';
 
 const LIMIT = 200;
 /** What FailureOperationsService can run again (uncertain actions need a human's judgement first). */
@@ -68,6 +71,7 @@ interface ActionForm {
 }
 
 @ApiExcludeController()
+@MinRole('viewer')
 @Controller('console/failures')
 export class ConsoleFailuresController {
   constructor(
@@ -135,6 +139,7 @@ export class ConsoleFailuresController {
    * the runs it would retry (at most LIMIT) and carries their ids in the confirmation form; the
    * confirmed post acts on those ids only, never on a new query.
    */
+  @MinRole('operator')
   @Post('actions')
   async retryActions(@Req() req: Request, @Res() res: Response, @Body() body: ActionForm) {
     if (body?.op !== 'retry') throw new BadRequestException('op must be retry');
@@ -163,6 +168,7 @@ export class ConsoleFailuresController {
     return this.confirm(req, res, matching, single);
   }
 
+  @MinRole('operator')
   @Post('uncertain')
   async resolveUncertain(
     @Req() req: Request,
@@ -197,6 +203,7 @@ export class ConsoleFailuresController {
    * Replay an event: a failed one goes back to pending; another one only with `force`, and the
    * confirmation lists the customer messages already sent for it (without force they are skipped).
    */
+  @MinRole('operator')
   @Post('events')
   async replayEvent(
     @Req() req: Request,
@@ -206,6 +213,7 @@ export class ConsoleFailuresController {
     const id = typeof body?.eventId === 'string' && UUID.test(body.eventId) ? body.eventId : undefined;
     if (!id) throw new BadRequestException('eventId must be a uuid');
     const force = body.force === 'yes';
+    if (force) requireRole(req as WithPrincipal, 'admin'); // a forced replay sends customer messages again
     const status = await this.inbox.statusOf(id);
     if (!status) throw new NotFoundException(`event ${id} not found`);
     if (status !== 'failed' && !force)

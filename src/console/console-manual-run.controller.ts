@@ -15,8 +15,11 @@ import { RuleSetService } from '../rule-set/rule-set.service';
 import { manualRunBlocker } from './pages/rule-page';
 import { ContactNamesService } from '../contacts/contact-names.service';
 import { contactLabel } from '../contacts/contact-search-term';
+import { MinRole } from '../roles/min-role.decorator';
+import { manualCaller } from '../admin-auth/principal';
 
 @ApiExcludeController()
+@MinRole('operator')
 @Controller('console/rules')
 export class ConsoleManualRunController {
   constructor(
@@ -79,9 +82,9 @@ export class ConsoleManualRunController {
     res.redirect(303, `/console/runs/${result.run.id}`);
   }
 
-  /** Who asked, as the run records it: the session's id-hash prefix (never the session itself). */
+  /** Who asked, as the run records it: the user (email/id), or `console` for the admin token. */
   private by(req: ConsoleRequest): string {
-    return `console:${req.consoleSession?.idHash.slice(0, 8) ?? 'unknown'}`;
+    return manualCaller(req.principal, 'console');
   }
 
   /** The form again, with why the run was refused (unknown contact, a segment rule, ...). */

@@ -33,6 +33,7 @@ import { contactLabel } from '../contacts/contact-search-term';
 import { MESSAGE_SKIP_KINDS } from '../language/policy/message-skips';
 import { ModuleRef } from '@nestjs/core';
 import { DELIVERY_HEALTH, type DeliveryHealth } from '../ops/delivery-health';
+import { MinRole } from '../roles/min-role.decorator';
 
 /** Per source of the contact timeline: enough for a page; the newest are kept. */
 const TIMELINE_LIMIT = 500;
@@ -40,6 +41,7 @@ const TIMELINE_LIMIT = 500;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @ApiExcludeController()
+@MinRole('viewer')
 @Controller('console')
 export class ConsolePagesController {
   constructor(

@@ -4,6 +4,7 @@
 // why not). An id the running set does not have answers the console's HTML 404 page.
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { MinRole } from '../roles/min-role.decorator';
 import type { Response } from 'express';
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
@@ -33,6 +34,7 @@ function triggerOf(rule: RuleDefinition): string {
 }
 
 @ApiExcludeController()
+@MinRole('viewer')
 @Controller('console/rules')
 export class ConsoleRulePageController {
   constructor(

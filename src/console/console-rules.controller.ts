@@ -27,6 +27,7 @@ import { RunsRepository } from '../persistence/ledger/runs.repository';
 import type { RuleControlChange } from '../rule-controls/rule-control-audit.entity';
 import { RuleControlsRepository } from '../rule-controls/rule-controls.repository';
 import { RuleControlsService } from '../rule-controls/rule-controls.service';
+import { MinRole } from '../roles/min-role.decorator';
 
 const CHANGES: RuleControlChange[] = ['pause', 'resume', 'shadow-on', 'shadow-off'];
 const LAST_RUNS = 5;
@@ -39,6 +40,7 @@ function triggerOf(rule: RuleDefinition): string {
 }
 
 @ApiExcludeController()
+@MinRole('viewer')
 @Controller('console/rules')
 export class ConsoleRulesController {
   constructor(
@@ -123,6 +125,7 @@ export class ConsoleRulesController {
     ] as const;
   }
 
+  @MinRole('operator')
   @Post(':id/control')
   async control(
     @Req() req: ConsoleRequest,

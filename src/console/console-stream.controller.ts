@@ -7,8 +7,10 @@ import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
 import { BudgetFeed } from './live/budget-feed.service';
 import { formatDuration } from './live/backlog-eta';
 import { OverviewFeed } from './live/overview-feed.service';
+import { MinRole } from '../roles/min-role.decorator';
 
 @ApiExcludeController()
+@MinRole('viewer')
 @Controller('console')
 export class ConsoleStreamController {
   constructor(

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Mustache from 'mustache';
+import { allows, type Role } from '../roles/roles';
 
 export const PAGES = [
   'login',
@@ -22,6 +23,7 @@ export const PAGES = [
   'deploy',
   'deploy-diff',
   'rule-at-commit',
+  'signed-in',
 ] as const;
 export type Page = (typeof PAGES)[number];
 
@@ -44,6 +46,13 @@ export interface PageContext {
   flash?: string;
   scripts?: string[];
   uplot?: boolean;
+  /** Who is logged in: their name and role in the header, and which controls the pages show. */
+  user?: { name: string; role: Role };
+}
+
+/** The controls a role may see (the server refuses the requests anyway: access.guard.ts). */
+export function controlsFor(role: Role | undefined) {
+  return { operate: role !== undefined && allows(role, 'operator'), admin: role === 'admin' };
 }
 
 const dir = join(__dirname, 'templates');
@@ -57,7 +66,7 @@ export class ConsoleView {
     const nav = NAV.map((n) => ({ ...n, active: n.page === (ctx.section ?? page) }));
     return Mustache.render(
       this.layout,
-      { ...view, ...ctx, session: ctx.csrf !== undefined, nav },
+      { ...view, ...ctx, session: ctx.csrf !== undefined, nav, can: controlsFor(ctx.user?.role) },
       { body: this.pages.get(page)! },
     );
   }

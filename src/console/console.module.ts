@@ -10,10 +10,13 @@ import { QueuesModule } from '../queues/queues.module';
 import { RulesModule } from '../rule-set/rules.module';
 import { ConsoleAuth } from './auth/console-auth';
 import { ConsoleSessionsModule } from '../sessions/console-sessions.module';
-import { LoginThrottle } from './auth/login-throttle.service';
+import { CredentialThrottle } from '../admin-auth/credential-throttle.service';
+import { LOGIN_THROTTLE } from '../admin-auth/credential-throttle';
 import { ConsoleAssetsController, FaviconController } from './console-assets.controller';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleDeployController } from './console-deploy.controller';
+import { ConsoleOidcController } from './console-oidc.controller';
+import { OidcSignIn } from './auth/oidc-sign-in.service';
 import { ConsoleFailuresController } from './console-failures.controller';
 import { ConsolePagesController } from './console-pages.controller';
 import { ConsoleResponder } from './console-responder';
@@ -32,6 +35,7 @@ import { ContactMirrorModule } from '../contacts/contact-mirror.module';
 const CONTROLLERS = [
   ConsoleAssetsController,
   ConsoleAuthController,
+  ConsoleOidcController,
   ConsolePagesController,
   ConsoleRulesController,
   ConsoleManualRunController,
@@ -55,10 +59,17 @@ const CONTROLLERS = [
     ContactMirrorModule,
   ],
   controllers: [...CONTROLLERS, FaviconController],
-  providers: [ConsoleAuth, LoginThrottle, ConsoleResponder, OverviewFeed, BudgetFeed, AlertsService],
+  providers: [ConsoleAuth, OidcSignIn, ConsoleResponder, OverviewFeed, BudgetFeed, AlertsService],
 })
 export class ConsoleModule implements NestModule {
-  constructor(private readonly auth: ConsoleAuth) {}
+  constructor(
+    private readonly auth: ConsoleAuth,
+    throttle: CredentialThrottle,
+    alerts: AlertsService,
+  ) {
+    // Bursts of wrong credentials at any door reach the operators' alert channel.
+    throttle.onBurst = (message) => alerts.notify('credential-failures', LOGIN_THROTTLE.alertEvery, message);
+  }
 
   configure(consumer: MiddlewareConsumer): void {
     consumer

@@ -1,4 +1,5 @@
 import { ConsoleSessionEntity } from '../sessions/console-session.entity';
+import { UserEntity } from '../users/user.entity';
 import { ContactJournalEntity } from '../journal/contact-journal.entity';
 import { RuleControlAuditEntity } from '../rule-controls/rule-control-audit.entity';
 import { RuleControlEntity } from '../rule-controls/rule-control.entity';
@@ -41,4 +42,5 @@ export const ENTITIES = [
   // deployed rule sets
   RuleSetVersionEntity,
   RuleSetDeployAuditEntity,
+  UserEntity,
 ];

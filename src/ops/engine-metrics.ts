@@ -105,6 +105,13 @@ export class EngineMetrics {
     registers: [this.registry],
   });
 
+  readonly credentialFailures = new Counter({
+    name: 'crmr_credential_failures_total',
+    help: 'Credentials refused at any door (console, admin, health, queue_board, docs, metrics): wrong (checked and wrong) or throttled (refused unchecked, too soon after failures)',
+    labelNames: ['door', 'reason'],
+    registers: [this.registry],
+  });
+
   readonly consoleLoginFailures = new Counter({
     name: 'crmr_console_login_failures_total',
     help: 'Console logins refused: wrong_token (checked and wrong) or throttled (refused unchecked, too soon after failures)',

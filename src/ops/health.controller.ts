@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bullmq';
-import { Controller, Get, Inject, Req, Res, ServiceUnavailableException } from '@nestjs/common';
+import { Controller, Get, Req, Res, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   HealthCheckService,
@@ -9,8 +9,9 @@ import {
 } from '@nestjs/terminus';
 import { Queue } from 'bullmq';
 import type { Request, Response } from 'express';
-import { checkAdminRequest } from '../admin-auth/admin-token';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { authenticate } from '../admin-auth/access.guard';
+import { AccessService } from '../admin-auth/access.service';
+import { MinRole } from '../roles/min-role.decorator';
 import { EVENTS_QUEUE } from '../queues/queues';
 import { RuleSetService } from '../rule-set/rule-set.service';
 import { ModuleRef } from '@nestjs/core';
@@ -18,14 +19,17 @@ import { DELIVERY_HEALTH, type DeliveryHealth } from './delivery-health';
 import { DeployedVersions } from '../rule-set/deploy/deployed-versions.service';
 
 /**
- * GET /health: anyone (a load balancer) learns up or down, 200 or 503; what is down and why
- * (versions, counts, error messages) only with the admin token.
+ * GET /health: anyone (a load balancer) learns up or down, 200 or 503, and nothing else: no
+ * credential is read, so the answer is the same with a right, a wrong or no token. What is down
+ * and why (versions, counts, error messages) is the detail level, GET /health?detail=full, which
+ * takes a viewer's credential (checked through the one throttle; wrong: 401).
  */
 @ApiTags('operations')
+@MinRole('public')
 @Controller('health')
 export class HealthController {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly access: AccessService,
     private readonly health: HealthCheckService,
     private readonly db: TypeOrmHealthIndicator,
     private readonly indicators: HealthIndicatorService,
@@ -36,8 +40,13 @@ export class HealthController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Up or down; with X-Admin-Token also Postgres, Redis and the rule set in detail' })
+  @ApiOperation({
+    summary:
+      'Up or down, the same for everyone; ?detail=full with a viewer credential also Postgres, Redis and the rule set',
+  })
   async check(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const detail = req.query.detail === 'full';
+    if (detail) await authenticate(this.access, req, res);
     let result: HealthCheckResult;
     try {
       result = await this.runChecks();
@@ -46,8 +55,7 @@ export class HealthController {
       result = err.getResponse() as HealthCheckResult;
       res.status(503);
     }
-    const admin = checkAdminRequest(req, this.config.adminToken, { allowBasic: false }).ok;
-    return admin ? { ...result, ...(await this.delivery()) } : { status: result.status };
+    return detail ? { ...result, ...(await this.delivery()) } : { status: result.status };
   }
 
   /**

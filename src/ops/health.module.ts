@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { CredentialThrottle } from '../admin-auth/credential-throttle.service';
+import { EngineMetrics } from './engine-metrics';
 import { TerminusModule } from '@nestjs/terminus';
 import { CrmModule } from '../crm/crm.module';
 import { QueuesModule } from '../queues/queues.module';
@@ -10,4 +12,13 @@ import { MetricsController } from './metrics.controller';
   imports: [TerminusModule, QueuesModule, RulesModule, CrmModule],
   controllers: [HealthController, MetricsController],
 })
-export class HealthModule {}
+export class HealthModule {
+  constructor(throttle: CredentialThrottle, metrics: EngineMetrics) {
+    // Every refused credential, at every door, counted where /metrics shows it.
+    throttle.onRefusal = (door, reason) => {
+      metrics.credentialFailures.inc({ door, reason });
+      if (door === 'console')
+        metrics.consoleLoginFailures.inc({ reason: reason === 'wrong' ? 'wrong_token' : reason });
+    };
+  }
+}

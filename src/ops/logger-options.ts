@@ -17,9 +17,16 @@ export function redactedPaths(signatureHeader: string): string[] {
     'req.headers["x-csrf-token"]',
     'req.body._csrf',
     'req.body.token',
+    'req.body.password',
     'res.headers["set-cookie"]',
     'res.headers["x-csrf-token"]',
   ];
+}
+
+/** The single sign-on callback's query (an authorization code, its state) never reaches a log line. */
+export function withoutSignInCode<T extends { url?: string; query?: unknown }>(req: T): T {
+  if (!req.url?.startsWith('/console/login/oidc/callback')) return req;
+  return { ...req, url: '/console/login/oidc/callback?[redacted]', query: '[redacted]' };
 }
 
 /**
@@ -47,8 +54,10 @@ export function loggerOptions(config: AppConfig, destination?: DestinationStream
             unknown
           >,
         ),
-      req: (req: Record<string, unknown>) =>
-        typeof req?.url === 'string' ? { ...req, url: redactPersonalData(req.url) } : req,
+      req: (req: Record<string, unknown>) => {
+        const r = withoutSignInCode(req as { url?: string; query?: unknown });
+        return typeof r?.url === 'string' ? { ...r, url: redactPersonalData(r.url) } : r;
+      },
     },
     autoLogging: { ignore: (req: { url?: string }) => /^\/(health|metrics)/.test(req.url ?? '') },
     customProps: (req: unknown) => ({ correlationId: (req as { id?: unknown }).id }),
@@ -61,7 +70,9 @@ export function loggerOptions(config: AppConfig, destination?: DestinationStream
       res: { statusCode: number },
       error: Error,
     ) =>
-      isStatusPlaceholder(error) ? `${req.method} ${req.url} answered ${res.statusCode}` : 'request errored',
+      isStatusPlaceholder(error)
+        ? `${req.method} ${withoutSignInCode(req).url} answered ${res.statusCode}`
+        : 'request errored',
     // On a terminal: `12:00:01 INFO [Engine] message`, extra fields on the same line; else JSON.
     transport: pretty
       ? {

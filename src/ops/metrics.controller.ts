@@ -3,6 +3,7 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Queue } from 'bullmq';
 import { Registry } from 'prom-client';
+import { MinRole } from '../roles/min-role.decorator';
 import { CrmBudgetView } from '../crm/crm-budget-view';
 import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../queues/queues';
 import { DeployedVersions } from '../rule-set/deploy/deployed-versions.service';
@@ -10,6 +11,7 @@ import { RuleSetService } from '../rule-set/rule-set.service';
 import { EngineMetrics } from './engine-metrics';
 
 @ApiTags('operations')
+@MinRole('viewer') // Prometheus sends a viewer's API token (or ADMIN_TOKEN) as a Bearer
 @Controller('metrics')
 export class MetricsController {
   constructor(

@@ -9,10 +9,9 @@ import {
   ParseIntPipe,
   Post,
   Query,
-  UseGuards,
 } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { AdminTokenGuard } from '../admin-auth/admin-token.guard';
+import { MinRole } from '../roles/min-role.decorator';
 import { UnknownNameError } from '../crm-contract/directory-match';
 import { RuleSetService } from '../rule-set/rule-set.service';
 import { ContactMirrorService } from '../contacts/contact-mirror.service';
@@ -23,7 +22,7 @@ import { SweepStatusService } from './sweeps/sweep-status.service';
 
 @ApiTags('admin')
 @ApiSecurity('admin')
-@UseGuards(AdminTokenGuard)
+@MinRole('viewer')
 @Controller('admin')
 export class SegmentsAdminController {
   constructor(
@@ -57,6 +56,7 @@ export class SegmentsAdminController {
     }
   }
 
+  @MinRole('operator')
   @Post('rules/:id/sweep')
   @HttpCode(202)
   @ApiOperation({ summary: 'Queue a sweep of a segment rule now (outside its schedule)' })

@@ -16,6 +16,10 @@ export class ConsoleSessionEntity {
   @Column({ name: 'token_fingerprint', type: 'text' })
   tokenFingerprint!: string;
 
+  /** The user logged in; NULL for a login with ADMIN_TOKEN (the bootstrap credential, an admin). */
+  @Column({ name: 'user_id', type: 'uuid', nullable: true })
+  userId!: string | null;
+
   @Column({ name: 'client_address', type: 'text', nullable: true })
   clientAddress!: string | null;
 

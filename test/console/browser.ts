@@ -29,7 +29,7 @@ export async function logIn(page: Page, engineUrl: string, token = ADMIN_TOKEN):
   await page.goto(`${engineUrl}/console`);
   await page.waitForURL(/\/console\/login$/);
   await page.fill('input[name=token]', token);
-  await page.click('button[type=submit]');
+  await page.click('#token-login button[type=submit]');
   await page.waitForURL(new RegExp(`${engineUrl}/console$`));
 }
 

@@ -52,10 +52,11 @@ describe('console logout and Bull Board in a real browser', () => {
   });
 
   it('renders Bull Board under its Content-Security-Policy, refusing only the outside font', async () => {
-    const context = await browser.newContext({
-      httpCredentials: { username: 'admin', password: ADMIN_TOKEN },
-    });
+    // Opened on the console's session (the admin token's: an admin), with no basic-auth prompt.
+    const context = await browser.newContext();
+    sessionValues.push(watchSessionValues(context));
     const page = await context.newPage();
+    await logIn(page, h.url, ADMIN_TOKEN);
     const refused: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error' && /Content Security Policy/.test(m.text())) refused.push(m.text());

@@ -4,7 +4,7 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config/load-config';
 import { ConsoleAuth } from '../../src/console/auth/console-auth';
-import { sessionIdHash } from '../../src/console/auth/console-session';
+import { sessionIdHash } from '../../src/admin-auth/session-values';
 import { startEngine, type RunningEngine } from '../../src/engine';
 import { RetentionService } from '../../src/persistence/retention/retention.service';
 import { Harness, startHarness } from '../support/engine-harness';
@@ -125,6 +125,7 @@ describe('console sessions (Postgres)', () => {
       RULES_DIR: h.rulesDir,
       RULES_WATCH: 'false',
       ADMIN_TOKEN: OTHER_TOKEN,
+      CONSOLE_COOKIE_SECURE: 'false', // the same cookie name, so only the fingerprint tells them apart
       LOG_LEVEL: 'error',
     });
     let other: RunningEngine | undefined;

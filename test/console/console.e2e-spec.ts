@@ -43,7 +43,7 @@ describe('operator console in a real browser', () => {
     await page.goto(`${h.url}/console/runs`);
     await page.waitForURL(/\/console\/login$/);
     await page.fill('input[name=token]', 'not-the-token');
-    await page.click('button[type=submit]');
+    await page.click('#token-login button[type=submit]');
     await page.getByRole('alert').filter({ hasText: 'not the admin token' }).waitFor();
     await logIn(page, h.url);
     const cookies = await context.cookies();

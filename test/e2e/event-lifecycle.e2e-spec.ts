@@ -1,6 +1,14 @@
 import { DataSource } from 'typeorm';
 import { ReconcilerService } from '../../src/pipeline/events-worker/reconciler.service';
-import { admin, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import {
+  admin,
+  ADMIN_TOKEN,
+  crm,
+  eventually,
+  Harness,
+  newContact,
+  startHarness,
+} from '../support/engine-harness';
 import { api } from '../support/http';
 import { contactEvent, deliver, messageEvent, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
@@ -127,7 +135,9 @@ describe('event lifecycle', () => {
         type: 'message.created',
       }),
     ]);
-    const metrics = await (await fetch(`${h.url}/metrics`)).text();
+    const metrics = await (
+      await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+    ).text();
     expect(metrics).toContain('crmr_events_failed_total{reason="attempts_exhausted"} 1');
 
     // Failed is final for the reconciler: nothing is enqueued, no CRM call spent.

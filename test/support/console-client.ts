@@ -43,7 +43,11 @@ function decode(text: string): string {
     .replace(/&amp;/g, '&');
 }
 
-export async function consoleLogIn(engineUrl: string, token = ADMIN_TOKEN): Promise<ConsoleClient> {
+/** Logs in with the admin token (a string) or a local account's email and password. */
+export async function consoleLogIn(
+  engineUrl: string,
+  credential: string | { email: string; password: string } = ADMIN_TOKEN,
+): Promise<ConsoleClient> {
   const jar = new Map<string, string>();
   let csrf = '';
   const send = async (path: string, method: string, body?: URLSearchParams): Promise<ConsolePage> => {
@@ -73,7 +77,11 @@ export async function consoleLogIn(engineUrl: string, token = ADMIN_TOKEN): Prom
       for (const x of Array.isArray(v) ? v : [v]) params.append(k, x);
     return params;
   };
-  const login = await send('/console/login', 'POST', form({ token }));
+  const login = await send(
+    '/console/login',
+    'POST',
+    form(typeof credential === 'string' ? { token: credential } : credential),
+  );
   if (login.status !== 303) throw new Error(`console login refused: ${login.status}`);
   return {
     get: (path) => send(path, 'GET'),

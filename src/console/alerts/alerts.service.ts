@@ -1,7 +1,7 @@
 // Alerts to a Slack-compatible webhook (ALERT_WEBHOOK_URL): new dead or uncertain actions, failed
 // events, a burst of refused signatures, a CRM pause beyond what the engine expects. Checked every
 // 15 s on this process; alert-limiter.ts keeps an incident to a handful of messages. Others send
-// through notify() (bursts of wrong console logins: login-throttle.service.ts).
+// through notify() (bursts of wrong credentials at any door: admin-auth/credential-throttle.service.ts).
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { CrmBudgetView } from '../../crm/crm-budget-view';

@@ -1,7 +1,10 @@
 // Who may use the console: a server-side session (console-session.ts, a row of console_sessions)
 // for every page, and for every state-changing request also a same-origin browser request carrying
 // the CSRF token (double-submit, csrf-csrf, bound to the session). Express middleware ahead of the
-// routes; the security headers of every answer are set here too.
+// routes; the security headers of every answer are set here too. A session is a user's (its role
+// read from the users row at every request, so a role change or a disabled user counts at once)
+// or, logged in with ADMIN_TOKEN, the bootstrap admin's; the access guard then checks each
+// route's least role against it (req.principal).
 import { Inject, Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import { doubleCsrf, type DoubleCsrfUtilities } from 'csrf-csrf';
 import type { NextFunction, Request, Response } from 'express';
@@ -11,26 +14,23 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import {
   CSRF_COOKIE,
   isSameOrigin,
-  isWellFormedSessionId,
   newSessionId,
-  SESSION_COOKIE,
   sessionIdHash,
   sessionKey,
-  tokenFingerprint,
-} from './console-session';
+} from '../../admin-auth/session-values';
 import { ConsoleSessionsRepository } from '../../sessions/console-sessions.repository';
+import { actorOf, type Principal } from '../../admin-auth/principal';
+import { SessionPrincipals, type OpenSession } from '../../admin-auth/session-principal.service';
 
-/** Reachable without a session: the login form and the static assets it needs. */
-const OPEN_PATHS = [/^\/console\/login\/?$/, /^\/console\/assets\//];
+/** Reachable without a session: the login forms, the OIDC round trip, the static assets they need. */
+const OPEN_PATHS = [/^\/console\/login(\/oidc(\/callback)?)?\/?$/, /^\/console\/assets\//];
 const CONSOLE_HEADERS = securityHeaders(CONSOLE_CSP);
 
-export interface ConsoleSession {
-  /** The row's key (a hash of the cookie's id): safe to show in part, e.g. in the audit log. */
-  idHash: string;
-}
+export type ConsoleSession = OpenSession;
 
 export interface ConsoleRequest extends Request {
   consoleSession?: ConsoleSession;
+  principal?: Principal;
 }
 
 @Injectable()
@@ -39,20 +39,23 @@ export class ConsoleAuth implements NestMiddleware {
   private readonly fingerprint?: string;
   private readonly csrf?: DoubleCsrfUtilities;
   private readonly secure: boolean;
+  readonly cookieName: string;
   /** How often a live stream re-checks its session; e2e tests shorten it. */
   streamCheckMs = 30_000;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sessions: ConsoleSessionsRepository,
+    private readonly principals: SessionPrincipals,
   ) {
-    this.secure = (config.publicUrl ?? '').startsWith('https:');
+    this.secure = config.access.cookieSecure;
+    this.cookieName = principals.cookieName;
+    this.fingerprint = principals.fingerprint;
     if (!config.adminToken) return;
-    this.fingerprint = tokenFingerprint(config.adminToken);
     const key = sessionKey(config.adminToken);
     this.csrf = doubleCsrf({
       getSecret: () => key.toString('hex'),
-      getSessionIdentifier: (req) => String(req.cookies?.[SESSION_COOKIE] ?? ''),
+      getSessionIdentifier: (req) => String(req.cookies?.[this.cookieName] ?? ''),
       cookieName: CSRF_COOKIE,
       cookieOptions: { sameSite: 'strict', secure: this.secure, path: '/console', httpOnly: true },
       getCsrfTokenFromRequest: (req) => req.body?._csrf ?? req.headers['x-csrf-token'],
@@ -82,6 +85,7 @@ export class ConsoleAuth implements NestMiddleware {
       return;
     }
     req.consoleSession = session;
+    req.principal = session.principal;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       if (!isSameOrigin(req.headers) || !this.csrf!.validateRequest(req)) {
         res
@@ -100,23 +104,23 @@ export class ConsoleAuth implements NestMiddleware {
   }
 
   /** Opens a session row and sets its cookie; `req.cookies` is updated so a token made now binds to it. */
-  async startSession(req: Request, res: Response): Promise<void> {
+  async startSession(req: Request, res: Response, userId: string | null = null): Promise<void> {
     const id = newSessionId();
-    await this.sessions.open(sessionIdHash(id), this.fingerprint!, req.ip);
-    res.cookie(SESSION_COOKIE, id, {
+    await this.sessions.open(sessionIdHash(id), this.fingerprint!, req.ip, userId);
+    res.cookie(this.cookieName, id, {
       httpOnly: true,
       sameSite: 'strict',
       secure: this.secure,
-      path: '/console',
+      path: '/', // __Host- requires it; the admin API ignores the cookie, Bull Board reads it
       maxAge: this.config.consoleSession.lifetimeMs,
     });
-    req.cookies = { ...req.cookies, [SESSION_COOKIE]: id };
+    req.cookies = { ...req.cookies, [this.cookieName]: id };
   }
 
   /** Deletes the session's row, so a copy of the cookie kept elsewhere stops working too. */
   async endSession(req: ConsoleRequest, res: Response): Promise<void> {
     if (req.consoleSession) await this.sessions.close(req.consoleSession.idHash);
-    res.clearCookie(SESSION_COOKIE, { path: '/console' });
+    res.clearCookie(this.cookieName, { path: '/', secure: this.secure });
     res.clearCookie(CSRF_COOKIE, { path: '/console' });
   }
 
@@ -138,16 +142,12 @@ export class ConsoleAuth implements NestMiddleware {
     );
   }
 
-  /** How the audit log names whoever acted: a prefix of the session's hash and the address, never a secret. */
+  /** How the audit log names whoever acted: the person (principal.ts), never a secret. */
   actor(req: ConsoleRequest): string {
-    return `console session ${req.consoleSession?.idHash.slice(0, 8) ?? '?'} from ${req.ip ?? 'unknown'}`;
+    return actorOf(req.principal);
   }
 
-  private async currentSession(req: Request): Promise<ConsoleSession | null> {
-    const id: unknown = req.cookies?.[SESSION_COOKIE];
-    if (!this.fingerprint || !isWellFormedSessionId(id)) return null;
-    const idHash = sessionIdHash(id);
-    const open = await this.sessions.touch(idHash, this.fingerprint, this.config.consoleSession);
-    return open ? { idHash } : null;
+  private currentSession(req: Request): Promise<ConsoleSession | null> {
+    return this.principals.current(req);
   }
 }

@@ -10,7 +10,7 @@ export const MANUAL_EVENT_TYPE = 'manual';
 /** Who asked through the admin API with the admin token. */
 export const ADMIN_API_CALLER = 'admin-api';
 
-/** `who`: "admin-api", or "console:<session id-hash prefix>". */
+/** `who`: "admin-api" or "console" (the admin token), or a user: "<email>/<user id>" (admin-auth/principal.ts). */
 export function manualTriggerKey(who: string, requestId: string = randomUUID()): string {
   return `${MANUAL_TRIGGER_PREFIX}${who}:${requestId}`;
 }

@@ -1,4 +1,4 @@
-// Pure. How long a client address waits after wrong admin tokens at the console's login form.
+// Pure. How long a client waits after wrong credentials at any door (credential-throttle.service.ts).
 // A few typos cost nothing; after them the wait doubles from 250 ms up to a minute, so guessing
 // the token from one address runs at one try a minute. Every attempt is counted as a failure
 // before the token is checked (a success clears the count), so parallel attempts cannot slip

@@ -4,7 +4,7 @@ import {
   newSessionId,
   sessionIdHash,
   tokenFingerprint,
-} from './console-session';
+} from './session-values';
 
 describe('console session values', () => {
   const token = 'f3a9c1d2e4b5a6978877665544332211ffeeddccbbaa0099';

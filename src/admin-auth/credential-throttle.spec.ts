@@ -1,4 +1,4 @@
-import { delaySchedule, isAlertBurst, LOGIN_THROTTLE, loginDelayMs } from './login-throttle';
+import { delaySchedule, isAlertBurst, LOGIN_THROTTLE, loginDelayMs } from './credential-throttle';
 
 describe('console login throttle', () => {
   it.each([
