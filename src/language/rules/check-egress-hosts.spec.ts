@@ -34,3 +34,24 @@ describe('hosts off the allow-list', () => {
     [undefined, []],
   ])('allowed %p: %p', (allowed, expected) => expect(warnings(allowed)).toEqual(expected));
 });
+
+// A recipe's `${secret.X}` copied before its host is allowed: one warning (the host), no error.
+describe('secrets sent to hosts', () => {
+  const SECRET_RULE = `
+rule: s
+on: contact.created
+do:
+  - http-request: { name: a, url: "https://erp.example.com/x", headers: { Authorization: "Bearer \${secret.ERP_TOKEN}" } }
+`;
+  const problems = (allowedHosts: string[] | undefined, secretHosts: Record<string, string[]>) =>
+    loadRulesFromFiles([{ path: 's.yaml', text: SECRET_RULE }], { allowedHosts, secretHosts }).problems.map(
+      (p) => `${p.severity} ${p.code}`,
+    );
+
+  it.each([
+    ['host allowed, secret names it', ['erp.example.com'], { ERP_TOKEN: ['erp.example.com'] }, []],
+    ['host allowed, secret names none', ['erp.example.com'], {}, ['error secret-host-not-allowed']],
+    ['host not allowed: the host warning alone', [], {}, ['warning host-not-allowed']],
+    ['no allow-list given: the secret checked', undefined, {}, ['error secret-host-not-allowed']],
+  ])('%s', (_case, allowed, secrets, expected) => expect(problems(allowed, secrets)).toEqual(expected));
+});

@@ -38,12 +38,18 @@ export function checkEgressHosts(
   return problems;
 }
 
-/** Each `${secret.X}` of a written-out URL's headers must be allowed to go to that host. */
+/**
+ * Each `${secret.X}` of a written-out URL's headers must be allowed to go to that host. A host
+ * that is not on the allow-list (when one is given) is left to checkEgressHosts' warning: the
+ * whole request is refused there, so a recipe copied before its host is allowed stays loadable.
+ */
 export function checkSecretHosts(
   loaded: readonly LoadedRule[],
   secretHosts: Readonly<Record<string, readonly string[]>>,
+  allowedHosts?: readonly string[],
 ): RuleProblem[] {
   const problems: RuleProblem[] = [];
+  const allowed = allowedHosts?.map((h) => h.toLowerCase());
   for (const { def, at } of loaded) {
     const lists: [string, RuleAction[], (i: number) => number][] = [
       ['do', def.actions, (i) => def.actionSteps?.[i] ?? i],
@@ -53,7 +59,7 @@ export function checkSecretHosts(
       actions.forEach((action, i) => {
         if (action.type !== 'http-request') return;
         const host = staticHost(action.url);
-        if (host === undefined) return;
+        if (host === undefined || (allowed && !hostAllowed(host, allowed))) return;
         for (const [header, value] of Object.entries(action.headers ?? {}))
           for (const name of secretNames(value)) {
             const hosts = secretHosts[name] ?? [];

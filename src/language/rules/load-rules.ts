@@ -160,7 +160,7 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
   problems.push(...sources.problems);
   problems.push(...checkRuleSet(ids, loaded, opts.snapshot));
   if (opts.allowedHosts) problems.push(...checkEgressHosts(loaded, opts.allowedHosts));
-  if (opts.secretHosts) problems.push(...checkSecretHosts(loaded, opts.secretHosts));
+  if (opts.secretHosts) problems.push(...checkSecretHosts(loaded, opts.secretHosts, opts.allowedHosts));
   problems.push(...checkCustomTriggers(loaded, sources.sources));
   problems.push(...checkCategories(loaded, policy.policy));
   const sorted = sortProblems(problems);
