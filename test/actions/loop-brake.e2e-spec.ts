@@ -3,7 +3,15 @@
 // every change. Every suppression the brake makes is visible: the run (suppressed own_write_loop),
 // a metric and a log line naming the rule and the contact. Real receiver, sandbox and engine.
 import { DataSource } from 'typeorm';
-import { admin, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import {
+  ADMIN_TOKEN,
+  admin,
+  crm,
+  eventually,
+  Harness,
+  newContact,
+  startHarness,
+} from '../support/engine-harness';
 import { request } from '../support/http';
 import { startReceiver, type Receiver } from '../support/http-receiver';
 import { capturedLogging, LogCapture } from '../console/log-capture';
@@ -107,7 +115,7 @@ describe('the loop brake holds only what can loop', () => {
     await eventually(async () =>
       logs.text().includes(`loop brake: rule stamp suppressed for contact ${contact.id}`),
     );
-    const metrics = await request(`${h.url}/metrics`, 'GET');
+    const metrics = await request(`${h.url}/metrics`, 'GET', { headers: { 'x-admin-token': ADMIN_TOKEN } });
     expect(String(metrics.body)).toMatch(/crmr_loop_brake_total\{rule="stamp"\} [1-9]/);
     // And the run in the admin API, as today's skips are.
     const listed = await admin(h, 'GET', `/admin/runs?contactId=${contact.id}`);

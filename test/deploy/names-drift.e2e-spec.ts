@@ -32,7 +32,7 @@ describe('names the live CRM lacks', () => {
         message: expect.stringContaining('"noreply"'),
       }),
     ]);
-    const metrics = await request(`${h.url}/metrics`, 'GET');
+    const metrics = await request(`${h.url}/metrics`, 'GET', { headers: { 'x-admin-token': ADMIN_TOKEN } });
     expect(String(metrics.body)).toContain('crmr_rules_missing_names{kind="tag"} 1');
     const status = (await admin(h, 'GET', '/admin/deploy')).body;
     expect(status.missingNames).toEqual([expect.stringContaining('welcome.yaml:4:14 unknown tag "noreply"')]);

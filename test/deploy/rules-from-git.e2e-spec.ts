@@ -59,7 +59,9 @@ describe('rules from git to production', () => {
     return hook(body, `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`);
   };
   const healthCommit = async (url: string): Promise<string | undefined> => {
-    const res = await request(`${url}/health`, 'GET', { headers: { 'x-admin-token': ADMIN_TOKEN } });
+    const res = await request(`${url}/health?detail=full`, 'GET', {
+      headers: { 'x-admin-token': ADMIN_TOKEN },
+    });
     return res.body?.info?.rules?.commit ?? res.body?.error?.rules?.commit;
   };
   const fleet = () => Promise.all(urls.map(healthCommit));
@@ -194,18 +196,22 @@ describe('rules from git to production', () => {
     const later = push('vip', 'pushed while git is away');
     expect((await admin(h, 'POST', '/admin/deploy/fetch')).status).toBe(202);
     const down = await eventually(async () => {
-      const res = await request(`${urls[2]}/health`, 'GET', { headers: { 'x-admin-token': ADMIN_TOKEN } });
+      const res = await request(`${urls[2]}/health?detail=full`, 'GET', {
+        headers: { 'x-admin-token': ADMIN_TOKEN },
+      });
       return res.body?.info?.rules?.git;
     }, 30_000);
     expect(down).toMatchObject({ reachable: false, message: expect.any(String) });
-    const metrics = await request(`${urls[1]}/metrics`, 'GET');
+    const metrics = await request(`${urls[1]}/metrics`, 'GET', { headers: { 'x-admin-token': ADMIN_TOKEN } });
     expect(String(metrics.body)).toContain('crmr_rules_git_reachable 0');
     expect(await fleet()).toEqual([running, running, running]);
 
     await git.start();
     expect((await signedPush()).status).toBe(202);
     await allOn(later);
-    const health = await request(`${urls[1]}/health`, 'GET', { headers: { 'x-admin-token': ADMIN_TOKEN } });
+    const health = await request(`${urls[1]}/health?detail=full`, 'GET', {
+      headers: { 'x-admin-token': ADMIN_TOKEN },
+    });
     expect(health.body.info.rules.git).toBeUndefined();
   });
 });

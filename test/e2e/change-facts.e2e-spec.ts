@@ -3,10 +3,10 @@
 // processed before the next, because "previous" is the state the engine had when it arrived.
 import { DataSource } from 'typeorm';
 import { ContactMirrorService } from '../../src/contacts/contact-mirror.service';
+import { CrmDirectory } from '../../src/crm/crm-directory.service';
 import type { PreviousCapture } from '../../src/contacts/mirror-event-upserts';
 import type { Contact } from '@crm-rules/crm-contract';
 import { DEMO } from '../support/demo-fixture';
-import { api } from '../support/http';
 import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
@@ -68,18 +68,18 @@ describe('change facts: previous state from the contact mirror', () => {
     return { ...c, ...change, updatedAt: new Date(clock).toISOString() };
   };
 
-  // First in the file: the stage names are not cached yet, so the first attempt reads the stage
-  // list, which fails; by the retry the mirror holds the new stage, and only the previous state kept
-  // on the event still says the contact was not Qualified.
+  // The first attempt fails resolving the rule's stage name (the directory throws once, as when the
+  // CRM's stage list answers 500: the list itself is cached since the start-up names check of issue
+  // 31 read the whole directory); by the retry the mirror holds the new stage, and only the previous
+  // state kept on the event still says the contact was not Qualified.
   it('compares a retried event with the previous state its first attempt kept', async () => {
     const contact = await newContact(h, 'Rita Retry');
     await send('contact.created', contact);
-    await api(h.sandboxUrl, 'POST', '/_sandbox/faults', {
-      kind: 'error500',
-      count: 1,
-      route: 'GET /v1/contact-stages',
-    });
+    const stageRead = jest
+      .spyOn(h.app.get(CrmDirectory), 'resolveStage')
+      .mockRejectedValueOnce(new Error('CRM answered 500 to GET /v1/contact-stages'));
     const runs = await send('contact.updated', later(contact, { stageId: DEMO.stages.qualified }));
+    stageRead.mockRestore();
     expect(runs['on-qualified'].status).not.toBe('not_matched');
     const [row] = await db.query(
       `SELECT attempts, previous_contact FROM inbox_events

@@ -8,7 +8,15 @@ import type { Server } from 'node:http';
 import { DataSource } from 'typeorm';
 import { startEngine, type RunningEngine } from '../../src/engine';
 import { SUBSCRIPTION_CHECK_QUEUE } from '../../src/pipeline/intake/subscription-check.processor';
-import { admin, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import {
+  ADMIN_TOKEN,
+  admin,
+  crm,
+  eventually,
+  Harness,
+  newContact,
+  startHarness,
+} from '../support/engine-harness';
 import { consoleLogIn } from '../support/console-client';
 import { request } from '../support/http';
 
@@ -53,7 +61,7 @@ describe('a webhook subscription the CRM disabled is said and recreated', () => 
       await new Promise((r) => setTimeout(r, 200));
     }
   };
-  const health = async (url: string) => (await admin({ ...h, url }, 'GET', '/health')).body;
+  const health = async (url: string) => (await admin({ ...h, url }, 'GET', '/health?detail=full')).body;
 
   it('is said while disabled (health, console, metric) and recreated by the periodic check', async () => {
     await tagged((await newContact(h, 'Sub Before')).id);
@@ -77,7 +85,7 @@ describe('a webhook subscription the CRM disabled is said and recreated', () => 
     expect(said).toEqual(expect.objectContaining({ status: 'disabled', delivering: false }));
     const page = await (await consoleLogIn(h.url)).get('/console');
     expect(page.html).toContain('id="delivery-problem"');
-    const metrics = await request(`${h.url}/metrics`, 'GET');
+    const metrics = await request(`${h.url}/metrics`, 'GET', { headers: { 'x-admin-token': ADMIN_TOKEN } });
     expect(String(metrics.body)).toMatch(/crmr_webhook_subscription_delivering 0/);
 
     await checks.resume();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { signatureHeader } from '../../src/net/verify-signature';
 import { request } from './http';
 
-export const TEST_WEBHOOK_SECRET = 'whsec_e2e_test_secret';
+export const TEST_WEBHOOK_SECRET = 'whsec_e2e_test_secret_0123456789abcdef';
 
 export function contactEvent(
   type: string,

@@ -123,6 +123,8 @@ export const BOUNDED_TABLES: Readonly<Record<string, string>> = {
   rule_controls: 'one row per rule',
   rule_set_versions:
     'one row per commit fetched (or RULES_DIR content loaded), kept: each run names one and its page shows its YAML',
+  demo_marker: 'at most one row, written by the first demo start on an empty database',
+  users: 'one row per person given a login: operator-paced, disabled rather than deleted',
   rule_set_deploy_audit:
     'one row per deploy, refusal, rollback, pin or git outage: operator-paced, kept as the trail',
 };
