@@ -74,3 +74,49 @@ export function emptySnapshot(source = 'not pulled yet'): CrmSnapshot {
 export function isPlaceholder(s: CrmSnapshot): boolean {
   return s.takenAt === new Date(0).toISOString();
 }
+
+/** The CRM's lists as read (more fields than kept); each list's own type where a field differs. */
+export interface DirectoryLists {
+  tags: readonly { id: string; name: string }[];
+  stages: readonly { id: string; name: string }[];
+  channels: readonly { id: string; name: string; status: string }[];
+  members: readonly { id: string; name: string; email: string; status: string }[];
+  customFields: readonly (Omit<CrmSnapshot['customFields'][number], 'options'> & {
+    options?: readonly { id: string; label: string }[] | null;
+  })[];
+  templates: readonly { id: string; name: string; status: string; language?: unknown }[];
+}
+
+/**
+ * The snapshot of the CRM's lists, keeping only what name checks and forecasts read; one mapping
+ * for `crm-rules snapshot` (a file) and the engine's live directory (a fetched commit's check).
+ */
+export function snapshotOf(lists: DirectoryLists, source: string, takenAt: Date): CrmSnapshot {
+  const byName = <T extends { name: string }>(list: T[]) =>
+    [...list].sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    format: SNAPSHOT_FORMAT,
+    takenAt: takenAt.toISOString(),
+    source,
+    tags: byName(lists.tags.map((t) => ({ id: t.id, name: t.name }))),
+    stages: lists.stages.map((s) => ({ id: s.id, name: s.name })),
+    channels: byName(lists.channels.map((c) => ({ id: c.id, name: c.name, status: c.status }))),
+    members: byName(lists.members.map((m) => ({ id: m.id, name: m.name, email: m.email, status: m.status }))),
+    customFields: lists.customFields.map((f) => ({
+      id: f.id,
+      fieldKey: f.fieldKey,
+      name: f.name,
+      type: f.type,
+      status: f.status,
+      options: (f.options ?? []).map((o) => ({ id: o.id, label: o.label })),
+    })),
+    templates: byName(
+      lists.templates.map((t) => ({
+        id: t.id,
+        name: t.name,
+        status: t.status,
+        ...(typeof t.language === 'string' ? { language: t.language } : {}),
+      })),
+    ),
+  };
+}

@@ -18,7 +18,7 @@ import {
   type DirectoryKind,
 } from '../crm-contract/directory-match';
 import { crmScope } from './rate-budget';
-import { SNAPSHOT_FORMAT, type CrmSnapshot } from '../crm-contract/crm-snapshot';
+import { snapshotOf, type CrmSnapshot } from '../crm-contract/crm-snapshot';
 
 const TTL_MS = 5 * 60_000;
 /** Channel status feeds a guard: keep it fresher than names. */
@@ -145,29 +145,11 @@ export class CrmDirectory {
       this.templates.get(),
       this.customFields.get(),
     ]);
-    return {
-      format: SNAPSHOT_FORMAT,
-      takenAt: new Date().toISOString(),
+    return snapshotOf(
+      { tags, stages, members, channels, templates, customFields: fields },
       source,
-      tags: tags.map((t) => ({ id: t.id, name: t.name })),
-      stages: stages.map((s) => ({ id: s.id, name: s.name })),
-      channels: channels.map((c) => ({ id: c.id, name: c.name, status: c.status })),
-      members: members.map((m) => ({ id: m.id, name: m.name, email: m.email, status: m.status })),
-      customFields: fields.map((f) => ({
-        id: f.id,
-        fieldKey: f.fieldKey,
-        name: f.name,
-        type: f.type,
-        status: f.status,
-        options: (f.options ?? []).map((o) => ({ id: o.id, label: o.label })),
-      })),
-      templates: templates.map((t) => ({
-        id: t.id,
-        name: t.name,
-        status: t.status,
-        ...(typeof t.language === 'string' ? { language: t.language } : {}),
-      })),
-    };
+      new Date(),
+    );
   }
 
   /** The next active member in a rotation shared by every process (GET /v1/users, Redis INCR). */

@@ -16,24 +16,15 @@ export function checkEgressHosts(
 ): RuleProblem[] {
   const problems: RuleProblem[] = [];
   const allowed = allowedHosts.map((h) => h.toLowerCase());
-  for (const { def, at } of loaded) {
-    const lists: [string, RuleAction[], (i: number) => number][] = [
-      ['do', def.actions, (i) => def.actionSteps?.[i] ?? i],
-      ['on-leave', def.trigger.kind === 'schedule' ? (def.trigger.onLeave ?? []) : [], (i) => i],
-    ];
-    for (const [key, actions, step] of lists)
-      actions.forEach((action, i) => {
-        if (action.type !== 'http-request') return;
-        const host = staticHost(action.url);
-        if (host === undefined || hostAllowed(host, allowed)) return;
-        const why = allowed.length === 0 ? 'no host is allowed' : `allowed: ${allowed.join(', ')}`;
-        problems.push({
-          ...at.pos([key, step(i), 'http-request', 'url']),
-          severity: 'warning',
-          code: 'host-not-allowed',
-          message: `host ${host} is not on HTTP_ACTION_ALLOWED_HOSTS (${why}): this request will be refused`,
-        });
-      });
+  for (const { host, pos } of writtenOutRequests(loaded)) {
+    if (hostAllowed(host, allowed)) continue;
+    const why = allowed.length === 0 ? 'no host is allowed' : `allowed: ${allowed.join(', ')}`;
+    problems.push({
+      ...pos(['url']),
+      severity: 'warning',
+      code: 'host-not-allowed',
+      message: `host ${host} is not on HTTP_ACTION_ALLOWED_HOSTS (${why}): this request will be refused`,
+    });
   }
   return problems;
 }
@@ -50,29 +41,44 @@ export function checkSecretHosts(
 ): RuleProblem[] {
   const problems: RuleProblem[] = [];
   const allowed = allowedHosts?.map((h) => h.toLowerCase());
+  for (const { action, host, pos } of writtenOutRequests(loaded)) {
+    if (allowed && !hostAllowed(host, allowed)) continue;
+    for (const [header, value] of Object.entries(action.headers ?? {}))
+      for (const name of secretNames(value)) {
+        const hosts = secretHosts[name] ?? [];
+        if (hostAllowed(host, hosts)) continue;
+        const named = hosts.length === 0 ? 'it names no host' : `allowed: ${hosts.join(', ')}`;
+        problems.push({
+          ...pos(['headers', header]),
+          severity: 'error',
+          code: 'secret-host-not-allowed',
+          message: `secret ${name} may not be sent to ${host} (HTTP_ACTION_SECRET_HOSTS: ${named}): this request would be refused`,
+        });
+      }
+  }
+  return problems;
+}
+
+interface WrittenOutRequest {
+  action: Extract<RuleAction, { type: 'http-request' }>;
+  host: string;
+  /** The position of a key under the step's `http-request`. */
+  pos: (under: (string | number)[]) => ReturnType<LoadedRule['at']['pos']>;
+}
+
+/** Every http-request of `do` and `on-leave` whose URL writes its host out (not templated). */
+function* writtenOutRequests(loaded: readonly LoadedRule[]): Generator<WrittenOutRequest> {
   for (const { def, at } of loaded) {
     const lists: [string, RuleAction[], (i: number) => number][] = [
       ['do', def.actions, (i) => def.actionSteps?.[i] ?? i],
       ['on-leave', def.trigger.kind === 'schedule' ? (def.trigger.onLeave ?? []) : [], (i) => i],
     ];
     for (const [key, actions, step] of lists)
-      actions.forEach((action, i) => {
-        if (action.type !== 'http-request') return;
+      for (const [i, action] of actions.entries()) {
+        if (action.type !== 'http-request') continue;
         const host = staticHost(action.url);
-        if (host === undefined || (allowed && !hostAllowed(host, allowed))) return;
-        for (const [header, value] of Object.entries(action.headers ?? {}))
-          for (const name of secretNames(value)) {
-            const hosts = secretHosts[name] ?? [];
-            if (hostAllowed(host, hosts)) continue;
-            const named = hosts.length === 0 ? 'it names no host' : `allowed: ${hosts.join(', ')}`;
-            problems.push({
-              ...at.pos([key, step(i), 'http-request', 'headers', header]),
-              severity: 'error',
-              code: 'secret-host-not-allowed',
-              message: `secret ${name} may not be sent to ${host} (HTTP_ACTION_SECRET_HOSTS: ${named}): this request would be refused`,
-            });
-          }
-      });
+        if (host !== undefined)
+          yield { action, host, pos: (under) => at.pos([key, step(i), 'http-request', ...under]) };
+      }
   }
-  return problems;
 }
