@@ -1,8 +1,8 @@
 // Deployed rule-set versions (issue 31) on real Postgres and a real git repository (a local path,
 // through the git binary): two RuleSetServices stand for two processes; a valid commit activates
 // on both through NOTIFY, a commit naming an unknown tag is refused with its problem at
-// file:line:col, rollback and pin hold. The CRM directory is a fixed snapshot here (the e2e with
-// the sandbox is listed as undone in the report of h31git).
+// file:line:col, rollback and pin hold. The CRM directory is a fixed snapshot here; the live
+// sandbox's directory is checked in rules-from-git.e2e-spec.ts.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
