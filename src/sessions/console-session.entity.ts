@@ -1,4 +1,5 @@
-import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { UserEntity } from '../users/user.entity';
 
 /**
  * One logged-in console session (see console-session.ts for what the cookie carries). The row is
@@ -19,6 +20,11 @@ export class ConsoleSessionEntity {
   /** The user logged in; NULL for a login with ADMIN_TOKEN (the bootstrap credential, an admin). */
   @Column({ name: 'user_id', type: 'uuid', nullable: true })
   userId!: string | null;
+
+  /** Deleting a user ends their sessions (disabling keeps the row and refuses them instead). */
+  @ManyToOne(() => UserEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_console_sessions_user' })
+  user?: UserEntity;
 
   @Column({ name: 'client_address', type: 'text', nullable: true })
   clientAddress!: string | null;

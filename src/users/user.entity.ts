@@ -1,4 +1,4 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Check, Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { Role } from '../roles/roles';
 
 /**
@@ -7,6 +7,7 @@ import type { Role } from '../roles/roles';
  * but no login, session or token of theirs is accepted.
  */
 @Entity('users')
+@Check('CHK_users_role', `"role" IN ('viewer', 'operator', 'admin')`)
 @Index('UQ_users_email', ['email'], { unique: true })
 @Index('UQ_users_oidc_subject', ['oidcSubject'], { unique: true })
 @Index('UQ_users_api_token_hash', ['apiTokenHash'], { unique: true })

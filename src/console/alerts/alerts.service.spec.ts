@@ -22,7 +22,10 @@ describe('AlertsService: messages not sent', () => {
       actionResults,
       { countFailed: async () => 0 } as unknown as InboxEventsRepository,
       { budgetSnapshot: async () => ({}) } as unknown as CrmBudgetView,
-      { events: { get: async () => ({ values: [] }) } } as unknown as EngineMetrics,
+      {
+        events: { get: async () => ({ values: [] }) },
+        subscriptionDelivering: { get: async () => ({ values: [] }) },
+      } as unknown as EngineMetrics,
       { missingNames: () => [] } as unknown as DeployedVersions,
     );
     const sent: string[] = [];
