@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config/load-config';
 import { startEngine } from '../src/engine';
 import { signatureHeader } from '../src/net/verify-signature';
 import { EngineMetrics } from '../src/ops/engine-metrics';
-import { benchDatabase, printTable } from './bench-support';
+import { BENCH_SEALING_KEY, benchDatabase, printTable } from './bench-support';
 import { percentile } from './stats';
 import { SANDBOX_MAIN_PATH } from '@crm-rules/crm-sandbox';
 
@@ -42,6 +42,7 @@ async function main() {
     ...process.env,
     DATABASE_URL: db.url,
     CRM_WEBHOOK_SECRET: SECRET,
+    WEBHOOK_SECRET_KEY: BENCH_SEALING_KEY, // a real CRM's address (the sandbox process) requires one
     PORT: '0',
     SANDBOX_PORT: '0',
     CRM_API_KEY: 'sk_demo_full',
@@ -54,6 +55,7 @@ async function main() {
   });
   // The CRM is another program: the sandbox runs in its own process, as the real CRM would.
   const sandbox = await startSandboxProcess();
+  process.once('exit', () => sandbox.child.kill()); // never outlive the benchmark, even when it fails
   config.crm.baseUrl = sandbox.url;
   const engine = await startEngine(config, { quiet: true, subscribe: false });
   const auth = { authorization: 'Bearer sk_demo_full', 'content-type': 'application/json' };
