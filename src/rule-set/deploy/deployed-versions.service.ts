@@ -1,6 +1,7 @@
 // What RuleSetService needs from the deployed versions (issue 31): with RULES_GIT_URL, the active
 // row of rule_set_versions (every process loads it, and reloads on each NOTIFY); with RULES_DIR,
 // the directory's content recorded as a version (its hash as the commit), so runs name it too.
+import { createHash } from 'node:crypto';
 import {
   Inject,
   Injectable,
@@ -31,6 +32,8 @@ export class DeployedVersions implements OnApplicationBootstrap, OnModuleDestroy
   private readonly logger = new Logger(DeployedVersions.name);
   private listener?: ActiveVersionListener;
   private missing: MissingName[] = [];
+  /** The commit and directory the last check judged (sha256): the same pair gives the same answer. */
+  private lastChecked?: string;
   private driftTimer?: NodeJS.Timeout;
 
   constructor(
@@ -62,7 +65,16 @@ export class DeployedVersions implements OnApplicationBootstrap, OnModuleDestroy
     try {
       const active = await this.versions.active();
       if (!active) return this.missing;
-      const found = missingNames(active.files, await this.directory.snapshot('live CRM'));
+      const live = await this.directory.snapshot('live CRM');
+      // Re-validating a whole rule set is seconds of CPU for hundreds of rules: only a new commit
+      // or a changed directory can change the answer.
+      const key = createHash('sha256')
+        .update(active.commit)
+        .update(JSON.stringify({ ...live, takenAt: '' }))
+        .digest('hex');
+      if (key === this.lastChecked) return this.missing;
+      const found = missingNames(active.files, live);
+      this.lastChecked = key;
       const known = new Set(this.missing.map((m) => `${m.at} ${m.message}`));
       for (const m of found.filter((x) => !known.has(`${x.at} ${x.message}`)))
         this.logger.warn(`names drift (${reason}): ${active.commit} ${m.at} ${m.message}`);
