@@ -25,6 +25,8 @@ const isContent = (text: string) => text.trim() !== '' && !text.trim().startsWit
 
 /** One human message per slip (several raw errors on one line give one). */
 export function explainYamlErrors(text: string, errors: readonly RawError[]): YamlSlip[] {
+  // Called per document: a file of 500 documents without a slip must not split its text 500 times.
+  if (errors.length === 0) return [];
   const lines = text.split('\n');
   const out: YamlSlip[] = [];
   for (const err of errors) {
