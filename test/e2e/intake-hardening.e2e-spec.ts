@@ -48,7 +48,7 @@ function raw(url: string, method: string, path: string): Promise<{ status: numbe
 
 async function hook(h: Harness, source: string, body: string, headers: Record<string, string>) {
   const res = await request(`${h.url}/hooks/${source}`, 'POST', { rawBody: body, headers });
-  return { status: res.status, json: res.body as Record<string, any> };
+  return { status: res.status, json: res.body as { duplicate?: boolean; id?: string } };
 }
 
 describe('intake hardening (issue 30)', () => {
