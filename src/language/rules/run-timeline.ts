@@ -13,6 +13,7 @@ import { mockedOutcome, type MockedResponses } from './mocked-responses';
 import { timelinePolicyStep } from './timeline-policy-gate';
 import type { SentMessage } from '../policy/judge-message';
 import { renderedTexts } from './rendered-texts';
+import { withAwaited, type PendingRun } from './timeline-pending-run';
 
 export interface TimelineAction {
   action: RuleAction;
@@ -20,21 +21,6 @@ export interface TimelineAction {
   at: Date;
   /** Its templated values as rendered at that moment (rendered-texts.ts). */
   rendered: string[];
-}
-
-interface PendingRun {
-  rule: RuleDefinition;
-  next: number; // index of the next action
-  wakeAt?: number; // set while the run waits
-  waiting?: WaitStep; // the wait in progress, if the run waits for one
-  passed: Set<WaitStep>;
-  started: boolean; // counted against the limit
-  /** The triggering event's facts: a woken run reads them with the contact's fresh state. */
-  trigger: EvaluationFacts;
-  /** Branches decided (index -> arm), the arms' labels in order, the event that ended a wait. */
-  decided: Map<number, number>;
-  path: string[];
-  awaited?: EvaluationFacts['event'];
 }
 
 export class RunTimeline {
@@ -191,7 +177,7 @@ export class RunTimeline {
     if (!run.started && rule.limit && !this.takeLimit(run, now)) return;
     for (; run.next < rule.actions.length; run.next++) {
       if (rule.branches) {
-        const before = this.branchesBefore(run, this.withAwaited(run, facts));
+        const before = this.branchesBefore(run, withAwaited(run, facts));
         if (before === false) continue;
         if (before !== true)
           return this.sleep(run, now.getTime() + before.ms, `waiting ${durationText(before.ms)}`, before);
@@ -220,7 +206,7 @@ export class RunTimeline {
       if (held.kind === 'send')
         this.sent.push({ at: now, ...(held.category ? { category: held.category } : {}) });
       const action = rule.actions[run.next];
-      const rendered = renderedTexts(action, this.withAwaited(run, facts));
+      const rendered = renderedTexts(action, withAwaited(run, facts));
       this.done.push({ action, rule: rule.id, at: now, rendered });
       for (const text of rendered) this.note(now, rule, `${action.type} renders ${JSON.stringify(text)}`);
       if (action.type === 'http-request') {
@@ -276,18 +262,6 @@ export class RunTimeline {
 
   private note(at: Date, rule: RuleDefinition, text: string, future = false): void {
     this.log.push(`  ${future ? '' : `${at.toISOString()} `}rule ${rule.id}: ${text}`);
-  }
-
-  /** After a wait ended by its event: event.* / message.* read that event. */
-  private withAwaited(run: PendingRun, facts: EvaluationFacts): EvaluationFacts {
-    if (!run.awaited) return facts;
-    const { message: _trigger, ...rest } = facts;
-    const message = run.awaited.type.startsWith('message.') ? run.awaited.data : undefined;
-    return {
-      ...rest,
-      event: run.awaited,
-      ...(message ? { message: message as Record<string, unknown> } : {}),
-    };
   }
 
   private factsAt(run: PendingRun, now: Date): EvaluationFacts {
