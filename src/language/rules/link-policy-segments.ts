@@ -1,5 +1,5 @@
 // policy.yaml's segment suppressions (`suppress: - segment: lapsed-vips`) linked to the segment
-// rules of the same rule set: a name is a segment rule's `segment.name`, else the rule's id. The
+// rules of the same rule set: a name is a segment rule's `segment.name` or the rule's id. The
 // suppression takes that segment's filters, judged on the contact each time a message is judged
 // (contact-in-segment.ts): no CRM call, and the same membership in the engine, rule tests,
 // forecast and diff. An unknown name is refused (`unknown-segment`): a suppression that holds
@@ -11,11 +11,13 @@ import type { RuleDefinition, RuleProblem, ScheduleTrigger } from './rule-types'
 import { hint } from './suggest';
 import type { Locator } from './yaml-source';
 
-/** The segments the rule set names: segment name (or rule id) → its filters as written. */
+/** The segments the rule set names: segment rule id, and its segment's name (which wins) → filters as written. */
 export function namedSegments(defs: readonly RuleDefinition[]): Map<string, ScheduleTrigger['segment']> {
   const out = new Map<string, ScheduleTrigger['segment']>();
-  for (const def of defs)
-    if (def.trigger.kind === 'schedule') out.set(def.trigger.segment.name ?? def.id, def.trigger.segment);
+  const schedules = defs.flatMap((d) => (d.trigger.kind === 'schedule' ? [[d.id, d.trigger] as const] : []));
+  for (const [id, trigger] of schedules) out.set(id, trigger.segment);
+  for (const [, trigger] of schedules)
+    if (trigger.segment.name) out.set(trigger.segment.name, trigger.segment);
   return out;
 }
 
@@ -38,7 +40,7 @@ export function linkPolicySegments(
         ...where(i),
         severity: 'error',
         code: 'unknown-segment',
-        message: `no segment ${JSON.stringify(s.segment)} in the rule set: a segment rule's segment.name or its rule id${hint(s.segment, known)}`,
+        message: `no segment ${JSON.stringify(s.segment)} in the rule set: a segment rule's segment.name or rule id${hint(s.segment, known)}`,
       });
       return s;
     }
