@@ -1,7 +1,9 @@
 // One rule's page, /console/rules/<id>: its description, its YAML (highlighted on the server, as
 // the running set has it), its arms and goal conversions, its recent runs and skipped messages,
-// the pause / shadow controls, and "Run for a contact" only where a manual run can match (else
+// its customer messages per category (category-messages.ts), the pause / shadow controls, and "Run for a contact" only where a manual run can match (else
 // why not). An id the running set does not have answers the console's HTML 404 page.
+import { categoryMessageRows } from './pages/category-messages';
+import { CUSTOMER_MESSAGE_TYPES } from '../language/policy/customer-messages';
 import { splitExperimentLines } from './pages/experiment-lines';
 import { splitReadouts } from '../admin/split-readouts';
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
@@ -69,10 +71,11 @@ export class ConsoleRulePageController {
     const since = periodStart(period);
     // A split with a goal is an experiment: each split read out against its control (split-readouts.ts).
     const isExperiment = !!rule.goal && !!rule.branches?.some((b) => b.kind === 'split');
-    const [counts, arms, perBranch, recent, skipped, yaml] = await Promise.all([
+    const [counts, arms, perBranch, byCategory, recent, skipped, yaml] = await Promise.all([
       this.runs.countsByRule(since),
       rule.branches || rule.goal ? this.runs.branchCounts(rule.id, since) : undefined,
       isExperiment ? this.runs.armCountsByBranch(rule.id, since) : [],
+      this.actionResults.messageCountsByCategory(rule.id, CUSTOMER_MESSAGE_TYPES, since),
       this.runs.list({ rule: rule.id, hideNotMatched: true, skipsOf: MESSAGE_SKIP_KINDS, limit: RECENT }),
       this.actionResults.skippedMessages({ ...MESSAGE_SKIP_KINDS, since, rule: rule.id }, RECENT),
       this.yamlOf(rule),
@@ -116,6 +119,7 @@ export class ConsoleRulePageController {
           }
         : undefined,
       yaml,
+      categories: categoryMessageRows(byCategory, set?.policy),
       manualRun: blocker === null,
       manualRunBlocker: blocker ?? '',
       recent: rows.map((r) => ({

@@ -92,6 +92,12 @@ describe('the experiment readout of a split with a control arm', () => {
     expect(page).toMatch(/experiment \(split do\.3\): (too few to say|fewer than two arms taken)/);
     const rulePage = await (await fetch(`${h.url}/console/rules/offer-test`, { headers: { cookie } })).text();
     expect(rulePage).toMatch(/experiment \(split do\.3\): /);
+    // Messages per category (issue 33, goal 2): none declared, counted in the named default; the
+    // control contacts' reminders are the ones not sent.
+    const sentMessages = 2 * (CONTACTS - inControl);
+    expect(rulePage).toContain(
+      `<tr><td>default (no category declared)</td><td>${sentMessages}</td><td>${inControl} <span class="muted">(control_arm ${inControl})</span></td>`,
+    );
     expect((await admin(h, 'GET', '/admin/rules/offer-test/experiment?since=nope')).status).toBe(400);
   }, 120_000);
 });
