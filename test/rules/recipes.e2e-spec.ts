@@ -79,7 +79,7 @@ describe('recipes', () => {
   it('all copied into rules/ at once (with their tests) validate', async () => {
     cpSync(RECIPES, join(tmp, 'rules'), { recursive: true, errorOnExist: true, force: false });
     const { code, out } = await cli('validate', join(tmp, 'rules'));
-    expect(out).toMatch(/^✔ .*: 24 rule\(s\) in 20 file\(s\) are valid/m);
+    expect(out).toMatch(/^✔ .*: 26 rule\(s\) in 22 file\(s\) are valid/m);
     expect(code).toBe(0);
   });
 });
