@@ -1,5 +1,4 @@
 import { splitReadouts } from './split-readouts';
-import { splitExperimentLines } from '../console/pages/experiment-lines';
 
 // Every split of a rule read out on its own: arms told apart by the branch index even when two
 // splits name their arms alike, each against its own control.
@@ -33,15 +32,5 @@ describe('splitReadouts', () => {
     expect(offer.versusControl!.relativeLift).toBeCloseTo(1, 5);
     expect(second).toMatchObject({ branch: 2, at: 'do.2', control: 'arm:control' });
     expect(second.tooFew).toMatch(/^too few to say: arm:a: 10 run\(s\)/);
-  });
-
-  it('the console says which split each line is about when there are several', () => {
-    const lines = splitExperimentLines(splitReadouts(BRANCHES, counts));
-    expect(lines[0]).toMatch(/^experiment \(split do\.0\): arm:offer 20\.0% .*: \+10\.0 pts vs arm:holdout/);
-    expect(lines).toContain(
-      'experiment (split do.2): too few to say: arm:a: 10 run(s), fewer than 30; arm:control: 10 run(s), fewer than 30',
-    );
-    const one = splitExperimentLines(splitReadouts(BRANCHES.slice(0, 1), counts));
-    expect(one[0]).toMatch(/^experiment: /);
   });
 });

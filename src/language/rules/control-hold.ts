@@ -35,5 +35,7 @@ export function heldByControlArm(
 ): string | undefined {
   if (!plan?.branches || !isCustomerMessage(actionType)) return undefined;
   const label = controlArmTaken(plan, decided, action);
-  return label ? `the run took the control ${label.replace(/^arm:/, 'arm ')}: it sends no message` : undefined;
+  return label
+    ? `the run took the control ${label.replace(/^arm:/, 'arm ')}: it sends no message`
+    : undefined;
 }

@@ -196,7 +196,8 @@ function checkQuietDays(
   const lists: [YamlPath, string[] | null | undefined][] = [
     [['quiet-days'], top],
     ...Object.entries(categories ?? {}).map(
-      ([name, c]) => [['categories', name, 'quiet-days'], c.quietDays] as [YamlPath, string[] | null | undefined],
+      ([name, c]) =>
+        [['categories', name, 'quiet-days'], c.quietDays] as [YamlPath, string[] | null | undefined],
     ),
   ];
   for (const [path, names] of lists)

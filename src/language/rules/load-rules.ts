@@ -157,8 +157,7 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
         if (def && opts.skipDisabled && !def.enabled) {
           skippedDisabled.push(def.id);
           skippedDefs.push(def);
-        }
-        else if (def) loaded.push({ def, at });
+        } else if (def) loaded.push({ def, at });
       }
     }
   }

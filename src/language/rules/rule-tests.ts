@@ -7,7 +7,7 @@ import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { actionLabel } from '../catalogue/catalogue';
 import { formatTraceList } from '../matching/format-explain';
 import { toMirroredContact } from '../../crm-contract/mirrored-contact';
-import { resolveRelativeDates, type RuleSegmentFilters } from '../segment-filters/resolved-filters';
+import { resolveRelativeDates } from '../segment-filters/resolved-filters';
 import { tagNamesFromContact } from '../segment-filters/contact-in-segment';
 import { matchesSegment } from '../segment-filters/segment-filter';
 import { stableStringify } from './content-hash';
