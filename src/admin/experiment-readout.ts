@@ -131,20 +131,3 @@ export function experimentReadout(arms: readonly ArmCounts[], control?: string):
         : {}),
   };
 }
-
-/** The split arms of a rule's branch counts (`arm:<name>`), as the readout reads them. */
-export function splitArmCounts(
-  arms: readonly { label: string; runs: number; goalReached: number }[],
-): ArmCounts[] {
-  return arms
-    .filter((a) => a.label.startsWith('arm:'))
-    .map((a) => ({ label: a.label, runs: a.runs, converted: a.goalReached }));
-}
-
-/** The control arm's label: the arm declared `control: true`, else one named `control`, else none. */
-export function controlLabel(
-  branches: readonly { kind: string; arms: readonly { label: string; control?: true }[] }[] | undefined,
-): string | undefined {
-  const arms = (branches ?? []).filter((b) => b.kind === 'split').flatMap((b) => b.arms);
-  return arms.find((a) => a.control)?.label ?? arms.find((a) => a.label === 'arm:control')?.label;
-}

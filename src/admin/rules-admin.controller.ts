@@ -2,7 +2,8 @@ import { BadRequestException, Controller, Get, Param, Post, Query } from '@nestj
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { RunsRepository } from '../persistence/ledger/runs.repository';
 import { RuleSetService } from '../rule-set/rule-set.service';
-import { controlLabel, experimentReadout, splitArmCounts } from './experiment-readout';
+import { experimentReadout } from './experiment-readout';
+import { splitReadouts } from './split-readouts';
 import { MinRole } from '../roles/min-role.decorator';
 
 @ApiTags('admin')
@@ -53,19 +54,21 @@ export class RulesAdminController {
   @Get(':id/experiment')
   @ApiOperation({
     summary:
-      "A rule's split as an experiment: goal conversions per arm with 95% intervals, each arm's lift against the control arm, or 'too few to say' (default: last 30 days)",
+      "A rule's splits as experiments (`splits`, one readout per split; the first split's also at the top level): goal conversions per arm with 95% intervals, each arm's lift against its split's control arm, or 'too few to say' (default: last 30 days)",
   })
   @ApiQuery({ name: 'since', required: false, description: 'ISO date-time' })
   async experiment(@Param('id') id: string, @Query('since') since?: string) {
     const from = since ? new Date(since) : new Date(Date.now() - 30 * 86_400_000);
     if (Number.isNaN(from.getTime())) throw new BadRequestException('since must be an ISO date-time');
     const rule = this.rules.current()?.rule(id);
-    const counts = await this.runs.branchCounts(id, from);
+    const splits = splitReadouts(rule?.branches, await this.runs.armCountsByBranch(id, from));
     return {
       ruleId: id,
       since: from.toISOString(),
       goal: rule?.goal !== undefined,
-      ...experimentReadout(splitArmCounts(counts.arms), controlLabel(rule?.branches)),
+      // The first split at the top level, as before there was one readout per split.
+      ...(splits[0] ?? experimentReadout([])),
+      splits,
     };
   }
 

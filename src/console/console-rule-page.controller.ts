@@ -1,7 +1,11 @@
 // One rule's page, /console/rules/<id>: its description, its YAML (highlighted on the server, as
 // the running set has it), its arms and goal conversions, its recent runs and skipped messages,
-// the pause / shadow controls, and "Run for a contact" only where a manual run can match (else
+// its customer messages per category (category-messages.ts), the pause / shadow controls, and "Run for a contact" only where a manual run can match (else
 // why not). An id the running set does not have answers the console's HTML 404 page.
+import { categoryMessageRows } from './pages/category-messages';
+import { CUSTOMER_MESSAGE_TYPES } from '../language/policy/customer-messages';
+import { splitExperimentLines } from './pages/experiment-lines';
+import { splitReadouts } from '../admin/split-readouts';
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { MinRole } from '../roles/min-role.decorator';
@@ -65,9 +69,13 @@ export class ConsoleRulePageController {
     }
     const period = parsePeriod(rawPeriod, '24h');
     const since = periodStart(period);
-    const [counts, arms, recent, skipped, yaml] = await Promise.all([
+    // A split with a goal is an experiment: each split read out against its control (split-readouts.ts).
+    const isExperiment = !!rule.goal && !!rule.branches?.some((b) => b.kind === 'split');
+    const [counts, arms, perBranch, byCategory, recent, skipped, yaml] = await Promise.all([
       this.runs.countsByRule(since),
       rule.branches || rule.goal ? this.runs.branchCounts(rule.id, since) : undefined,
+      isExperiment ? this.runs.armCountsByBranch(rule.id, since) : [],
+      this.actionResults.messageCountsByCategory(rule.id, CUSTOMER_MESSAGE_TYPES, since),
       this.runs.list({ rule: rule.id, hideNotMatched: true, skipsOf: MESSAGE_SKIP_KINDS, limit: RECENT }),
       this.actionResults.skippedMessages({ ...MESSAGE_SKIP_KINDS, since, rule: rule.id }, RECENT),
       this.yamlOf(rule),
@@ -104,8 +112,14 @@ export class ConsoleRulePageController {
         paused: 0,
         failed: 0,
       },
-      branches: arms ? branchSummary(arms, !!rule.goal) : undefined,
+      branches: arms
+        ? {
+            ...branchSummary(arms, !!rule.goal),
+            experiment: isExperiment ? splitExperimentLines(splitReadouts(rule.branches, perBranch)) : [],
+          }
+        : undefined,
       yaml,
+      categories: categoryMessageRows(byCategory, set?.policy),
       manualRun: blocker === null,
       manualRunBlocker: blocker ?? '',
       recent: rows.map((r) => ({

@@ -21,8 +21,8 @@ import { statusTone, when } from './pages/format';
 import { parsePeriod, PERIODS, periodStart, type Period } from './queries/period';
 import { branchChart, branchSummary, CHART_BUCKET_MS } from './pages/branch-counts';
 import { manualRunBlocker } from './pages/rule-page';
-import { experimentLines } from './pages/experiment-lines';
-import { controlLabel, experimentReadout, splitArmCounts } from '../admin/experiment-readout';
+import { splitExperimentLines } from './pages/experiment-lines';
+import { splitReadouts } from '../admin/split-readouts';
 import { RunsRepository } from '../persistence/ledger/runs.repository';
 import type { RuleControlChange } from '../rule-controls/rule-control-audit.entity';
 import { RuleControlsRepository } from '../rule-controls/rule-controls.repository';
@@ -109,16 +109,15 @@ export class ConsoleRulesController {
   /** A rule's runs per arm and goal conversions in the period, and its chart's data (JSON for branch-chart.js). */
   private async armsOf(rule: RuleDefinition, since: Date, period: Period) {
     const bucketMs = CHART_BUCKET_MS[period];
-    const [counts, buckets] = await Promise.all([
+    // A split with a goal is an experiment: each split's readout against its control arm (experiment-lines.ts).
+    const isExperiment = !!rule.goal && !!rule.branches?.some((b) => b.kind === 'split');
+    const [counts, buckets, perBranch] = await Promise.all([
       this.runs.branchCounts(rule.id, since),
       this.runs.branchBuckets(rule.id, since, bucketMs),
+      isExperiment ? this.runs.armCountsByBranch(rule.id, since) : [],
     ]);
     const chart = branchChart(buckets, !!rule.goal, { since, now: new Date(), bucketMs });
-    // A split with a goal is an experiment: its readout against the control arm (experiment-lines.ts).
-    const experiment =
-      rule.goal && rule.branches?.some((b) => b.kind === 'split')
-        ? experimentLines(experimentReadout(splitArmCounts(counts.arms), controlLabel(rule.branches)))
-        : [];
+    const experiment = isExperiment ? splitExperimentLines(splitReadouts(rule.branches, perBranch)) : [];
     return [
       rule.id,
       { ...branchSummary(counts, !!rule.goal), experiment, chart: JSON.stringify(chart) },

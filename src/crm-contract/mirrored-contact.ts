@@ -24,7 +24,8 @@ const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : v 
 
 /** Dates are cut to milliseconds here so the SQL and the pure evaluation see the same instant. */
 function date(v: unknown, field: string, id: string): Date {
-  const d = new Date(str(v));
+  // A Date: a contact already mirrored (a forecast's contacts file), read again.
+  const d = v instanceof Date ? new Date(v.getTime()) : new Date(str(v));
   if (Number.isNaN(d.getTime()))
     throw new Error(`contact ${id}: ${field} is not a date (${JSON.stringify(v)})`);
   return d;

@@ -180,6 +180,8 @@ function simulateRule(
       prepared,
       contact,
       (action, i) => {
+        // A run in a split's control arm sends no message (control-hold.ts), as in the engine.
+        if (path.controlHeld(i)) return { skip: 'control_arm' };
         const category = declaredCategory(action);
         const ticket = policy.submit(contact.id, {
           type: action.type,

@@ -3,6 +3,7 @@
 // src/language/rules/branch-plan.ts) and how long after the trigger each action comes (the waits
 // passed before it). A wait's outcome is taken as `on-timeout`: no later event is known. Pure.
 import { replayedPath, splitPoint } from '../language/rules/branch-plan';
+import { heldByControlArm } from '../language/rules/control-hold';
 import type { EvaluationFacts, RuleDefinition } from '../language/rules/rule-types';
 
 export interface RunPath {
@@ -12,6 +13,8 @@ export interface RunPath {
   arms: ReadonlyMap<number, number>;
   /** Per action index: the time spent in the waits passed before it. */
   delayMs: (action: number) => number;
+  /** Why the action is not sent: a customer message after a control arm taken (control-hold.ts). */
+  controlHeld: (action: number) => string | undefined;
 }
 
 type PathRule = Pick<RuleDefinition, 'id' | 'version' | 'actions' | 'waits' | 'branches' | 'timezone'>;
@@ -24,6 +27,7 @@ export function runPath(rule: PathRule, facts: EvaluationFacts, contactId: strin
       actions: rule.actions.map((_a, i) => i),
       arms: new Map(),
       delayMs: (action) => waitedBefore(waits, waits.keys(), action),
+      controlHeld: () => undefined,
     };
   }
   const path = replayedPath(rule, facts, splitPoint(rule.id, rule.version, contactId));
@@ -31,6 +35,7 @@ export function runPath(rule: PathRule, facts: EvaluationFacts, contactId: strin
     actions: path.actions,
     arms: path.arms,
     delayMs: (action) => waitedBefore(waits, path.waits.values(), action),
+    controlHeld: (action) => heldByControlArm(rule, path.arms, action, rule.actions[action].type),
   };
 }
 

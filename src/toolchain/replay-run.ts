@@ -22,6 +22,11 @@ export interface PendingRun {
   finish(): ReplayedRun;
 }
 
+/** The outcome of a message a control arm holds: known at once, no policy asked. */
+const CONTROL_ARM: PolicyTicket = {
+  outcome: { kind: 'skipped', reason: 'control_arm', detail: 'the run took a control arm' },
+};
+
 export function replayRun(
   rule: RuleDefinition,
   labels: readonly string[],
@@ -36,6 +41,8 @@ export function replayRun(
   const steps: { label: string; ticket?: PolicyTicket }[] = path.actions.map((a) => {
     const at = new Date(facts.now.getTime() + path.delayMs(a));
     const action = rule.actions[a];
+    // A run in a split's control arm sends no message (control-hold.ts), as in the engine.
+    if (path.controlHeld(a)) return { label: labels[a], ticket: CONTROL_ARM };
     const category = declaredCategory(action);
     const ticket = policy?.submit(contactId, {
       type: action.type,

@@ -167,6 +167,9 @@ describe('console on the demo: names, attention first, rule pages', () => {
     expect(yaml).not.toContain('hello-on-notes'); // its own document of the file only
     expect(await page.locator('pre.yaml .y-key', { hasText: 'send-message' }).count()).toBe(1);
     expect(await page.locator('table.skipped-messages').innerText()).toContain('needs_assignee');
+    // Messages per category (issue 33): the greeting declares none, counted in the named default.
+    const byCategory = await page.locator('table.messages-by-category tbody tr').first().innerText();
+    expect(byCategory).toMatch(/^default \(no category declared\)\s+\d+\s+[1-9]\d* \(.*needs_assignee \d+/);
     expect(await page.locator('a.run-for-contact').count()).toBe(1);
     await screenshot(page, 'rule');
 

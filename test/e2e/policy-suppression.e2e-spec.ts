@@ -26,8 +26,9 @@ interface ActionRow {
 // Issue 33, goal 1 (must show): the policy's suppressions hold every rule's messages, whatever the
 // rule says: a contact tagged `opted-out` gets none of three rules' marketing messages and still
 // its receipt (a service message crosses a marketing opt-out); STOP from the customer (the
-// sandbox's inbound message) tags the contact and confirms once. The recipes' policy and
-// STOP/START rules, as shipped in recipes/.
+// sandbox's inbound message) tags the contact and confirms once; a global suppression
+// (`do-not-contact`) holds the receipt too. The recipes' policy and STOP/START rules, as shipped
+// in recipes/.
 describe('suppression in the messaging policy, end to end', () => {
   let h: Harness;
   let db: DataSource;
@@ -37,6 +38,8 @@ describe('suppression in the messaging policy, end to end', () => {
     h = await startHarness({
       rules: {
         'policy.yaml': readFileSync(join(RECIPES, 'policy', 'policy.yaml'), 'utf8'),
+        // The segment the policy's suppression names (unknown-segment without it).
+        'lapsed-customers.yaml': readFileSync(join(RECIPES, 'policy', 'lapsed-customers.yaml'), 'utf8'),
         'stop-start.yaml': readFileSync(join(RECIPES, 'stop-start.yaml'), 'utf8'),
         'offer-a.yaml': marketing('offer-a'),
         'offer-b.yaml': marketing('offer-b'),
@@ -94,6 +97,31 @@ describe('suppression in the messaging policy, end to end', () => {
       [contact.id],
     );
     expect(detail.error_message).toBe('tag opted-out (holds marketing); category marketing');
+  });
+
+  it('a global suppression (do-not-contact) holds the receipt too: no category crosses it', async () => {
+    const tag = await crm(h, 'POST', '/v1/tags', { name: 'do-not-contact' });
+    expect(tag.status).toBe(201);
+    const contact = await newContact(h, 'Dora Donot', {
+      assigneeId: DEMO.members.ana,
+      tagIds: [tag.body.id],
+    });
+    const res = await crm(h, 'PATCH', `/v1/contacts/${contact.id}`, { tagIds: [tag.body.id, tagIds.promo] });
+    expect(res.status).toBe(200);
+    const rows = await settledActions(contact.id, 4);
+    expect(rows).toEqual(
+      ['offer-a', 'offer-b', 'offer-c', 'receipt'].map((rule_id) => ({
+        rule_id,
+        status: 'skipped',
+        reason: 'suppressed',
+      })),
+    );
+    const [receipt] = await db.query(
+      `SELECT a.error_message FROM runs r JOIN action_results a ON a.run_id = r.id
+        WHERE r.contact_id = $1 AND r.rule_id = 'receipt'`,
+      [contact.id],
+    );
+    expect(receipt.error_message).toBe('tag do-not-contact; category service');
   });
 
   it('STOP from the customer opts out and confirms once; a second STOP is not confirmed', async () => {

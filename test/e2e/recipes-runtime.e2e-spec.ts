@@ -21,8 +21,13 @@ const recipeFiles = {
       .filter((f) => f.endsWith('.yaml') && !f.endsWith('.test.yaml'))
       .map((f) => [f, readFileSync(join(RECIPES, f), 'utf8')]),
   ),
-  // The recipes' messaging policy: the categories the recipes name, the opt-out.
-  'policy.yaml': readFileSync(join(RECIPES, 'policy', 'policy.yaml'), 'utf8'),
+  // The recipes' messaging policy (the categories the recipes name, the opt-out) and the rules
+  // beside it: the segment its suppression names, a rule with two categories.
+  ...Object.fromEntries(
+    readdirSync(join(RECIPES, 'policy'))
+      .filter((f) => f.endsWith('.yaml') && !f.endsWith('.test.yaml'))
+      .map((f) => [f, readFileSync(join(RECIPES, 'policy', f), 'utf8')]),
+  ),
   // The recipes' custom source (shop-order-status.yaml).
   'sources.yaml': readFileSync(join(RECIPES, 'sources', 'sources.yaml'), 'utf8'),
 };

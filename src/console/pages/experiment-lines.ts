@@ -2,6 +2,7 @@
 // the control (difference in points with its 95% interval, relative lift, p-value), the method
 // named, or "too few to say" (src/admin/experiment-readout.ts decides). Pure.
 import type { ExperimentReadout } from '../../admin/experiment-readout';
+import type { SplitReadout } from '../../admin/split-readouts';
 
 const pts = (x: number) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)} pts`;
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -18,4 +19,12 @@ export function experimentLines(r: ExperimentReadout): string[] {
     return `experiment: ${rate}: ${pts(v.difference)} vs ${r.control} (95% CI ${pts(v.interval.low)} to ${pts(v.interval.high)})${lift}, ${p(v.pValue)}`;
   });
   return [...lines, `method: ${r.method}`];
+}
+
+/** Every split's lines; with more than one split, each line says which (`experiment (split do.2): ...`). */
+export function splitExperimentLines(splits: readonly SplitReadout[]): string[] {
+  if (splits.length === 1) return experimentLines(splits[0]);
+  return splits.flatMap((s) =>
+    experimentLines(s).map((line) => line.replace(/^(experiment|method):/, `$1 (split ${s.at}):`)),
+  );
 }

@@ -9,7 +9,7 @@ import { actionShown } from './format';
 
 export type Tone = 'ok' | 'bad' | 'warn' | 'muted' | 'info';
 
-const POLICY_REASONS = new Set(['policy_cap', 'quiet_hours', 'suppressed', 'holdout']);
+const POLICY_REASONS = new Set(['policy_cap', 'quiet_hours', 'suppressed', 'holdout', 'control_arm']);
 
 export interface TimelineStep {
   at: Date;

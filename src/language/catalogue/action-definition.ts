@@ -32,7 +32,9 @@ export type SkipReason =
   /** A suppression of the policy (an opt-out) holds the message's category. */
   | 'suppressed'
   /** The policy's global control group (holdout): the contact gets no message of the category. */
-  | 'holdout';
+  | 'holdout'
+  /** The run took a split's control arm: no customer message for the rest of it (control-hold.ts). */
+  | 'control_arm';
 
 export type GuardVerdict = { proceed: true } | { proceed: false; reason: SkipReason; detail: string };
 

@@ -47,7 +47,7 @@ export function judgeMessage(
 ): PolicyDecision | undefined {
   if (!policyApplies(policy) || !isCustomerMessage(message.type)) return undefined;
   const category = categoryOf(policy, message.category);
-  const suppressed = suppressionFor(policy, message.contact, category);
+  const suppressed = suppressionFor(policy, message.contact, category, message.now);
   if (suppressed)
     return {
       kind: 'skip',

@@ -39,6 +39,8 @@ export interface MessagingPolicy {
   exemptRepliesWithinMs?: number;
   /** Named calendars: sorted YYYY-MM-DD dates. */
   calendars: Record<string, string[]>;
+  /** Calendars (names in `calendars`) on whose dates no message goes: quiet days, like quiet hours. */
+  quietDays?: string[];
   /** Message categories with their own caps / quiet hours (policy-categories.ts). */
   categories?: Record<string, CategoryRules>;
   /** The category of a message that declares none (default `default`). */
@@ -87,7 +89,10 @@ export function policyApplies(policy: MessagingPolicy | undefined): policy is Me
       policy.quietHours !== undefined ||
       (policy.suppress ?? []).length > 0 ||
       policy.holdout !== undefined ||
-      Object.values(policy.categories ?? {}).some((c) => (c.caps ?? []).length > 0 || c.quietHours))
+      (policy.quietDays ?? []).length > 0 ||
+      Object.values(policy.categories ?? {}).some(
+        (c) => (c.caps ?? []).length > 0 || c.quietHours || (c.quietDays ?? []).length > 0,
+      ))
   );
 }
 
@@ -109,6 +114,13 @@ export function decidePolicy(policy: MessagingPolicy, input: PolicyInput): Polic
   if (grace !== undefined && input.inboundAt) {
     const age = now.getTime() - input.inboundAt.getTime();
     if (age >= 0 && age <= grace) return { kind: 'go', exempt: 'reply within the grace' };
+  }
+  const day = quietDay(policy, now, input.zone);
+  if (day) {
+    const detail = `quiet day ${day.date} (calendar ${day.calendar}) in ${input.zone}`;
+    return policy.inQuietHours === 'skip'
+      ? { kind: 'skip', reason: 'quiet_hours', detail }
+      : { kind: 'defer', reason: 'quiet_hours', until: day.until, detail };
   }
   const q = policy.quietHours;
   if (q && inQuietHours(q, now, input.zone)) {
@@ -178,4 +190,24 @@ export function inboundAt(message: Record<string, unknown> | undefined): Date | 
 /** Whether `at` falls on one of the calendar's dates, read in `zone`. */
 export function isCalendarDay(dates: readonly string[], at: Date, zone: string): boolean {
   return dates.includes(DateTime.fromJSDate(at, { zone }).toISODate()!);
+}
+
+/**
+ * The quiet day `at` falls on (a date of one of the policy's `quietDays` calendars, read in `zone`),
+ * with the first minute after the run of quiet days it starts: the release of a deferred message.
+ */
+export function quietDay(
+  policy: Pick<MessagingPolicy, 'quietDays' | 'calendars'>,
+  at: Date,
+  zone: string,
+): { date: string; calendar: string; until: Date } | undefined {
+  const names = policy.quietDays ?? [];
+  const calendarOf = (date: string) => names.find((n) => policy.calendars[n]?.includes(date));
+  let day = DateTime.fromJSDate(at, { zone }).startOf('day');
+  const date = day.toISODate()!;
+  const calendar = calendarOf(date);
+  if (!calendar) return undefined;
+  // Consecutive quiet days (Christmas Eve to Boxing Day) release at the end of the last; bounded.
+  for (let i = 0; i < 366 && calendarOf(day.toISODate()!); i++) day = day.plus({ days: 1 });
+  return { date, calendar, until: day.toJSDate() };
 }

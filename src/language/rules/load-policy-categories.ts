@@ -41,6 +41,9 @@ export function policyCategories(
         if (quiet) rules.quietHours = quiet;
         rules.inQuietHours = (q as { then?: unknown }).then === 'skip' ? 'skip' : 'defer';
       }
+      const days = c['quiet-days'];
+      if (days === 'none') rules.quietDays = null;
+      else if (Array.isArray(days)) rules.quietDays = days as string[];
       out.categories[name] = rules;
     }
   }
@@ -63,18 +66,20 @@ export function policyCategories(
         s.field !== undefined
           ? `field ${String(s.field)}${s.equals !== undefined ? ` = ${JSON.stringify(s.equals)}` : ''}`
           : '',
+        s.segment !== undefined ? `segment ${String(s.segment)}` : '',
       ].filter(Boolean);
       return {
         name: words.join(' and ') || 'suppression',
         ...(typeof s.tag === 'string' ? { tag: s.tag } : {}),
         ...(typeof s.field === 'string' ? { field: s.field } : {}),
         ...(s.equals !== undefined ? { equals: s.equals as string | number | boolean } : {}),
+        ...(typeof s.segment === 'string' ? { segment: s.segment } : {}),
         ...(categories ? { categories } : {}),
       };
     });
     for (const [i, s] of out.suppress.entries())
-      if (s.tag === undefined && s.field === undefined)
-        ctx.error(['suppress', i], 'invalid-policy', 'a suppression needs tag: or field:');
+      if (s.tag === undefined && s.field === undefined && s.segment === undefined)
+        ctx.error(['suppress', i], 'invalid-policy', 'a suppression needs tag:, field: or segment:');
   }
   const holdout = raw.holdout as { percent: number; salt?: string; categories?: string[] } | undefined;
   if (holdout) {

@@ -15,7 +15,7 @@ import { isPlainObject, RuleContext } from './rule-context';
 import type { RuleProblem } from './rule-types';
 import { createAjv, issuesToProblems, schemaIssues } from './schema-problems';
 import policySchema from './policy.schema.json';
-import { parseYamlFile, type YamlPath } from './yaml-source';
+import { parseYamlFile, type Locator, type YamlPath } from './yaml-source';
 import { policyCategories } from './load-policy-categories';
 
 const POLICY_RE = /(^|[\\/])policy\.ya?ml$/i;
@@ -79,6 +79,8 @@ function readQuietHours(
 export interface PolicyLoad {
   policy?: MessagingPolicy;
   problems: RuleProblem[];
+  /** Positions in policy.yaml, for the checks made with the rules (link-policy-segments.ts). */
+  at?: Locator;
 }
 
 /** `files` are every file of the rule set: .ics calendars are looked up among them. Pure. */
@@ -162,6 +164,8 @@ export function loadPolicy(policyFiles: readonly RuleFile[], files: readonly Rul
       });
     calendars[name] = read.dates;
   }
+  const quietDays = Array.isArray(raw['quiet-days']) ? (raw['quiet-days'] as string[]) : undefined;
+  checkQuietDays(ctx, calendars, quietDays, categoriesPart.categories);
   const grace = raw['exempt-replies-within'];
   const policyBody = {
     timezone,
@@ -174,8 +178,35 @@ export function loadPolicy(policyFiles: readonly RuleFile[], files: readonly Rul
     inQuietHours: q?.then === 'skip' ? ('skip' as const) : ('defer' as const),
     ...(typeof grace === 'string' ? { exemptRepliesWithinMs: parseDuration(grace)! } : {}),
     calendars,
+    ...(quietDays && quietDays.length > 0 ? { quietDays } : {}),
     ...categoriesPart,
   };
   if (problems.some((p) => p.severity === 'error')) return { problems };
-  return { policy: { hash: contentHash(policyBody), ...policyBody }, problems };
+  return { policy: { hash: contentHash(policyBody), ...policyBody }, problems, at };
+}
+
+/** Quiet days name calendars of the policy: an unknown name would hold nothing (`unknown-calendar`). */
+function checkQuietDays(
+  ctx: RuleContext,
+  calendars: Record<string, string[]>,
+  top: string[] | undefined,
+  categories: Record<string, { quietDays?: string[] | null }> | undefined,
+): void {
+  const known = Object.keys(calendars);
+  const lists: [YamlPath, string[] | null | undefined][] = [
+    [['quiet-days'], top],
+    ...Object.entries(categories ?? {}).map(
+      ([name, c]) =>
+        [['categories', name, 'quiet-days'], c.quietDays] as [YamlPath, string[] | null | undefined],
+    ),
+  ];
+  for (const [path, names] of lists)
+    (names ?? []).forEach((n, i) => {
+      if (!calendars[n])
+        ctx.error(
+          [...path, i],
+          'unknown-calendar',
+          `no calendar ${JSON.stringify(n)} in calendars:${known.length ? ` (known: ${known.join(', ')})` : ''}`,
+        );
+    });
 }

@@ -1,6 +1,7 @@
 // The rules loader: files -> YAML -> schema -> semantics -> set-level checks -> CompiledRuleSet.
 // Every problem of every file is collected; the set is compiled only when there is no error.
 import { checkCategories } from './check-categories';
+import { linkPolicySegments } from './link-policy-segments';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { CompiledRuleSet } from '../matching/compiled-rule-set';
@@ -12,7 +13,7 @@ import { isSourcesFile, parseSources } from './custom-sources';
 import type { LoadedRule } from './loaded-rule';
 import { normalizeRule } from './normalize-rule';
 import { isPlainObject } from './rule-context';
-import type { RuleProblem } from './rule-types';
+import type { RuleDefinition, RuleProblem } from './rule-types';
 import { parseYamlFile, type Locator } from './yaml-source';
 import { isIcsFile, isPolicyFile, loadPolicy } from './load-policy';
 
@@ -135,6 +136,8 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
   const loaded: LoadedRule[] = [];
   const ids: { id: string; at: Locator }[] = [];
   const skippedDisabled: string[] = [];
+  /** Disabled rules left out still name their segments (a suppression may name one). */
+  const skippedDefs: RuleDefinition[] = [];
   const policy = loadPolicy(
     files.filter((f) => isPolicyFile(f.path)),
     files,
@@ -151,8 +154,10 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
       for (const { value, at } of items) {
         if (isPlainObject(value) && typeof value.rule === 'string') ids.push({ id: value.rule, at });
         const def = normalizeRule(value, at, problems, policy.policy?.calendars);
-        if (def && opts.skipDisabled && !def.enabled) skippedDisabled.push(def.id);
-        else if (def) loaded.push({ def, at });
+        if (def && opts.skipDisabled && !def.enabled) {
+          skippedDisabled.push(def.id);
+          skippedDefs.push(def);
+        } else if (def) loaded.push({ def, at });
       }
     }
   }
@@ -163,13 +168,15 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
   if (opts.secretHosts) problems.push(...checkSecretHosts(loaded, opts.secretHosts, opts.allowedHosts));
   problems.push(...checkCustomTriggers(loaded, sources.sources));
   problems.push(...checkCategories(loaded, policy.policy));
+  const linked = linkPolicySegments(policy.policy, policy.at, [...loaded.map((l) => l.def), ...skippedDefs]);
+  problems.push(...linked.problems);
   const sorted = sortProblems(problems);
   const skipped = opts.skipDisabled ? { skippedDisabled } : {};
   if (sorted.some((p) => p.severity === 'error')) return { problems: sorted, loaded, ...skipped };
   return {
     ruleSet: new CompiledRuleSet(
       loaded.map((l) => l.def),
-      policy.policy,
+      linked.policy,
       sources.sources,
     ),
     problems: sorted,

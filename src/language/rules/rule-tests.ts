@@ -7,9 +7,8 @@ import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { actionLabel } from '../catalogue/catalogue';
 import { formatTraceList } from '../matching/format-explain';
 import { toMirroredContact } from '../../crm-contract/mirrored-contact';
-import { resolveRelativeDates, type RuleSegmentFilters } from '../segment-filters/resolved-filters';
-import { SegmentFilterError } from '../segment-filters/segment-filter-error';
-import { isUuid } from '@crm-rules/crm-contract';
+import { resolveRelativeDates } from '../segment-filters/resolved-filters';
+import { tagNamesFromContact } from '../segment-filters/contact-in-segment';
 import { matchesSegment } from '../segment-filters/segment-filter';
 import { stableStringify } from './content-hash';
 import { sortProblems, type RuleFile } from './load-rules';
@@ -213,33 +212,3 @@ function diff(expected: RuleAction[], actual: RuleTestOutcome['actions']): strin
 
 const renders = (texts: string[] | undefined): string =>
   texts?.length ? `, renders ${texts.map((t) => JSON.stringify(t)).join(', ')}` : '';
-
-/** Matches no tag: a contact without a tag of that name is not in a segment that asks for it. */
-const NO_SUCH_TAG = '00000000-0000-4000-8000-000000000000';
-
-/**
- * Rule tests have no CRM directory: a tag named in `tagIds` is the test contact's tag of that name
- * (or none, so it does not match); a stage or member must be given by uuid (the contact only
- * carries ids for them).
- */
-function tagNamesFromContact(
-  filters: RuleSegmentFilters,
-  contact: EvaluationFacts['contact'],
-): RuleSegmentFilters {
-  const tags = ((contact as { tags?: { id: string; name: string }[] } | undefined)?.tags ?? []).filter(
-    (t) => typeof t?.name === 'string',
-  );
-  const out: RuleSegmentFilters = { ...filters };
-  if (Array.isArray(filters.tagIds))
-    out.tagIds = filters.tagIds.map((v) =>
-      isUuid(v) ? v : (tags.find((t) => t.name.toLowerCase() === String(v).toLowerCase())?.id ?? NO_SUCH_TAG),
-    );
-  for (const member of ['stageIds', 'assigneeIds'] as const) {
-    const name = (filters[member] as unknown[] | undefined)?.find((v) => !isUuid(v));
-    if (name !== undefined)
-      throw new SegmentFilterError(
-        `${member}: "${String(name)}" is a name; rule tests know tags by name (the contact's), stages and members by uuid`,
-      );
-  }
-  return out;
-}

@@ -7,6 +7,7 @@ import type { CompiledRuleSet } from '../matching/compiled-rule-set';
 import { formatEvaluation } from '../matching/format-explain';
 import { durationText } from '../matching/format-timing';
 import type { EvaluationFacts, RuleAction, RuleDefinition, WaitStep } from './rule-types';
+import { heldByControlArm } from './control-hold';
 import { armNotTaken, decideBranch, failureBranchOf, nextControl, splitPoint } from './branch-plan';
 import { gateBefore, goalMet, limitPeriod, unlessHolds, untilMatches } from './run-gates';
 import { mockedOutcome, type MockedResponses } from './mocked-responses';
@@ -194,6 +195,12 @@ export class RunTimeline {
         );
       if (gate.kind === 'skip-action') {
         this.note(now, rule, `action ${run.next + 1} skipped: ${gate.why}`);
+        continue;
+      }
+      // A run in a split's control arm sends no message (control-hold.ts), as in the engine.
+      const control = heldByControlArm(rule, run.decided, run.next, rule.actions[run.next].type);
+      if (control) {
+        this.note(now, rule, `action ${run.next + 1} skipped: control_arm (${control})`);
         continue;
       }
       // The messaging policy (timeline-policy-gate.ts): caps and quiet hours of customer messages.

@@ -195,6 +195,24 @@ export class ActionResultViews {
     return Object.fromEntries(rows.map((r) => [r.reason, r.n]));
   }
 
+  /**
+   * A rule's customer messages (`types`) of the runs created since, per declared category (null:
+   * none declared), status and reason: the console's counts per category (category-messages.ts).
+   */
+  messageCountsByCategory(
+    ruleId: string,
+    types: readonly string[],
+    since: Date,
+  ): Promise<{ category: string | null; status: string; reason: string | null; n: number }[]> {
+    return this.db.query(
+      `SELECT a.action->>'category' AS category, a.status, a.reason, count(*)::int AS n
+         FROM runs r JOIN action_results a ON a.run_id = r.id
+        WHERE r.rule_id = $1 AND r.created_at >= $3 AND a.action->>'type' = ANY($2::text[])
+        GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      [ruleId, types, since],
+    );
+  }
+
   /** Every action of the given runs, with its rule (contact timeline). */
   ofRuns(runIds: string[]): Promise<ContactActionRow[]> {
     return this.db.query(

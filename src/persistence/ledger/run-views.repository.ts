@@ -54,6 +54,25 @@ export class RunViews {
     return { ruleId, since: since.toISOString(), ...total, arms };
   }
 
+  /**
+   * A rule's acted runs since a date per branch (its index in the rule's branches) and arm label,
+   * with goal conversions: two splits with arms of the same name are told apart (split-readouts.ts).
+   */
+  armCountsByBranch(
+    ruleId: string,
+    since: Date,
+  ): Promise<{ branch: number; label: string; runs: number; goalReached: number }[]> {
+    return this.db.query(
+      `SELECT (e->>'branch')::int AS branch, e->>'label' AS label, count(*)::int AS runs,
+              count(*) FILTER (WHERE r.reason = 'goal_reached' OR r.goal_reached_at IS NOT NULL)::int AS "goalReached"
+         FROM runs r CROSS JOIN LATERAL jsonb_array_elements(r.timeline) e
+        WHERE r.rule_id = $1 AND r.created_at >= $2 AND r.status NOT IN ('not_matched', 'suppressed')
+          AND e->>'step' = 'branch' AND e ? 'branch'
+        GROUP BY 1, 2 ORDER BY 1, 2`,
+      [ruleId, since],
+    );
+  }
+
   /** branchCounts per time bucket of `bucketMs` (by created_at): all runs (label null), then per arm label. */
   async branchBuckets(ruleId: string, since: Date, bucketMs: number): Promise<RuleBranchBucket[]> {
     const rows: { t: string; label: string | null; runs: number; goalReached: number }[] =

@@ -4,6 +4,8 @@
 // `policy_cap` / `quiet_hours`) or defer (the run waits, durably, like a window). The runner holds
 // the contact's lease (contact-lease.ts) from this count to the send, so two workers never both
 // see room for the last message. Other actions, and every action when there is no policy, cost nothing.
+// Before the policy, policy or not: a run in a split's control arm sends no message (`control_arm`,
+// src/language/rules/control-hold.ts).
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { warnMessageSkip } from '../message-skip-log';
 import type { Contact } from '@crm-rules/crm-contract';
@@ -19,6 +21,9 @@ import { CUSTOMER_MESSAGE_TYPES, isCustomerMessage } from '../../../language/pol
 import { judgeMessage } from '../../../language/policy/judge-message';
 import { declaredCategory, policyContactOf } from '../../../language/policy/policy-categories';
 import { RuleSetService } from '../../../rule-set/rule-set.service';
+import { heldByControlArm } from '../../../language/rules/control-hold';
+import { timelineProgress } from '../../../persistence/ledger/run-timeline-entry';
+import type { SkipReason } from '../../../language/catalogue/action-definition';
 import type { RuleAction } from '../../../language/rules/rule-types';
 import { ENGINE_CLOCK, systemClock, type EngineClock } from '../../../config/engine-clock';
 import { RunTimingService, type GateOutcome, type TimingLedger } from './run-timing.service';
@@ -47,10 +52,14 @@ export class PolicyGateService {
     row: { id: string; action_index: number; action: unknown },
     contact: Contact,
   ): Promise<GateOutcome> {
-    const policy = this.policy();
-    if (!policyApplies(policy)) return 'go';
     const type = (row.action as RuleAction).type;
     if (!isCustomerMessage(type)) return 'go';
+    // A run in a split's control arm sends no message, policy or not (control-hold.ts).
+    const decided = timelineProgress(run.timeline ?? []).decided;
+    const control = heldByControlArm(run.timing, decided, row.action_index, type);
+    if (control) return this.skip(ledger, run, row, type, { reason: 'control_arm', detail: control });
+    const policy = this.policy();
+    if (!policyApplies(policy)) return 'go';
     const now = judgedAt(run, this.clock.now());
     const needs = ledgerNeeds(policy);
     // The ledger's send times (Postgres's clock) and the CRM's inbound time are real instants:
@@ -83,11 +92,7 @@ export class PolicyGateService {
       case 'go':
         return 'go';
       case 'skip':
-        await ledger.actions.skip(row.id, decision.reason, decision.detail);
-        await ledger.runs.record(run.id, { at, step: 'skipped', action, ...reasonOf(decision) });
-        this.metrics.actions.inc({ type, status: 'skipped', reason: decision.reason });
-        warnMessageSkip(this.logger, run, row, decision.reason);
-        return 'skip';
+        return this.skip(ledger, run, row, type, decision, now);
       case 'defer':
         return this.timing.sleep(run, ledger, now, decision.until, {
           at,
@@ -97,6 +102,27 @@ export class PolicyGateService {
           ...reasonOf(decision),
         });
     }
+  }
+
+  /** The message is skipped: the action's reason, a `skipped` timeline entry, the metric, a log line. */
+  private async skip(
+    ledger: TimingLedger,
+    run: RunRow,
+    row: { id: string; action_index: number; action: unknown },
+    type: string,
+    d: { reason: SkipReason; detail: string },
+    now = this.clock.now(),
+  ): Promise<GateOutcome> {
+    await ledger.actions.skip(row.id, d.reason, d.detail);
+    await ledger.runs.record(run.id, {
+      at: now.toISOString(),
+      step: 'skipped',
+      action: row.action_index,
+      ...reasonOf(d),
+    });
+    this.metrics.actions.inc({ type, status: 'skipped', reason: d.reason });
+    warnMessageSkip(this.logger, run, row, d.reason);
+    return 'skip';
   }
 }
 
