@@ -1,0 +1,71 @@
+// The DDL of the ledger's daily partitions: create days ahead, list a table's children, count the
+// rows a day still must keep, detach and drop a day. Names come from ledger-partitions.ts and are
+// checked as plain identifiers (DDL takes no bound parameters).
+import type { DataSource } from 'typeorm';
+import { assertIdentifier, parsePartitionName, type DailyPartition } from './ledger-partitions';
+
+export interface PartitionState {
+  name: string;
+  /** Null for a child that is not a day (the DEFAULT, an attached legacy table). */
+  from: Date | null;
+  to: Date | null;
+  bytes: number;
+}
+
+export class LedgerPartitionsRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /** Creates the days that are missing; an existing day is left as it is. */
+  async createDays(parent: string, days: readonly DailyPartition[]): Promise<void> {
+    assertIdentifier(parent);
+    for (const d of days) {
+      await this.db.query(
+        `CREATE TABLE IF NOT EXISTS ${assertIdentifier(d.name)} PARTITION OF ${parent}
+           FOR VALUES FROM ('${d.from.toISOString()}') TO ('${d.to.toISOString()}')`,
+      );
+    }
+  }
+
+  /** Every child of a partitioned table with its size on disk (indexes and TOAST included). */
+  async children(parent: string): Promise<PartitionState[]> {
+    const rows: { name: string; bytes: string }[] = await this.db.query(
+      `SELECT c.relname AS name, pg_total_relation_size(c.oid)::bigint AS bytes
+         FROM pg_inherits i
+         JOIN pg_class c ON c.oid = i.inhrelid
+         JOIN pg_class p ON p.oid = i.inhparent
+        WHERE p.relname = $1 AND p.relnamespace = 'public'::regnamespace
+        ORDER BY c.relname`,
+      [parent],
+    );
+    return rows.map((r) => {
+      const day = parsePartitionName(r.name);
+      return { name: r.name, from: day?.from ?? null, to: day?.to ?? null, bytes: Number(r.bytes) };
+    });
+  }
+
+  /**
+   * How many rows of one child match `keep` (a fixed predicate of the caller's, e.g. unfinished
+   * runs): a day that still holds one is not dropped.
+   */
+  async countKept(partition: string, keep: string): Promise<number> {
+    const rows: { n: string }[] = await this.db.query(
+      `SELECT count(*) AS n FROM ${assertIdentifier(partition)} WHERE ${keep}`,
+    );
+    return Number(rows[0].n);
+  }
+
+  /**
+   * Detaches and drops children in one transaction, in the order given (referencing tables
+   * first: a run's day cannot go while its action results' day still points at it).
+   */
+  async dropChildren(children: readonly { parent: string; name: string }[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      for (const c of children) {
+        await tx.query(
+          `ALTER TABLE ${assertIdentifier(c.parent)} DETACH PARTITION ${assertIdentifier(c.name)}`,
+        );
+        await tx.query(`DROP TABLE ${c.name}`);
+      }
+    });
+  }
+}
