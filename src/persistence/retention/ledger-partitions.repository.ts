@@ -9,6 +9,8 @@ export interface PartitionState {
   /** Null for a child that is not a day (the DEFAULT, an attached legacy table). */
   from: Date | null;
   to: Date | null;
+  /** The upper bound of any range child (a day's `to`, the legacy past's end); null for the DEFAULT. */
+  upTo: Date | null;
   bytes: number;
 }
 
@@ -28,8 +30,9 @@ export class LedgerPartitionsRepository {
 
   /** Every child of a partitioned table with its size on disk (indexes and TOAST included). */
   async children(parent: string): Promise<PartitionState[]> {
-    const rows: { name: string; bytes: string }[] = await this.db.query(
-      `SELECT c.relname AS name, pg_total_relation_size(c.oid)::bigint AS bytes
+    const rows: { name: string; bytes: string; bound: string }[] = await this.db.query(
+      `SELECT c.relname AS name, pg_total_relation_size(c.oid)::bigint AS bytes,
+              pg_get_expr(c.relpartbound, c.oid) AS bound
          FROM pg_inherits i
          JOIN pg_class c ON c.oid = i.inhrelid
          JOIN pg_class p ON p.oid = i.inhparent
@@ -39,7 +42,14 @@ export class LedgerPartitionsRepository {
     );
     return rows.map((r) => {
       const day = parsePartitionName(r.name);
-      return { name: r.name, from: day?.from ?? null, to: day?.to ?? null, bytes: Number(r.bytes) };
+      const upTo = / TO \('([^']+)'\)/.exec(r.bound)?.[1];
+      return {
+        name: r.name,
+        from: day?.from ?? null,
+        to: day?.to ?? null,
+        upTo: upTo ? new Date(upTo) : null,
+        bytes: Number(r.bytes),
+      };
     });
   }
 

@@ -7,6 +7,19 @@ const NAME = /^([a-z_]+)_p(\d{4})(\d{2})(\d{2})$/;
 /** Days created ahead of today: a scheduler outage of this long cannot leave an insert without its day. */
 export const PARTITION_DAYS_AHEAD = 3;
 
+export interface PartitionedTable {
+  table: string;
+  /** Rows that must outlive their day (a predicate on the table): a day holding one is not dropped. */
+  keep: string | null;
+}
+
+/**
+ * The ledger tables partitioned by day (migrations *-Partition*ByDay): retention creates their days
+ * ahead and drops whole days past the horizon before its row deletes (which then find only the
+ * legacy and DEFAULT partitions' old rows). docs/RELIABILITY.md, "Retention by partition".
+ */
+export const PARTITIONED_TABLES: readonly PartitionedTable[] = [{ table: 'contact_journal', keep: null }];
+
 export interface DailyPartition {
   /** `<table>_pYYYYMMDD`. */
   name: string;

@@ -4,6 +4,8 @@ export const RETENTION_QUEUE = 'retention';
 /** Daily, at a quiet hour; one job per tick whatever the number of scheduler processes. */
 export const RETENTION_CRON = '17 3 * * *';
 export const RETENTION_SCHEDULER_ID = 'retention-daily';
+/** A scheduler's start: the partitioned tables' days ahead, without waiting for the daily tick. */
+export const PARTITIONS_JOB = 'partitions';
 /** Rows per statement: short transactions, no long lock on the ledger tables. */
 export const RETENTION_BATCH = 1_000;
 
