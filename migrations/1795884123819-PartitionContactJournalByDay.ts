@@ -42,7 +42,11 @@ export class PartitionContactJournalByDay1795884123819 implements MigrationInter
                ADD CONSTRAINT "PK_contact_journal_legacy" PRIMARY KEY (id, at)`);
     await q(`ALTER INDEX "IDX_contact_journal_at" RENAME TO "IDX_contact_journal_legacy_at"`);
     await q(`ALTER INDEX "IDX_contact_journal_contact_at" RENAME TO "IDX_contact_journal_legacy_contact_at"`);
-    await q(`DROP INDEX "UQ_contact_journal_mirror_version"`);
+    // Kept on the past: a note of a version from before the migration (dated by the version, so in
+    // this partition) still meets the note the past holds of it, dated when it was noted.
+    await q(
+      `ALTER INDEX "UQ_contact_journal_mirror_version" RENAME TO "UQ_contact_journal_legacy_mirror_version"`,
+    );
 
     await q(`CREATE TABLE contact_journal (LIKE contact_journal_legacy INCLUDING DEFAULTS INCLUDING CONSTRAINTS)
                PARTITION BY RANGE (at)`);
