@@ -6,8 +6,8 @@
 import type { DataSource } from 'typeorm';
 import { RunsRepository } from '../src/persistence/ledger/runs.repository';
 import { pruneInBatches } from '../src/persistence/retention/retention';
-import { dailyPartition, partitionsBefore } from '../src/persistence/retention/ledger-partitions';
-import { LedgerPartitionsRepository } from '../src/persistence/retention/ledger-partitions.repository';
+import { dailyPartition, partitionsBefore } from '../src/persistence/partitions/ledger-partitions';
+import { LedgerPartitionsRepository } from '../src/persistence/partitions/ledger-partitions.repository';
 
 /** What retention keeps whatever its age (RunsRepository.deleteFinishedBefore deletes the rest). */
 export const RUNS_KEPT = `status NOT IN ('succeeded', 'failed', 'not_matched', 'suppressed', 'cancelled')`;

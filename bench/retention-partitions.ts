@@ -6,7 +6,7 @@
 // databases' writes on a shared machine count in it, so the minimum over the rounds is the figure.
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/db/data-source';
-import { dailyPartition } from '../src/persistence/retention/ledger-partitions';
+import { dailyPartition } from '../src/persistence/partitions/ledger-partitions';
 import { benchDatabase, printTable } from './bench-support';
 import {
   countBetween,

@@ -18,7 +18,7 @@ import { ModuleRef } from '@nestjs/core';
 import { DELIVERY_HEALTH, type DeliveryHealth } from './delivery-health';
 import { DeployedVersions } from '../rule-set/deploy/deployed-versions.service';
 import { DataSource } from 'typeorm';
-import { LedgerPartitionMaintenance } from '../persistence/retention/ledger-partition-maintenance';
+import { LedgerPartitionMaintenance } from '../persistence/partitions/ledger-partition-maintenance';
 
 /**
  * GET /health: anyone (a load balancer) learns up or down, 200 or 503, and nothing else: no

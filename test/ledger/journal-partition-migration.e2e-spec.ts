@@ -9,7 +9,7 @@ import { dataSourceOptions } from '../../src/db/data-source';
 import { dropDatabase, ensureDatabase } from '../../src/db/migrate';
 import { ContactJournalRepository } from '../../src/journal/contact-journal.repository';
 import { InboxEventsRepository } from '../../src/persistence/ledger/inbox-events.repository';
-import { LedgerPartitionMaintenance } from '../../src/persistence/retention/ledger-partition-maintenance';
+import { LedgerPartitionMaintenance } from '../../src/persistence/partitions/ledger-partition-maintenance';
 
 const PARTITION_MIGRATION = 1795884123819;
 const TABLES = ['inbox_events', 'runs', 'action_results', 'contact_journal'];

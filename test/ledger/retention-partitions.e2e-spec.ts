@@ -10,8 +10,8 @@ import {
   dropDaysBefore,
   fillDay,
 } from '../../bench/retention-partitions-fixture';
-import { dailyPartition } from '../../src/persistence/retention/ledger-partitions';
-import { LedgerPartitionsRepository } from '../../src/persistence/retention/ledger-partitions.repository';
+import { dailyPartition } from '../../src/persistence/partitions/ledger-partitions';
+import { LedgerPartitionsRepository } from '../../src/persistence/partitions/ledger-partitions.repository';
 
 const DAYS = ['2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23'].map((d) => new Date(`${d}T00:00:00Z`));
 const PER_DAY = 200;

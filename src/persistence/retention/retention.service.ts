@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { GROWING_TABLES, pruneInBatches, retentionCutoffs, type PrunedTableName } from './retention';
 import { retentionPruners, type Pruner } from './retention-pruners';
-import { LedgerPartitionMaintenance, type PartitionUpkeep } from './ledger-partition-maintenance';
+import { LedgerPartitionMaintenance, type PartitionUpkeep } from '../partitions/ledger-partition-maintenance';
 
 export interface PruneResult {
   /** RETENTION_DAYS ago: the ledger's horizon. */
