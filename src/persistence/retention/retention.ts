@@ -78,7 +78,8 @@ export const GROWING_TABLES = [
     table: 'contact_journal',
     grows: 'duplicate deliveries, mirror changes, CRM calls, segment exits (the console timeline)',
     horizon: 'ledger',
-    prunes: 'entries by at',
+    prunes:
+      'whole days dropped as partitions (PARTITIONED_TABLES); then entries by at in the legacy past and the DEFAULT partition',
   },
   {
     table: 'segment_sweeps',
