@@ -6,7 +6,11 @@
 import type { DataSource } from 'typeorm';
 import { RunsRepository } from '../src/persistence/ledger/runs.repository';
 import { pruneInBatches } from '../src/persistence/retention/retention';
-import { dailyPartition, partitionsBefore } from '../src/persistence/partitions/ledger-partitions';
+import { dailyPartition, type PartitionedTable } from '../src/persistence/partitions/ledger-partitions';
+import {
+  LedgerPartitionMaintenance,
+  type PartitionUpkeep,
+} from '../src/persistence/partitions/ledger-partition-maintenance';
 import { LedgerPartitionsRepository } from '../src/persistence/partitions/ledger-partitions.repository';
 
 /** What retention keeps whatever its age (RunsRepository.deleteFinishedBefore deletes the rest). */
@@ -111,34 +115,15 @@ export function deleteRowsBefore(ds: DataSource, cutoff: Date): Promise<number> 
   return pruneInBatches((n) => runs.deleteFinishedBefore(cutoff, n));
 }
 
-export interface DropOutcome {
-  dropped: string[];
-  /** Days past the cutoff kept because a row in them must live on (a waiting or unfinished run). */
-  kept: { name: string; rows: number }[];
-}
+/** The partitioned copy as retention sees it: a day holding a run to keep stays, results go first. */
+export const PARTITIONED_COPY = [
+  { table: 'runs_part', keep: RUNS_KEPT, dependents: ['action_results_part'] },
+] as const satisfies readonly PartitionedTable[];
 
 /** Retention by partition: every whole day before the cutoff without a row to keep, detached and dropped. */
-export async function dropDaysBefore(ds: DataSource, cutoff: Date): Promise<DropOutcome> {
-  const partitions = new LedgerPartitionsRepository(ds);
-  const days = partitionsBefore(
-    (await partitions.children('runs_part')).map((c) => c.name),
-    cutoff,
-  );
-  const outcome: DropOutcome = { dropped: [], kept: [] };
-  for (const day of days) {
-    const rows = await partitions.countKept(day.name, RUNS_KEPT);
-    if (rows > 0) {
-      outcome.kept.push({ name: day.name, rows });
-      continue;
-    }
-    const results = day.name.replace(/^runs_part/, 'action_results_part');
-    await partitions.dropChildren([
-      { parent: 'action_results_part', name: results },
-      { parent: 'runs_part', name: day.name },
-    ]);
-    outcome.dropped.push(day.name, results);
-  }
-  return outcome;
+export async function dropDaysBefore(ds: DataSource, cutoff: Date): Promise<PartitionUpkeep> {
+  const [upkeep] = await new LedgerPartitionMaintenance(ds, PARTITIONED_COPY).dropBefore(cutoff);
+  return upkeep;
 }
 
 /** Rows of a table (or copy) whose time falls in [from, to). */

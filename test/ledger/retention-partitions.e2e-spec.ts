@@ -38,7 +38,7 @@ describe('retention by partition (bench:retention fixture)', () => {
   it('drops the days before the cutoff that hold no live run, and says which it kept', async () => {
     const cutoff = DAYS[2];
     const outcome = await dropDaysBefore(db.dataSource, cutoff);
-    expect(outcome.dropped).toEqual(['runs_part_p20261120', 'action_results_part_p20261120']);
+    expect(outcome.dropped).toEqual(['action_results_part_p20261120', 'runs_part_p20261120']);
     expect(outcome.kept).toEqual([{ name: 'runs_part_p20261121', rows: 1 }]);
 
     expect(await count('runs_part', 'created_at', DAYS[0])).toBe(0);

@@ -2,6 +2,7 @@
 // horizon dropped (unless one holds a row that must live on), and the state an operator reads.
 import type { DataSource } from 'typeorm';
 import {
+  dailyPartition,
   PARTITIONED_TABLES,
   partitionsAhead,
   partitionsBefore,
@@ -65,8 +66,12 @@ export class LedgerPartitionMaintenance {
           done.kept.push({ name: day.name, rows });
           continue;
         }
-        await this.partitions.dropChildren([{ parent: t.table, name: day.name }]);
-        done.dropped.push(day.name);
+        const children = [
+          ...(t.dependents ?? []).map((dep) => ({ parent: dep, name: dailyPartition(dep, day.from).name })),
+          { parent: t.table, name: day.name },
+        ];
+        await this.partitions.dropChildren(children);
+        done.dropped.push(...children.map((c) => c.name));
       }
       upkeep.push(done);
     }

@@ -11,6 +11,11 @@ export interface PartitionedTable {
   table: string;
   /** Rows that must outlive their day (a predicate on the table): a day holding one is not dropped. */
   keep: string | null;
+  /**
+   * Tables partitioned by the same day that reference this one (e.g. a run's action results): their
+   * day goes first, in the same transaction, and only with this table's.
+   */
+  dependents?: readonly string[];
 }
 
 /**
