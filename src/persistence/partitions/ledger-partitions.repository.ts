@@ -4,6 +4,13 @@
 import type { DataSource } from 'typeorm';
 import { assertIdentifier, parsePartitionName, type DailyPartition } from './ledger-partitions';
 
+/**
+ * Creating or detaching a partition locks its parent against every write: a long query holding the
+ * table must not queue the writers behind the DDL. Past the timeout the statement fails, the job
+ * is retried later (days are created 3 ahead; the DEFAULT partition takes rows meanwhile).
+ */
+const LOCK_TIMEOUT = `SET LOCAL lock_timeout = '2s'`;
+
 export interface PartitionState {
   name: string;
   /** Null for a child that is not a day (the DEFAULT, an attached legacy table). */
@@ -21,10 +28,13 @@ export class LedgerPartitionsRepository {
   async createDays(parent: string, days: readonly DailyPartition[]): Promise<void> {
     assertIdentifier(parent);
     for (const d of days) {
-      await this.db.query(
-        `CREATE TABLE IF NOT EXISTS ${assertIdentifier(d.name)} PARTITION OF ${parent}
-           FOR VALUES FROM ('${d.from.toISOString()}') TO ('${d.to.toISOString()}')`,
-      );
+      await this.db.transaction(async (tx) => {
+        await tx.query(LOCK_TIMEOUT);
+        await tx.query(
+          `CREATE TABLE IF NOT EXISTS ${assertIdentifier(d.name)} PARTITION OF ${parent}
+             FOR VALUES FROM ('${d.from.toISOString()}') TO ('${d.to.toISOString()}')`,
+        );
+      });
     }
   }
 
@@ -70,6 +80,7 @@ export class LedgerPartitionsRepository {
    */
   async dropChildren(children: readonly { parent: string; name: string }[]): Promise<void> {
     await this.db.transaction(async (tx) => {
+      await tx.query(LOCK_TIMEOUT);
       for (const c of children) {
         await tx.query(
           `ALTER TABLE ${assertIdentifier(c.parent)} DETACH PARTITION ${assertIdentifier(c.name)}`,
