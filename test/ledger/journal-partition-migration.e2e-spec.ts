@@ -167,4 +167,20 @@ describe('contact_journal partitioned by day: migration of a filled database', (
     await maintenance.createAhead(new Date());
     expect((await maintenance.view())[0].others).toContain('contact_journal_legacy');
   });
+
+  it('keeps a row dated past the days ahead in the DEFAULT partition, and says which day it blocks', async () => {
+    const maintenance = new LedgerPartitionMaintenance(ds);
+    const ahead = new Date(Date.now() + 10 * DAY_MS);
+    const journal = new ContactJournalRepository(ds);
+    journal.note({ contactId: CONTACT, kind: 'crm.call', detail: {}, at: ahead });
+    await journal.flush();
+    expect((await maintenance.view())[0].defaultRows).toBe(1);
+
+    const blocked = await maintenance.createAhead(new Date(ahead.getTime() - 2 * DAY_MS));
+    const stamp = ahead.toISOString().slice(0, 10).replace(/-/g, '');
+    expect(blocked).toEqual([`contact_journal_p${stamp}`]);
+    const view = (await maintenance.view())[0];
+    expect(view.lastDay).toBe(new Date(ahead.getTime() + DAY_MS).toISOString().slice(0, 10));
+    expect(view.defaultRows).toBe(1);
+  });
 });

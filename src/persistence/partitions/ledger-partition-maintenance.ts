@@ -40,8 +40,13 @@ export class LedgerPartitionMaintenance {
     this.partitions = new LedgerPartitionsRepository(db);
   }
 
-  /** Today and the days ahead, for every partitioned table (at start and on each retention tick). */
-  async createAhead(now: Date): Promise<void> {
+  /**
+   * Today and the days ahead, for every partitioned table (at start and on each retention tick).
+   * Returns the days the DEFAULT partition's rows kept from being created (health detail shows
+   * those rows as `defaultRows`).
+   */
+  async createAhead(now: Date): Promise<string[]> {
+    const blocked: string[] = [];
     for (const t of this.tables) {
       // Days the legacy past (the migration's partition up to the day after it ran) already covers.
       const legacyEnd = Math.max(
@@ -51,8 +56,9 @@ export class LedgerPartitionMaintenance {
           .map((c) => c.upTo!.getTime()),
       );
       const days = partitionsAhead(t.table, now).filter((d) => d.from.getTime() >= legacyEnd);
-      await this.partitions.createDays(t.table, days);
+      blocked.push(...(await this.partitions.createDays(t.table, days)));
     }
+    return blocked;
   }
 
   async dropBefore(cutoff: Date): Promise<PartitionUpkeep[]> {

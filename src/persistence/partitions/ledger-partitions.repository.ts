@@ -10,6 +10,8 @@ import { assertIdentifier, parsePartitionName, type DailyPartition } from './led
  * is retried later (days are created 3 ahead; the DEFAULT partition takes rows meanwhile).
  */
 const LOCK_TIMEOUT = `SET LOCAL lock_timeout = '2s'`;
+/** "updated partition constraint for default partition would be violated by some row". */
+const CHECK_VIOLATION = '23514';
 
 export interface PartitionState {
   name: string;
@@ -24,18 +26,30 @@ export interface PartitionState {
 export class LedgerPartitionsRepository {
   constructor(private readonly db: DataSource) {}
 
-  /** Creates the days that are missing; an existing day is left as it is. */
-  async createDays(parent: string, days: readonly DailyPartition[]): Promise<void> {
+  /**
+   * Creates the days that are missing; an existing day is left as it is. Returns the days that
+   * could not be made because the DEFAULT partition already holds rows of them (a row dated days
+   * ahead, e.g. a contact version from a CRM clock that runs fast): those rows stay in the DEFAULT,
+   * pruned by rows, and the day is not created.
+   */
+  async createDays(parent: string, days: readonly DailyPartition[]): Promise<string[]> {
     assertIdentifier(parent);
+    const blocked: string[] = [];
     for (const d of days) {
-      await this.db.transaction(async (tx) => {
-        await tx.query(LOCK_TIMEOUT);
-        await tx.query(
-          `CREATE TABLE IF NOT EXISTS ${assertIdentifier(d.name)} PARTITION OF ${parent}
-             FOR VALUES FROM ('${d.from.toISOString()}') TO ('${d.to.toISOString()}')`,
-        );
-      });
+      try {
+        await this.db.transaction(async (tx) => {
+          await tx.query(LOCK_TIMEOUT);
+          await tx.query(
+            `CREATE TABLE IF NOT EXISTS ${assertIdentifier(d.name)} PARTITION OF ${parent}
+               FOR VALUES FROM ('${d.from.toISOString()}') TO ('${d.to.toISOString()}')`,
+          );
+        });
+      } catch (err) {
+        if ((err as { code?: string }).code !== CHECK_VIOLATION) throw err;
+        blocked.push(d.name);
+      }
     }
+    return blocked;
   }
 
   /** Every child of a partitioned table with its size on disk (indexes and TOAST included). */

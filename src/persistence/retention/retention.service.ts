@@ -38,14 +38,15 @@ export class RetentionService {
   }
 
   /** The days ahead of every partitioned table (a scheduler's start, each tick). */
-  createPartitionsAhead(now = new Date()): Promise<void> {
+  createPartitionsAhead(now = new Date()): Promise<string[]> {
     return this.partitions.createAhead(now);
   }
 
   async prune(now = new Date()): Promise<PruneResult> {
     const days = { ledger: this.config.retentionDays, audit: this.config.retentionAuditDays };
     const cutoffs = retentionCutoffs(now, days, this.config.consoleSession.idleMs);
-    await this.partitions.createAhead(now);
+    for (const day of await this.partitions.createAhead(now))
+      this.logger.warn(`${day} not created: the DEFAULT partition holds rows of that day (pruned by rows)`);
     const partitions = await this.partitions.dropBefore(cutoffs.ledger);
     const deleted = {} as Record<PrunedTableName, number>;
     for (const t of GROWING_TABLES) {
