@@ -15,7 +15,8 @@ function dayPartition(day: Date): { name: string; from: string; to: string } {
 
 /**
  * The contact journal partitioned by day of `at` (issue 35 goal 2), so that retention drops a day
- * instead of deleting its rows. Nothing is copied or rewritten: the table as it stands (whatever
+ * instead of deleting its rows. Nothing is copied or rewritten (the journal is locked for the
+ * migration's transaction: one read for the CHECK, two index builds, the key and the version's): the table as it stands (whatever
  * columns it has) becomes `contact_journal_legacy`, the partition of everything before the day
  * after the newest entry; a CHECK validated first spares the attach its scan. The parent takes the
  * old names; the days after the legacy range are created ahead (the retention job keeps creating
@@ -56,11 +57,12 @@ export class PartitionContactJournalByDay1795884123819 implements MigrationInter
     await q(`CREATE INDEX "IDX_contact_journal_contact_at" ON contact_journal (contact_id, at)`);
     await q(`CREATE UNIQUE INDEX "UQ_contact_journal_mirror_version" ON contact_journal
                (contact_id, (detail->>'updatedAt'), at) WHERE kind = 'mirror.updated'`);
-    // NOT VALID then VALIDATE: a read under a lock that lets writes through, not a rewrite.
+    // A read of the table, not a rewrite; with it the attach below needs no scan of its own.
     await q(`ALTER TABLE contact_journal_legacy ADD CONSTRAINT contact_journal_legacy_range
                CHECK (at < '${boundary.toISOString()}') NOT VALID`);
     await q(`ALTER TABLE contact_journal_legacy VALIDATE CONSTRAINT contact_journal_legacy_range`);
-    // Matching indexes are attached as they are; the two that gain `at` are built here.
+    // The indexes that match (by at, by contact and at, the key) are attached as they are; the
+    // version index, which gains `at`, is built on the partition here.
     await q(`ALTER TABLE contact_journal ATTACH PARTITION contact_journal_legacy
                FOR VALUES FROM (MINVALUE) TO ('${boundary.toISOString()}')`);
     await q(`CREATE TABLE contact_journal_default PARTITION OF contact_journal DEFAULT`);
