@@ -59,7 +59,8 @@ async function tableSizes(ds: DataSource): Promise<Map<string, TableSize>> {
   );
   const sizes = new Map<string, TableSize>();
   for (const t of tables) {
-    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM "${t.name}"`);
+    // ONLY: a partitioned table's own rows (none); each partition counts its own, once.
+    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM ONLY "${t.name}"`);
     sizes.set(t.name, { rows: n, bytes: Number(t.bytes) });
   }
   return sizes;

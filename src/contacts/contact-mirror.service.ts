@@ -76,10 +76,14 @@ export class ContactMirrorService {
       }
     }
     // For the contact timeline (the mirror keeps only the latest state). Syncs are not noted: bulk.
+    // A version's note is dated by the version (the journal's day partition is in its unique key:
+    // the runner's note and the webhook's of one version must fall on the same `at` to collide).
+    const version = type === 'contact.deleted' ? null : versionTime(contact.updatedAt);
     this.journal.note({
       contactId: contact.id,
       kind: type === 'contact.deleted' ? 'mirror.deleted' : 'mirror.updated',
       detail: { source: type, updatedAt: contact.updatedAt },
+      ...(version ? { at: version } : {}),
     });
     await this.noteEvent();
     return null;
@@ -245,4 +249,11 @@ function newestCreatedAt(res: PageWithTotals<Contact>): string | null {
     if (!Number.isNaN(t) && (newest === null || t > newest)) newest = t;
   }
   return newest === null ? null : new Date(newest).toISOString();
+}
+
+/** The time of a contact version (its `updatedAt`), or null when it does not read as one. */
+export function versionTime(updatedAt: unknown): Date | null {
+  if (typeof updatedAt !== 'string') return null;
+  const at = new Date(updatedAt);
+  return Number.isNaN(at.getTime()) ? null : at;
 }

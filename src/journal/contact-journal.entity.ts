@@ -1,9 +1,10 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
  * What the engine saw or did for a contact that no other table keeps: duplicate deliveries,
  * mirror updates, CRM calls with their budget waits and answers, segment leaves without a run.
- * The contact timeline merges it with inbox_events, runs and action_results.
+ * The contact timeline merges it with inbox_events, runs and action_results. Partitioned by day of
+ * `at` (migration 1795884123819-PartitionContactJournalByDay): `at` is part of every unique key.
  */
 @Entity('contact_journal')
 @Index('IDX_contact_journal_contact_at', ['contactId', 'at'])
@@ -18,7 +19,11 @@ export class ContactJournalEntity {
   @Column({ name: 'contact_id', type: 'text' })
   contactId!: string;
 
-  @Column({ type: 'timestamptz', default: () => 'now()' })
+  @PrimaryColumn({
+    type: 'timestamptz',
+    default: () => 'now()',
+    primaryKeyConstraintName: 'PK_contact_journal',
+  })
   at!: Date;
 
   /** delivery.duplicate, mirror.updated, mirror.deleted, crm.call, segment.left */

@@ -57,11 +57,15 @@ export class ContactJournalRepository implements OnModuleDestroy {
     );
   }
 
-  /** Retention: up to `limit` entries older than `cutoff` (IDX_contact_journal_at). */
+  /**
+   * Retention: up to `limit` entries older than `cutoff` (IDX_contact_journal_at). Whole days go
+   * as partitions first (LedgerPartitionMaintenance); what is left is in the legacy and DEFAULT
+   * partitions. (id, at): the partitioned table's key.
+   */
   async deleteBefore(cutoff: Date, limit: number): Promise<number> {
     return affectedRows(
       await this.db.query(
-        `DELETE FROM contact_journal WHERE id IN (SELECT id FROM contact_journal WHERE at < $1 LIMIT $2)`,
+        `DELETE FROM contact_journal WHERE (id, at) IN (SELECT id, at FROM contact_journal WHERE at < $1 LIMIT $2)`,
         [cutoff, limit],
       ),
     );

@@ -17,6 +17,8 @@ import { RuleSetService } from '../rule-set/rule-set.service';
 import { ModuleRef } from '@nestjs/core';
 import { DELIVERY_HEALTH, type DeliveryHealth } from './delivery-health';
 import { DeployedVersions } from '../rule-set/deploy/deployed-versions.service';
+import { DataSource } from 'typeorm';
+import { LedgerPartitionMaintenance } from '../persistence/partitions/ledger-partition-maintenance';
 
 /**
  * GET /health: anyone (a load balancer) learns up or down, 200 or 503, and nothing else: no
@@ -37,6 +39,7 @@ export class HealthController {
     @InjectQueue(EVENTS_QUEUE) private readonly events: Queue,
     private readonly moduleRef: ModuleRef,
     private readonly deployed: DeployedVersions,
+    private readonly dataSource: DataSource,
   ) {}
 
   @Get()
@@ -55,7 +58,9 @@ export class HealthController {
       result = err.getResponse() as HealthCheckResult;
       res.status(503);
     }
-    return detail ? { ...result, ...(await this.delivery()) } : { status: result.status };
+    return detail
+      ? { ...result, ...(await this.delivery()), partitions: await this.partitions() }
+      : { status: result.status };
   }
 
   /**
@@ -71,6 +76,15 @@ export class HealthController {
       return {};
     }
     return { subscription: await delivery.state() };
+  }
+
+  /** The ledger's daily partitions, in the detail: days present, rows outside every day (docs/RELIABILITY.md). */
+  private async partitions(): Promise<unknown> {
+    try {
+      return await new LedgerPartitionMaintenance(this.dataSource).view();
+    } catch (err) {
+      return { error: (err as Error).message };
+    }
   }
 
   private runChecks(): Promise<HealthCheckResult> {

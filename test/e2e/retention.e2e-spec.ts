@@ -187,9 +187,14 @@ describe('retention (RETENTION_DAYS, RETENTION_AUDIT_DAYS)', () => {
   afterAll(async () => h?.stop());
 
   it('lists every table of the schema as growing (pruned) or bounded', async () => {
-    const tables: string[] = (
-      await db.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`)
-    ).map((r: { table_name: string }) => r.table_name);
+    const tables: string[] =
+      // A partition belongs to its table's entry (PARTITIONED_TABLES): only the tables themselves.
+      (
+        await db.query(
+          `SELECT relname AS table_name FROM pg_class
+          WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p') AND NOT relispartition`,
+        )
+      ).map((r: { table_name: string }) => r.table_name);
     const listed = new Set([...GROWING_TABLES.map((t) => t.table), ...Object.keys(BOUNDED_TABLES)]);
     expect(tables.filter((t) => !listed.has(t))).toEqual([]);
     expect(GROWING_TABLES.map((t) => t.table).filter((t) => !tables.includes(t))).toEqual([]);

@@ -1,15 +1,17 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { RETENTION_QUEUE } from './retention';
+import type { Job } from 'bullmq';
+import { PARTITIONS_JOB, RETENTION_QUEUE } from './retention';
 import { RetentionService } from './retention.service';
 
-/** Runs the daily prune; BullMQ hands each tick to exactly one worker. */
+/** Runs the daily prune (and a start's partition creation); BullMQ hands each job to one worker. */
 @Processor(RETENTION_QUEUE)
 export class RetentionProcessor extends WorkerHost {
   constructor(private readonly retention: RetentionService) {
     super();
   }
 
-  async process(): Promise<unknown> {
+  async process(job: Job): Promise<unknown> {
+    if (job.name === PARTITIONS_JOB) return this.retention.createPartitionsAhead();
     return this.retention.prune();
   }
 }

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { GROWING_TABLES, pruneInBatches, retentionCutoffs, type PrunedTableName } from './retention';
 import { retentionPruners, type Pruner } from './retention-pruners';
+import { LedgerPartitionMaintenance, type PartitionUpkeep } from '../partitions/ledger-partition-maintenance';
 
 export interface PruneResult {
   /** RETENTION_DAYS ago: the ledger's horizon. */
@@ -11,28 +12,42 @@ export interface PruneResult {
   auditCutoff: string;
   /** Rows deleted per table (cascaded tables are not counted). */
   deleted: Record<PrunedTableName, number>;
+  /** Per partitioned table: the days dropped whole, the days past the horizon kept and why. */
+  partitions: PartitionUpkeep[];
 }
 
 /**
  * Deletes, table by table (GROWING_TABLES) and in batches, what is past its horizon and no longer
  * needed: finished runs (with their action results and contact snapshots) first, then the
  * processed inbox events they came from, then the journal, sweeps, tombstones and audit rows.
+ * Partitioned tables (PARTITIONED_TABLES) first get their days ahead and lose their whole days past
+ * the horizon; the row deletes then take only what the legacy and DEFAULT partitions hold.
  */
 @Injectable()
 export class RetentionService {
   private readonly logger = new Logger(RetentionService.name);
   private readonly pruners: Record<PrunedTableName, Pruner>;
+  private readonly partitions: LedgerPartitionMaintenance;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     db: DataSource,
   ) {
     this.pruners = retentionPruners(db, config.consoleSession);
+    this.partitions = new LedgerPartitionMaintenance(db);
+  }
+
+  /** The days ahead of every partitioned table (a scheduler's start, each tick). */
+  createPartitionsAhead(now = new Date()): Promise<string[]> {
+    return this.partitions.createAhead(now);
   }
 
   async prune(now = new Date()): Promise<PruneResult> {
     const days = { ledger: this.config.retentionDays, audit: this.config.retentionAuditDays };
     const cutoffs = retentionCutoffs(now, days, this.config.consoleSession.idleMs);
+    for (const day of await this.partitions.createAhead(now))
+      this.logger.warn(`${day} not created: the DEFAULT partition holds rows of that day (pruned by rows)`);
+    const partitions = await this.partitions.dropBefore(cutoffs.ledger);
     const deleted = {} as Record<PrunedTableName, number>;
     for (const t of GROWING_TABLES) {
       if ('prunedWith' in t) continue;
@@ -42,8 +57,19 @@ export class RetentionService {
       `retention (${days.ledger} days, audit ${days.audit} days): deleted ` +
         Object.entries(deleted)
           .map(([table, n]) => `${table} ${n}`)
-          .join(', '),
+          .join(', ') +
+        partitions
+          .map((p) => `; ${p.table} days dropped ${p.dropped.length}, kept ${p.kept.length}`)
+          .join(''),
     );
-    return { cutoff: cutoffs.ledger.toISOString(), auditCutoff: cutoffs.audit.toISOString(), deleted };
+    for (const p of partitions)
+      for (const k of p.kept)
+        this.logger.warn(`${k.name} is past the horizon but kept: ${k.rows} rows in it must live on`);
+    return {
+      cutoff: cutoffs.ledger.toISOString(),
+      auditCutoff: cutoffs.audit.toISOString(),
+      deleted,
+      partitions,
+    };
   }
 }

@@ -4,6 +4,8 @@ export const RETENTION_QUEUE = 'retention';
 /** Daily, at a quiet hour; one job per tick whatever the number of scheduler processes. */
 export const RETENTION_CRON = '17 3 * * *';
 export const RETENTION_SCHEDULER_ID = 'retention-daily';
+/** A scheduler's start: the partitioned tables' days ahead, without waiting for the daily tick. */
+export const PARTITIONS_JOB = 'partitions';
 /** Rows per statement: short transactions, no long lock on the ledger tables. */
 export const RETENTION_BATCH = 1_000;
 
@@ -76,7 +78,8 @@ export const GROWING_TABLES = [
     table: 'contact_journal',
     grows: 'duplicate deliveries, mirror changes, CRM calls, segment exits (the console timeline)',
     horizon: 'ledger',
-    prunes: 'entries by at',
+    prunes:
+      'whole days dropped as partitions (PARTITIONED_TABLES); then entries by at in the legacy past and the DEFAULT partition',
   },
   {
     table: 'segment_sweeps',

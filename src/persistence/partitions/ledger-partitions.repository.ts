@@ -1,0 +1,106 @@
+// The DDL of the ledger's daily partitions: create days ahead, list a table's children, count the
+// rows a day still must keep, detach and drop a day. Names come from ledger-partitions.ts and are
+// checked as plain identifiers (DDL takes no bound parameters).
+import type { DataSource } from 'typeorm';
+import { assertIdentifier, parsePartitionName, type DailyPartition } from './ledger-partitions';
+
+/**
+ * Creating or detaching a partition locks its parent against every write: a long query holding the
+ * table must not queue the writers behind the DDL. Past the timeout the statement fails, the job
+ * is retried later (days are created 3 ahead; the DEFAULT partition takes rows meanwhile).
+ */
+const LOCK_TIMEOUT = `SET LOCAL lock_timeout = '2s'`;
+/** "updated partition constraint for default partition would be violated by some row". */
+const CHECK_VIOLATION = '23514';
+
+export interface PartitionState {
+  name: string;
+  /** Null for a child that is not a day (the DEFAULT, an attached legacy table). */
+  from: Date | null;
+  to: Date | null;
+  /** The upper bound of any range child (a day's `to`, the legacy past's end); null for the DEFAULT. */
+  upTo: Date | null;
+  bytes: number;
+}
+
+export class LedgerPartitionsRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /**
+   * Creates the days that are missing; an existing day is left as it is. Returns the days that
+   * could not be made because the DEFAULT partition already holds rows of them (a row dated days
+   * ahead, e.g. a contact version from a CRM clock that runs fast): those rows stay in the DEFAULT,
+   * pruned by rows, and the day is not created.
+   */
+  async createDays(parent: string, days: readonly DailyPartition[]): Promise<string[]> {
+    assertIdentifier(parent);
+    const blocked: string[] = [];
+    for (const d of days) {
+      try {
+        await this.db.transaction(async (tx) => {
+          await tx.query(LOCK_TIMEOUT);
+          await tx.query(
+            `CREATE TABLE IF NOT EXISTS ${assertIdentifier(d.name)} PARTITION OF ${parent}
+               FOR VALUES FROM ('${d.from.toISOString()}') TO ('${d.to.toISOString()}')`,
+          );
+        });
+      } catch (err) {
+        if ((err as { code?: string }).code !== CHECK_VIOLATION) throw err;
+        blocked.push(d.name);
+      }
+    }
+    return blocked;
+  }
+
+  /** Every child of a partitioned table with its size on disk (indexes and TOAST included). */
+  async children(parent: string): Promise<PartitionState[]> {
+    const rows: { name: string; bytes: string; bound: string }[] = await this.db.query(
+      `SELECT c.relname AS name, pg_total_relation_size(c.oid)::bigint AS bytes,
+              pg_get_expr(c.relpartbound, c.oid) AS bound
+         FROM pg_inherits i
+         JOIN pg_class c ON c.oid = i.inhrelid
+         JOIN pg_class p ON p.oid = i.inhparent
+        WHERE p.relname = $1 AND p.relnamespace = 'public'::regnamespace
+        ORDER BY c.relname`,
+      [parent],
+    );
+    return rows.map((r) => {
+      const day = parsePartitionName(r.name);
+      const upTo = / TO \('([^']+)'\)/.exec(r.bound)?.[1];
+      return {
+        name: r.name,
+        from: day?.from ?? null,
+        to: day?.to ?? null,
+        upTo: upTo ? new Date(upTo) : null,
+        bytes: Number(r.bytes),
+      };
+    });
+  }
+
+  /**
+   * How many rows of one child match `keep` (a fixed predicate of the caller's, e.g. unfinished
+   * runs): a day that still holds one is not dropped.
+   */
+  async countKept(partition: string, keep: string): Promise<number> {
+    const rows: { n: string }[] = await this.db.query(
+      `SELECT count(*) AS n FROM ${assertIdentifier(partition)} WHERE ${keep}`,
+    );
+    return Number(rows[0].n);
+  }
+
+  /**
+   * Detaches and drops children in one transaction, in the order given (referencing tables
+   * first: a run's day cannot go while its action results' day still points at it).
+   */
+  async dropChildren(children: readonly { parent: string; name: string }[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(LOCK_TIMEOUT);
+      for (const c of children) {
+        await tx.query(
+          `ALTER TABLE ${assertIdentifier(c.parent)} DETACH PARTITION ${assertIdentifier(c.name)}`,
+        );
+        await tx.query(`DROP TABLE ${c.name}`);
+      }
+    });
+  }
+}
