@@ -52,7 +52,7 @@ describe('repeat / again', () => {
       undefined,
     ]);
     // Positions of every copy are the step as written.
-    expect(rule.actionPaths![0]).toEqual(rule.actionPaths![3]);
+    expect(rule.actionPaths![0]).toEqual(rule.actionPaths![2]);
   });
 
   it('max 1 asks once: its again is exhausted', () => {

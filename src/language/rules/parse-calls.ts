@@ -31,8 +31,9 @@ export function walkCall(
     return ctx.error(
       [...at, 'call'],
       'unknown-step-list',
-      `no step list named "${name}" (a file in rules/steps/ with \`steps: ${name}\`)${hint(name, [...ctx.stepLists.keys()])}`,
+      `no step list named "${name}" (a file in rules/steps/ with \`steps: ${name}\`)${ctx.stepLists.size ? hint(name, [...ctx.stepLists.keys()]) : ''}`,
     );
+  if (!list.steps) return; // its own problems are reported in its file
   if (walk.calls.includes(name) || walk.calls.length >= MAX_CALL_DEPTH)
     return ctx.error(
       [...at, 'call'],

@@ -124,7 +124,8 @@ export function walkAgain(at: YamlPath, walk: StepWalk, kinds: readonly string[]
 
 function walkRepetition(frame: RepeatFrame, walk: StepWalk, kinds: readonly string[] | undefined): void {
   const [stack, repeat] = [walk.repeats, walk.repeat];
-  walk.repeats = [...stack, frame];
+  // A later repetition takes the place of the one whose `again` it is.
+  walk.repeats = frame.n > 1 ? [...stack.slice(0, -1), frame] : [...stack, frame];
   walk.repeat = { n: frame.n, max: frame.max };
   walkSteps(frame.steps, frame.path, walk, kinds, 'arm');
   [walk.repeats, walk.repeat] = [stack, repeat];

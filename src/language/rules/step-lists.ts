@@ -11,7 +11,8 @@ import type { Locator, YamlPath } from './yaml-source';
 export interface StepList {
   name: string;
   params: string[];
-  steps: unknown[];
+  /** Undefined when the list has problems of its own (reported there; its calls say nothing more). */
+  steps: unknown[] | undefined;
   /** The step list's document: positions of its steps. */
   at: Locator;
 }
@@ -35,8 +36,11 @@ export function collectStepLists(
     if (!isStepListDoc(value)) continue;
     const issues = schemaIssues(stepListValidator(), value);
     problems.push(...issuesToProblems(issues, at));
-    if (issues.length > 0 || !Array.isArray(value.do)) continue;
     const name = value.steps as string;
+    if (issues.length > 0 || !Array.isArray(value.do)) {
+      if (!lists.has(name)) lists.set(name, { name, params: [], steps: undefined, at });
+      continue;
+    }
     const first = lists.get(name);
     if (first) {
       const pos = first.at.pos(['steps']);
@@ -79,7 +83,7 @@ function callCycles(lists: StepLists): RuleProblem[] {
   const done = new Set<string>();
   const visit = (name: string, stack: string[]): void => {
     const list = lists.get(name);
-    if (!list || done.has(name)) return;
+    if (!list?.steps || done.has(name)) return;
     for (const call of callsIn(list.steps, ['do'])) {
       const at = stack.indexOf(call.name);
       if (call.name === name || at >= 0) {
