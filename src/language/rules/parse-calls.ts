@@ -34,11 +34,13 @@ export function walkCall(
       `no step list named "${name}" (a file in rules/steps/ with \`steps: ${name}\`)${ctx.stepLists.size ? hint(name, [...ctx.stepLists.keys()]) : ''}`,
     );
   if (!list.steps) return; // its own problems are reported in its file
-  if (walk.calls.includes(name) || walk.calls.length >= MAX_CALL_DEPTH)
+  // A cycle between lists is reported once, at the list's call that closes it (step-lists.ts).
+  if (walk.calls.includes(name)) return;
+  if (walk.calls.length >= MAX_CALL_DEPTH)
     return ctx.error(
       [...at, 'call'],
-      'call-cycle',
-      `call cycle: ${[...walk.calls, name].join(' → ')}: a step list cannot call itself`,
+      'invalid-call',
+      `calls nest more than ${MAX_CALL_DEPTH} deep: ${[...walk.calls, name].join(' → ')}`,
     );
   const given = isPlainObject(item.with) ? item.with : {};
   const before = ctx.errorCount();
