@@ -1,5 +1,6 @@
 // `repeat` / `again` (issue 34, goal 4): an ask-again flow unrolled at load, at most `repeat` times,
 // then `exhausted`; every bad form refused with its code at its line.
+import { stepsText } from '../matching/format-timing';
 import { loadRulesFromFiles } from './load-rules';
 
 const RULE = (max: unknown, tail = '') => `rule: ask-choice
@@ -51,6 +52,7 @@ describe('repeat / again', () => {
       1,
       undefined,
     ]);
+    expect(stepsText(rule)).toContain('again → repeat:2: { send-message "Reply 1, 2 or 3" [repeat 2/3]');
     // Positions of every copy are the step as written.
     expect(rule.actionPaths![0]).toEqual(rule.actionPaths![2]);
   });

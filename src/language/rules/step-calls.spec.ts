@@ -1,5 +1,6 @@
 // `call:` of a named step list (issue 34, goal 4): expanded at load, each action knowing the step
 // list and line it came from; unknown names, wrong params and call cycles refused at their lines.
+import { stepsText } from '../matching/format-timing';
 import { loadRulesFromFiles } from './load-rules';
 
 const LIST = `steps: billing-handoff
@@ -43,6 +44,8 @@ describe('call: a named step list', () => {
       { call: { name: 'billing-handoff', at: { file: 'r/steps/billing.yaml', line: 6, col: 5 } } },
       undefined,
     ]);
+    // explain names the list and line of each expanded action.
+    expect(stepsText(rule)).toContain('add-tag "billing" [call billing-handoff r/steps/billing.yaml:5]');
     // Later checks point at the call in the rule.
     expect(rule.actionPaths![2]).toEqual(['do', 1]);
   });
