@@ -2,6 +2,7 @@
 // -> the events those actions make the CRM emit (the catalogue's effects) -> the rules they trigger.
 // Loops, conflicts (same-trigger and cross-trigger tag fights) and unreachable rules are marked by
 // the validator's own checks. Pure and deterministic (sorted), so the rendering can be committed.
+import { originText } from '../language/rules/action-origin';
 import { actionDefinition, actionLabel } from '../language/catalogue/catalogue';
 import { armsOf } from '../language/rules/branch-plan';
 import { findConflicts } from '../language/rules/check-conflicts';
@@ -95,7 +96,7 @@ export function buildRuleGraph(rules: LoadedRule[]): RuleGraph {
       addAction(
         a,
         actionKey(def.id, i),
-        `${arms.length ? `${arms.join(' / ')}: ` : ''}${actionLabel(a)}`,
+        `${arms.length ? `${arms.join(' / ')}: ` : ''}${actionLabel(a)}${originText(def, i)}`,
         'does',
       );
     });

@@ -13,6 +13,12 @@ const recipeFiles = readdirSync(RECIPES).filter((f) => f.endsWith('.yaml') && !f
 const needsPolicy = (file: string) => /^\s*category:/m.test(readFileSync(join(RECIPES, file), 'utf8'));
 /** A recipe on a custom source needs the recipes' sources.yaml beside it. */
 const needsSources = (file: string) => /^on: custom\./m.test(readFileSync(join(RECIPES, file), 'utf8'));
+/** A recipe calling a named step list needs the recipes' steps/ beside it. */
+const needsSteps = (file: string) => /\bcall: /.test(readFileSync(join(RECIPES, file), 'utf8'));
+const copySteps = (file: string, tmp: string) => {
+  if (needsSteps(file))
+    cpSync(join(RECIPES, 'steps'), join(tmp, 'rules', 'steps'), { recursive: true, errorOnExist: true });
+};
 
 describe('recipes', () => {
   let tmp: string;
@@ -23,12 +29,12 @@ describe('recipes', () => {
   afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('validate and pass their own tests where they live', async () => {
-    expect(recipeFiles.length).toBe(16);
+    expect(recipeFiles.length).toBe(17);
     const validated = await cli('validate', 'recipes');
-    expect(validated.out).toMatch(/^✔ recipes: 21 rule\(s\) in 18 file\(s\) are valid/m);
+    expect(validated.out).toMatch(/^✔ recipes: 22 rule\(s\) in 19 file\(s\) are valid/m);
     expect(validated.code).toBe(0);
     const tested = await cli('test', 'recipes');
-    expect(tested.out).toMatch(/\n67 passed, 0 failed\n$/);
+    expect(tested.out).toMatch(/\n70 passed, 0 failed\n$/);
     expect(tested.code).toBe(0);
   });
 
@@ -41,6 +47,7 @@ describe('recipes', () => {
         recursive: true,
         errorOnExist: true,
       });
+    copySteps(file, tmp);
     const schema = /\$schema=(\S+)/.exec(readFileSync(join(tmp, 'rules', file), 'utf8'))?.[1];
     expect(existsSync(resolve(join(tmp, 'rules'), schema!).replace(tmp, ROOT))).toBe(true);
     expect(dirname(resolve(join(tmp, 'rules'), schema!))).toBe(join(tmp, 'src', 'language', 'rules'));
@@ -64,6 +71,7 @@ describe('recipes', () => {
         recursive: true,
         errorOnExist: true,
       });
+    copySteps(file, tmp);
     const validated = await cli('validate', join(tmp, 'rules'));
     expect(validated.out).toMatch(/^✔ /m);
     expect(validated.code).toBe(0);
@@ -79,7 +87,7 @@ describe('recipes', () => {
   it('all copied into rules/ at once (with their tests) validate', async () => {
     cpSync(RECIPES, join(tmp, 'rules'), { recursive: true, errorOnExist: true, force: false });
     const { code, out } = await cli('validate', join(tmp, 'rules'));
-    expect(out).toMatch(/^✔ .*: 26 rule\(s\) in 22 file\(s\) are valid/m);
+    expect(out).toMatch(/^✔ .*: 27 rule\(s\) in 23 file\(s\) are valid/m);
     expect(code).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 // The timing of a rule as people read it in explain output: windows, limits, at-most, and the
 // steps of `do` with their waits ("wait 2h, unless ..., cancelled by message.created ...").
+import { originText } from '../rules/action-origin';
 import type { BranchStep, RuleDefinition, WaitStep } from '../rules/rule-types';
 import { describeWindow } from '../rules/time-window';
 import { actionLabel } from '../catalogue/catalogue';
@@ -39,7 +40,9 @@ export function stepsText(rule: RuleDefinition, actions = rule.actions): string 
     for (const wait of rule.waits ?? []) if (wait.beforeAction === i) parts.push(waitText(wait));
     const window = rule.actionWindows?.find((w) => w.action === i)?.window;
     parts.push(
-      actionLabel(action) + (window ? ` [window ${describeWindow(window)}, outside: ${window.outside}]` : ''),
+      actionLabel(action) +
+        originText(rule, i) +
+        (window ? ` [window ${describeWindow(window)}, outside: ${window.outside}]` : ''),
     );
   });
   return parts.join(', ');
@@ -56,7 +59,11 @@ function branchedText(rule: RuleDefinition): string {
       const next = nextAt(i);
       if (!next) {
         const window = rule.actionWindows?.find((w) => w.action === i)?.window;
-        parts.push(actionLabel(rule.actions[i]) + (window ? ` [window ${describeWindow(window)}]` : ''));
+        parts.push(
+          actionLabel(rule.actions[i]) +
+            originText(rule, i) +
+            (window ? ` [window ${describeWindow(window)}]` : ''),
+        );
         i++;
         continue;
       }
@@ -69,7 +76,7 @@ function branchedText(rule: RuleDefinition): string {
         const when = a.when ? ` if ${conditionText(a.when)}` : a.weight ? ` (weight ${a.weight})` : '';
         return `${a.label}${when}: { ${render(a.from, a.to) || '(nothing)'} }`;
       });
-      parts.push(`${next.kind} ${arms.join(' ')}`);
+      parts.push(next.kind === 'repeat' ? `again → ${arms.join(' ')}` : `${next.kind} ${arms.join(' ')}`);
       i = next.end;
     }
     return parts.join(', ');

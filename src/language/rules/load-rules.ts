@@ -14,6 +14,7 @@ import type { LoadedRule } from './loaded-rule';
 import { normalizeRule } from './normalize-rule';
 import { isPlainObject } from './rule-context';
 import type { RuleDefinition, RuleProblem } from './rule-types';
+import { collectStepLists, isStepListDoc } from './step-lists';
 import { parseYamlFile, type Locator } from './yaml-source';
 import { isIcsFile, isPolicyFile, loadPolicy } from './load-policy';
 
@@ -143,23 +144,26 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
     files,
   );
   problems.push(...policy.problems);
+  const docs: { value: unknown; at: Locator }[] = [];
   for (const file of files) {
     if (!isRuleFile(file.path) || isPolicyFile(file.path) || isIcsFile(file.path)) continue;
     const parsed = parseYamlFile(file.path, file.text);
     problems.push(...parsed.problems);
-    for (const doc of parsed.documents) {
-      const items = Array.isArray(doc.value)
-        ? doc.value.map((value, i) => ({ value, at: doc.at.child([i]) }))
-        : [doc];
-      for (const { value, at } of items) {
-        if (isPlainObject(value) && typeof value.rule === 'string') ids.push({ id: value.rule, at });
-        const def = normalizeRule(value, at, problems, policy.policy?.calendars);
-        if (def && opts.skipDisabled && !def.enabled) {
-          skippedDisabled.push(def.id);
-          skippedDefs.push(def);
-        } else if (def) loaded.push({ def, at });
-      }
-    }
+    for (const doc of parsed.documents)
+      if (Array.isArray(doc.value))
+        docs.push(...doc.value.map((value, i) => ({ value, at: doc.at.child([i]) })));
+      else docs.push(doc);
+  }
+  // Step lists first: a rule's `call:` may name one from any file.
+  const stepLists = collectStepLists(docs, problems);
+  for (const { value, at } of docs) {
+    if (isStepListDoc(value)) continue;
+    if (isPlainObject(value) && typeof value.rule === 'string') ids.push({ id: value.rule, at });
+    const def = normalizeRule(value, at, problems, policy.policy?.calendars, stepLists);
+    if (def && opts.skipDisabled && !def.enabled) {
+      skippedDisabled.push(def.id);
+      skippedDefs.push(def);
+    } else if (def) loaded.push({ def, at });
   }
   const sources = parseSources(files.filter((f) => isSourcesFile(f.path)));
   problems.push(...sources.problems);

@@ -18,6 +18,7 @@ import { templateProblems } from '../catalogue/template-values';
 import { checkStepRefs } from './check-step-refs';
 import type { RuleAction, RuleDefinition, RuleProblem, RuleTrigger } from './rule-types';
 import { issuesToProblems, ruleValidator, schemaIssues } from './schema-problems';
+import type { StepLists } from './step-lists';
 import type { Locator, YamlPath } from './yaml-source';
 
 type Raw = Record<string, unknown>;
@@ -27,11 +28,12 @@ export function normalizeRule(
   at: Locator,
   problems: RuleProblem[],
   calendars: Readonly<Record<string, readonly string[]>> = {},
+  stepLists: StepLists = new Map(),
 ): RuleDefinition | undefined {
   const issues = schemaIssues(ruleValidator(), raw);
   problems.push(...issuesToProblems(issues, at));
   if (!isPlainObject(raw)) return undefined;
-  const ctx = new RuleContext(at, problems, calendars);
+  const ctx = new RuleContext(at, problems, calendars, stepLists);
   // The semantic checks skip whatever the schema refused (wrong types, unknown keys), so each
   // problem is reported once; an `on` the schema refused gives no event kinds to check against.
   const onIsValid = !issues.some((i) => i.path[0] === 'on');
@@ -87,7 +89,9 @@ export function normalizeRule(
     priority: typeof raw.priority === 'number' ? raw.priority : 0,
     mode: raw.mode === 'shadow' ? 'shadow' : 'live',
   };
-  return { ...def, source: at.pos([]), version: contentHash(def) };
+  // Where called steps are written is not part of what the rule does: not in its version.
+  const origins = steps?.origins ? { actionOrigins: steps.origins } : {};
+  return { ...def, ...origins, source: at.pos([]), version: contentHash(def) };
 }
 
 function triggerOf(raw: Raw, ctx: RuleContext): RuleTrigger | undefined {

@@ -9,8 +9,10 @@ import { checkWindow } from './check-timing';
 import { DURATION_HINT, parseDuration } from './durations';
 import { parseAction } from './parse-actions';
 import { isBranchItem, parseBranch, walkArm } from './parse-branches';
+import { isCallItem, walkCall } from './parse-calls';
+import { isAgainItem, isRepeatItem, walkAgain, walkRepeat, type RepeatFrame } from './parse-repeat';
 import { isPlainObject, type RuleContext } from './rule-context';
-import type { BranchStep, RuleAction, RuleDefinition, WaitStep, WaitUntil } from './rule-types';
+import type { ActionOrigin, BranchStep, RuleAction, RuleDefinition, WaitStep, WaitUntil } from './rule-types';
 import type { YamlPath } from './yaml-source';
 
 type Raw = Record<string, unknown>;
@@ -21,6 +23,8 @@ export interface ParsedSteps {
   /** Per action, the event kinds its facts come from (StepWalk.itemKinds). */
   itemKinds: (readonly string[] | undefined)[];
   timing: Pick<RuleDefinition, 'waits' | 'actionWindows' | 'actionSteps' | 'actionPaths' | 'branches'>;
+  /** Per action, the call / repetition it came from; undefined when every action is written in the rule. */
+  origins?: (ActionOrigin | undefined)[];
 }
 
 /** What the walk over `do` and its branches collects. */
@@ -34,6 +38,14 @@ export interface StepWalk {
   waits: WaitStep[];
   branches: BranchStep[];
   actionWindows: { action: number; window: NonNullable<RuleDefinition['window']> }[];
+  /** Per action, where it came from (parse-calls.ts, parse-repeat.ts). */
+  origins: (ActionOrigin | undefined)[];
+  /** Inside a `call:`: the call in the rule (positions of later checks), and the lists called, outermost first. */
+  callSite?: YamlPath;
+  calls: string[];
+  /** The repeats being unrolled, innermost last, and the repetition the steps walked belong to. */
+  repeats: RepeatFrame[];
+  repeat?: { n: number; max: number };
 }
 
 export function isWaitItem(item: unknown): item is Raw {
@@ -64,13 +76,17 @@ export function parseSteps(
     waits: [],
     branches: [],
     actionWindows: [],
+    origins: [],
+    calls: [],
+    repeats: [],
   };
   walkSteps(raw, path, walk, rule.kinds, 'do');
+  const expanded = walk.origins.some(Boolean);
   const { items, waits, branches, actionWindows } = walk;
   // Without branches every action is a top-level item: its index in `do` is all a position needs.
   const actionSteps = walk.paths.map((p) => p[p.length - 1] as number);
   const positions =
-    branches.length > 0
+    branches.length > 0 || expanded
       ? { actionPaths: walk.paths.map((p) => [...p]), branches }
       : waits.length > 0
         ? { actionSteps }
@@ -83,6 +99,7 @@ export function parseSteps(
       ...positions,
       ...(actionWindows.length > 0 ? { actionWindows } : {}),
     },
+    ...(expanded ? { origins: walk.origins } : {}),
   };
 }
 
@@ -115,6 +132,9 @@ export function walkSteps(
       return;
     }
     if (isBranchItem(item)) return parseBranch(item, at, walk, kinds);
+    if (isCallItem(item)) return walkCall(item, at, walk, kinds);
+    if (isRepeatItem(item)) return walkRepeat(item, at, walk, kinds);
+    if (isAgainItem(item)) return walkAgain(at, walk, kinds);
     const {
       window,
       category,
@@ -125,12 +145,22 @@ export function walkSteps(
       const w = checkWindow(window, [...at, 'window'], walk.timezone, ctx);
       if (w) walk.actionWindows.push({ action: walk.items.length, window: w });
     }
-    walk.paths.push(at);
+    walk.paths.push(walk.callSite ?? at);
+    walk.origins.push(originOf(walk, at));
     walk.itemKinds.push(kinds);
     const parsed = parseAction(isPlainObject(item) ? action : item, at, ctx);
     walk.items.push(withActionCategory(parsed, category, at, ctx));
     if (onFailure !== undefined) walkFailure(onFailure, at, walk, kinds);
   });
+}
+
+function originOf(walk: StepWalk, at: YamlPath): ActionOrigin | undefined {
+  const name = walk.calls.at(-1);
+  if (!name && !walk.repeat) return undefined;
+  return {
+    ...(name ? { call: { name, at: walk.ctx.at.pos(at) } } : {}),
+    ...(walk.repeat ? { repeat: walk.repeat } : {}),
+  };
 }
 
 /**

@@ -45,6 +45,10 @@ export const RULE_PROBLEM_CODES = [
   'too-many-paths',
   'missing-default',
   'duplicate-case',
+  'unknown-step-list',
+  'invalid-call',
+  'call-cycle',
+  'invalid-repeat',
 ] as const;
 
 export type RuleProblemCode = (typeof RULE_PROBLEM_CODES)[number];

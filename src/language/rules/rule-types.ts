@@ -61,6 +61,8 @@ export interface RuleDefinition {
   actionSteps?: number[];
   /** Rules with branches: where each action is written, relative to the rule (['do', 2, 'then', 0]). */
   actionPaths?: (string | number)[][];
+  /** Per action index, where it came from when not written in the rule itself: a `call:`, a `repeat`. */
+  actionOrigins?: (ActionOrigin | undefined)[];
   /** if / switch / split / wait outcomes in `do`, in written order (src/language/rules/branch-plan.ts). */
   branches?: BranchStep[];
   /**
@@ -74,6 +76,14 @@ export interface RuleDefinition {
   enabled: boolean;
   priority: number; // higher runs first
   mode: 'live' | 'shadow';
+}
+
+/** An action expanded at load: from a named step list (`call:`) and/or a repetition of a `repeat`. */
+export interface ActionOrigin {
+  /** The step list called (innermost) and where the step is written in its file. */
+  call?: { name: string; at: SourcePosition };
+  /** The repetition of the innermost `repeat` (1 = the first time), of its `max`. */
+  repeat?: { n: number; max: number };
 }
 
 /** `- wait: 2h` in `do`: the run pauses before action `beforeAction`, durably (a delayed job). */
@@ -96,7 +106,8 @@ export interface WaitStep {
  */
 export interface BranchStep {
   /** failure: `on-failure:` of action at - 1; arms on-failure (taken when it ends failed or dead) and succeeded (empty). */
-  kind: 'if' | 'switch' | 'split' | 'outcome' | 'failure';
+  /** repeat: a repetition of a `repeat` block (one arm, `repeat:<n>` or `exhausted`, always taken). */
+  kind: 'if' | 'switch' | 'split' | 'outcome' | 'failure' | 'repeat';
   at: number;
   end: number;
   /** Waits written before the branch: a wait and a branch before the same action meet in written order. */

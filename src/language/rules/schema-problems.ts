@@ -9,16 +9,28 @@ import type { Locator, YamlPath } from './yaml-source';
 
 export const RULE_SCHEMA_ID = ruleSchema.$id;
 
+let ajvWithRules: Ajv | undefined;
 let validator: ValidateFunction | undefined;
+let stepsValidator: ValidateFunction | undefined;
+
+function rulesAjv(): Ajv {
+  if (!ajvWithRules) {
+    ajvWithRules = createAjv();
+    ajvWithRules.addSchema(ruleSchema);
+  }
+  return ajvWithRules;
+}
 
 /** Compiled once per process: `#/definitions/rule` of the published schema. */
 export function ruleValidator(): ValidateFunction {
-  if (!validator) {
-    const ajv = createAjv();
-    ajv.addSchema(ruleSchema);
-    validator = ajv.getSchema(`${RULE_SCHEMA_ID}#/definitions/rule`)!;
-  }
+  validator ??= rulesAjv().getSchema(`${RULE_SCHEMA_ID}#/definitions/rule`)!;
   return validator;
+}
+
+/** `#/definitions/stepList`: a named step list (rules/steps/*.yaml) that rules `call:`. */
+export function stepListValidator(): ValidateFunction {
+  stepsValidator ??= rulesAjv().getSchema(`${RULE_SCHEMA_ID}#/definitions/stepList`)!;
+  return stepsValidator;
 }
 
 export function createAjv(): Ajv {
