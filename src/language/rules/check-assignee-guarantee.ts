@@ -3,7 +3,25 @@
 // `assign-first`, no earlier `assign` in the rule, no top-level condition requiring an assignee,
 // and no segment filter on assignees. Pure, so the table in check-assignee-guarantee.spec.ts pins it.
 import { actionDefinition } from '../catalogue/catalogue';
-import type { RuleAction } from './rule-types';
+import type { LoadedRule } from './loaded-rule';
+import { actionPath } from './parse-steps';
+import type { RuleAction, RuleProblem } from './rule-types';
+
+/** The warnings of a loaded set (rules with errors never load, so they get no advice). */
+export function checkAssigneeGuarantee(loaded: readonly LoadedRule[]): RuleProblem[] {
+  return loaded.flatMap(({ def, at }) => {
+    const guaranteed =
+      def.trigger.kind === 'schedule'
+        ? segmentRequiresAssignee(def.trigger.segment.filters)
+        : conditionsRequireAssignee(def.conditions);
+    return messagesWithoutAssignee(def.actions, guaranteed).map((i) => ({
+      ...at.pos([...actionPath(def, i), def.actions[i].type]),
+      severity: 'warning' as const,
+      code: 'no-assign-first' as const,
+      message: `${def.actions[i].type} is skipped live (needs_assignee) for a contact with no assignee, and nothing here guarantees one: add assign-first, an assign before it, or a condition requiring contact.assigneeId`,
+    }));
+  });
+}
 
 type Raw = Record<string, unknown>;
 

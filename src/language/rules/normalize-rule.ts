@@ -16,11 +16,6 @@ import { actionDefinition } from '../catalogue/catalogue';
 import type { TriggerKinds } from '../catalogue/action-definition';
 import { templateProblems } from '../catalogue/template-values';
 import { checkStepRefs } from './check-step-refs';
-import {
-  conditionsRequireAssignee,
-  messagesWithoutAssignee,
-  segmentRequiresAssignee,
-} from './check-assignee-guarantee';
 import type { RuleAction, RuleDefinition, RuleProblem, RuleTrigger } from './rule-types';
 import { issuesToProblems, ruleValidator, schemaIssues } from './schema-problems';
 import type { Locator, YamlPath } from './yaml-source';
@@ -62,19 +57,6 @@ export function normalizeRule(
       (i) => actionPath(steps.timing, i),
       steps.itemKinds,
     );
-  // Only on a rule that otherwise stands: a broken one gets its errors, not advice.
-  if (steps && trigger && ctx.errorCount() === 0 && issues.length === 0) {
-    const guaranteed =
-      trigger.kind === 'schedule'
-        ? segmentRequiresAssignee(trigger.segment.filters)
-        : conditionsRequireAssignee(conditions);
-    for (const i of messagesWithoutAssignee(steps.items, guaranteed))
-      ctx.warn(
-        [...actionPath(steps.timing, i), steps.items[i]!.type],
-        'no-assign-first',
-        `${steps.items[i]!.type} is skipped live (needs_assignee) for a contact with no assignee, and nothing here guarantees one: add assign-first, an assign before it, or a condition requiring contact.assigneeId`,
-      );
-  }
   const { goal, goalWithinMs } = checkGoal(raw.goal, ctx);
   const window = raw.window === undefined ? undefined : checkWindow(raw.window, ['window'], timezone, ctx);
   const limit = raw.limit === undefined ? undefined : checkLimit(raw.limit, ['limit'], ctx);
