@@ -42,7 +42,7 @@ export async function loadInputs(
     return { result: { problems }, ruleFiles: files, home, namesNote };
   }
   return {
-    result: loadRulesFromFiles(files, { ...options, snapshot }),
+    result: loadRulesFromFiles(files, { assigneeAdvice: true, ...options, snapshot }),
     ruleFiles: files,
     home,
     ...(snapshot ? { snapshot } : {}),

@@ -24,6 +24,7 @@ const WARNING_CASES = [
   'too-many-paths',
   'missing-default',
   'duplicate-case',
+  'no-assign-first',
 ];
 
 async function validate(name: string) {

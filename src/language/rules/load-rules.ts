@@ -12,6 +12,7 @@ import { checkRuleSet } from './check-rule-set';
 import { isSourcesFile, parseSources } from './custom-sources';
 import type { LoadedRule } from './loaded-rule';
 import { normalizeRule } from './normalize-rule';
+import { checkAssigneeGuarantee } from './check-assignee-guarantee';
 import { isPlainObject } from './rule-context';
 import type { RuleDefinition, RuleProblem } from './rule-types';
 import { collectStepLists, isStepListDoc } from './step-lists';
@@ -129,6 +130,8 @@ export interface LoadOptions {
   allowedHosts?: readonly string[];
   /** HTTP_ACTION_SECRET_HOSTS, when known: a secret sent to a written-out host it does not name is an error. */
   secretHosts?: Readonly<Record<string, readonly string[]>>;
+  /** Warn (no-assign-first) on customer messages no assignee is sure for: `crm-rules validate`. */
+  assigneeAdvice?: boolean;
 }
 
 /** Pure: no I/O. Files that are not rule files (e.g. *.test.yaml) are ignored. */
@@ -169,6 +172,7 @@ export function loadRulesFromFiles(files: RuleFile[], opts: LoadOptions = {}): L
   problems.push(...sources.problems);
   problems.push(...checkRuleSet(ids, loaded, opts.snapshot));
   if (opts.allowedHosts) problems.push(...checkEgressHosts(loaded, opts.allowedHosts));
+  if (opts.assigneeAdvice) problems.push(...checkAssigneeGuarantee(loaded));
   if (opts.secretHosts) problems.push(...checkSecretHosts(loaded, opts.secretHosts, opts.allowedHosts));
   problems.push(...checkCustomTriggers(loaded, sources.sources));
   problems.push(...checkCategories(loaded, policy.policy));

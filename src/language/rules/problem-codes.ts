@@ -49,6 +49,7 @@ export const RULE_PROBLEM_CODES = [
   'invalid-call',
   'call-cycle',
   'invalid-repeat',
+  'no-assign-first',
 ] as const;
 
 export type RuleProblemCode = (typeof RULE_PROBLEM_CODES)[number];
