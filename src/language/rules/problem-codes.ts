@@ -44,6 +44,7 @@ export const RULE_PROBLEM_CODES = [
   'too-many-paths',
   'missing-default',
   'duplicate-case',
+  'invalid-pool',
 ] as const;
 
 export type RuleProblemCode = (typeof RULE_PROBLEM_CODES)[number];
