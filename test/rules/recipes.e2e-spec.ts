@@ -23,12 +23,12 @@ describe('recipes', () => {
   afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('validate and pass their own tests where they live', async () => {
-    expect(recipeFiles.length).toBe(16);
+    expect(recipeFiles.length).toBe(17);
     const validated = await cli('validate', 'recipes');
-    expect(validated.out).toMatch(/^✔ recipes: 19 rule\(s\) in 16 file\(s\) are valid/m);
+    expect(validated.out).toMatch(/^✔ recipes: 20 rule\(s\) in 17 file\(s\) are valid/m);
     expect(validated.code).toBe(0);
     const tested = await cli('test', 'recipes');
-    expect(tested.out).toMatch(/\n60 passed, 0 failed\n$/);
+    expect(tested.out).toMatch(/\n62 passed, 0 failed\n$/);
     expect(tested.code).toBe(0);
   });
 
@@ -79,7 +79,7 @@ describe('recipes', () => {
   it('all copied into rules/ at once (with their tests) validate', async () => {
     cpSync(RECIPES, join(tmp, 'rules'), { recursive: true, errorOnExist: true, force: false });
     const { code, out } = await cli('validate', join(tmp, 'rules'));
-    expect(out).toMatch(/^✔ .*: 24 rule\(s\) in 20 file\(s\) are valid/m);
+    expect(out).toMatch(/^✔ .*: 25 rule\(s\) in 21 file\(s\) are valid/m);
     expect(code).toBe(0);
   });
 });
