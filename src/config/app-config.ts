@@ -38,6 +38,8 @@ export interface AppConfig {
     budgetMaxWaitMs: number;
     /** Close the budget for one window when its Redis state is found missing. */
     budgetColdStart: boolean;
+    /** How old a member's open-conversation count may be before an assignment pool counts again. */
+    openCountStalenessMs: number;
     budget: {
       limit: number;
       windowMs: number;

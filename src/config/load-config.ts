@@ -147,6 +147,7 @@ export function loadConfig(env: Env = { ...readRuntimeEnv(), ...process.env }): 
       maxPauseMs: int('CRM_MAX_PAUSE_MS', 300_000, 1_000, 3_600_000),
       budgetMaxWaitMs: int('CRM_BUDGET_MAX_WAIT_MS', 300_000, 1_000, 3_600_000),
       budgetColdStart: bool('CRM_BUDGET_COLD_START', true),
+      openCountStalenessMs: int('POOL_OPEN_COUNT_STALENESS_MS', 60_000, 0, 3_600_000),
       budget: {
         limit: int('CRM_RATE_LIMIT', 300, 1, 100000),
         windowMs: int('CRM_RATE_WINDOW_MS', 60000, 100, 3600000),

@@ -15,7 +15,8 @@ export interface CrmSnapshot {
   tags: { id: string; name: string }[];
   stages: { id: string; name: string }[];
   channels: { id: string; name: string; status: string }[];
-  members: { id: string; name: string; email: string; status: string }[];
+  /** role: absent in snapshots taken before assignment pools (a `role:` pool then matches nobody). */
+  members: { id: string; name: string; email: string; status: string; role?: string }[];
   customFields: {
     id: string;
     fieldKey: string;
@@ -80,7 +81,7 @@ export interface DirectoryLists {
   tags: readonly { id: string; name: string }[];
   stages: readonly { id: string; name: string }[];
   channels: readonly { id: string; name: string; status: string }[];
-  members: readonly { id: string; name: string; email: string; status: string }[];
+  members: readonly { id: string; name: string; email: string; status: string; role?: string }[];
   customFields: readonly (Omit<CrmSnapshot['customFields'][number], 'options'> & {
     options?: readonly { id: string; label: string }[] | null;
   })[];
@@ -101,7 +102,9 @@ export function snapshotOf(lists: DirectoryLists, source: string, takenAt: Date)
     tags: byName(lists.tags.map((t) => ({ id: t.id, name: t.name }))),
     stages: lists.stages.map((s) => ({ id: s.id, name: s.name })),
     channels: byName(lists.channels.map((c) => ({ id: c.id, name: c.name, status: c.status }))),
-    members: byName(lists.members.map((m) => ({ id: m.id, name: m.name, email: m.email, status: m.status }))),
+    members: byName(
+      lists.members.map((m) => ({ id: m.id, name: m.name, email: m.email, status: m.status, role: m.role })),
+    ),
     customFields: lists.customFields.map((f) => ({
       id: f.id,
       fieldKey: f.fieldKey,

@@ -19,6 +19,9 @@ import {
 } from '../crm-contract/directory-match';
 import { crmScope } from './rate-budget';
 import { snapshotOf, type CrmSnapshot } from '../crm-contract/crm-snapshot';
+import { chooseMember, poolMembers, type PoolChoice } from '../language/assignment/choose-member';
+import type { PoolSpec } from '../language/assignment/pool-spec';
+import { poolLabel } from '../language/assignment/pool-spec';
 
 const TTL_MS = 5 * 60_000;
 /** Channel status feeds a guard: keep it fresher than names. */
@@ -63,6 +66,9 @@ export class CrmDirectory {
     MISS_TTL_MS,
   );
   private readonly rotationKey: string;
+  /** Open conversations per member id, with when they were counted (POOL_OPEN_COUNT_STALENESS_MS). */
+  private readonly openCounts = new Map<string, { n: number; at: number }>();
+  private readonly openCountStalenessMs: number;
   /** Set on the view `cachedOnly()` returns: answer from fresh cached lists, never call the CRM. */
   private onlyCached = false;
 
@@ -72,6 +78,7 @@ export class CrmDirectory {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.rotationKey = `${config.redis.prefix}:crm-directory:{${crmScope(config.crm)}}:round-robin`;
+    this.openCountStalenessMs = config.crm.openCountStalenessMs;
   }
 
   /**
@@ -160,6 +167,42 @@ export class CrmDirectory {
     const member = roundRobinPick(rotation, n);
     if (!member) throw new UnknownNameError('member', 'round-robin');
     return member;
+  }
+
+  /**
+   * The member an assignment pool gives a contact (src/language/assignment/choose-member.ts): the
+   * pool's own rotation is shared by every process (one counter per pool); least-open and max-open
+   * count each pool member's open conversations as the active contacts assigned to them (GET
+   * /v1/contacts?assigneeIds=<id>&status=active&limit=1, its `total`: the conversations list has
+   * no assignee filter), at most one count per member per POOL_OPEN_COUNT_STALENESS_MS.
+   */
+  async choosePoolMember(spec: PoolSpec): Promise<PoolChoice> {
+    if (this.onlyCached) throw new NotCachedError('member', poolLabel(spec));
+    const members = await this.members.get();
+    const counted = spec.strategy === 'least-open' || spec.maxOpen !== undefined;
+    const openCounts = counted
+      ? await this.countOpen(poolMembers(members, spec).map((m) => m.id))
+      : undefined;
+    const turn = await this.redis.incr(`${this.rotationKey}:${poolLabel(spec)}`);
+    return chooseMember(spec, { members, openCounts, turn });
+  }
+
+  private async countOpen(ids: string[]): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const id of ids) {
+      const cached = this.openCounts.get(id);
+      if (cached && Date.now() - cached.at < this.openCountStalenessMs) {
+        out[id] = cached.n;
+        continue;
+      }
+      const page = await this.gateway.listContacts(
+        { assigneeIds: [id], status: 'active', page: 1, limit: 1 },
+        OPTS,
+      );
+      this.openCounts.set(id, { n: page.total, at: Date.now() });
+      out[id] = page.total;
+    }
+    return out;
   }
 
   private async resolve<T extends { id: string }>(

@@ -1,5 +1,7 @@
 // The engine's name directory, answered from a CRM snapshot instead of the CRM: offline
 // forecasts and replays resolve names exactly as the engine would (directory-match.ts).
+import { chooseMember, type PoolChoice, type PoolMember } from '../language/assignment/choose-member';
+import type { PoolSpec } from '../language/assignment/pool-spec';
 import type { CrmDirectory } from '../crm/crm-directory.service';
 import type { Channel, ContactStage, Member, Tag } from '@crm-rules/crm-contract';
 import {
@@ -55,10 +57,23 @@ export class SnapshotDirectory {
     return c as unknown as Channel;
   }
 
+  private poolTurn = 0;
+
   async nextRoundRobinMember(): Promise<Member> {
     const active = assignableMembers(this.snapshot.members as unknown as Member[]);
     if (active.length === 0) throw new UnknownNameError('member', 'round-robin');
     return active[this.rotation++ % active.length];
+  }
+
+  /**
+   * A pool's choice as the engine makes it (the same chooseMember), from the snapshot's members
+   * and this dry run's own rotation. A snapshot holds no open counts: every member counts 0 open,
+   * so least-open goes by the rotation and max-open never fills (docs/RULES.md, Assignment pools).
+   */
+  async choosePoolMember(spec: PoolSpec): Promise<PoolChoice> {
+    const members = this.snapshot.members as unknown as PoolMember[];
+    const openCounts = Object.fromEntries(members.map((m) => [m.id, 0]));
+    return chooseMember(spec, { members, openCounts, turn: ++this.poolTurn });
   }
 
   /** resolveAction and resolveMemberId take the engine's directory; this answers the same calls. */

@@ -199,7 +199,7 @@ describe('npm start, the first hour', () => {
       encoding: 'utf8',
     });
     expect(validate.stderr).toContain('names checked against the CRM snapshot');
-    expect(validate.stdout).toMatch(/^✔ rules\/: 24 rule\(s\) in 20 file\(s\) are valid/m);
+    expect(validate.stdout).toMatch(/^✔ rules\/: 28 rule\(s\) in 24 file\(s\) are valid/m);
     expect(validate.status).toBe(0);
     const { code, bad } = await stop(engine);
     expect(bad).toEqual([]);

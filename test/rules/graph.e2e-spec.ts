@@ -92,7 +92,7 @@ describe('crm-rules graph', () => {
     expect(code).toBe(0);
     const { nodes, edges } = parseMermaid(out);
     const rules = [...nodes.keys()].filter((id) => id.startsWith('r_'));
-    expect(rules).toHaveLength(27);
+    expect(rules).toHaveLength(28);
     expect(nodes.get('r_tag_ad_leads')).toBe('["tag-ad-leads (priority 10)"]');
     expect(edges).toContainEqual(['e_contact_created', 'r_tag_ad_leads']);
     expect(edges).toContainEqual(['r_tag_ad_leads', 'a_tag_ad_leads_0']);

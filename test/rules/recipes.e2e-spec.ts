@@ -29,12 +29,12 @@ describe('recipes', () => {
   afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('validate and pass their own tests where they live', async () => {
-    expect(recipeFiles.length).toBe(17);
+    expect(recipeFiles.length).toBe(18);
     const validated = await cli('validate', 'recipes');
-    expect(validated.out).toMatch(/^✔ recipes: 22 rule\(s\) in 19 file\(s\) are valid/m);
+    expect(validated.out).toMatch(/^✔ recipes: 23 rule\(s\) in 20 file\(s\) are valid/m);
     expect(validated.code).toBe(0);
     const tested = await cli('test', 'recipes');
-    expect(tested.out).toMatch(/\n70 passed, 0 failed\n$/);
+    expect(tested.out).toMatch(/\n72 passed, 0 failed\n$/);
     expect(tested.code).toBe(0);
   });
 
@@ -87,7 +87,7 @@ describe('recipes', () => {
   it('all copied into rules/ at once (with their tests) validate', async () => {
     cpSync(RECIPES, join(tmp, 'rules'), { recursive: true, errorOnExist: true, force: false });
     const { code, out } = await cli('validate', join(tmp, 'rules'));
-    expect(out).toMatch(/^✔ .*: 27 rule\(s\) in 23 file\(s\) are valid/m);
+    expect(out).toMatch(/^✔ .*: 28 rule\(s\) in 24 file\(s\) are valid/m);
     expect(code).toBe(0);
   });
 });

@@ -9,6 +9,8 @@ import type { Contact } from '@crm-rules/crm-contract';
 import type { ActionTarget } from '../../persistence/ledger/action-result.entity';
 import type { RuleContext } from '../rules/rule-context';
 import type { YamlPath } from '../rules/yaml-source';
+import type { PoolSpec } from '../assignment/pool-spec';
+import type { PoolChoice } from '../assignment/choose-member';
 import type { EgressResponse, OutboundRequest } from '../../net/outbound-request';
 
 /**
@@ -34,7 +36,10 @@ export type SkipReason =
   /** The policy's global control group (holdout): the contact gets no message of the category. */
   | 'holdout'
   /** The run took a split's control arm: no customer message for the rest of it (control-hold.ts). */
-  | 'control_arm';
+  | 'control_arm'
+  /** An assignment pool whose every eligible member is at `max-open` (or none can take contacts). */
+  | 'pool_full'
+  | 'pool_empty';
 
 export type GuardVerdict = { proceed: true } | { proceed: false; reason: SkipReason; detail: string };
 
@@ -96,6 +101,8 @@ export interface ResolveEnv {
    * once and records it, so a retry assigns the same one; plans do not draw at all.
    */
   member(nameOrRoundRobin: string): Promise<string>;
+  /** The member an assignment pool gives the contact, and why (the runner records it like a draw). */
+  pool(spec: PoolSpec): Promise<PoolChoice>;
 }
 
 /** A kind of name in the CRM's directory that a rule may use. */

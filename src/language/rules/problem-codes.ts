@@ -50,6 +50,7 @@ export const RULE_PROBLEM_CODES = [
   'call-cycle',
   'invalid-repeat',
   'no-assign-first',
+  'invalid-pool',
 ] as const;
 
 export type RuleProblemCode = (typeof RULE_PROBLEM_CODES)[number];

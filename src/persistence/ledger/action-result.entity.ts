@@ -9,6 +9,8 @@ export type ActionStatus = 'pending' | 'running' | 'succeeded' | 'skipped' | 'fa
 export interface ActionTarget {
   conversationId?: string;
   memberId?: string;
+  /** An assignment pool's choice: who was eligible, who not and why, which strategy picked whom. */
+  pool?: { why: string; eligible: string[]; excluded: { member: string; why: string }[] };
   /** A text message: its text as rendered for this contact (what the console shows as sent). */
   text?: string;
 }

@@ -24,7 +24,7 @@ import { resolveAction } from './resolve-action';
 import { describeFailure } from './action-failure';
 import { settleFailure } from './failure-path';
 import { freshestContact, messageOf, needsFreshRead, nextStep } from './run-steps';
-import { pickMember } from './member-pick';
+import { pickFromPool, pickMember } from './member-pick';
 import { TransientActionError, type ActionOutcome as Outcome, type RunLedger as Ledger } from './run-ledger';
 import { settleAfterRunning, settleUnclear } from './unclear-outcome';
 import { withContactLease, type HeldLease } from './contact-lease';
@@ -33,6 +33,7 @@ import { outboundFor, savedSteps, type SavedSteps } from './http-steps';
 import { noteCrmAnswers } from '../../crm/crm-answers';
 import { warnMessageSkip } from './message-skip-log';
 import { HostLimitedError } from '../../net/egress-errors';
+import type { PoolSpec } from '../../language/assignment/pool-spec';
 
 /** Customer-facing writes (send-message, send-template, react): never repeated by the engine. */
 const AT_MOST_ONCE_TYPES = ACTION_DEFINITIONS.filter((d) => d.repeat === 'at-most-once').map((d) => d.type);
@@ -213,7 +214,8 @@ export class ActionRunnerService {
       // Pending again after failing on a name: an operator's retry, so look the names up afresh.
       if (row.error_code === 'unknown_name') this.directory.forgetMisses();
       const member = (name: string) => pickMember(this.directory, ledger.actions, row.id, target, name);
-      const resolved = await resolveAction(this.directory, action, facts, { member });
+      const pool = (spec: PoolSpec) => pickFromPool(this.directory, ledger.actions, row.id, target, spec);
+      const resolved = await resolveAction(this.directory, action, facts, { member, pool });
       const outbound = outboundFor(def.repeat, this.outbound, run.id, row.action_index);
       const env: ExecutionEnv = { gateway: this.gateway, opts, ...ctx, target, outbound };
       const unclear = (cause: unknown) =>

@@ -5,6 +5,8 @@ import type { CrmDirectory } from '../../crm/crm-directory.service';
 import type { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import type { ActionTarget } from '../../persistence/ledger/action-result.entity';
 import { isRoundRobin, resolveMemberId } from '../../language/catalogue/assign.action';
+import type { Exclusion, PoolChoice } from '../../language/assignment/choose-member';
+import type { PoolSpec } from '../../language/assignment/pool-spec';
 
 export async function pickMember(
   directory: CrmDirectory,
@@ -18,4 +20,33 @@ export async function pickMember(
   target.memberId = await resolveMemberId(directory, name);
   await actions.setTarget(rowId, target);
   return target.memberId;
+}
+
+/**
+ * A pool's choice, recorded on the action row with its reasons (`target.pool`, the run's trace)
+ * before the call: a retry assigns the member first chosen, with the same explanation.
+ */
+export async function pickFromPool(
+  directory: CrmDirectory,
+  actions: ActionResultsRepository,
+  rowId: string,
+  target: ActionTarget,
+  spec: PoolSpec,
+): Promise<PoolChoice> {
+  const recorded = target.pool;
+  if (recorded && target.memberId) {
+    const picked = { id: target.memberId, name: target.memberId, email: '' };
+    return {
+      picked,
+      strategy: spec.strategy,
+      eligible: recorded.eligible,
+      excluded: recorded.excluded as Exclusion[],
+      why: recorded.why,
+    };
+  }
+  const choice = await directory.choosePoolMember(spec);
+  target.pool = { why: choice.why, eligible: choice.eligible, excluded: choice.excluded };
+  if (choice.picked) target.memberId = choice.picked.id;
+  await actions.setTarget(rowId, target);
+  return choice;
 }

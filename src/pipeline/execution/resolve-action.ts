@@ -5,6 +5,8 @@ import type { CrmDirectory } from '../../crm/crm-directory.service';
 import type { RuleAction } from '../../language/rules/rule-types';
 import { isRoundRobin, resolveMemberId, ROUND_ROBIN } from '../../language/catalogue/assign.action';
 import { actionDefinition, type ResolvedAction } from '../../language/catalogue/catalogue';
+import type { PoolSpec } from '../../language/assignment/pool-spec';
+import type { PoolChoice } from '../../language/assignment/choose-member';
 import { renderTemplate, type TemplateView } from '../../language/catalogue/template-values';
 
 export function resolveAction(
@@ -12,7 +14,12 @@ export function resolveAction(
   action: RuleAction,
   facts: TemplateView = {},
   /** dryRun: no round-robin draw (plans); member: how the runner picks members (recorded draws). */
-  options: { dryRun?: boolean; member?: (name: string) => Promise<string> } = {},
+  /** pool: how the runner draws from a pool (recorded draws); else the directory's own choice. */
+  options: {
+    dryRun?: boolean;
+    member?: (name: string) => Promise<string>;
+    pool?: (spec: PoolSpec) => Promise<PoolChoice>;
+  } = {},
 ): Promise<ResolvedAction> {
   const member =
     options.member ??
@@ -22,5 +29,6 @@ export function resolveAction(
     directory,
     render: (text) => renderTemplate(text, facts),
     member,
+    pool: options.pool ?? ((spec) => directory.choosePoolMember(spec)),
   });
 }
