@@ -84,6 +84,7 @@ describe('import boundaries (npm run lint)', () => {
         ['matching-never-writes', 'src/pipeline/matching/update-mirror.ts'],
         ['net-is-a-leaf', 'src/net/allow-list.ts'],
         ['only-admission-creates-runs', 'src/segments/sweep.ts'],
+        ['persistence-is-below', 'src/persistence/ledger/inbox-events.repository.ts'],
         ['pipeline-flows-downstream', 'src/pipeline/execution/runner.ts'],
         ['pipeline-flows-downstream', 'src/pipeline/intake/hand-over.ts'],
         ['sandbox-imports-only-the-contract', 'packages/crm-sandbox/src/emulator.ts'],
