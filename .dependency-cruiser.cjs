@@ -203,6 +203,17 @@ const forbidden = [
       dependencyTypesNot: ['type-only'],
     },
   },
+  {
+    name: 'persistence-is-below',
+    comment:
+      'Persistence is the bottom layer: the ledger repositories, the SQL toolkit and the contact journal ' +
+      'import only each other and the core (row types of the rule language by type). Nothing of the ' +
+      'pipeline, the gateway, the queues or the operator surfaces: they call persistence, never the ' +
+      'reverse. (retention/ and the schema wiring still import the owners they prune and list.)',
+    severity: 'error',
+    from: { path: ['^src/persistence/(ledger|sql)/', '^src/journal/'], pathNot: SPECS },
+    to: { path: '^src/', pathNot: '^src/(persistence|language|crm-contract|net|journal)/' },
+  },
   ...[
     ['intake', 'events-worker'],
     ['matching', 'intake|events-worker'],

@@ -61,46 +61,51 @@ describe('import boundaries (npm run lint)', () => {
       'packages/crm-sandbox/src',
     ]);
     expect(status).not.toBe(0);
-    expect(violations).toEqual([
-      ['cli-imports-no-nest', 'src/cli/command.ts'],
-      ['console-is-a-leaf', 'src/pipeline/intake/intake.ts'],
-      ['contract-package-imports-nothing', 'packages/crm-contract/src/contact.ts'],
-      ['core-imports-no-framework', 'src/language/rules/rule-service.ts'],
-      ['core-imports-only-core-and-contract', 'src/language/matching/matcher.ts'],
-      ['core-names-services-by-type-only', 'src/language/rules/run-gateway.ts'],
-      ['crm-contract-is-a-leaf', 'src/crm-contract/types.ts'],
-      ['crm-writes-only-from-execution', 'src/language/rules/run-gateway.ts'],
-      ['crm-writes-only-from-execution', 'src/pipeline/matching/find-contact.ts'],
-      ['gateway-only-from-its-callers', 'src/db/entities.ts'],
-      ['gateway-only-from-its-callers', 'src/language/rules/run-gateway.ts'],
-      ['gateway-only-through-its-faces', 'src/db/entities.ts'],
-      ['gateway-only-through-its-faces', 'src/ops/budget.ts'],
-      ['matching-never-writes', 'src/pipeline/matching/dispatch-runs.ts'],
-      ['matching-never-writes', 'src/pipeline/matching/end-event.ts'],
-      ['matching-never-writes', 'src/pipeline/matching/end-waits.ts'],
-      ['matching-never-writes', 'src/pipeline/matching/enqueue-runs.ts'],
-      ['matching-never-writes', 'src/pipeline/matching/find-contact.ts'],
-      ['matching-never-writes', 'src/pipeline/matching/update-mirror.ts'],
-      ['net-is-a-leaf', 'src/net/allow-list.ts'],
-      ['only-admission-creates-runs', 'src/segments/sweep.ts'],
-      ['pipeline-flows-downstream', 'src/pipeline/execution/runner.ts'],
-      ['pipeline-flows-downstream', 'src/pipeline/intake/hand-over.ts'],
-      ['sandbox-imports-only-the-contract', 'packages/crm-sandbox/src/emulator.ts'],
-      ['sandbox-only-from-engine-boot', 'src/ops/health.ts'],
-      ['segment-sql-only-in-repositories', 'src/segments/plan-where.ts'],
-    ]);
+    expect(violations).toEqual(
+      [
+        ['cli-imports-no-nest', 'src/cli/command.ts'],
+        ['console-is-a-leaf', 'src/pipeline/intake/intake.ts'],
+        ['contract-package-imports-nothing', 'packages/crm-contract/src/contact.ts'],
+        ['core-imports-no-framework', 'src/language/rules/rule-service.ts'],
+        ['core-imports-only-core-and-contract', 'src/language/matching/matcher.ts'],
+        ['core-names-services-by-type-only', 'src/language/rules/run-gateway.ts'],
+        ['crm-contract-is-a-leaf', 'src/crm-contract/types.ts'],
+        ['crm-writes-only-from-execution', 'src/language/rules/run-gateway.ts'],
+        ['crm-writes-only-from-execution', 'src/pipeline/matching/find-contact.ts'],
+        ['gateway-only-from-its-callers', 'src/db/entities.ts'],
+        ['gateway-only-from-its-callers', 'src/language/rules/run-gateway.ts'],
+        ['gateway-only-through-its-faces', 'src/db/entities.ts'],
+        ['gateway-only-through-its-faces', 'src/ops/budget.ts'],
+        ['matching-never-writes', 'src/pipeline/matching/dispatch-runs.ts'],
+        ['matching-never-writes', 'src/pipeline/matching/end-event.ts'],
+        ['matching-never-writes', 'src/pipeline/matching/end-waits.ts'],
+        ['matching-never-writes', 'src/pipeline/matching/enqueue-runs.ts'],
+        ['matching-never-writes', 'src/pipeline/matching/find-contact.ts'],
+        ['matching-never-writes', 'src/pipeline/matching/update-mirror.ts'],
+        ['net-is-a-leaf', 'src/net/allow-list.ts'],
+        ['only-admission-creates-runs', 'src/segments/sweep.ts'],
+        ['persistence-is-below', 'src/persistence/ledger/inbox-events.repository.ts'],
+        ['pipeline-flows-downstream', 'src/pipeline/execution/runner.ts'],
+        ['pipeline-flows-downstream', 'src/pipeline/intake/hand-over.ts'],
+        ['sandbox-imports-only-the-contract', 'packages/crm-sandbox/src/emulator.ts'],
+        ['sandbox-only-from-engine-boot', 'src/ops/health.ts'],
+        ['segment-sql-only-in-repositories', 'src/segments/plan-where.ts'],
+      ].sort(),
+    );
   });
 
   it('fails on every run-time reach rule, through other folders, and not on a type-only import', () => {
     const { status, violations } = cruise('.dependency-cruiser-runtime.cjs');
     expect(status).not.toBe(0);
-    expect(violations).toEqual([
-      ['cli-loads-no-nest', 'src/cli/command.ts'],
-      ['cli-loads-no-nest', 'src/cli/explain.command.ts'],
-      ['core-loads-no-framework', 'src/language/matching/matcher.ts'],
-      ['core-loads-no-framework', 'src/language/rules/rule-service.ts'],
-      ['core-loads-no-framework', 'src/language/rules/run-gateway.ts'],
-    ]);
+    expect(violations).toEqual(
+      [
+        ['cli-loads-no-nest', 'src/cli/command.ts'],
+        ['cli-loads-no-nest', 'src/cli/explain.command.ts'],
+        ['core-loads-no-framework', 'src/language/matching/matcher.ts'],
+        ['core-loads-no-framework', 'src/language/rules/rule-service.ts'],
+        ['core-loads-no-framework', 'src/language/rules/run-gateway.ts'],
+      ].sort(),
+    );
   });
 
   it('fails on a folder cycle outside the core, naming its folders (folder-cycles.js --check)', () => {

@@ -16,8 +16,6 @@ export interface ClockParts {
   year: number;
 }
 
-export const CLOCK_FIELDS = ['hour', 'minute', 'weekday', 'date', 'day', 'month', 'year'] as const;
-
 export const DEFAULT_TIMEZONE = 'UTC';
 
 export function clockParts(now: Date, timezone: string): ClockParts {

@@ -74,11 +74,6 @@ export function exclusive(a: Leaf, b: Leaf): boolean {
   return false;
 }
 
-/** Fields on which the two rules can never both match (empty: they may overlap). */
-export function exclusiveFields(a: RuleDefinition, b: RuleDefinition): string[] {
-  return exclusiveLeafFields(requiredLeaves(a), requiredLeaves(b));
-}
-
 /** Fields on which the two sets of leaves can never hold together (empty: they may overlap). */
 export function exclusiveLeafFields(a: Leaf[], b: Leaf[]): string[] {
   const fields = new Set<string>();
@@ -94,12 +89,6 @@ export function writtenField(action: RuleAction): string | undefined {
 /** True when, right after `action`, the leaf is certainly false. */
 export function falsifies(action: RuleAction, leaf: Leaf): boolean {
   return actionDefinition(action.type).effect.falsifies?.(action, leaf) ?? false;
-}
-
-/** A rule whose own actions make its conditions false: it cannot re-trigger itself. */
-export function selfDisabling(rule: RuleDefinition): boolean {
-  const leaves = requiredLeaves(rule);
-  return rule.actions.some((a) => leaves.some((l) => falsifies(a, l)));
 }
 
 /** Two writes that undo each other: add/remove the same tag, block/unblock, different stages or members. */
