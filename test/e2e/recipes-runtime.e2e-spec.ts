@@ -28,6 +28,13 @@ const recipeFiles = {
       .filter((f) => f.endsWith('.yaml') && !f.endsWith('.test.yaml'))
       .map((f) => [f, readFileSync(join(RECIPES, 'policy', f), 'utf8')]),
   ),
+  // The step lists the recipes call (support-menu.yaml): any file of the rule set may hold one.
+  ...Object.fromEntries(
+    readdirSync(join(RECIPES, 'steps')).map((f) => [
+      `steps-${f}`,
+      readFileSync(join(RECIPES, 'steps', f), 'utf8'),
+    ]),
+  ),
   // The recipes' custom source (shop-order-status.yaml).
   'sources.yaml': readFileSync(join(RECIPES, 'sources', 'sources.yaml'), 'utf8'),
 };
