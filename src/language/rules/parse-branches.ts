@@ -16,13 +16,8 @@ export function isBranchItem(item: unknown): item is Raw {
   return isPlainObject(item) && (('if' in item && 'then' in item) || 'switch' in item || 'split' in item);
 }
 
-export function parseBranch(
-  item: Raw,
-  at: YamlPath,
-  walk: StepWalk,
-  kinds: readonly string[] | undefined,
-): void {
-  const kind = 'split' in item ? 'split' : 'switch' in item ? 'switch' : 'if';
+/** A branch step opened where the walk stands; its arms are pushed as they are walked. */
+export function openBranch(kind: BranchStep['kind'], at: YamlPath, walk: StepWalk): BranchStep {
   const step: BranchStep = {
     kind,
     at: walk.items.length,
@@ -32,6 +27,17 @@ export function parseBranch(
     arms: [],
   };
   walk.branches.push(step);
+  return step;
+}
+
+export function parseBranch(
+  item: Raw,
+  at: YamlPath,
+  walk: StepWalk,
+  kinds: readonly string[] | undefined,
+): void {
+  const kind = 'split' in item ? 'split' : 'switch' in item ? 'switch' : 'if';
+  const step = openBranch(kind, at, walk);
   if (kind === 'if') {
     const when = branchCondition(item.if, [...at, 'if'], walk, kinds);
     step.arms.push(walkArm(item.then, [...at, 'then'], 'then', walk, kinds, when));

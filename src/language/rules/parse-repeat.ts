@@ -4,8 +4,8 @@
 // engine runs is plain steps, so each repetition's question is its own action (its own idempotency
 // key: sent at most once, across restarts) and a run's repetitions are counted by the actions it
 // reached, durably. No loop exists to run away: the unrolled plan is finite by construction.
+import { openBranch } from './parse-branches';
 import { isPlainObject } from './rule-context';
-import type { BranchStep } from './rule-types';
 import { walkSteps, type StepWalk } from './parse-steps';
 import type { YamlPath } from './yaml-source';
 
@@ -99,15 +99,7 @@ export function walkAgain(at: YamlPath, walk: StepWalk, kinds: readonly string[]
   if (walk.items.length > MAX_UNROLLED_ACTIONS * 2) return;
   const next = frame.n < frame.max;
   const label = next ? `repeat:${frame.n + 1}` : 'exhausted';
-  const step: BranchStep = {
-    kind: 'repeat',
-    at: walk.items.length,
-    end: 0,
-    afterWaits: walk.waits.length,
-    source: [...at],
-    arms: [],
-  };
-  walk.branches.push(step);
+  const step = openBranch('repeat', at, walk);
   const from = walk.items.length;
   if (next) walkRepetition({ ...frame, n: frame.n + 1 }, walk, kinds);
   else {

@@ -8,7 +8,7 @@ import { checkConditions } from './check-conditions';
 import { checkWindow } from './check-timing';
 import { DURATION_HINT, parseDuration } from './durations';
 import { parseAction } from './parse-actions';
-import { isBranchItem, parseBranch, walkArm } from './parse-branches';
+import { isBranchItem, openBranch, parseBranch, walkArm } from './parse-branches';
 import { isCallItem, walkCall } from './parse-calls';
 import { isAgainItem, isRepeatItem, walkAgain, walkRepeat, type RepeatFrame } from './parse-repeat';
 import { isPlainObject, type RuleContext } from './rule-context';
@@ -169,15 +169,7 @@ function originOf(walk: StepWalk, at: YamlPath): ActionOrigin | undefined {
  * by its fallback); otherwise its empty `succeeded` arm, and the run goes on.
  */
 function walkFailure(raw: unknown, at: YamlPath, walk: StepWalk, kinds: readonly string[] | undefined): void {
-  const step: BranchStep = {
-    kind: 'failure',
-    at: walk.items.length,
-    end: 0,
-    afterWaits: walk.waits.length,
-    source: [...at],
-    arms: [],
-  };
-  walk.branches.push(step);
+  const step = openBranch('failure', at, walk);
   step.arms.push(walkArm(raw, [...at, 'on-failure'], 'on-failure', walk, kinds, undefined, true));
   step.arms.push({ label: 'succeeded', from: walk.items.length, to: walk.items.length });
   step.end = walk.items.length;
