@@ -14,9 +14,9 @@ const CORE = '^src/language/';
 const SPECS = '[.]spec[.]ts$';
 /** What the core may name by type only: the CRM's write face, the directory, the action row. */
 const CORE_TYPE_ONLY =
-  '^src/crm/crm-writes[.]ts$|^src/crm/crm-directory[.]service[.]ts$|^src/persistence/ledger/action-result[.]entity[.]ts$';
-/** The CRM's write face (src/crm/crm-writes.ts): a file that imports it can change the CRM. */
-const CRM_WRITES = '^src/crm/crm-writes[.]ts$';
+  '^src/outbound/crm-gateway/crm-writes[.]ts$|^src/outbound/crm-gateway/crm-directory[.]service[.]ts$|^src/persistence/ledger/action-result[.]entity[.]ts$';
+/** The CRM's write face (src/outbound/crm-gateway/crm-writes.ts): a file that imports it can change the CRM. */
+const CRM_WRITES = '^src/outbound/crm-gateway/crm-writes[.]ts$';
 /**
  * The owners of a CRM write that are not execution, each for one reason (crm-writes-only-from-execution).
  * None runs for an event: they act at boot, at a segment rule's sweep, or for the demo.
@@ -25,9 +25,9 @@ const CRM_WRITE_OWNERS = [
   // Boot and rule reloads: the engine subscribes itself to the CRM's webhooks (create, delete old).
   '^src/pipeline/intake/subscription[.]service[.]ts$',
   // A segment rule with `sync: true`: its segment is created in the CRM once (POST /v1/segments).
-  '^src/segments/sweeps/segment-sync[.]service[.]ts$',
+  '^src/pipeline/segments/sweeps/segment-sync[.]service[.]ts$',
   // npm start with the embedded sandbox: the demo contact is found or created.
-  '^src/demo/demo-contact[.]ts$',
+  '^src/tooling/demo/demo-contact[.]ts$',
 ];
 
 const forbidden = [
@@ -35,10 +35,10 @@ const forbidden = [
     name: 'console-is-a-leaf',
     comment:
       'The operator console is a UI over the engine: nothing in src/ imports it except the module ' +
-      'wiring (app.module.ts). Code the core needs lives outside it (src/journal, src/rule-controls).',
+      'wiring (app.module.ts). Code the core needs lives outside it (src/persistence/journal, src/runtime/rule-controls).',
     severity: 'error',
-    from: { path: '^src/', pathNot: '^src/(console/|app[.]module[.]ts$)' },
-    to: { path: '^src/console/' },
+    from: { path: '^src/', pathNot: '^src/(operator/console/|app[.]module[.]ts$)' },
+    to: { path: '^src/operator/console/' },
   },
   {
     name: 'core-imports-no-framework',
@@ -78,19 +78,19 @@ const forbidden = [
   },
   {
     name: 'cli-imports-no-nest',
-    comment: 'crm-rules (src/cli) runs without the service: no Nest module, no DI container.',
+    comment: 'crm-rules (src/tooling/cli) runs without the service: no Nest module, no DI container.',
     severity: 'error',
-    from: { path: '^src/cli/' },
+    from: { path: '^src/tooling/cli/' },
     to: { path: 'node_modules/@nestjs/' },
   },
   {
     name: 'core-imports-only-core-and-contract',
     comment:
-      'The rule language imports nothing of the service: only src/language, src/crm-contract and the ' +
+      'The rule language imports nothing of the service: only src/language, src/language/crm-terms and the ' +
       "contract package (the CRM's types). It names the CRM's write face, the directory and the action row by type only (next rule).",
     severity: 'error',
-    from: { path: CORE, pathNot: SPECS },
-    to: { path: '^src/', pathNot: `^src/(language|crm-contract|net)/|${CORE_TYPE_ONLY}` },
+    from: { path: CORE, pathNot: [SPECS, '^src/language/(net|crm-terms)/'] },
+    to: { path: '^src/', pathNot: `^src/(language|language/crm-terms|language/net)/|${CORE_TYPE_ONLY}` },
   },
   {
     name: 'core-names-services-by-type-only',
@@ -104,20 +104,20 @@ const forbidden = [
   {
     name: 'net-is-a-leaf',
     comment:
-      'src/net (IP addresses, the egress allow-list, secret references, the shapes of an outbound ' +
+      'src/language/net (IP addresses, the egress allow-list, secret references, the shapes of an outbound ' +
       'request) is pure and shared by config, the core and egress: it imports no other src folder.',
     severity: 'error',
-    from: { path: '^src/net/', pathNot: '[.]spec[.]ts$' },
-    to: { path: '^src/', pathNot: '^src/net/' },
+    from: { path: '^src/language/net/', pathNot: '[.]spec[.]ts$' },
+    to: { path: '^src/', pathNot: '^src/language/net/' },
   },
   {
     name: 'crm-contract-is-a-leaf',
     comment:
-      "The engine's side of the CRM contract (src/crm-contract: errors, snapshot, directory match) " +
+      "The engine's side of the CRM contract (src/language/crm-terms: errors, snapshot, directory match) " +
       'imports no other src folder, only the contract package.',
     severity: 'error',
-    from: { path: '^src/crm-contract/', pathNot: '[.]spec[.]ts$' },
-    to: { path: '^(src|packages)/', pathNot: '^(src|packages)/crm-contract/' },
+    from: { path: '^src/language/crm-terms/', pathNot: '[.]spec[.]ts$' },
+    to: { path: '^(src|packages)/', pathNot: '^(src/language/crm-terms|packages/crm-contract)/' },
   },
   {
     name: 'only-admission-creates-runs',
@@ -145,26 +145,29 @@ const forbidden = [
   {
     name: 'gateway-only-from-its-callers',
     comment:
-      'The CRM gateway (src/crm) is loaded by the pipeline stages, the segment sync and sweeps, the ' +
+      'The CRM gateway (src/outbound/crm-gateway) is loaded by the pipeline stages, the segment sync and sweeps, the ' +
       'contacts mirror, ops metrics, the toolchain (snapshot, CLI client), the demo and the console; ' +
       'persistence, config, queues, admin, the boot files and the core name it by type at most.',
     severity: 'error',
     from: {
       path: '^src/',
-      pathNot: `^src/(crm|pipeline|segments|contacts|ops|toolchain|demo|console)/|${SPECS}`,
+      pathNot: `^src/(outbound/crm-gateway|pipeline|pipeline/segments|pipeline/contact-mirror|operator/ops|tooling/toolchain|tooling/demo|operator/console)/|${SPECS}`,
     },
-    to: { path: '^src/crm/', dependencyTypesNot: ['type-only'] },
+    to: { path: '^src/outbound/crm-gateway/', dependencyTypesNot: ['type-only'] },
   },
   {
     name: 'gateway-only-through-its-faces',
     comment:
-      'One gateway, one budget, handed out as faces (src/crm/crm-reads.ts, crm-writes.ts, ' +
+      'One gateway, one budget, handed out as faces (src/outbound/crm-gateway/crm-reads.ts, crm-writes.ts, ' +
       "crm-budget-view.ts): a file's imports say what it may do to the CRM. The gateway itself and the " +
-      'raw client stay inside src/crm; the one exception is the CLI (toolchain/cli-crm.ts), which ' +
+      'raw client stay inside src/outbound/crm-gateway; the one exception is the CLI (toolchain/cli-crm.ts), which ' +
       'runs without Nest or Redis and calls the client behind a budget of its own.',
     severity: 'error',
-    from: { path: '^src/', pathNot: `^src/crm/|^src/toolchain/cli-crm[.]ts$|${SPECS}` },
-    to: { path: '^src/crm/(crm-gateway[.]service|crm-client)[.]ts$' },
+    from: {
+      path: '^src/',
+      pathNot: `^src/outbound/crm-gateway/|^src/tooling/toolchain/cli-crm[.]ts$|${SPECS}`,
+    },
+    to: { path: '^src/outbound/crm-gateway/(crm-gateway[.]service|crm-client)[.]ts$' },
   },
   {
     name: 'crm-writes-only-from-execution',
@@ -176,7 +179,11 @@ const forbidden = [
     severity: 'error',
     from: {
       path: '^src/',
-      pathNot: ['^src/(crm|pipeline/execution|language/catalogue)/', SPECS, ...CRM_WRITE_OWNERS],
+      pathNot: [
+        '^src/(outbound/crm-gateway|pipeline/execution|language/catalogue)/',
+        SPECS,
+        ...CRM_WRITE_OWNERS,
+      ],
     },
     to: { path: CRM_WRITES },
   },
@@ -194,11 +201,11 @@ const forbidden = [
     to: {
       path: [
         CRM_WRITES,
-        '^src/crm/crm-gateway[.]service[.]ts$',
+        '^src/outbound/crm-gateway/crm-gateway[.]service[.]ts$',
         '^src/persistence/ledger/[^/]+[.]repository[.]ts$',
         '^src/pipeline/(execution|admission)/',
-        '^src/queues/',
-        '^src/contacts/contact-mirror[.]service[.]ts$',
+        '^src/runtime/queues/',
+        '^src/pipeline/contact-mirror/contact-mirror[.]service[.]ts$',
       ],
       dependencyTypesNot: ['type-only'],
     },
@@ -211,8 +218,11 @@ const forbidden = [
       'pipeline, the gateway, the queues or the operator surfaces: they call persistence, never the ' +
       'reverse. (retention/ and the schema wiring still import the owners they prune and list.)',
     severity: 'error',
-    from: { path: ['^src/persistence/(ledger|sql)/', '^src/journal/'], pathNot: SPECS },
-    to: { path: '^src/', pathNot: '^src/(persistence|language|crm-contract|net|journal)/' },
+    from: { path: ['^src/persistence/(ledger|sql)/', '^src/persistence/journal/'], pathNot: SPECS },
+    to: {
+      path: '^src/',
+      pathNot: '^src/(persistence|language|language/crm-terms|language/net|persistence/journal)/',
+    },
   },
   ...[
     ['intake', 'events-worker'],

@@ -48,7 +48,7 @@ export default tseslint.config(
   },
   {
     // The console's small browser scripts (served as they are, no bundler).
-    files: ['src/console/assets/**/*.js'],
+    files: ['src/operator/console/assets/**/*.js'],
     languageOptions: {
       globals: {
         window: 'readonly',

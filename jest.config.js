@@ -58,7 +58,7 @@ module.exports = {
     {
       displayName: 'e2e',
       testEnvironment: 'node',
-      roots: ['<rootDir>/test'],
+      roots: ['<rootDir>/test', '<rootDir>/packages/crm-sandbox/test'],
       testMatch: ['**/*.e2e-spec.ts'],
       transform: { '^.+\\.ts$': swc },
       setupFiles: ['<rootDir>/test/support/e2e-env.ts'],

@@ -1,8 +1,8 @@
 // Shared helpers of the benchmarks: a fresh database, Redis clean-up and a table printer.
 import { randomUUID } from 'node:crypto';
 import IORedis from 'ioredis';
-import { loadConfig } from '../src/config/load-config';
-import { dropDatabase, ensureDatabase, runMigrations } from '../src/db/migrate';
+import { loadConfig } from '../src/runtime/config/load-config';
+import { dropDatabase, ensureDatabase, runMigrations } from '../src/persistence/schema/migrate';
 
 export async function benchDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
   const u = new URL(loadConfig().databaseUrl);
@@ -36,6 +36,6 @@ export function printTable(rows: Record<string, string | number>[]): void {
 
 /**
  * The webhook-secret sealing key of the benchmarks' engines: an engine with CRM_BASE_URL requires
- * one (src/config/start-checks.ts), and every process of one run must share it.
+ * one (src/runtime/config/start-checks.ts), and every process of one run must share it.
  */
 export const BENCH_SEALING_KEY = 'be0c4e5a1ed0be0c4e5a1ed0be0c4e5a1ed0be0c4e5a1ed0be0c4e5a1ed0be0c';

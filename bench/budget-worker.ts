@@ -4,11 +4,11 @@
 //   bullmq:  a BullMQ Worker with the fixed-window limiter, calling the CRM client directly.
 import 'reflect-metadata';
 import { Worker } from 'bullmq';
-import { loadConfig } from '../src/config/load-config';
-import { CrmClient } from '../src/crm/crm-client';
-import { CrmGateway } from '../src/crm/crm-gateway.service';
-import { createCrmRedis } from '../src/crm/crm-redis';
-import { redisConnection } from '../src/queues/redis-connection';
+import { loadConfig } from '../src/runtime/config/load-config';
+import { CrmClient } from '../src/outbound/crm-gateway/crm-client';
+import { CrmGateway } from '../src/outbound/crm-gateway/crm-gateway.service';
+import { createCrmRedis } from '../src/outbound/crm-gateway/crm-redis';
+import { redisConnection } from '../src/runtime/queues/redis-connection';
 
 export interface WorkerSpec {
   mode: 'gateway' | 'bullmq';

@@ -1,7 +1,7 @@
 // How the chaos suite feeds the engine: contacts created in the CRM with a key of their own (its
 // own rate limit), then one signed contact.updated delivery each, retried the way the CRM retries.
 import { randomUUID } from 'node:crypto';
-import { signatureHeader } from '../src/net/verify-signature';
+import { signatureHeader } from '../src/language/net/verify-signature';
 import { sleep } from './chaos-services';
 
 let phoneSeq = 0;

@@ -108,7 +108,7 @@ async function main(): Promise<void> {
 }
 
 async function migrateDatabase(env: Record<string, string>): Promise<void> {
-  const { ensureDatabase, runMigrations } = await import('../src/db/migrate');
+  const { ensureDatabase, runMigrations } = await import('../src/persistence/schema/migrate');
   await ensureDatabase(env.DATABASE_URL);
   await runMigrations(env.DATABASE_URL);
 }

@@ -2,7 +2,7 @@
 // loop: posts unique events (signed when a secret is given) and sends autocannon's result back.
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
-import { signatureHeader } from '../src/net/verify-signature';
+import { signatureHeader } from '../src/language/net/verify-signature';
 
 const [url, secret, duration, connections] = process.argv.slice(2);
 

@@ -6,7 +6,7 @@ import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { RequestListener, Server } from 'node:http';
-import { loadConfig } from '../src/config/load-config';
+import { loadConfig } from '../src/runtime/config/load-config';
 import { startEngine } from '../src/engine';
 import { benchDatabase, printTable } from './bench-support';
 import { cpuMs } from './throughput-support';

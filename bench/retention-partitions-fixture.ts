@@ -2,7 +2,7 @@
 // `action_results` (pruned by retention's row deletes) and a daily-partitioned copy of them
 // (`runs_part`, `action_results_part`: the same columns and indexes, the partition key added to
 // each unique key), pruned by dropping a day. Shared by bench/retention-partitions.ts and its
-// correctness test (test/ledger/retention-partitions.e2e-spec.ts).
+// correctness test (test/persistence/ledger/retention-partitions.e2e-spec.ts).
 import type { DataSource } from 'typeorm';
 import { RunsRepository } from '../src/persistence/ledger/runs.repository';
 import { pruneInBatches } from '../src/persistence/retention/retention';

@@ -5,7 +5,7 @@
 // the WAL Postgres wrote (pg_current_wal_lsn before and after). WAL is cluster-wide: other
 // databases' writes on a shared machine count in it, so the minimum over the rounds is the figure.
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../src/db/data-source';
+import { dataSourceOptions } from '../src/persistence/schema/data-source';
 import { dailyPartition } from '../src/persistence/partitions/ledger-partitions';
 import { benchDatabase, printTable } from './bench-support';
 import {

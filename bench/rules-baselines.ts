@@ -6,8 +6,8 @@ import type { Engine, TopLevelCondition } from 'json-rules-engine';
 import { buildReferenceEngine } from '../src/language/matching/reference-engine';
 import { parseFactPath } from '../src/language/matching/fact-path';
 import { createEngineWithOperators, TIME_OPERATORS } from '../src/language/matching/operators';
-import { parseDuration } from '../src/language/rules/durations';
-import type { EvaluationFacts, RuleDefinition } from '../src/language/rules/rule-types';
+import { parseDuration } from '../src/language/rules/format/durations';
+import type { EvaluationFacts, RuleDefinition } from '../src/language/rules/format/rule-types';
 
 export interface Baseline {
   name: string;

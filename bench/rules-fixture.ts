@@ -1,7 +1,7 @@
 // The rules benchmark's fixture: 500 rules over 10 event kinds, written the way ops write them
 // (source, status, tags, recency, text patterns, nested any/not), and a seeded event stream.
 import { EVENT_KINDS, SOURCE_METHODS } from '@crm-rules/crm-contract';
-import type { EvaluationFacts } from '../src/language/rules/rule-types';
+import type { EvaluationFacts } from '../src/language/rules/format/rule-types';
 
 export const RULES = 500;
 export const KINDS = EVENT_KINDS.slice(0, 10);

@@ -3,9 +3,9 @@
 // baselines on the same 500 rules and the same event stream: json-rules-engine used naively, the
 // same used well (one Engine per event kind, flat facts) and GoRules' ZEN engine (decision tables).
 // All four must decide the same before their speed is compared. Real time: a benchmark, not a test.
-import { formatProblems } from '../src/language/rules/format-problems';
-import { loadRulesFromFiles } from '../src/language/rules/load-rules';
-import type { EvaluationFacts } from '../src/language/rules/rule-types';
+import { formatProblems } from '../src/language/rules/format/format-problems';
+import { loadRulesFromFiles } from '../src/language/rules/format/load-rules';
+import type { EvaluationFacts } from '../src/language/rules/format/rule-types';
 import { printTable } from './bench-support';
 import { naiveEngine, perKindEngines, zenDecisions, type Baseline } from './rules-baselines';
 import { generateEvent, generateRules, KINDS, RULES } from './rules-fixture';

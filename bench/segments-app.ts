@@ -6,12 +6,12 @@ import { NestFactory } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ActionsModule } from '../src/pipeline/execution/actions.module';
-import type { AppConfig } from '../src/config/app-config';
-import { ConfigModule } from '../src/config/config.module';
-import { dataSourceOptions } from '../src/db/data-source';
-import { MetricsModule } from '../src/ops/ops.module';
-import { redisConnection } from '../src/queues/redis-connection';
-import { SegmentsModule } from '../src/segments/segments.module';
+import type { AppConfig } from '../src/runtime/config/app-config';
+import { ConfigModule } from '../src/runtime/config/config.module';
+import { dataSourceOptions } from '../src/persistence/schema/data-source';
+import { MetricsModule } from '../src/operator/ops/ops.module';
+import { redisConnection } from '../src/runtime/queues/redis-connection';
+import { SegmentsModule } from '../src/pipeline/segments/segments.module';
 
 export async function startSegmentsApp(config: AppConfig): Promise<INestApplicationContext> {
   const app = await NestFactory.createApplicationContext(

@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import type { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Contact } from '@crm-rules/crm-contract';
-import { ContactMirrorService } from '../src/contacts/contact-mirror.service';
-import { sweepLeaveTriggerKey, sweepTriggerKey } from '../src/segments/sweeps/sweep-jobs';
-import { SweepQueueService } from '../src/segments/sweeps/sweep-queue.service';
+import { ContactMirrorService } from '../src/pipeline/contact-mirror/contact-mirror.service';
+import { sweepLeaveTriggerKey, sweepTriggerKey } from '../src/pipeline/segments/sweeps/sweep-jobs';
+import { SweepQueueService } from '../src/pipeline/segments/sweeps/sweep-queue.service';
 
 export const VIP = '7a000000-0000-4000-8000-000000000002';
 export const QUALIFIED = '5a000000-0000-4000-8000-000000000002';

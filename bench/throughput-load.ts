@@ -6,7 +6,7 @@ import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Contact } from '@crm-rules/crm-contract';
-import { signatureHeader } from '../src/net/verify-signature';
+import { signatureHeader } from '../src/language/net/verify-signature';
 
 const [url, secret, mode, amount, connections, contactsFile, vipTagId] = process.argv.slice(2);
 const contacts = JSON.parse(readFileSync(contactsFile, 'utf8')) as Contact[];

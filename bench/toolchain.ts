@@ -6,21 +6,21 @@
 // the events file parsed inside the diff's timing.
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { formatProblems } from '../src/language/rules/format-problems';
-import { loadRulesFromFiles } from '../src/language/rules/load-rules';
-import type { RuleDefinition } from '../src/language/rules/rule-types';
-import { contactLine, contactsHeader, parseContactsFile } from '../src/toolchain/contacts-file';
-import { emptySnapshot } from '../src/crm-contract/crm-snapshot';
-import { forecast } from '../src/toolchain/forecast';
+import { formatProblems } from '../src/language/rules/format/format-problems';
+import { loadRulesFromFiles } from '../src/language/rules/format/load-rules';
+import type { RuleDefinition } from '../src/language/rules/format/rule-types';
+import { contactLine, contactsHeader, parseContactsFile } from '../src/tooling/toolchain/contacts-file';
+import { emptySnapshot } from '../src/language/crm-terms/crm-snapshot';
+import { forecast } from '../src/tooling/toolchain/forecast';
 import {
   eventLine,
   eventsHeader,
   parseEventsFile,
   type RecordedEvent,
-} from '../src/toolchain/recorded-events';
-import { diffRuleSets } from '../src/toolchain/rule-diff';
-import { SnapshotDirectory } from '../src/toolchain/snapshot-directory';
-import { toMirroredContact } from '../src/crm-contract/mirrored-contact';
+} from '../src/tooling/toolchain/recorded-events';
+import { diffRuleSets } from '../src/tooling/toolchain/rule-diff';
+import { SnapshotDirectory } from '../src/tooling/toolchain/snapshot-directory';
+import { toMirroredContact } from '../src/language/crm-terms/mirrored-contact';
 import type { Contact } from '@crm-rules/crm-contract';
 import { generateEvent, generateRules } from './rules-fixture';
 import { printTable } from './bench-support';

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 'use strict';
-// The `crm-rules` command: runs the compiled CLI (src/cli/index.ts -> dist/src/cli/index.js).
+// The `crm-rules` command: runs the compiled CLI (src/tooling/cli/index.ts -> dist/src/tooling/cli/index.js).
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 
-const entry = join(__dirname, '..', 'dist', 'src', 'cli', 'index.js');
+const entry = join(__dirname, '..', 'dist', 'src', 'tooling', 'cli', 'index.js');
 if (!existsSync(entry)) {
-  process.stderr.write('crm-rules: dist/src/cli/index.js is missing: run npm run build\n');
+  process.stderr.write('crm-rules: dist/src/tooling/cli/index.js is missing: run npm run build\n');
   process.exit(2);
 }
 // `crm-rules validate | head`: the reader leaving early is not an error of ours.

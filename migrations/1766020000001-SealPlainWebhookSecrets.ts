@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { sealingKeyOfEnv } from '../src/config/load-config';
-import { sealSecret } from '../src/config/secret-box';
+import { sealingKeyOfEnv } from '../src/runtime/config/load-config';
+import { sealSecret } from '../src/runtime/config/secret-box';
 
 /**
  * Ends the plain-text path of webhook secrets: every row whose `secret_key_id` is NULL (written

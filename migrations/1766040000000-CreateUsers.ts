@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * People who use the console and the admin API (src/users/user.entity.ts): local accounts (an
+ * People who use the console and the admin API (src/operator/access/user.entity.ts): local accounts (an
  * scrypt hash) and OpenID Connect users (issuer + subject), each with one role and at most one API
  * token (its SHA-256). Console sessions now name their user (NULL: a login with ADMIN_TOKEN).
  */

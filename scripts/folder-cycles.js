@@ -47,7 +47,7 @@ const out = execFileSync(
 );
 
 /** Folders grouping others (a stage of the pipeline, a part of the core, of persistence) count by sub-folder. */
-const GROUPS = ['pipeline', 'language', 'persistence'];
+const GROUPS = ['pipeline', 'language', 'outbound', 'persistence', 'operator', 'tooling', 'runtime'];
 function folderOf(file) {
   if (file.startsWith('packages/')) return file.split('/').slice(0, 2).join('/');
   if (!file.startsWith('src/')) return undefined;

@@ -120,7 +120,7 @@ function build() {
 
 /** The engine's own reader of .data/runtime.env (compiled by the build step just before). */
 function readRuntimeEnv() {
-  return require(path.join(root, 'dist', 'src', 'config', 'load-config.js')).readRuntimeEnv(root);
+  return require(path.join(root, 'dist', 'src', 'runtime', 'config', 'load-config.js')).readRuntimeEnv(root);
 }
 
 function writeRuntimeEnv(env) {
@@ -271,7 +271,9 @@ async function ensureServices() {
 }
 
 async function migrate(databaseUrl) {
-  const { ensureDatabase, runMigrations } = require(path.join(root, 'dist', 'src', 'db', 'migrate.js'));
+  const { ensureDatabase, runMigrations } = require(
+    path.join(root, 'dist', 'src', 'persistence', 'schema', 'migrate.js'),
+  );
   await ensureDatabase(databaseUrl);
   const applied = await runMigrations(databaseUrl);
   if (applied.length) log(`applied migrations: ${applied.join(', ')}`);

@@ -4,24 +4,24 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
-import { AccessModule } from './admin-auth/access.module';
+import { AccessModule } from './operator/access/access.module';
 import { ActionsModule } from './pipeline/execution/actions.module';
-import { AdminModule } from './admin/admin.module';
-import { QueueBoardModule } from './admin/queue-board.module';
-import { AppConfig } from './config/app-config';
-import { ConfigModule } from './config/config.module';
-import { ConsoleModule } from './console/console.module';
-import { dataSourceOptions } from './db/data-source';
+import { AdminModule } from './operator/admin/admin.module';
+import { QueueBoardModule } from './operator/admin/queue-board.module';
+import { AppConfig } from './runtime/config/app-config';
+import { ConfigModule } from './runtime/config/config.module';
+import { ConsoleModule } from './operator/console/console.module';
+import { dataSourceOptions } from './persistence/schema/data-source';
 import { EventsModule } from './pipeline/events-worker/events.module';
 import { IntakeModule } from './pipeline/intake/intake.module';
-import { loggerOptions } from './ops/logger-options';
-import { MetricsModule } from './ops/ops.module';
-import { HealthModule } from './ops/health.module';
+import { loggerOptions } from './operator/ops/logger-options';
+import { MetricsModule } from './operator/ops/ops.module';
+import { HealthModule } from './operator/ops/health.module';
 import { RetentionModule } from './persistence/retention/retention.module';
-import { redisConnection } from './queues/redis-connection';
-import { SegmentsModule } from './segments/segments.module';
-import { DeployModule } from './rule-set/deploy/deploy.module';
-import { LiveSnapshotModule } from './toolchain/live-snapshot.module';
+import { redisConnection } from './runtime/queues/redis-connection';
+import { SegmentsModule } from './pipeline/segments/segments.module';
+import { DeployModule } from './runtime/rule-set/deploy/deploy.module';
+import { LiveSnapshotModule } from './tooling/toolchain/live-snapshot.module';
 
 @Module({})
 export class AppModule {

@@ -3,33 +3,33 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { json, type Express } from 'express';
-import { mountApiDocs } from './admin-auth/api-docs';
+import { mountApiDocs } from './operator/access/api-docs';
 import type { RequestListener, Server } from 'node:http';
 import { PinoLogger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
-import { EngineLogger } from './ops/engine-logger';
+import { EngineLogger } from './operator/ops/engine-logger';
 import { AppModule } from './app.module';
-import type { AppConfig } from './config/app-config';
-import { ConfigError } from './config/load-config';
-import { holdsExampleRules } from './config/example-rules';
-import { engineStartProblems } from './config/start-checks';
+import type { AppConfig } from './runtime/config/app-config';
+import { ConfigError } from './runtime/config/load-config';
+import { holdsExampleRules } from './runtime/config/example-rules';
+import { engineStartProblems } from './runtime/config/start-checks';
 import { IntakeService } from './pipeline/intake/intake.service';
 import { webhookFastPath } from './pipeline/intake/webhook-handler';
-import { guardedListener } from './net/guarded-listener';
+import { guardedListener } from './language/net/guarded-listener';
 import { customHookFastPath } from './pipeline/intake/custom-hook-handler';
 import { gitHookFastPath } from './pipeline/intake/git-hook-handler';
-import { gitHookTarget } from './ops/git-hook-target';
+import { gitHookTarget } from './operator/ops/git-hook-target';
 import { CustomIntakeService } from './pipeline/intake/custom-intake.service';
 import { SubscriptionService, subscriptionKinds } from './pipeline/intake/subscription.service';
 import { SubscriptionCheckSchedule } from './pipeline/intake/subscription-check.processor';
-import { RuleSetService } from './rule-set/rule-set.service';
+import { RuleSetService } from './runtime/rule-set/rule-set.service';
 import {
   demoFixtureWithRecipeNames,
   startSandbox,
   RunningSandbox,
   SandboxOptions,
 } from '@crm-rules/crm-sandbox';
-import { findOrCreateDemoContact, sweepSegmentRulesNow } from './demo/demo-contact';
+import { findOrCreateDemoContact, sweepSegmentRulesNow } from './tooling/demo/demo-contact';
 
 export interface EngineOptions {
   /** Create a demo contact once everything is up, so a newcomer sees a rule fire. */

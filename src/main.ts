@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { loadConfig, ConfigError } from './config/load-config';
-import { demoAdminToken, forgetPreviousSandbox, runsEmbeddedDemo } from './demo/embedded-demo';
-import { startBanner } from './demo/start-banner';
+import { loadConfig, ConfigError } from './runtime/config/load-config';
+import { demoAdminToken, forgetPreviousSandbox, runsEmbeddedDemo } from './tooling/demo/embedded-demo';
+import { startBanner } from './tooling/demo/start-banner';
 import { startEngine } from './engine';
 
 async function main(): Promise<void> {

@@ -1,8 +1,12 @@
 // The local side of the budget against a real Redis (Redis TIME, a window long enough that
 // nothing expires during the test, so no assertion depends on timing).
 import Redis from 'ioredis';
-import { BudgetClosedError, BudgetGate, BudgetWaitTimeoutError } from '../../src/crm/budget-gate';
-import { RateBudget, type BudgetParams } from '../../src/crm/rate-budget';
+import {
+  BudgetClosedError,
+  BudgetGate,
+  BudgetWaitTimeoutError,
+} from '../../src/outbound/crm-gateway/budget-gate';
+import { RateBudget, type BudgetParams } from '../../src/outbound/crm-gateway/rate-budget';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const runId = `test-gate-${process.pid}-${Date.now()}`;

@@ -2,9 +2,9 @@
 // answers (the unit project opens no socket, so these live in the integration project).
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CrmClient } from '../../src/crm/crm-client';
-import { CrmTransportError, CrmUnreadableAnswerError } from '../../src/crm-contract/crm-errors';
-import { CrmHttp } from '../../src/crm/crm-http';
+import { CrmClient } from '../../src/outbound/crm-gateway/crm-client';
+import { CrmTransportError, CrmUnreadableAnswerError } from '../../src/language/crm-terms/crm-errors';
+import { CrmHttp } from '../../src/outbound/crm-gateway/crm-http';
 
 describe('CrmHttp transport errors', () => {
   it('reports a refused connection as a retryable transport error without the API key', async () => {

@@ -6,7 +6,7 @@ import {
   RateBudget,
   type BudgetParams,
   type Priority,
-} from '../../src/crm/rate-budget';
+} from '../../src/outbound/crm-gateway/rate-budget';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const runId = `test-${process.pid}-${Date.now()}`;

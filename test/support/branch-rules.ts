@@ -1,4 +1,4 @@
-// The rules test/e2e/branches.e2e-spec.ts runs: reply-or-escalate (a wait with on-event /
+// The rules test/pipeline/branches.e2e-spec.ts runs: reply-or-escalate (a wait with on-event /
 // on-timeout in each arm of an if), ask-choice (the answer reads the reply), a split, goals met
 // while a run waits (on a contact event, on a message event) and after it succeeded (late-convert).
 const inbound = `{ fact: message.isOutgoing, operator: equal, value: false }`;

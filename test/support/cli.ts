@@ -1,7 +1,7 @@
 // crm-rules run in-process, as a test reads it: the exit code and what it printed on each stream.
 // And git with a fixed identity, for the tests that build a repository of rules to diff.
 import { execFileSync } from 'node:child_process';
-import { run } from '../../src/cli';
+import { run } from '../../src/tooling/cli';
 
 export async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

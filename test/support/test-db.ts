@@ -2,9 +2,9 @@
 // engine import this without loading the engine's module graph.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { loadConfig } from '../../src/config/load-config';
-import { dataSourceOptions } from '../../src/db/data-source';
-import { dropDatabase, ensureDatabase, runMigrations } from '../../src/db/migrate';
+import { loadConfig } from '../../src/runtime/config/load-config';
+import { dataSourceOptions } from '../../src/persistence/schema/data-source';
+import { dropDatabase, ensureDatabase, runMigrations } from '../../src/persistence/schema/migrate';
 
 export async function testDatabaseUrl(): Promise<string> {
   const base = new URL(loadConfig().databaseUrl);

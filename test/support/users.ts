@@ -1,7 +1,7 @@
 // People for the access tests: local accounts made through the admin API with the bootstrap
 // ADMIN_TOKEN, each with an API token, and a console session of theirs spoken over plain HTTP
 // (cookie jar, the CSRF token of the page's logout form).
-import type { Role } from '../../src/roles/roles';
+import type { Role } from '../../src/operator/roles/roles';
 import { admin, type Harness } from './engine-harness';
 
 export interface TestUser {

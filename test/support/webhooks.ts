@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { signatureHeader } from '../../src/net/verify-signature';
+import { signatureHeader } from '../../src/language/net/verify-signature';
 import { request } from './http';
 
 export const TEST_WEBHOOK_SECRET = 'whsec_e2e_test_secret_0123456789abcdef';

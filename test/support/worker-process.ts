@@ -45,7 +45,7 @@ export function workerEnv(h: Harness): NodeJS.ProcessEnv {
     PORT: '0',
     CRM_BASE_URL: h.sandboxUrl,
     CRM_API_KEY: KEYS.full,
-    // A fresh Redis prefix has no budget history: a cold start (tested in test/crm) would hold
+    // A fresh Redis prefix has no budget history: a cold start (tested in test/outbound/crm-gateway) would hold
     // the first call for a whole window, which is not what these tests are about.
     CRM_BUDGET_COLD_START: 'false',
     DATABASE_URL: h.config.databaseUrl,

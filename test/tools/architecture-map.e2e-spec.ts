@@ -1,7 +1,7 @@
 // docs/ARCHITECTURE.md opens with the map of one event, one numbered line per file; docs/GLOSSARY.md
 // names the file that owns each term. Both go stale silently when a file moves: this parses them
 // and checks that every file they name exists (and that the map is numbered without gaps). The
-// "one row type per table" list in ARCHITECTURE.md is checked against src/db/entities.ts: every
+// "one row type per table" list in ARCHITECTURE.md is checked against src/persistence/schema/entities.ts: every
 // entity's table has a line, and every type a line names is exported by a file it names.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,11 +33,11 @@ function glossaryOwners(): string[] {
     .flatMap((line) => [...(line.split('|').at(-2) ?? '').matchAll(/`([^`]+)`/g)].map((m) => m[1]));
 }
 
-/** The table of each entity in src/db/entities.ts (its `@Entity('<table>')`), read from the sources. */
+/** The table of each entity in src/persistence/schema/entities.ts (its `@Entity('<table>')`), read from the sources. */
 function entityTables(): string[] {
-  const entities = readFileSync(join(ROOT, 'src', 'db', 'entities.ts'), 'utf8');
+  const entities = readFileSync(join(ROOT, 'src', 'persistence', 'schema', 'entities.ts'), 'utf8');
   return [...entities.matchAll(/from '([^']+\.entity)'/g)].map((m) => {
-    const source = readFileSync(join(ROOT, 'src', 'db', `${m[1]}.ts`), 'utf8');
+    const source = readFileSync(join(ROOT, 'src', 'persistence', 'schema', `${m[1]}.ts`), 'utf8');
     const table = /@Entity\('([a-z_]+)'\)/.exec(source);
     if (!table) throw new Error(`no @Entity('<table>') in ${m[1]}`);
     return table[1];
@@ -81,7 +81,7 @@ describe('docs that name files', () => {
     expect(read('ARCHITECTURE.md')).toContain('(GLOSSARY.md)');
   });
 
-  it('ARCHITECTURE.md names one row type for every table of src/db/entities.ts, and no other table', () => {
+  it('ARCHITECTURE.md names one row type for every table of src/persistence/schema/entities.ts, and no other table', () => {
     expect(
       rowTypeLines()
         .map(([table]) => table)

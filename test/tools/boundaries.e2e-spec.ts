@@ -40,7 +40,7 @@ describe('import boundaries (npm run lint)', () => {
   });
 
   it('resolves the packages by name to their sources, where the rules look for them', () => {
-    const files = ['src/engine.ts', 'src/crm-contract/crm-errors.ts'];
+    const files = ['src/engine.ts', 'src/language/crm-terms/crm-errors.ts'];
     const run = spawnSync(
       process.execPath,
       [DEPCRUISE, ...files, '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json'],
@@ -63,33 +63,33 @@ describe('import boundaries (npm run lint)', () => {
     expect(status).not.toBe(0);
     expect(violations).toEqual(
       [
-        ['cli-imports-no-nest', 'src/cli/command.ts'],
+        ['cli-imports-no-nest', 'src/tooling/cli/command.ts'],
         ['console-is-a-leaf', 'src/pipeline/intake/intake.ts'],
         ['contract-package-imports-nothing', 'packages/crm-contract/src/contact.ts'],
         ['core-imports-no-framework', 'src/language/rules/rule-service.ts'],
         ['core-imports-only-core-and-contract', 'src/language/matching/matcher.ts'],
         ['core-names-services-by-type-only', 'src/language/rules/run-gateway.ts'],
-        ['crm-contract-is-a-leaf', 'src/crm-contract/types.ts'],
+        ['crm-contract-is-a-leaf', 'src/language/crm-terms/types.ts'],
         ['crm-writes-only-from-execution', 'src/language/rules/run-gateway.ts'],
         ['crm-writes-only-from-execution', 'src/pipeline/matching/find-contact.ts'],
-        ['gateway-only-from-its-callers', 'src/db/entities.ts'],
+        ['gateway-only-from-its-callers', 'src/persistence/schema/entities.ts'],
         ['gateway-only-from-its-callers', 'src/language/rules/run-gateway.ts'],
-        ['gateway-only-through-its-faces', 'src/db/entities.ts'],
-        ['gateway-only-through-its-faces', 'src/ops/budget.ts'],
+        ['gateway-only-through-its-faces', 'src/persistence/schema/entities.ts'],
+        ['gateway-only-through-its-faces', 'src/operator/ops/budget.ts'],
         ['matching-never-writes', 'src/pipeline/matching/dispatch-runs.ts'],
         ['matching-never-writes', 'src/pipeline/matching/end-event.ts'],
         ['matching-never-writes', 'src/pipeline/matching/end-waits.ts'],
         ['matching-never-writes', 'src/pipeline/matching/enqueue-runs.ts'],
         ['matching-never-writes', 'src/pipeline/matching/find-contact.ts'],
         ['matching-never-writes', 'src/pipeline/matching/update-mirror.ts'],
-        ['net-is-a-leaf', 'src/net/allow-list.ts'],
-        ['only-admission-creates-runs', 'src/segments/sweep.ts'],
+        ['net-is-a-leaf', 'src/language/net/allow-list.ts'],
+        ['only-admission-creates-runs', 'src/pipeline/segments/sweep.ts'],
         ['persistence-is-below', 'src/persistence/ledger/inbox-events.repository.ts'],
         ['pipeline-flows-downstream', 'src/pipeline/execution/runner.ts'],
         ['pipeline-flows-downstream', 'src/pipeline/intake/hand-over.ts'],
         ['sandbox-imports-only-the-contract', 'packages/crm-sandbox/src/emulator.ts'],
-        ['sandbox-only-from-engine-boot', 'src/ops/health.ts'],
-        ['segment-sql-only-in-repositories', 'src/segments/plan-where.ts'],
+        ['sandbox-only-from-engine-boot', 'src/operator/ops/health.ts'],
+        ['segment-sql-only-in-repositories', 'src/pipeline/segments/plan-where.ts'],
       ].sort(),
     );
   });
@@ -99,8 +99,8 @@ describe('import boundaries (npm run lint)', () => {
     expect(status).not.toBe(0);
     expect(violations).toEqual(
       [
-        ['cli-loads-no-nest', 'src/cli/command.ts'],
-        ['cli-loads-no-nest', 'src/cli/explain.command.ts'],
+        ['cli-loads-no-nest', 'src/tooling/cli/command.ts'],
+        ['cli-loads-no-nest', 'src/tooling/cli/explain.command.ts'],
         ['core-loads-no-framework', 'src/language/matching/matcher.ts'],
         ['core-loads-no-framework', 'src/language/rules/rule-service.ts'],
         ['core-loads-no-framework', 'src/language/rules/run-gateway.ts'],

@@ -30,7 +30,7 @@ describe('SQL only in repositories (npm run lint)', () => {
       r.messages.map((m) => [r.filePath.slice(ROOT.length + 1), m.line, m.ruleId, m.message]),
     );
     // Whole paths (a re-layout's codemod rewrites them), compared in sorted order (one move reorders them).
-    const outside = 'test/tools/lint-fixture/src/contacts/sql-outside.ts';
+    const outside = 'test/tools/lint-fixture/src/pipeline/contact-mirror/sql-outside.ts';
     expect(found.sort()).toEqual(
       [
         [outside, 9, 'no-restricted-syntax', SQL_TEXT],
@@ -47,12 +47,12 @@ describe('SQL only in repositories (npm run lint)', () => {
   });
 
   it.each([
-    ['src/contacts/contact-mirror.service.ts', true],
-    ['src/segments/sweeps/membership-diff.ts', true],
-    ['src/contacts/contact-mirror.repository.ts', false],
+    ['src/pipeline/contact-mirror/contact-mirror.service.ts', true],
+    ['src/pipeline/segments/sweeps/membership-diff.ts', true],
+    ['src/pipeline/contact-mirror/contact-mirror.repository.ts', false],
     ['src/persistence/sql/advisory-locks.repository.ts', false],
     ['src/persistence/sql/fenced.ts', true],
-    ['src/contacts/mirror-records.spec.ts', false],
+    ['src/pipeline/contact-mirror/mirror-records.spec.ts', false],
   ])('applies the rule to the real %s: %s', (file, applies) => {
     const run = eslint('--print-config', file);
     expect(run.status).toBe(0);

@@ -3,15 +3,15 @@
 // is handled. The engine's layers (schema, validator, loop/conflict checks, rule tests, explain,
 // plan, runner) dispatch through the registry (catalogue.ts), never through a switch.
 // Pure types and small helpers: no Nest.
-import type { CrmDirectory } from '../../crm/crm-directory.service';
-import type { CallOptions, CrmWrites } from '../../crm/crm-writes';
+import type { CrmDirectory } from '../../outbound/crm-gateway/crm-directory.service';
+import type { CallOptions, CrmWrites } from '../../outbound/crm-gateway/crm-writes';
 import type { Contact } from '@crm-rules/crm-contract';
 import type { ActionTarget } from '../../persistence/ledger/action-result.entity';
-import type { RuleContext } from '../rules/rule-context';
-import type { YamlPath } from '../rules/yaml-source';
+import type { RuleContext } from '../rules/format/rule-context';
+import type { YamlPath } from '../rules/format/yaml-source';
 import type { PoolSpec } from '../assignment/pool-spec';
 import type { PoolChoice } from '../assignment/choose-member';
-import type { EgressResponse, OutboundRequest } from '../../net/outbound-request';
+import type { EgressResponse, OutboundRequest } from '../net/outbound-request';
 
 /**
  * How a repeat after an unclear outcome (timeout, 5xx, crash mid-call) is handled:
@@ -133,7 +133,7 @@ export interface ExecutionEnv {
   message?: TriggerMessage;
   /** What the attempt aims at, recorded before the call (see `aim`). */
   target?: ActionTarget;
-  /** http-request: the way out (src/egress), this action's key, and where its saved values go. */
+  /** http-request: the way out (src/outbound/egress), this action's key, and where its saved values go. */
   outbound?: OutboundEnv;
 }
 

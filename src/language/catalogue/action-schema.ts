@@ -1,4 +1,4 @@
-// The `action` definition of src/language/rules/rule.schema.json, built from the catalogue: editors read
+// The `action` definition of src/language/rules/format/rule.schema.json, built from the catalogue: editors read
 // the JSON file, so it is written by `npm run schema:write` and a test keeps it equal to this.
 import { listInWords } from './action-definition';
 import { ACTION_DEFINITIONS } from './catalogue';
@@ -29,14 +29,14 @@ export function actionSchema(): Record<string, unknown> {
           minLength: 1,
           description: `With ${listInWords(messaging)}: the member (name, email, uuid or round-robin) to assign when the contact has no assignee.`,
         },
-        // The policy category of a customer message (src/language/rules/message-categories.ts).
+        // The policy category of a customer message (src/language/rules/format/message-categories.ts).
         category: {
           type: 'string',
           pattern: '^[a-z][a-z0-9_-]{0,39}$',
           description:
             "With send-message and send-template: the messaging policy's category of this message (policy.yaml categories:), over the rule's.",
         },
-        // Control qualifiers of any action, parsed by src/language/rules/parse-steps.ts.
+        // Control qualifiers of any action, parsed by src/language/rules/format/parse-steps.ts.
         'on-failure': {
           $ref: '#/definitions/steps',
           description:

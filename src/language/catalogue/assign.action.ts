@@ -1,10 +1,10 @@
 // `- assign: Ana Ops` (name, email, uuid or round-robin) -> PATCH /v1/contacts/{id} { assigneeId }
 // (docs/CRM-API.md (assumptions)).
-import type { CrmDirectory } from '../../crm/crm-directory.service';
+import type { CrmDirectory } from '../../outbound/crm-gateway/crm-directory.service';
 import type { Uuid } from '@crm-rules/crm-contract';
 import { PROCEED, quoted, sameName, skip, text, type ActionDefinition } from './action-definition';
-import { isPlainObject, type RuleContext } from '../rules/rule-context';
-import type { YamlPath } from '../rules/yaml-source';
+import { isPlainObject, type RuleContext } from '../rules/format/rule-context';
+import type { YamlPath } from '../rules/format/yaml-source';
 import type { Exclusion, PoolChoice } from '../assignment/choose-member';
 import { parsePoolSpec, poolLabel, POOL_STRATEGIES, type PoolSpec } from '../assignment/pool-spec';
 

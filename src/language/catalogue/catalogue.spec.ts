@@ -1,8 +1,8 @@
 // Every catalogue entry, table-driven: how its YAML parses and shows, what it emits and writes,
 // where it can run, its guard and local effect (the gateway calls: catalogue-gateway-calls.spec.ts).
 import type { Channel, Contact } from '@crm-rules/crm-contract';
-import { loadRulesFromFiles } from '../rules/load-rules';
-import type { RuleProblem } from '../rules/rule-types';
+import { loadRulesFromFiles } from '../rules/format/load-rules';
+import type { RuleProblem } from '../rules/format/rule-types';
 import {
   ACTION_DEFINITIONS,
   actionDefinition,

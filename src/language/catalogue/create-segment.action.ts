@@ -1,11 +1,11 @@
 // `- create-segment: { name, filters }` -> POST /v1/segments (docs/CRM-API.md §4.1); a 409 means it
 // exists, which the runner records as success (`already_exists`).
-import { CrmApiError } from '../../crm-contract/crm-errors';
+import { CrmApiError } from '../crm-terms/crm-errors';
 import type { SegmentFilters } from '@crm-rules/crm-contract';
-import { isPlainObject } from '../rules/rule-context';
-import { segmentFilterNames } from '../rules/segment-filter-names';
+import { isPlainObject } from '../rules/format/rule-context';
+import { segmentFilterNames } from '../rules/format/segment-filter-names';
 import { resolveFilterNames, type RuleSegmentFilters } from '../segment-filters/resolved-filters';
-import { checkSegmentFilters, checkSegmentName } from '../rules/segment-problems';
+import { checkSegmentFilters, checkSegmentName } from '../rules/format/segment-problems';
 import { PROCEED, quoted, type ActionDefinition } from './action-definition';
 
 export type CreateSegmentAction = { type: 'create-segment'; name: string; filters: SegmentFilters };

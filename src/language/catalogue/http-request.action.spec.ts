@@ -1,6 +1,6 @@
 // The http-request entry: what a rule may write (problems at load time), how URLs are rendered
 // (a fact cannot add a path or a host), and how later steps name saved values.
-import { loadRulesFromFiles } from '../rules/load-rules';
+import { loadRulesFromFiles } from '../rules/format/load-rules';
 import { staticHost } from './http-request.action';
 import { renderUrl } from './render-url';
 

@@ -1,14 +1,14 @@
 // `- http-request: { name, method, url, headers, body, timeout, save }` -> a call to another
 // system of the business (an ERP, an order system), not the CRM: it goes through the egress layer
-// (src/egress: allow-list, address checks, size cap, per-host limits), never the CRM budget. Every
+// (src/outbound/egress: allow-list, address checks, size cap, per-host limits), never the CRM budget. Every
 // attempt carries the same Idempotency-Key and the engine's signature; `save:` reads values of the
 // JSON answer that later steps of the run use as {{steps.<name>.<key>}}. Header values may name
 // secrets, `${secret.NAME}`, filled in only when the request leaves.
-import { parseDuration } from '../rules/durations';
-import { isPlainObject, type RuleContext } from '../rules/rule-context';
-import type { YamlPath } from '../rules/yaml-source';
-import { HttpStatusError, ResponseNotJsonError, SavedSecretError } from '../../net/egress-errors';
-import { ANY_REF, headerParts, SECRET_REF, type HeaderPart } from '../../net/secret-headers';
+import { parseDuration } from '../rules/format/durations';
+import { isPlainObject, type RuleContext } from '../rules/format/rule-context';
+import type { YamlPath } from '../rules/format/yaml-source';
+import { HttpStatusError, ResponseNotJsonError, SavedSecretError } from '../net/egress-errors';
+import { ANY_REF, headerParts, SECRET_REF, type HeaderPart } from '../net/secret-headers';
 import { PROCEED, quoted, type ActionDefinition } from './action-definition';
 import { mapResponse, parseResponsePath } from './response-path';
 import { renderUrl } from './render-url';

@@ -4,7 +4,7 @@
 // out of the segment the rule named (`/orders/{{ref}}/confirm` with ref `..` reached `/confirm`).
 // So the rendered path must keep the template's dot segments exactly; otherwise the request is
 // refused (permanently: the same event renders the same URL). Pure.
-import { EgressRefusedError } from '../../net/egress-policy';
+import { EgressRefusedError } from '../net/egress-policy';
 
 const TAG = /\{\{\{?[^}]*\}?\}\}/g;
 /** `.` and `..` in any case of their percent-encoded forms, as the WHATWG URL parser reads them. */

@@ -2,9 +2,9 @@
 // (docs/CRM-API.md (assumptions)): select fields take option ids, so labels are resolved here;
 // MULTI_SELECT takes a list; null clears. Text values may be mustache templates.
 import type { CustomField } from '@crm-rules/crm-contract';
-import { findByNameOrId, UnknownNameError } from '../../crm-contract/directory-match';
-import { isPlainObject } from '../rules/rule-context';
-import type { YamlPath } from '../rules/yaml-source';
+import { findByNameOrId, UnknownNameError } from '../crm-terms/directory-match';
+import { isPlainObject } from '../rules/format/rule-context';
+import type { YamlPath } from '../rules/format/yaml-source';
 import { isTemplated, PROCEED, quoted, skip, text, type ActionDefinition } from './action-definition';
 
 type FieldValue = string | string[] | null;

@@ -1,4 +1,4 @@
-import { loadRulesFromFiles } from '../rules/load-rules';
+import { loadRulesFromFiles } from '../rules/format/load-rules';
 import { renderTemplate, templateProblems } from './template-values';
 
 describe('templateProblems', () => {

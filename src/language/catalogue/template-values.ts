@@ -10,7 +10,7 @@ import {
   lookupField,
   type FactRoot,
   type FieldType,
-} from '../rules/fact-shapes';
+} from '../rules/format/fact-shapes';
 import {
   applyFilters,
   parseTag,
@@ -18,7 +18,7 @@ import {
   type FilterOptions,
   type TagExpression,
 } from './template-filters';
-import { closest } from '../rules/suggest';
+import { closest } from '../rules/format/suggest';
 import type { TriggerKinds } from './action-definition';
 
 /** The facts a template may read (`now` is not a value worth printing). */

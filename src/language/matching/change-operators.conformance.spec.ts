@@ -2,8 +2,8 @@
 // a change leaf is the computed `change` fact): the same decisions and the same leaf results for
 // every combination of previous state and contact, the no-previous-state rule included.
 import type { Engine, RuleResult } from 'json-rules-engine';
-import { loadRulesFromFiles } from '../rules/load-rules';
-import type { EvaluationFacts, NameResolver } from '../rules/rule-types';
+import { loadRulesFromFiles } from '../rules/format/load-rules';
+import type { EvaluationFacts, NameResolver } from '../rules/format/rule-types';
 
 const QUALIFIED = '5a000000-0000-4000-8000-000000000002';
 const NEW_LEAD = '5a000000-0000-4000-8000-000000000001';

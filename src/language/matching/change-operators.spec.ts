@@ -1,4 +1,4 @@
-import type { ConditionTrace, EvaluationFacts, NameResolver } from '../rules/rule-types';
+import type { ConditionTrace, EvaluationFacts, NameResolver } from '../rules/format/rule-types';
 import { changeHolds, type ChangeLeaf } from './change-operators';
 import { compileConditions } from './compile-conditions';
 import { formatTree } from './format-explain';

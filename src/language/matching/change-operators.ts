@@ -4,7 +4,7 @@
 // carry their names. They are not json-rules-engine Operators: those see one fact value, a
 // change needs two.
 import { CHANGE_OPERATORS, tagsOf } from './operators';
-import type { NameResolver } from '../rules/rule-types';
+import type { NameResolver } from '../rules/format/rule-types';
 
 export type ChangeOperator = (typeof CHANGE_OPERATORS)[number];
 

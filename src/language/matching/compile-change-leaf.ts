@@ -2,7 +2,7 @@
 // compiled into a closure like the other leaves of compile-conditions.ts: it reads the field in
 // the contact and in the previous state, and its trace entry keeps both (what the run records
 // of `previous`), or says there was no previous state.
-import type { ConditionTrace, EvaluationFacts } from '../rules/rule-types';
+import type { ConditionTrace, EvaluationFacts } from '../rules/format/rule-types';
 import {
   changeHolds,
   NAMED_ID_FIELDS,

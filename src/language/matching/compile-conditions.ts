@@ -4,8 +4,8 @@
 // all/any evaluated (none skipped, so the trace is complete), results compared `=== true`.
 // Without a trace (trace = null: offline replay, forecasts) nothing is recorded and all/any stop
 // at the first deciding child: conditions are pure, so the outcome is the same, only cheaper.
-import { parseDuration } from '../rules/durations';
-import type { ConditionTrace, EvaluationFacts } from '../rules/rule-types';
+import { parseDuration } from '../rules/format/durations';
+import type { ConditionTrace, EvaluationFacts } from '../rules/format/rule-types';
 import { clockParts, DEFAULT_TIMEZONE, unitsSince, type SinceUnit } from './clock';
 import { compilePath } from './fact-path';
 import { compileChangeLeaf } from './compile-change-leaf';

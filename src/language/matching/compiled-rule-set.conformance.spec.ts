@@ -2,8 +2,8 @@
 // and facts: each rule set can build the reference Engine (engineFor), and both are compared
 // rule by rule and condition by condition. The no-trace path must decide the same.
 import type { Engine, RuleResult } from 'json-rules-engine';
-import { loadRulesFromFiles } from '../rules/load-rules';
-import type { ConditionTrace, EvaluationFacts } from '../rules/rule-types';
+import { loadRulesFromFiles } from '../rules/format/load-rules';
+import type { ConditionTrace, EvaluationFacts } from '../rules/format/rule-types';
 
 const RULES = `
 rule: a

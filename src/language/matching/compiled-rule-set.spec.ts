@@ -1,5 +1,5 @@
-import { loadRulesFromFiles } from '../rules/load-rules';
-import type { EvaluationFacts } from '../rules/rule-types';
+import { loadRulesFromFiles } from '../rules/format/load-rules';
+import type { EvaluationFacts } from '../rules/format/rule-types';
 import type { CompiledRuleSet } from './compiled-rule-set';
 
 function compile(text: string): CompiledRuleSet {

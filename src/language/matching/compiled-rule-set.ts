@@ -1,9 +1,14 @@
 // A loaded rule set, ready to match: rules indexed by trigger, conditions compiled once.
 // Immutable: hot reload builds a new instance and swaps one reference.
 import type { Engine } from 'json-rules-engine';
-import { contentHash } from '../rules/content-hash';
-import { NO_SOURCES, sourcesFingerprint, type CustomSources } from '../rules/custom-sources';
-import type { ConditionTrace, EvaluationFacts, RuleDefinition, RuleEvaluation } from '../rules/rule-types';
+import { contentHash } from '../rules/format/content-hash';
+import { NO_SOURCES, sourcesFingerprint, type CustomSources } from '../rules/format/custom-sources';
+import type {
+  ConditionTrace,
+  EvaluationFacts,
+  RuleDefinition,
+  RuleEvaluation,
+} from '../rules/format/rule-types';
 import { compileConditions, type CompiledConditions } from './compile-conditions';
 import { changeNamesOf, type ChangeName } from './change-operators';
 import { buildReferenceEngine } from './reference-engine';

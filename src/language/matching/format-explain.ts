@@ -1,6 +1,6 @@
 // The explain trace as people read it: the rule's condition tree with each node's result and,
 // for each leaf, the value seen. Used by `crm-rules explain` and failing rule tests.
-import type { ConditionTrace, RuleDefinition, RuleEvaluation } from '../rules/rule-types';
+import type { ConditionTrace, RuleDefinition, RuleEvaluation } from '../rules/format/rule-types';
 import { formatRuleTiming, stepsText } from './format-timing';
 
 type Node = Record<string, unknown>;

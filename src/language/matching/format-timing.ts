@@ -1,8 +1,8 @@
 // The timing of a rule as people read it in explain output: windows, limits, at-most, and the
 // steps of `do` with their waits ("wait 2h, unless ..., cancelled by message.created ...").
-import { originText } from '../rules/action-origin';
-import type { BranchStep, RuleDefinition, WaitStep } from '../rules/rule-types';
-import { describeWindow } from '../rules/time-window';
+import { originText } from '../rules/format/action-origin';
+import type { BranchStep, RuleDefinition, WaitStep } from '../rules/format/rule-types';
+import { describeWindow } from '../rules/gates/time-window';
 import { actionLabel } from '../catalogue/catalogue';
 import { describeLeaf } from './format-explain';
 

@@ -3,8 +3,8 @@
 // baseline of `npm run bench:rules`. Our facts that json-rules-engine operators cannot see
 // (time cutoffs, calendar parts, units since a date, change operators) become computed facts.
 import type { Engine, TopLevelCondition } from 'json-rules-engine';
-import { parseDuration } from '../rules/durations';
-import type { NameResolver, PreviousState, RuleDefinition } from '../rules/rule-types';
+import { parseDuration } from '../rules/format/durations';
+import type { NameResolver, PreviousState, RuleDefinition } from '../rules/format/rule-types';
 import {
   changeHolds,
   isChangeOperator,

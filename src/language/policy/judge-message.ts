@@ -1,11 +1,11 @@
 // The one decision the messaging policy makes about one customer-facing message, asked with the
 // same inputs by every place that sends or pretends to: the engine's gate
 // (src/pipeline/execution/timing/policy-gate.service.ts), rule tests' simulated clock
-// (src/language/rules/timeline-policy-gate.ts) and the offline replays of `forecast` and `diff`
+// (src/language/rules/testing/timeline-policy-gate.ts) and the offline replays of `forecast` and `diff`
 // (offline-policy.ts). They differ only in where `sent` comes from (the ledger, the simulated
 // clock, the replay) and in when they ask: a deferred message is asked again when it is released,
 // never counted as sent at its deferral. Precedence: policy-categories.ts. Pure.
-import { isTimeZone } from '../rules/check-timezone';
+import { isTimeZone } from '../rules/checks/check-timezone';
 import { isCustomerMessage } from './customer-messages';
 import { heldOut } from './holdout';
 import {

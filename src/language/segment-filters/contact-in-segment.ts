@@ -6,7 +6,7 @@
 // ask it, so the engine's gate, rule tests, forecast and diff judge membership alike. Pure.
 import type { Contact } from '@crm-rules/crm-contract';
 import { isUuid } from '@crm-rules/crm-contract';
-import { toMirroredContact } from '../../crm-contract/mirrored-contact';
+import { toMirroredContact } from '../crm-terms/mirrored-contact';
 import { resolveRelativeDates, type RuleSegmentFilters } from './resolved-filters';
 import { SegmentFilterError } from './segment-filter-error';
 import { segmentPredicate } from './segment-filter';

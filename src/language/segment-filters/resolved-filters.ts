@@ -4,7 +4,7 @@
 // except through the NameDirectory the caller hands in.
 import type { ContactStatus, CustomFieldFilter, SegmentFilters } from '@crm-rules/crm-contract';
 import { isUuid, resolveFilterDate } from '@crm-rules/crm-contract';
-import { unsupportedSegmentMemberReason } from '../rules/unsupported-segment-members';
+import { unsupportedSegmentMemberReason } from '../rules/format/unsupported-segment-members';
 import { callingCodeDigits } from './calling-code';
 import { SegmentFilterError } from './segment-filter-error';
 

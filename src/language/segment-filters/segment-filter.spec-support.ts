@@ -1,6 +1,6 @@
 // The contact and ids the segment-filter tables run against, shared by their spec files so each
 // table stays under the 300-line ceiling.
-import type { MirroredContact } from '../../crm-contract/mirrored-contact';
+import type { MirroredContact } from '../crm-terms/mirrored-contact';
 import type { ResolvedFilters } from './resolved-filters';
 import { resolveRelativeDates, type RuleSegmentFilters } from './resolved-filters';
 

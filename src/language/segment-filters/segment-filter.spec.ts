@@ -1,6 +1,6 @@
 // Which contacts each segment filter keeps, table-driven, for the traced matcher and the untraced
 // predicate alike (they must agree), and what the trace records.
-import type { MirroredContact } from '../../crm-contract/mirrored-contact';
+import type { MirroredContact } from '../crm-terms/mirrored-contact';
 import type { RuleSegmentFilters } from './resolved-filters';
 import { matchesSegment, segmentPredicate } from './segment-filter';
 import {

@@ -7,8 +7,8 @@
 //   - date ranges are half-open: *After is inclusive, *Before exclusive; a missing date never matches;
 //   - customFieldFilters: every item must hold; an item holds when the field's value (or one
 //     element of an array value) equals one of its values.
-import type { ConditionTrace } from '../rules/rule-types';
-import type { MirroredContact } from '../../crm-contract/mirrored-contact';
+import type { ConditionTrace } from '../rules/format/rule-types';
+import type { MirroredContact } from '../crm-terms/mirrored-contact';
 import { DATE_MEMBERS, type ResolvedFilters } from './resolved-filters';
 
 export interface SegmentMatch {

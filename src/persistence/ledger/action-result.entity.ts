@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { RunEntity } from './run.entity';
-import type { RuleAction } from '../../language/rules/rule-types';
+import type { RuleAction } from '../../language/rules/format/rule-types';
 
 /** `uncertain`: an at-most-once write (a message) whose outcome could not be established: an operator decides. */
 export type ActionStatus = 'pending' | 'running' | 'succeeded' | 'skipped' | 'failed' | 'dead' | 'uncertain';

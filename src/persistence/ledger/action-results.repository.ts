@@ -2,7 +2,7 @@
 // last finished action instead of repeating it.
 import type { Queryable, Transactional } from '../sql/queryable';
 import { returnedRows } from '../sql/returned-rows';
-import type { RuleAction } from '../../language/rules/rule-types';
+import type { RuleAction } from '../../language/rules/format/rule-types';
 import type { SnakeRow } from '../sql/snake-row';
 import type { ActionResultEntity, ActionStatus, ActionTarget } from './action-result.entity';
 import { ActionResultViews, MAYBE_SENT } from './action-result-views.repository';
@@ -63,7 +63,7 @@ export class ActionResultsRepository extends ActionResultViews {
 
   /**
    * `fn` in a transaction committed synchronously (the pool's default is asynchronous, see
-   * src/db/data-source.ts); over the pool, its connection is held only for these statements.
+   * src/persistence/schema/data-source.ts); over the pool, its connection is held only for these statements.
    */
   private durably<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) => {

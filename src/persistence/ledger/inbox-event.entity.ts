@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import type { PreviousState } from '../../language/rules/rule-types';
+import type { PreviousState } from '../../language/rules/format/rule-types';
 
 /**
  * A stored delivery: the CRM's event envelope (the intake refuses a body without a string `type`),
@@ -47,7 +47,7 @@ export class InboxEventEntity {
   @Column({ name: 'raw_body', type: 'text', nullable: true })
   rawBody!: string | null;
 
-  /** The contact before this event, when a change operator needed it (src/contacts/mirror-sql.ts). */
+  /** The contact before this event, when a change operator needed it (src/pipeline/contact-mirror/mirror-sql.ts). */
   @Column({ name: 'previous_contact', type: 'jsonb', nullable: true })
   previousContact!: PreviousState | null;
 

@@ -44,7 +44,7 @@ export class InboxEventsRepository extends InboxEventViews {
   /**
    * One multi-row insert in one statement (one round trip, autocommit): the intake answers 2xx only
    * for what is durable, so `db` must be a pool whose sessions commit synchronously (the intake's
-   * own pool, src/pipeline/intake/intake-db.ts; the app's pool commits asynchronously, src/db/data-source.ts).
+   * own pool, src/pipeline/intake/intake-db.ts; the app's pool commits asynchronously, src/persistence/schema/data-source.ts).
    * The statement returns the session's `synchronous_commit` with every row so the caller can refuse
    * to acknowledge rows committed any other way. Keys seen before are not inserted and not returned.
    */

@@ -1,6 +1,6 @@
 // One line of a run's timeline (runs.timeline), as GET /admin/runs/:id shows it. Pure types and
 // the state a runner reads back from them.
-import type { ConditionTrace } from '../../language/rules/rule-types';
+import type { ConditionTrace } from '../../language/rules/format/rule-types';
 
 /** goal_reached: a later event met the goal after the run succeeded, within its window (a conversion). */
 export type TimelineStep =

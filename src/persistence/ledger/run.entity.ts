@@ -9,8 +9,8 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { InboxEventEntity } from './inbox-event.entity';
-import type { ConditionTrace, RuleAction } from '../../language/rules/rule-types';
-import type { TimingPlan } from '../../language/rules/run-gates';
+import type { ConditionTrace, RuleAction } from '../../language/rules/format/rule-types';
+import type { TimingPlan } from '../../language/rules/gates/run-gates';
 import type { TimelineEntry } from './run-timeline-entry';
 
 export type RunStatus =

@@ -1,14 +1,14 @@
 // The statement that prunes each growing table (GROWING_TABLES, retention.ts), through the table's
 // own repository. Typed by the list: a table added there without its statement here does not compile.
 import type { DataSource } from 'typeorm';
-import type { AppConfig } from '../../config/app-config';
-import { ConsoleSessionsRepository } from '../../sessions/console-sessions.repository';
-import { ContactJournalRepository } from '../../journal/contact-journal.repository';
-import { RuleControlsRepository } from '../../rule-controls/rule-controls.repository';
-import { ContactMirrorTombstonesRepository } from '../../contacts/contact-mirror-tombstones.repository';
+import type { AppConfig } from '../../runtime/config/app-config';
+import { ConsoleSessionsRepository } from '../../operator/access/console-sessions.repository';
+import { ContactJournalRepository } from '../journal/contact-journal.repository';
+import { RuleControlsRepository } from '../../runtime/rule-controls/rule-controls.repository';
+import { ContactMirrorTombstonesRepository } from '../../pipeline/contact-mirror/contact-mirror-tombstones.repository';
 import { InboxEventsRepository } from '../ledger/inbox-events.repository';
 import { RunsRepository } from '../ledger/runs.repository';
-import { SegmentSweepsRepository } from '../../segments/sweeps/segment-sweeps.repository';
+import { SegmentSweepsRepository } from '../../pipeline/segments/sweeps/segment-sweeps.repository';
 import type { PrunedTableName } from './retention';
 
 /** Deletes up to `limit` rows older than `cutoff` that are no longer needed; returns how many went. */

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../../runtime/config/app-config';
 import { GROWING_TABLES, pruneInBatches, retentionCutoffs, type PrunedTableName } from './retention';
 import { retentionPruners, type Pruner } from './retention-pruners';
 import { LedgerPartitionMaintenance, type PartitionUpkeep } from '../partitions/ledger-partition-maintenance';

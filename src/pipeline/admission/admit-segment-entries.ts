@@ -3,8 +3,8 @@
 // commit together. The sweep decides who entered; whether a run may start (once, cooldown,
 // at-most, a paused rule) is decided here, by create-run.ts, as for an event's runs.
 import type { EntityManager } from 'typeorm';
-import { toContact, type MirroredContact } from '../../crm-contract/mirrored-contact';
-import type { ConditionTrace, RuleAction, RuleDefinition } from '../../language/rules/rule-types';
+import { toContact, type MirroredContact } from '../../language/crm-terms/mirrored-contact';
+import type { ConditionTrace, RuleAction, RuleDefinition } from '../../language/rules/format/rule-types';
 import { createRun, type PendingRun } from './create-run';
 
 /** One sweep batch: the rule, the trigger key of its tick, the actions to run (do: or on-leave:). */

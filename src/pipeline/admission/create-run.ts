@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Queryable } from '../../persistence/sql/queryable';
-import { timingPlanOf, type TimingPlan } from '../../language/rules/run-gates';
-import type { RuleDefinition, RuleEvaluation } from '../../language/rules/rule-types';
+import { timingPlanOf, type TimingPlan } from '../../language/rules/gates/run-gates';
+import type { RuleDefinition, RuleEvaluation } from '../../language/rules/format/rule-types';
 import { canLoop, OWN_WRITE_LOOP, OWN_WRITE_LOOP_WINDOW_MS } from './loop-brake';
 import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import { EnrollmentsRepository } from '../../persistence/ledger/enrollments.repository';

@@ -1,7 +1,7 @@
 // The own-write loop brake's constants and which rules it applies to (docs/RULES.md, Loops). Its
 // own file: the events worker names the suppression (metric, log line) without loading create-run.
 import { actionDefinition } from '../../language/catalogue/catalogue';
-import type { RuleDefinition } from '../../language/rules/rule-types';
+import type { RuleDefinition } from '../../language/rules/format/rule-types';
 import type { RunStatus } from '../../persistence/ledger/run.entity';
 
 /** Events the engine's own writes cause do not re-trigger the same rule within this window. */

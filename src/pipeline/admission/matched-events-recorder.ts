@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { settleBatchInTransaction, settleInTransaction } from './settle-in-transaction';
-import { CrmDirectory } from '../../crm/crm-directory.service';
+import { CrmDirectory } from '../../outbound/crm-gateway/crm-directory.service';
 import { MicroBatcher } from '../../persistence/sql/micro-batcher';
 import type { PendingRun } from './create-run';
 import { recordMatchedEvent, recordMatchedEvents, type MatchedEvent } from './record-matched-events';

@@ -7,7 +7,7 @@ import { OWN_WRITE_LOOP, OWN_WRITE_LOOP_WINDOW_MS } from './loop-brake';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { Queryable } from '../../persistence/sql/queryable';
-import type { TimingPlan } from '../../language/rules/run-gates';
+import type { TimingPlan } from '../../language/rules/gates/run-gates';
 import { ActionResultsRepository, ruleContactKey } from '../../persistence/ledger/action-results.repository';
 import {
   createRun,

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ActionRunnerService, ContactBusyError } from '../execution/action-runner.service';
-import { EngineMetrics } from '../../ops/engine-metrics';
-import { ActionsQueue, type RunToQueue } from '../../queues/actions-queue.service';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { EngineMetrics } from '../../operator/ops/engine-metrics';
+import { ActionsQueue, type RunToQueue } from '../../runtime/queues/actions-queue.service';
+import { APP_CONFIG, type AppConfig } from '../../runtime/config/app-config';
 import { inlineRunLimit } from './inline-run-limit';
-import { ACTION_RETRY_DELAY_MS } from '../../queues/queues';
+import { ACTION_RETRY_DELAY_MS } from '../../runtime/queues/queues';
 
 export type DispatchOutcome = 'inline' | 'busy' | 'saturated' | 'bulk' | 'error';
 

@@ -6,8 +6,8 @@
 // besides guarding (a call, a draw, a gate, a failure to record) keeps the runner's path. No Nest.
 import type { Contact } from '@crm-rules/crm-contract';
 import type { RunPriority, RunStatus } from '../../persistence/ledger/run.entity';
-import type { TimingPlan } from '../../language/rules/run-gates';
-import type { RuleAction } from '../../language/rules/rule-types';
+import type { TimingPlan } from '../../language/rules/gates/run-gates';
+import type { RuleAction } from '../../language/rules/format/rule-types';
 import { guardAction } from '../execution/action-guards';
 import { isRoundRobin } from '../../language/catalogue/assign.action';
 import type { SkipReason } from '../../language/catalogue/action-definition';

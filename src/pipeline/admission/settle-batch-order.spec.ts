@@ -1,5 +1,5 @@
 import type { Contact } from '@crm-rules/crm-contract';
-import type { RuleAction } from '../../language/rules/rule-types';
+import type { RuleAction } from '../../language/rules/format/rule-types';
 import type { ResolvedAction } from '../../language/catalogue/catalogue';
 import type { RunShape } from './settle-at-creation';
 import { settleInBatchOrder, staysPendingUnlessSettled, type BatchRun } from './settle-batch-order';

@@ -4,7 +4,7 @@
 // decision. No Nest: built by MatchedEventsRecorder with its cached CrmDirectory and handed to
 // createRun, so the ledger depends on no service.
 import type { Contact } from '@crm-rules/crm-contract';
-import type { CrmDirectory } from '../../crm/crm-directory.service';
+import type { CrmDirectory } from '../../outbound/crm-gateway/crm-directory.service';
 import type { Queryable } from '../../persistence/sql/queryable';
 import type { NewRun, SettledAction, SettleHook } from './create-run';
 import type { RunRow } from '../../persistence/ledger/run-rows';
@@ -12,8 +12,8 @@ import {
   SettlementStateRepository,
   type SettlementStates,
 } from '../../persistence/ledger/settlement-state.repository';
-import type { TimingPlan } from '../../language/rules/run-gates';
-import type { RuleAction } from '../../language/rules/rule-types';
+import type { TimingPlan } from '../../language/rules/gates/run-gates';
+import type { RuleAction } from '../../language/rules/format/rule-types';
 import { actionDefinition, type ResolvedAction } from '../../language/catalogue/catalogue';
 import { isTemplated } from '../../language/catalogue/action-definition';
 import { resolveAction } from '../execution/resolve-action';

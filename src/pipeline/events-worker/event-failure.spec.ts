@@ -1,6 +1,6 @@
-import { CrmTransportError } from '../../crm-contract/crm-errors';
+import { CrmTransportError } from '../../language/crm-terms/crm-errors';
 import { afterFailedAttempt, describeEventFailure } from './event-failure';
-import { apiError } from '../../crm-contract/crm-errors.spec-support';
+import { apiError } from '../../language/crm-terms/crm-errors.spec-support';
 
 describe('afterFailedAttempt', () => {
   it.each([

@@ -1,5 +1,5 @@
 // Pure: how a failed attempt at processing a stored event is described and what happens next.
-import { CrmApiError, CrmTransportError } from '../../crm-contract/crm-errors';
+import { CrmApiError, CrmTransportError } from '../../language/crm-terms/crm-errors';
 
 export interface EventFailure {
   /** The same error would come back on every attempt: do not spend more attempts (or CRM calls). */

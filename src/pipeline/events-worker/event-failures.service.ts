@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Counter } from 'prom-client';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../../runtime/config/app-config';
 import { EventLedger } from '../admission/event-ledger.service';
-import { EngineMetrics } from '../../ops/engine-metrics';
+import { EngineMetrics } from '../../operator/ops/engine-metrics';
 import { afterFailedAttempt, describeEventFailure } from './event-failure';
 
 /**

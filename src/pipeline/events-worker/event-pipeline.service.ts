@@ -3,18 +3,18 @@
 // the facts and the runs they decide (matching), the ledger write (admission's recorders), dispatch
 // (admission: inline or an actions job). The only place that calls them all; no stage imports it.
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ENGINE_CLOCK, type EngineClock } from '../../config/engine-clock';
-import { ContactMirrorService } from '../../contacts/contact-mirror.service';
+import { ENGINE_CLOCK, type EngineClock } from '../../runtime/config/engine-clock';
+import { ContactMirrorService } from '../contact-mirror/contact-mirror.service';
 import type { Contact } from '@crm-rules/crm-contract';
 import type { NewRun, PendingRun } from '../admission/create-run';
 import { OWN_WRITE_LOOP, OWN_WRITE_LOOP_WINDOW_MS } from '../admission/loop-brake';
 import type { InboxOutcome } from '../../persistence/ledger/inbox-event.entity';
 import type { InboxEventRow } from '../../persistence/ledger/inbox-events.repository';
 import type { CompiledRuleSet } from '../../language/matching/compiled-rule-set';
-import { EngineMetrics } from '../../ops/engine-metrics';
-import { ActionsQueue } from '../../queues/actions-queue.service';
-import { RuleSetService } from '../../rule-set/rule-set.service';
-import { customSourceOf, isCustomEventKind } from '../../language/rules/custom-event-kind';
+import { EngineMetrics } from '../../operator/ops/engine-metrics';
+import { ActionsQueue } from '../../runtime/queues/actions-queue.service';
+import { RuleSetService } from '../../runtime/rule-set/rule-set.service';
+import { customSourceOf, isCustomEventKind } from '../../language/rules/format/custom-event-kind';
 import { CustomContactResolver } from '../execution/custom-contacts/custom-contact-resolver.service';
 import { WaitCancellationService } from '../execution/timing/wait-cancellation.service';
 import { eventFacts, type StoredEvent } from '../matching/event-plan';

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ActionsModule } from '../execution/actions.module';
-import { RuleControlsModule } from '../../rule-controls/rule-controls.module';
-import { ContactMirrorModule } from '../../contacts/contact-mirror.module';
-import { CrmModule } from '../../crm/crm.module';
+import { RuleControlsModule } from '../../runtime/rule-controls/rule-controls.module';
+import { ContactMirrorModule } from '../contact-mirror/contact-mirror.module';
+import { CrmModule } from '../../outbound/crm-gateway/crm.module';
 import { LedgerModule } from '../../persistence/ledger/ledger.module';
-import { QueuesModule } from '../../queues/queues.module';
-import { RulesModule } from '../../rule-set/rules.module';
+import { QueuesModule } from '../../runtime/queues/queues.module';
+import { RulesModule } from '../../runtime/rule-set/rules.module';
 import { EventFailuresService } from './event-failures.service';
 import { TimingModule } from '../execution/timing/timing.module';
 import { CustomContactResolver } from '../execution/custom-contacts/custom-contact-resolver.service';

@@ -1,9 +1,14 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import { Job } from 'bullmq';
-import { EventsQueue } from '../../queues/events-queue.service';
-import { EVENTS_BATCH_JOB, EVENTS_QUEUE, EventJobData, EventsBatchJobData } from '../../queues/queues';
-import { FAST_RECOVERY } from '../../queues/worker-options';
+import { EventsQueue } from '../../runtime/queues/events-queue.service';
+import {
+  EVENTS_BATCH_JOB,
+  EVENTS_QUEUE,
+  EventJobData,
+  EventsBatchJobData,
+} from '../../runtime/queues/queues';
+import { FAST_RECOVERY } from '../../runtime/queues/worker-options';
 import { contactLanes, workLanes } from './event-batch-lanes';
 import { EventFailuresService } from './event-failures.service';
 import { EventPipeline } from './event-pipeline.service';

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { ENGINE_CLOCK, type EngineClock } from '../../config/engine-clock';
+import { ENGINE_CLOCK, type EngineClock } from '../../runtime/config/engine-clock';
 import { Interval } from '@nestjs/schedule';
 import { EventLedger } from '../admission/event-ledger.service';
-import { ActionsQueue } from '../../queues/actions-queue.service';
-import { EventsQueue } from '../../queues/events-queue.service';
+import { ActionsQueue } from '../../runtime/queues/actions-queue.service';
+import { EventsQueue } from '../../runtime/queues/events-queue.service';
 
 /** Work older than this with no progress is re-enqueued; younger work is probably in flight. */
 const STALE_AFTER_MS = 5_000;

@@ -1,7 +1,7 @@
-import { UnknownNameError } from '../../crm-contract/directory-match';
+import { UnknownNameError } from '../../language/crm-terms/directory-match';
 import { describeFailure, isPermanentFailure } from './action-failure';
 import { NoConversationError } from '../../language/catalogue/conversation-for';
-import { apiError as anApiError } from '../../crm-contract/crm-errors.spec-support';
+import { apiError as anApiError } from '../../language/crm-terms/crm-errors.spec-support';
 
 const apiError = (status: number, code: string) => anApiError(status, code, 'addTag');
 

@@ -1,8 +1,12 @@
 // How an action failure is classified and recorded: pure, so the table in action-failure.spec.ts
 // pins what ends an action for good and what is tried again.
-import { CrmApiError, CrmTransportError, CrmUnreadableAnswerError } from '../../crm-contract/crm-errors';
-import { provablyUnsent } from '../../crm/retry-policy';
-import { UnknownNameError } from '../../crm-contract/directory-match';
+import {
+  CrmApiError,
+  CrmTransportError,
+  CrmUnreadableAnswerError,
+} from '../../language/crm-terms/crm-errors';
+import { provablyUnsent } from '../../outbound/crm-gateway/retry-policy';
+import { UnknownNameError } from '../../language/crm-terms/directory-match';
 import { NoConversationError } from '../../language/catalogue/conversation-for';
 import { MissingMessageError } from '../../language/catalogue/message-trigger';
 

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { ContactJournalModule } from '../../journal/contact-journal.module';
-import { CrmModule } from '../../crm/crm.module';
+import { ContactJournalModule } from '../../persistence/journal/contact-journal.module';
+import { CrmModule } from '../../outbound/crm-gateway/crm.module';
 import { LedgerModule } from '../../persistence/ledger/ledger.module';
-import { QueuesModule } from '../../queues/queues.module';
-import { ContactMirrorModule } from '../../contacts/contact-mirror.module';
+import { QueuesModule } from '../../runtime/queues/queues.module';
+import { ContactMirrorModule } from '../contact-mirror/contact-mirror.module';
 import { ActionRunnerService } from './action-runner.service';
 import { ActionsProcessor } from './actions.processor';
 import { TimingModule } from './timing/timing.module';
-import { EgressModule } from '../../egress/egress.module';
+import { EgressModule } from '../../outbound/egress/egress.module';
 
 @Module({})
 export class ActionsModule {

@@ -1,8 +1,8 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
-import { ACTION_JOB_ATTEMPTS, ACTIONS_QUEUE, ActionJobData } from '../../queues/queues';
-import { FAST_RECOVERY } from '../../queues/worker-options';
+import { ACTION_JOB_ATTEMPTS, ACTIONS_QUEUE, ActionJobData } from '../../runtime/queues/queues';
+import { FAST_RECOVERY } from '../../runtime/queues/worker-options';
 import { ActionRunnerService, ContactBusyError } from './action-runner.service';
 import { busyBackoffMs } from './busy-backoff';
 

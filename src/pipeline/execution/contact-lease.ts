@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ContactLeasesRepository } from '../../persistence/ledger/contact-leases.repository';
-import { FAST_RECOVERY } from '../../queues/worker-options';
+import { FAST_RECOVERY } from '../../runtime/queues/worker-options';
 
 export const CONTACT_LEASE_TTL_MS = (FAST_RECOVERY.lockDuration * 3) / 4;
 

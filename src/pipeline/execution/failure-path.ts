@@ -3,11 +3,11 @@
 // failed / dead for an operator to see, anything else marks it pending and throws so the job is
 // retried. Kept apart from action-runner.service.ts so the runner reads as the action's life cycle.
 import type { Logger } from '@nestjs/common';
-import { CrmApiError } from '../../crm-contract/crm-errors';
+import { CrmApiError } from '../../language/crm-terms/crm-errors';
 import type { ActionRow } from '../../persistence/ledger/action-results.repository';
 import type { RunRow } from '../../persistence/ledger/run-rows';
-import type { EngineMetrics } from '../../ops/engine-metrics';
-import type { RuleAction } from '../../language/rules/rule-types';
+import type { EngineMetrics } from '../../operator/ops/engine-metrics';
+import type { RuleAction } from '../../language/rules/format/rule-types';
 import { actionDefinition } from '../../language/catalogue/catalogue';
 import { describeFailure, isPermanentFailure } from './action-failure';
 import { decideHttpFailure } from './idempotent-by-key';

@@ -3,7 +3,7 @@
 // with, and the values earlier steps of the run saved, rebuilt from the ledger's rows. Pure.
 import type { ActionRow } from '../../persistence/ledger/action-results.repository';
 import type { OutboundEnv } from '../../language/catalogue/action-definition';
-import type { OutboundSender } from '../../net/outbound-request';
+import type { OutboundSender } from '../../language/net/outbound-request';
 
 export type SavedSteps = Record<string, Record<string, unknown>>;
 

@@ -7,8 +7,8 @@ import {
   MissingSecretError,
   ResponseNotJsonError,
   ResponseTooLargeError,
-} from '../../net/egress-errors';
-import { EgressRefusedError } from '../../net/egress-policy';
+} from '../../language/net/egress-errors';
+import { EgressRefusedError } from '../../language/net/egress-policy';
 import { decideHttpFailure } from './idempotent-by-key';
 
 describe('decideHttpFailure', () => {

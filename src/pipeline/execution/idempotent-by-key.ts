@@ -12,8 +12,8 @@ import {
   ResponseNotJsonError,
   ResponseTooLargeError,
   SavedSecretError,
-} from '../../net/egress-errors';
-import { EgressRefusedError } from '../../net/egress-policy';
+} from '../../language/net/egress-errors';
+import { EgressRefusedError } from '../../language/net/egress-policy';
 import type { Failure } from '../../persistence/ledger/action-results.repository';
 
 export interface HttpFailureDecision {

@@ -1,7 +1,7 @@
 // The member an `assign` or `assign-first` gives the contact. A round-robin draw advances a
 // rotation shared by every process, so it is recorded on the action row (`target.memberId`)
 // before the call: a retry of the same action assigns the same member instead of drawing again.
-import type { CrmDirectory } from '../../crm/crm-directory.service';
+import type { CrmDirectory } from '../../outbound/crm-gateway/crm-directory.service';
 import type { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import type { ActionTarget } from '../../persistence/ledger/action-result.entity';
 import { isRoundRobin, resolveMemberId } from '../../language/catalogue/assign.action';

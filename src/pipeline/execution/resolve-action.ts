@@ -1,8 +1,8 @@
 // Rules name tags, stages, members, channels, templates and fields; the CRM wants ids. Each
 // catalogue entry resolves its own names (through the cached directory) and renders its
 // templated values.
-import type { CrmDirectory } from '../../crm/crm-directory.service';
-import type { RuleAction } from '../../language/rules/rule-types';
+import type { CrmDirectory } from '../../outbound/crm-gateway/crm-directory.service';
+import type { RuleAction } from '../../language/rules/format/rule-types';
 import { isRoundRobin, resolveMemberId, ROUND_ROBIN } from '../../language/catalogue/assign.action';
 import { actionDefinition, type ResolvedAction } from '../../language/catalogue/catalogue';
 import type { PoolSpec } from '../../language/assignment/pool-spec';

@@ -9,7 +9,7 @@ import { LeaseLostError } from './contact-lease';
 import { verdictAfterRunning } from './write-verdict';
 import type { ActionRow } from '../../persistence/ledger/action-results.repository';
 import type { RunRow } from '../../persistence/ledger/run-rows';
-import type { EngineMetrics } from '../../ops/engine-metrics';
+import type { EngineMetrics } from '../../operator/ops/engine-metrics';
 import { describeFailure } from './action-failure';
 import type { ExecutionEnv } from '../../language/catalogue/action-definition';
 import { actionDefinition, type ResolvedAction } from '../../language/catalogue/catalogue';

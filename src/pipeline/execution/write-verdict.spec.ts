@@ -1,13 +1,13 @@
 // Every error class the action runner can meet after an at-most-once write's `running` mark, and
 // what it makes of the write; and which recorded failures retry-dead may run again.
 import { QueryFailedError } from 'typeorm';
-import { UnknownNameError } from '../../crm-contract/directory-match';
+import { UnknownNameError } from '../../language/crm-terms/directory-match';
 import {
   CrmApiError,
   CrmTransportError,
   CrmUnreadableAnswerError,
   InvalidCrmIdError,
-} from '../../crm-contract/crm-errors';
+} from '../../language/crm-terms/crm-errors';
 import { describeFailure } from './action-failure';
 import { NoConversationError } from '../../language/catalogue/conversation-for';
 import { MissingMessageError } from '../../language/catalogue/message-trigger';

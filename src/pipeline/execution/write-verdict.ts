@@ -3,9 +3,13 @@
 // `pending`, `failed` or `dead` (and so be tried again); every other outcome is looked up (found →
 // succeeded, else uncertain), and a 2xx whose body could not be read is applied. Pure, so the
 // table in write-verdict.spec.ts lists every error class the runner can meet.
-import { UnknownNameError } from '../../crm-contract/directory-match';
-import { CrmApiError, CrmUnreadableAnswerError, InvalidCrmIdError } from '../../crm-contract/crm-errors';
-import { provablyUnsent } from '../../crm/retry-policy';
+import { UnknownNameError } from '../../language/crm-terms/directory-match';
+import {
+  CrmApiError,
+  CrmUnreadableAnswerError,
+  InvalidCrmIdError,
+} from '../../language/crm-terms/crm-errors';
+import { provablyUnsent } from '../../outbound/crm-gateway/retry-policy';
 import { NoConversationError } from '../../language/catalogue/conversation-for';
 import { MissingMessageError } from '../../language/catalogue/message-trigger';
 

@@ -1,8 +1,8 @@
 // What of a custom source's verified delivery goes into inbox_events: its id (deduplication, per
 // source) and the stored text (the sender's exact body under `data`). Pure: no Nest, no I/O.
 import { createHash } from 'node:crypto';
-import { CUSTOM_EVENT_PREFIX } from '../../language/rules/custom-event-kind';
-import { readPointer, type CustomSourceDeclaration } from '../../language/rules/custom-sources';
+import { CUSTOM_EVENT_PREFIX } from '../../language/rules/format/custom-event-kind';
+import { readPointer, type CustomSourceDeclaration } from '../../language/rules/format/custom-sources';
 
 /**
  * `<source>:<payload's event-id>`, else `<source>:sha256:<hash of the body>`. Only what the

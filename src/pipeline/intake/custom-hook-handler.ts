@@ -3,7 +3,7 @@
 // A malformed signature header is refused before the body is read, whatever the source; an
 // unknown source is refused like a bad signature, after its body, so names cannot be enumerated.
 import type { RequestListener } from 'node:http';
-import { decodePathSegment } from '../../net/guarded-listener';
+import { decodePathSegment } from '../../language/net/guarded-listener';
 import type { CustomIntakeService } from './custom-intake.service';
 import { readAndAccept, refuseAndClose } from './webhook-handler';
 

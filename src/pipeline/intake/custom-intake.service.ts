@@ -6,13 +6,17 @@
 // through IntakeService like a CRM webhook (deduplication, ledger, replay, failure states); its
 // contact is looked up later by the events worker, never here (intake stays fast).
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { EngineMetrics } from '../../ops/engine-metrics';
-import type { CustomSource } from '../../language/rules/custom-sources';
+import { EngineMetrics } from '../../operator/ops/engine-metrics';
+import type { CustomSource } from '../../language/rules/format/custom-sources';
 import { customEventId, customInboxPayload } from './custom-delivery';
-import { RuleSetService } from '../../rule-set/rule-set.service';
+import { RuleSetService } from '../../runtime/rule-set/rule-set.service';
 import { IntakeService } from './intake.service';
-import { checkSignatureHeader, matchSignature, type SignatureHeader } from '../../net/verify-signature';
-import { MAX_JSON_DEPTH, withinJsonDepth } from '../../net/json-depth';
+import {
+  checkSignatureHeader,
+  matchSignature,
+  type SignatureHeader,
+} from '../../language/net/verify-signature';
+import { MAX_JSON_DEPTH, withinJsonDepth } from '../../language/net/json-depth';
 
 export interface HookOutcome {
   status: number;

@@ -2,7 +2,11 @@
 // other webhooks (and ahead of /hooks/<source>, so no custom source can take the name), with the
 // same body limits; a wrong or missing signature is a 401 before any job exists.
 import type { RequestListener } from 'node:http';
-import { concernsRef, verifyGitPush, type GitHookTarget } from '../../rule-set/deploy/verify-git-push';
+import {
+  concernsRef,
+  verifyGitPush,
+  type GitHookTarget,
+} from '../../runtime/rule-set/deploy/verify-git-push';
 import { readAndAccept, refuseAndClose } from './webhook-handler';
 
 export const GIT_HOOK_PATH = '/hooks/git';

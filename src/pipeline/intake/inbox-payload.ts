@@ -1,6 +1,6 @@
 // What of a verified delivery goes into inbox_events, and how. Pure: no Nest, no I/O.
 import { createHash } from 'node:crypto';
-import { isUuid } from '../../crm/crm-http';
+import { isUuid } from '../../outbound/crm-gateway/crm-http';
 
 /** Derives the deduplication key: the CRM's event id, or a hash of the exact bytes. */
 export function eventKeyOf(payload: Record<string, unknown>, rawBody: Buffer): string {

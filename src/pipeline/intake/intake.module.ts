@@ -1,15 +1,15 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ContactJournalModule } from '../../journal/contact-journal.module';
-import { CrmModule } from '../../crm/crm.module';
-import { QueuesModule } from '../../queues/queues.module';
-import { RulesModule } from '../../rule-set/rules.module';
+import { ContactJournalModule } from '../../persistence/journal/contact-journal.module';
+import { CrmModule } from '../../outbound/crm-gateway/crm.module';
+import { QueuesModule } from '../../runtime/queues/queues.module';
+import { RulesModule } from '../../runtime/rule-set/rules.module';
 import { CustomIntakeService } from './custom-intake.service';
 import { INTAKE_DB, intakeDbProvider } from './intake-db';
 import { IntakeService } from './intake.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
-import { WebhookSubscriptionEntity } from '../../db/webhook-subscription.entity';
+import { WebhookSubscriptionEntity } from '../../persistence/schema/webhook-subscription.entity';
 import { SubscriptionService } from './subscription.service';
 import {
   SUBSCRIPTION_CHECK_QUEUE,
@@ -17,7 +17,7 @@ import {
   SubscriptionCheckSchedule,
 } from './subscription-check.processor';
 import { BullModule } from '@nestjs/bullmq';
-import { DELIVERY_HEALTH } from '../../ops/delivery-health';
+import { DELIVERY_HEALTH } from '../../operator/ops/delivery-health';
 
 @Module({
   imports: [

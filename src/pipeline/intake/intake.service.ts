@@ -1,15 +1,19 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config';
-import { ContactJournalRepository } from '../../journal/contact-journal.repository';
-import { EngineMetrics } from '../../ops/engine-metrics';
-import { EventsQueue } from '../../queues/events-queue.service';
+import { APP_CONFIG, type AppConfig } from '../../runtime/config/app-config';
+import { ContactJournalRepository } from '../../persistence/journal/contact-journal.repository';
+import { EngineMetrics } from '../../operator/ops/engine-metrics';
+import { EventsQueue } from '../../runtime/queues/events-queue.service';
 import { InboxBatcher, Stored, UnstorablePayloadError } from './inbox-batcher';
 import { INTAKE_DB } from './intake-db';
 import { contactIdOf, eventKeyOf, storableJson } from './inbox-payload';
-import { checkSignatureHeader, matchSignature, type SignatureHeader } from '../../net/verify-signature';
+import {
+  checkSignatureHeader,
+  matchSignature,
+  type SignatureHeader,
+} from '../../language/net/verify-signature';
 import { WebhookSecretsService } from './webhook-secrets.service';
-import { MAX_JSON_DEPTH, withinJsonDepth } from '../../net/json-depth';
+import { MAX_JSON_DEPTH, withinJsonDepth } from '../../language/net/json-depth';
 
 export type IntakeOutcome =
   | { status: 200; body: { received: true; duplicate: boolean; id: string } }

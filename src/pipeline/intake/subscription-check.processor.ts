@@ -4,7 +4,7 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { APP_CONFIG, type AppConfig } from '../../runtime/config/app-config';
 import { SubscriptionService } from './subscription.service';
 
 export const SUBSCRIPTION_CHECK_QUEUE = 'subscription-check';

@@ -1,13 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { CrmWrites } from '../../crm/crm-writes';
+import { APP_CONFIG, AppConfig } from '../../runtime/config/app-config';
+import { CrmWrites } from '../../outbound/crm-gateway/crm-writes';
 import type { CompiledRuleSet } from '../../language/matching/compiled-rule-set';
-import { isCustomEventKind } from '../../language/rules/custom-event-kind';
-import { waitEventKinds } from '../../language/rules/wait-event-kinds';
+import { isCustomEventKind } from '../../language/rules/format/custom-event-kind';
+import { waitEventKinds } from '../../language/rules/gates/wait-event-kinds';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
-import { EngineMetrics } from '../../ops/engine-metrics';
+import { EngineMetrics } from '../../operator/ops/engine-metrics';
 import { subscriptionState, type SubscriptionState } from './subscription-state';
 
 /** GET /health with the token reads the CRM's list at most this often. */

@@ -1,9 +1,14 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { APP_CONFIG, AppConfig } from '../../runtime/config/app-config';
 import { INTAKE_DB } from './intake-db';
-import { openSecret, sealSecret, SecretUnreadableError, type SecretKey } from '../../config/secret-box';
-import type { WebhookSubscriptionEntity } from '../../db/webhook-subscription.entity';
+import {
+  openSecret,
+  sealSecret,
+  SecretUnreadableError,
+  type SecretKey,
+} from '../../runtime/config/secret-box';
+import type { WebhookSubscriptionEntity } from '../../persistence/schema/webhook-subscription.entity';
 import { WebhookSubscriptionsRepository } from './webhook-subscriptions.repository';
 
 const REFRESH_MS = 15_000;

@@ -2,7 +2,7 @@
 // type is WebhookSubscriptionEntity): the subscription service records and retires subscriptions
 // over the main pool; the intake's secrets read and re-seal them over the intake's own pool.
 import { DataSource, IsNull, Not, type Repository } from 'typeorm';
-import { WebhookSubscriptionEntity } from '../../db/webhook-subscription.entity';
+import { WebhookSubscriptionEntity } from '../../persistence/schema/webhook-subscription.entity';
 
 /** The columns of a new subscription. */
 export type NewWebhookSubscription = Omit<WebhookSubscriptionEntity, 'createdAt'>;

@@ -2,10 +2,10 @@
 // an event is evaluated, the way actions resolve theirs (the directory's cache, refreshed on a
 // miss): conditions compare ids and stay pure. Only events whose rules use such names pay a lookup.
 import { Injectable } from '@nestjs/common';
-import { CrmDirectory } from '../../crm/crm-directory.service';
-import { UnknownNameError } from '../../crm-contract/directory-match';
+import { CrmDirectory } from '../../outbound/crm-gateway/crm-directory.service';
+import { UnknownNameError } from '../../language/crm-terms/directory-match';
 import type { CompiledRuleSet } from '../../language/matching/compiled-rule-set';
-import type { NameResolver } from '../../language/rules/rule-types';
+import type { NameResolver } from '../../language/rules/format/rule-types';
 
 @Injectable()
 export class ChangeNamesService {

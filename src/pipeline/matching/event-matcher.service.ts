@@ -4,14 +4,14 @@
 // The events worker (pipeline/events-worker/event-pipeline.service.ts) does the rest: the mirror,
 // the waits, the ledger, admission and dispatch.
 import { Inject, Injectable } from '@nestjs/common';
-import { ENGINE_CLOCK, type EngineClock } from '../../config/engine-clock';
-import { RuleControlsService } from '../../rule-controls/rule-controls.service';
-import type { PreviousCapture } from '../../contacts/mirror-event-upserts';
-import { CrmReads } from '../../crm/crm-reads';
+import { ENGINE_CLOCK, type EngineClock } from '../../runtime/config/engine-clock';
+import { RuleControlsService } from '../../runtime/rule-controls/rule-controls.service';
+import type { PreviousCapture } from '../contact-mirror/mirror-event-upserts';
+import { CrmReads } from '../../outbound/crm-gateway/crm-reads';
 import type { NewRun } from '../admission/create-run';
 import type { InboxEventRow } from '../../persistence/ledger/inbox-events.repository';
 import type { CompiledRuleSet } from '../../language/matching/compiled-rule-set';
-import type { EvaluationFacts, RuleEvaluation } from '../../language/rules/rule-types';
+import type { EvaluationFacts, RuleEvaluation } from '../../language/rules/format/rule-types';
 import {
   eventFacts,
   isContactGone,

@@ -1,5 +1,5 @@
 import { eventFacts, isContactGone, planEvent, type StoredEvent } from './event-plan';
-import { apiError } from '../../crm-contract/crm-errors.spec-support';
+import { apiError } from '../../language/crm-terms/crm-errors.spec-support';
 
 const event = (type: string, over: Partial<StoredEvent> = {}): StoredEvent => ({
   type,

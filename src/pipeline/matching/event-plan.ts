@@ -1,7 +1,7 @@
 // Pure: what processing a stored event involves, and the facts its rules are evaluated against.
-import { CrmApiError } from '../../crm-contract/crm-errors';
-import { isCustomEventKind } from '../../language/rules/custom-event-kind';
-import type { EvaluationFacts, PreviousState } from '../../language/rules/rule-types';
+import { CrmApiError } from '../../language/crm-terms/crm-errors';
+import { isCustomEventKind } from '../../language/rules/format/custom-event-kind';
+import type { EvaluationFacts, PreviousState } from '../../language/rules/format/rule-types';
 
 /** Events whose contact is the payload itself. */
 const CONTACT_EVENTS = /^contact\./;

@@ -1,5 +1,5 @@
 // docs/CRM-API.md §6: X-Service-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + rawBody)>.
-// Deliberately independent of the engine's src/net/verify-signature.ts: the sandbox plays the
+// Deliberately independent of the engine's src/language/net/verify-signature.ts: the sandbox plays the
 // CRM, and two implementations of the wire format check each other (the conformance suite
 // verifies these deliveries with the engine's verifier).
 import { createHmac } from 'node:crypto';

@@ -10,19 +10,19 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { applyActionLocally, guardAction } from '../../execution/action-guards';
 import { resolveAction } from '../../execution/resolve-action';
-import { ENGINE_CLOCK, type EngineClock } from '../../../config/engine-clock';
-import { CrmDirectory } from '../../../crm/crm-directory.service';
-import { CrmApiError } from '../../../crm-contract/crm-errors';
-import { CrmReads } from '../../../crm/crm-reads';
-import { isUuid } from '../../../crm/crm-http';
+import { ENGINE_CLOCK, type EngineClock } from '../../../runtime/config/engine-clock';
+import { CrmDirectory } from '../../../outbound/crm-gateway/crm-directory.service';
+import { CrmApiError } from '../../../language/crm-terms/crm-errors';
+import { CrmReads } from '../../../outbound/crm-gateway/crm-reads';
+import { isUuid } from '../../../outbound/crm-gateway/crm-http';
 import type { Contact } from '@crm-rules/crm-contract';
 import { createRun, type NewRun } from '../create-run';
 import { RunsRepository } from '../../../persistence/ledger/runs.repository';
 import { formatEvaluation } from '../../../language/matching/format-explain';
-import { ActionsQueue } from '../../../queues/actions-queue.service';
-import { RuleControlsService } from '../../../rule-controls/rule-controls.service';
-import { RuleSetService } from '../../../rule-set/rule-set.service';
-import type { ConditionTrace, RuleAction } from '../../../language/rules/rule-types';
+import { ActionsQueue } from '../../../runtime/queues/actions-queue.service';
+import { RuleControlsService } from '../../../runtime/rule-controls/rule-controls.service';
+import { RuleSetService } from '../../../runtime/rule-set/rule-set.service';
+import type { ConditionTrace, RuleAction } from '../../../language/rules/format/rule-types';
 import {
   MANUAL_EVENT_TYPE,
   manualRunRefusal,

@@ -8,9 +8,9 @@
 // the CRM. A contact that cannot be found is a final, visible outcome of the event
 // (contact_not_found with its reason), not a failure to retry.
 import { Injectable, Logger } from '@nestjs/common';
-import { CrmWrites } from '../../../crm/crm-writes';
-import { CrmApiError } from '../../../crm-contract/crm-errors';
-import { readPointer, type CustomSource } from '../../../language/rules/custom-sources';
+import { CrmWrites } from '../../../outbound/crm-gateway/crm-writes';
+import { CrmApiError } from '../../../language/crm-terms/crm-errors';
+import { readPointer, type CustomSource } from '../../../language/rules/format/custom-sources';
 import { InboxEventRow, InboxEventsRepository } from '../../../persistence/ledger/inbox-events.repository';
 import { contactKeyOf, pickContact } from './custom-contact';
 

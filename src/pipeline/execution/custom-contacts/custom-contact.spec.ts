@@ -1,6 +1,6 @@
 // The contact of a custom source's event: the key read from the payload, the pick among results.
 import type { Contact } from '@crm-rules/crm-contract';
-import type { CustomSourceDeclaration } from '../../../language/rules/custom-sources';
+import type { CustomSourceDeclaration } from '../../../language/rules/format/custom-sources';
 import { contactKeyOf, pickContact } from './custom-contact';
 
 const source = (by: 'id' | 'phone' | 'email'): CustomSourceDeclaration => ({

@@ -1,8 +1,8 @@
 // Which CRM contact a custom source's event is about: the value its `contact.from` pointer names,
 // read and normalised, and the pick among the CRM's search results. Pure: no Nest, no I/O.
-import { isUuid } from '../../../crm/crm-http';
+import { isUuid } from '../../../outbound/crm-gateway/crm-http';
 import type { Contact } from '@crm-rules/crm-contract';
-import { readPointer, type CustomSourceDeclaration } from '../../../language/rules/custom-sources';
+import { readPointer, type CustomSourceDeclaration } from '../../../language/rules/format/custom-sources';
 
 export type ContactKey =
   { ok: true; by: 'id' | 'phone' | 'email'; value: string } | { ok: false; reason: string };

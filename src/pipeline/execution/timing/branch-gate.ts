@@ -1,9 +1,9 @@
 // The timeline entry of a branch the runner reaches: the facts it reads (the contact as fresh as
 // the runner has it, the awaited event after a wait that ended with one) and the arm taken, from
-// the pure decisions of src/language/rules/branch-plan.ts. No I/O: RunTimingService reads and records.
+// the pure decisions of src/language/rules/gates/branch-plan.ts. No I/O: RunTimingService reads and records.
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import type { TimelineEntry, TimelineProgress } from '../../../persistence/ledger/run-timeline-entry';
-import { decideBranch, splitPoint } from '../../../language/rules/branch-plan';
+import { decideBranch, splitPoint } from '../../../language/rules/gates/branch-plan';
 import { factsAfterWaits } from './run-facts';
 
 export function branchEntry(

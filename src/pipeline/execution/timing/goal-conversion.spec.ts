@@ -1,5 +1,5 @@
 import type { RunRow } from '../../../persistence/ledger/run-rows';
-import type { EvaluationFacts } from '../../../language/rules/rule-types';
+import type { EvaluationFacts } from '../../../language/rules/format/rule-types';
 import { conversionBy, factsForGoals } from './goal-conversion';
 
 const now = new Date('2024-05-06T10:00:00Z');

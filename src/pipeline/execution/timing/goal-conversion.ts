@@ -3,8 +3,8 @@
 // none (message.*: the mirror's copy, read once and only when a run with a goal is there). Pure.
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import type { TimelineEntry } from '../../../persistence/ledger/run-timeline-entry';
-import { goalMet } from '../../../language/rules/run-gates';
-import type { EvaluationFacts } from '../../../language/rules/rule-types';
+import { goalMet } from '../../../language/rules/gates/run-gates';
+import type { EvaluationFacts } from '../../../language/rules/format/rule-types';
 
 /** The contact, where the event's facts lack it (from the mirror, as the events worker reads it). */
 export type ContactLookup = () => Promise<Record<string, unknown> | undefined>;

@@ -1,9 +1,9 @@
 import { Logger } from '@nestjs/common';
 import type { Contact } from '@crm-rules/crm-contract';
 import type { RunRow } from '../../../persistence/ledger/run-rows';
-import type { EngineMetrics } from '../../../ops/engine-metrics';
+import type { EngineMetrics } from '../../../operator/ops/engine-metrics';
 import type { MessagingPolicy } from '../../../language/policy/messaging-policy';
-import type { RuleSetService } from '../../../rule-set/rule-set.service';
+import type { RuleSetService } from '../../../runtime/rule-set/rule-set.service';
 import { judgedAt, PolicyGateService } from './policy-gate.service';
 import type { RunTimingService, TimingLedger } from './run-timing.service';
 

@@ -5,12 +5,12 @@
 // the contact's lease (contact-lease.ts) from this count to the send, so two workers never both
 // see room for the last message. Other actions, and every action when there is no policy, cost nothing.
 // Before the policy, policy or not: a run in a split's control arm sends no message (`control_arm`,
-// src/language/rules/control-hold.ts).
+// src/language/rules/gates/control-hold.ts).
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { warnMessageSkip } from '../message-skip-log';
 import type { Contact } from '@crm-rules/crm-contract';
 import type { RunRow } from '../../../persistence/ledger/run-rows';
-import { EngineMetrics } from '../../../ops/engine-metrics';
+import { EngineMetrics } from '../../../operator/ops/engine-metrics';
 import {
   inboundAt,
   ledgerNeeds,
@@ -20,12 +20,12 @@ import {
 import { CUSTOMER_MESSAGE_TYPES, isCustomerMessage } from '../../../language/policy/customer-messages';
 import { judgeMessage } from '../../../language/policy/judge-message';
 import { declaredCategory, policyContactOf } from '../../../language/policy/policy-categories';
-import { RuleSetService } from '../../../rule-set/rule-set.service';
-import { heldByControlArm } from '../../../language/rules/control-hold';
+import { RuleSetService } from '../../../runtime/rule-set/rule-set.service';
+import { heldByControlArm } from '../../../language/rules/gates/control-hold';
 import { timelineProgress } from '../../../persistence/ledger/run-timeline-entry';
 import type { SkipReason } from '../../../language/catalogue/action-definition';
-import type { RuleAction } from '../../../language/rules/rule-types';
-import { ENGINE_CLOCK, systemClock, type EngineClock } from '../../../config/engine-clock';
+import type { RuleAction } from '../../../language/rules/format/rule-types';
+import { ENGINE_CLOCK, systemClock, type EngineClock } from '../../../runtime/config/engine-clock';
 import { RunTimingService, type GateOutcome, type TimingLedger } from './run-timing.service';
 
 @Injectable()

@@ -4,9 +4,9 @@
 // is rebuilt from the ledger (runs that took a slot in the period) before its first slot goes.
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
-import { APP_CONFIG, type AppConfig } from '../../../config/app-config';
-import { limitPeriod } from '../../../language/rules/run-gates';
-import type { RuleLimit } from '../../../language/rules/rule-types';
+import { APP_CONFIG, type AppConfig } from '../../../runtime/config/app-config';
+import { limitPeriod } from '../../../language/rules/gates/run-gates';
+import type { RuleLimit } from '../../../language/rules/format/rule-types';
 
 // KEYS[1] the period's counter; ARGV max, ttl ms. 1: a slot was taken, 0: the period is full,
 // -1: no counter (a new period, or Redis lost it): the caller counts the ledger and seeds it.

@@ -4,7 +4,7 @@
 // time now. Pure.
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import { timelineProgress, type TimelineEntry } from '../../../persistence/ledger/run-timeline-entry';
-import type { EvaluationFacts } from '../../../language/rules/rule-types';
+import type { EvaluationFacts } from '../../../language/rules/format/rule-types';
 
 /** The facts a woken run's `unless` reads: its trigger, the contact as it is now, the time now. */
 export function factsOf(run: RunRow, contact: Record<string, unknown>, now: Date): EvaluationFacts {

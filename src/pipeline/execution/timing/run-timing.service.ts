@@ -2,12 +2,12 @@
 // have to sleep (a `- wait:` step, a closed window, a full limit period): the run is recorded
 // `waiting` until T on the ledger and a BullMQ delayed job wakes it, so nothing is held in memory
 // and a restart loses nothing. When it wakes, a wait's `unless` is evaluated on the contact as the
-// CRM has it then. The decisions themselves are the pure ones of src/language/rules/run-gates.ts, shared
+// CRM has it then. The decisions themselves are the pure ones of src/language/rules/gates/run-gates.ts, shared
 // with the offline rule tests.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { warnMessageSkip } from '../message-skip-log';
-import { CrmApiError } from '../../../crm-contract/crm-errors';
-import { CrmReads } from '../../../crm/crm-reads';
+import { CrmApiError } from '../../../language/crm-terms/crm-errors';
+import { CrmReads } from '../../../outbound/crm-gateway/crm-reads';
 import type { ActionResultsRepository } from '../../../persistence/ledger/action-results.repository';
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import type { RunsRepository } from '../../../persistence/ledger/runs.repository';
@@ -16,14 +16,14 @@ import {
   type TimelineEntry,
   type TimelineProgress,
 } from '../../../persistence/ledger/run-timeline-entry';
-import { ActionsQueue } from '../../../queues/actions-queue.service';
-import { gateBefore, unlessHolds } from '../../../language/rules/run-gates';
-import { ENGINE_CLOCK, type EngineClock } from '../../../config/engine-clock';
-import { armNotTaken, failureBranchOf, nextControl } from '../../../language/rules/branch-plan';
+import { ActionsQueue } from '../../../runtime/queues/actions-queue.service';
+import { gateBefore, unlessHolds } from '../../../language/rules/gates/run-gates';
+import { ENGINE_CLOCK, type EngineClock } from '../../../runtime/config/engine-clock';
+import { armNotTaken, failureBranchOf, nextControl } from '../../../language/rules/gates/branch-plan';
 import { branchEntry } from './branch-gate';
 import { factsOf } from './run-facts';
 import { RuleLimitService } from './rule-limit.service';
-import type { HostLimitedError } from '../../../net/egress-errors';
+import type { HostLimitedError } from '../../../language/net/egress-errors';
 
 /** The ledger of a run, used while the runner holds the contact's lease. */
 export interface TimingLedger {

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { CrmModule } from '../../../crm/crm.module';
+import { CrmModule } from '../../../outbound/crm-gateway/crm.module';
 import { LedgerModule } from '../../../persistence/ledger/ledger.module';
-import { QueuesModule } from '../../../queues/queues.module';
-import { RulesModule } from '../../../rule-set/rules.module';
+import { QueuesModule } from '../../../runtime/queues/queues.module';
+import { RulesModule } from '../../../runtime/rule-set/rules.module';
 import { PolicyGateService } from './policy-gate.service';
 import { RuleLimitService } from './rule-limit.service';
 import { RunTimingService } from './run-timing.service';

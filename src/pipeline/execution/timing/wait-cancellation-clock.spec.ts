@@ -1,11 +1,11 @@
 import type { Queue } from 'bullmq';
 import type { DataSource } from 'typeorm';
-import { offsetClock } from '../../../config/engine-clock';
+import { offsetClock } from '../../../runtime/config/engine-clock';
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import type { RunsRepository } from '../../../persistence/ledger/runs.repository';
-import { ActionsQueue } from '../../../queues/actions-queue.service';
-import { wakeJobId, type ActionJobData } from '../../../queues/queues';
-import type { EvaluationFacts } from '../../../language/rules/rule-types';
+import { ActionsQueue } from '../../../runtime/queues/actions-queue.service';
+import { wakeJobId, type ActionJobData } from '../../../runtime/queues/queues';
+import type { EvaluationFacts } from '../../../language/rules/format/rule-types';
 import { WaitCancellationService } from './wait-cancellation.service';
 
 // A wait with on-event resumed by its event: its wake-up job is computed on the engine clock, as

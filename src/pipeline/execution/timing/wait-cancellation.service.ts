@@ -7,16 +7,16 @@
 // happens at the same moment and a cancel cannot both win.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ENGINE_CLOCK, type EngineClock } from '../../../config/engine-clock';
+import { ENGINE_CLOCK, type EngineClock } from '../../../runtime/config/engine-clock';
 import { MicroBatcher } from '../../../persistence/sql/micro-batcher';
 import type { Transactional } from '../../../persistence/sql/queryable';
 import { ActionResultsRepository } from '../../../persistence/ledger/action-results.repository';
 import { timelineProgress, type TimelineEntry } from '../../../persistence/ledger/run-timeline-entry';
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import { RunsRepository } from '../../../persistence/ledger/runs.repository';
-import { ActionsQueue } from '../../../queues/actions-queue.service';
-import { goalMet, untilMatches } from '../../../language/rules/run-gates';
-import type { EvaluationFacts } from '../../../language/rules/rule-types';
+import { ActionsQueue } from '../../../runtime/queues/actions-queue.service';
+import { goalMet, untilMatches } from '../../../language/rules/gates/run-gates';
+import type { EvaluationFacts } from '../../../language/rules/format/rule-types';
 import { conversionBy, factsForGoals, type ContactLookup } from './goal-conversion';
 
 @Injectable()

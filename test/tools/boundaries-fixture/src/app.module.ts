@@ -1,4 +1,4 @@
 // Fixture: the module wiring, the one place allowed to import the console.
-import { consolePage } from './console/console-page';
+import { consolePage } from './operator/console/console-page';
 
 export const wiring = [consolePage];

@@ -1,6 +1,6 @@
 // Fixture: a ledger repository (its writes) and its row type; it imports a queue, above it
 // (persistence-is-below).
-import { QUEUE } from '../../queues/queue-names';
+import { QUEUE } from '../../runtime/queues/queue-names';
 
 export type InboxRow = { id: string };
 

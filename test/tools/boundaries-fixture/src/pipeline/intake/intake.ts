@@ -1,4 +1,4 @@
 // Fixture: breaks console-is-a-leaf (core code importing the console).
-import { consolePage } from '../../console/console-page';
+import { consolePage } from '../../operator/console/console-page';
 
 export const intake = () => consolePage;

@@ -1,4 +1,4 @@
 // Fixture: breaks matching-never-writes (matching loading the queues).
-import { QUEUE } from '../../queues/queue-names';
+import { QUEUE } from '../../runtime/queues/queue-names';
 
 export const queueOf = () => QUEUE;

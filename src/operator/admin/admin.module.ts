@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { ContactMirrorModule } from '../../pipeline/contact-mirror/contact-mirror.module';
+import { LedgerModule } from '../../persistence/ledger/ledger.module';
+import { ManualRunsModule } from '../../pipeline/admission/manual-runs/manual-runs.module';
+import { QueuesModule } from '../../runtime/queues/queues.module';
+import { RulesModule } from '../../runtime/rule-set/rules.module';
+import { DeployService } from '../../runtime/rule-set/deploy/deploy.service';
+import { DeployAdminController } from './deploy-admin.controller';
+import { EventsAdminController } from './events-admin.controller';
+import { ExportsAdminController } from './exports-admin.controller';
+import { FailureOperationsService } from './failure-operations.service';
+import { ManualRunsAdminController } from './manual-runs-admin.controller';
+import { RulesAdminController } from './rules-admin.controller';
+import { RunsAdminController } from './runs-admin.controller';
+import { UsersAdminController } from './users-admin.controller';
+
+@Module({
+  imports: [QueuesModule, LedgerModule, RulesModule, ContactMirrorModule, ManualRunsModule],
+  // Exports first: its static /admin/events/export must win over /admin/events/:id.
+  controllers: [
+    ExportsAdminController,
+    RunsAdminController,
+    EventsAdminController,
+    RulesAdminController,
+    ManualRunsAdminController,
+    DeployAdminController,
+    UsersAdminController,
+  ],
+  providers: [FailureOperationsService, DeployService],
+  exports: [FailureOperationsService, DeployService],
+})
+export class AdminModule {}

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ContactJournalModule } from '../../persistence/journal/contact-journal.module';
+import { CrmModule } from '../../outbound/crm-gateway/crm.module';
+import { ContactMirrorStateEntity } from './contact-mirror-state.entity';
+import { ContactMirrorTombstoneEntity } from './contact-mirror-tombstone.entity';
+import { ContactMirrorEntity } from './contact-mirror.entity';
+import { ContactMirrorService } from './contact-mirror.service';
+import { ContactNamesService } from './contact-names.service';
+
+/**
+ * The contact mirror alone, so the event pipeline can import it (ContactMirrorService.applyEvent
+ * for contact.* webhooks) without the sweep machinery. Static: one instance wherever imported.
+ */
+@Module({
+  imports: [
+    CrmModule,
+    ContactJournalModule,
+    TypeOrmModule.forFeature([ContactMirrorEntity, ContactMirrorTombstoneEntity, ContactMirrorStateEntity]),
+  ],
+  providers: [ContactMirrorService, ContactNamesService],
+  exports: [ContactMirrorService, ContactNamesService],
+})
+export class ContactMirrorModule {}

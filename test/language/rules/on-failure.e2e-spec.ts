@@ -1,0 +1,109 @@
+import { DEMO } from '../../support/demo-fixture';
+import { api } from '../../support/http';
+import { admin, crm, eventually, Harness, newContact, startHarness } from '../../support/engine-harness';
+
+const MESSAGES = 'POST /v1/messages';
+const TEMPLATES = 'POST /v1/message-templates/send';
+
+interface RunView {
+  id: string;
+  status: string;
+  timeline: { step: string; label?: string; reason?: string }[];
+  actionResults: { status: string; reason: string | null }[];
+}
+
+// Issue 34, goal 1: a failed action ended the rule (previous_action_failed), with no fallback. A
+// message the CRM refuses (a 422, as outside its messaging window) now takes the action's
+// `on-failure:` arm: the approved template goes out once, then the run goes on.
+describe('on-failure: the steps of an action that ended failed', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({
+      rules: {
+        'greet.yaml': [
+          'rule: greet-or-template',
+          'on: contact.created',
+          'do:',
+          "  - send-message: { text: 'Hi {{contact.name}}', channel: Main WhatsApp }",
+          '    on-failure:',
+          "      - send-template: { name: welcome, parameters: ['{{contact.name}}'], channel: Main WhatsApp }",
+          '      - add-tag: fallback-sent',
+          '  - add-tag: greeted',
+          '',
+        ].join('\n'),
+      },
+    });
+    for (const name of ['fallback-sent', 'greeted'])
+      expect((await crm(h, 'POST', '/v1/tags', { name })).status).toBe(201);
+  }, 120_000);
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  const counters = async () =>
+    (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body as Record<string, number>;
+  const finishedRun = (contactId: string) =>
+    eventually(async () => {
+      const list = (await admin(h, 'GET', `/admin/runs?contact=${contactId}`)).body.data as {
+        id: string;
+        status: string;
+      }[];
+      const run = list.find((r) => ['succeeded', 'failed', 'dead', 'uncertain'].includes(r.status));
+      return run && ((await admin(h, 'GET', `/admin/runs/${run.id}`)).body as RunView);
+    }, 60_000);
+  const tagsOf = async (id: string) =>
+    ((await crm(h, 'GET', `/v1/contacts/${id}`)).body.tags as { name: string }[]).map((t) => t.name).sort();
+
+  it('a message refused by the CRM takes on-failure: the template goes out once, the run goes on', async () => {
+    const before = await counters();
+    const armed = await api(h.sandboxUrl, 'POST', '/_sandbox/faults', {
+      kind: 'refuse422',
+      route: MESSAGES,
+      count: 1,
+    });
+    expect(armed.status).toBeLessThan(300);
+    const contact = await newContact(h, 'Fallback Fay', { assigneeId: DEMO.members.ana });
+    const run = await finishedRun(contact.id);
+    expect(run.status).toBe('succeeded');
+    expect(run.actionResults.map((a) => a.reason ?? a.status)).toEqual([
+      'outside_messaging_window',
+      'succeeded',
+      'succeeded',
+      'succeeded',
+    ]);
+    expect(run.actionResults[0].status).toBe('failed');
+    expect(run.timeline.filter((e) => e.step === 'branch').map((e) => e.label)).toEqual(['on-failure']);
+    const after = await counters();
+    expect((after[TEMPLATES] ?? 0) - (before[TEMPLATES] ?? 0)).toBe(1);
+    expect((after[MESSAGES] ?? 0) - (before[MESSAGES] ?? 0)).toBe(1); // the refused attempt, not retried
+    expect(await tagsOf(contact.id)).toEqual(['fallback-sent', 'greeted']);
+  }, 90_000);
+
+  it('a message that goes out skips the on-failure steps', async () => {
+    const before = await counters();
+    const contact = await newContact(h, 'Direct Dan', { assigneeId: DEMO.members.ana });
+    const run = await finishedRun(contact.id);
+    expect(run.status).toBe('succeeded');
+    expect(run.actionResults.map((a) => a.reason ?? a.status)).toEqual([
+      'succeeded',
+      'branch_not_taken',
+      'branch_not_taken',
+      'succeeded',
+    ]);
+    const after = await counters();
+    expect((after[TEMPLATES] ?? 0) - (before[TEMPLATES] ?? 0)).toBe(0);
+    expect(await tagsOf(contact.id)).toEqual(['greeted']);
+  }, 90_000);
+
+  it('an unclear send (a 500: the message may be out) never takes on-failure', async () => {
+    const before = await counters();
+    await api(h.sandboxUrl, 'POST', '/_sandbox/faults', { kind: 'error500', route: MESSAGES, count: 1 });
+    const contact = await newContact(h, 'Unclear Una', { assigneeId: DEMO.members.ana });
+    const run = await finishedRun(contact.id);
+    expect(run.timeline.filter((e) => e.step === 'branch').map((e) => e.label)).not.toContain('on-failure');
+    const after = await counters();
+    expect((after[TEMPLATES] ?? 0) - (before[TEMPLATES] ?? 0)).toBe(0);
+    expect(await tagsOf(contact.id)).not.toContain('fallback-sent');
+  }, 90_000);
+});

@@ -1,0 +1,165 @@
+// Events with matched runs recorded together (recordMatchedEvents, MatchedEventsRecorder) against
+// the per-event path (recordMatchedEvent: createRun per run), on a real database: the same rows,
+// in a handful of statements per batch; batch order keeps one contact's runs in order; a refused
+// event fails alone; a repeated batch writes nothing new.
+import { MatchedEventsRecorder } from '../../../src/pipeline/admission/matched-events-recorder';
+import { createTestDb, type TestDb } from '../../support/test-db';
+import {
+  directory,
+  matchedEventsFixture,
+  NO_OP,
+  ONCE,
+  QUIET,
+  statusesOf,
+  WINDOWED,
+  WRITE,
+  type EventSpec,
+} from './matched-events-fixture';
+
+jest.setTimeout(60_000);
+
+let db: TestDb;
+let fixture: ReturnType<typeof matchedEventsFixture>;
+beforeAll(async () => {
+  db = await createTestDb();
+  fixture = matchedEventsFixture(db.dataSource);
+});
+afterAll(() => db.drop());
+
+const SCENARIO: EventSpec[] = [
+  // A guarded no-op settled, beside a rule that did not match.
+  { contact: 'c1', runs: [{ rule: NO_OP }, { rule: QUIET, matched: false }] },
+  // A write left pending, then a no-op of the same event (behind it: pending).
+  { contact: 'c2', runs: [{ rule: WRITE }, { rule: NO_OP }] },
+  // A second event of c2 in the batch: its no-op waits behind the pending write.
+  { contact: 'c2', runs: [{ rule: NO_OP }] },
+  // Loop protection (r-write succeeded on c3 just now); a replay is not held back.
+  { contact: 'c3', runs: [{ rule: WRITE }] },
+  { contact: 'c3', runs: [{ rule: WRITE, replay: true }, { rule: NO_OP }] },
+  // once per contact: the second event's run is suppressed.
+  { contact: 'c4', runs: [{ rule: ONCE }] },
+  { contact: 'c4', runs: [{ rule: ONCE }] },
+  // Shadow, paused, a window (timing kept on the run, never settled), an outcome to note.
+  { contact: 'c5', runs: [{ rule: NO_OP, shadow: true }, { rule: WRITE, paused: true }, { rule: NO_OP }] },
+  { contact: 'c6', runs: [{ rule: WINDOWED }, { rule: QUIET, matched: false }], outcome: 'mirror_skipped' },
+  // Claimed by another job before: nothing written.
+  { contact: 'c7', runs: [{ rule: NO_OP }], claimedBefore: true },
+  // A contact with an unfinished run in the database: its no-op waits.
+  { contact: 'c8', runs: [{ rule: NO_OP }] },
+];
+
+describe('recording events with matched runs in one batch', () => {
+  const eventsOf: typeof fixture.eventsOf = (...args) => fixture.eventsOf(...args);
+  const ledgerOf: typeof fixture.ledgerOf = (...args) => fixture.ledgerOf(...args);
+  const perEvent: typeof fixture.perEvent = (...args) => fixture.perEvent(...args);
+  const batched: typeof fixture.batched = (...args) => fixture.batched(...args);
+  const seed: typeof fixture.seed = (...args) => fixture.seed(...args);
+
+  it('writes exactly what the per-event path writes, in a handful of statements', async () => {
+    await seed('one');
+    await seed('all');
+    const one = await eventsOf('one', SCENARIO);
+    const all = await eventsOf('all', SCENARIO);
+    const perEventResults = await perEvent(one);
+    const statements: string[] = [];
+    const batchResults = await batched(all, statements);
+    expect(statusesOf(batchResults)).toEqual(statusesOf(perEventResults));
+    // Created runs are returned aligned with each event's runs.
+    batchResults.forEach((created, i) =>
+      created?.forEach((run, k) => expect(run.contactId).toBe(all[i].runs[k].contactId)),
+    );
+    expect(await ledgerOf('all', all)).toEqual(await ledgerOf('one', one));
+    // Spot checks of the common truth both paths agree on.
+    expect(statusesOf(batchResults).slice(0, 3)).toEqual([
+      [
+        ['succeeded', ['no_change']],
+        ['not_matched', null],
+      ],
+      [
+        ['pending', null],
+        ['pending', null],
+      ],
+      [['pending', null]],
+    ]);
+    // claim + not-matched runs, loop lookup, 2 once claims, settlement read, runs, action rows, outcome.
+    expect(statements).toHaveLength(8);
+  });
+
+  it('records a batch of guarded no-ops in five statements (per event: five each)', async () => {
+    const specs: EventSpec[] = Array.from({ length: 10 }, (_, i) => ({
+      contact: `g${i}`,
+      runs: [{ rule: NO_OP }],
+    }));
+    const one = await eventsOf('gone', specs);
+    const all = await eventsOf('gall', specs);
+    const perEventStatements: string[] = [];
+    const batchStatements: string[] = [];
+    const perEventResults = await perEvent(one, perEventStatements);
+    const batchResults = await batched(all, batchStatements);
+    expect(statusesOf(batchResults)).toEqual(specs.map(() => [['succeeded', ['no_change']]]));
+    expect(statusesOf(batchResults)).toEqual(statusesOf(perEventResults));
+    expect(await ledgerOf('gall', all)).toEqual(await ledgerOf('gone', one));
+    expect(batchStatements).toHaveLength(5);
+    expect(perEventStatements).toHaveLength(50);
+  });
+
+  it("does not settle a contact's second no-op while its first run is pending; does after a settled one", async () => {
+    const behindWrite = await eventsOf('two', [
+      { contact: 'x', runs: [{ rule: WRITE }] },
+      { contact: 'x', runs: [{ rule: NO_OP }] },
+    ]);
+    expect(statusesOf(await batched(behindWrite))).toEqual([[['pending', null]], [['pending', null]]]);
+    const behindNoOp = await eventsOf('two', [
+      { contact: 'y', runs: [{ rule: NO_OP }] },
+      { contact: 'y', runs: [{ rule: NO_OP }] },
+    ]);
+    expect(statusesOf(await batched(behindNoOp))).toEqual([
+      [['succeeded', ['no_change']]],
+      [['succeeded', ['no_change']]],
+    ]);
+  });
+
+  it('fails only the event Postgres refuses: the others of the batch are written', async () => {
+    const recorder = new MatchedEventsRecorder(db.dataSource, directory);
+    const events = await eventsOf('bad', [
+      { contact: 'c1', runs: [{ rule: NO_OP }] },
+      { contact: 'c2', runs: [{ rule: WRITE }] },
+      { contact: 'c3', runs: [{ rule: NO_OP }, { rule: QUIET, matched: false }] },
+    ]);
+    // A run Postgres refuses (NOT NULL rule_set_version) in the second event.
+    events[1].runs[0] = { ...events[1].runs[0], ruleSetVersion: null as unknown as string };
+    const results = await Promise.allSettled(events.map((e) => recorder.record(e)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const ledger = await ledgerOf('bad', events);
+    expect(ledger.inbox.map((e: { status: string }) => e.status)).toEqual([
+      'processed',
+      'pending',
+      'processed',
+    ]);
+    expect(ledger.runs.map((r: { event: number; status: string }) => [r.event, r.status])).toEqual([
+      [0, 'succeeded'],
+      [2, 'not_matched'],
+      [2, 'succeeded'],
+    ]);
+  });
+
+  it('writes nothing new for a repeated batch: not claimed, or (pending again) every run suppressed', async () => {
+    const events = await eventsOf(
+      'again',
+      SCENARIO.filter((e) => !e.claimedBefore),
+    );
+    await batched(events);
+    const before = await ledgerOf('again', events);
+    expect(await batched(events)).toEqual(events.map(() => null));
+    await db.dataSource.query(`UPDATE inbox_events SET status = 'pending' WHERE id = ANY($1)`, [
+      events.map((e) => e.inboxEventId),
+    ]);
+    const again = await batched(events);
+    expect(again.map((created) => created?.map((run) => run.status))).toEqual(
+      events.map((e) => e.runs.map(() => 'suppressed')),
+    );
+    const after = await ledgerOf('again', events);
+    expect(after.runs).toEqual(before.runs);
+    expect(after.enrollments).toEqual(before.enrollments);
+  });
+});

@@ -1,4 +1,0 @@
-// Breaks net-is-a-leaf: the pure outbound half reaches into the service (the queue names).
-import { QUEUE } from '../queues/queue-names';
-
-export const allowList = [QUEUE];
