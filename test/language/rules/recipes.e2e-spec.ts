@@ -50,7 +50,9 @@ describe('recipes', () => {
     copySteps(file, tmp);
     const schema = /\$schema=(\S+)/.exec(readFileSync(join(tmp, 'rules', file), 'utf8'))?.[1];
     expect(existsSync(resolve(join(tmp, 'rules'), schema!).replace(tmp, ROOT))).toBe(true);
-    expect(dirname(resolve(join(tmp, 'rules'), schema!))).toBe(join(tmp, 'src', 'language', 'rules'));
+    expect(dirname(resolve(join(tmp, 'rules'), schema!))).toBe(
+      join(tmp, 'src', 'language', 'rules', 'format'),
+    );
     const { code, out } = await cli('validate', join(tmp, 'rules'));
     expect(out).toMatch(/^✔ /m);
     expect(code).toBe(0);
