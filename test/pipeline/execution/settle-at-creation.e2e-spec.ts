@@ -264,12 +264,15 @@ describe('a guarded no-op run settled in the events transaction', () => {
 
   it('leaves a no-op to the runner while the contact has a waiting run', async () => {
     const contact = await vipContact('Settle Waiting');
+    const beforeCreated = await dispatched();
     await deliver(h.url, JSON.stringify(contactEvent('contact.created', contact)));
+    // The run is written `waiting` inside its inline dispatch, which is counted only when the
+    // dispatch returns: wait for both, or a busy machine counts the created event's dispatch late.
     await eventually(async () => {
       const [r] = await db.query(`SELECT status FROM runs WHERE rule_id = 'tag-later' AND contact_id = $1`, [
         contact.id,
       ]);
-      return r?.status === 'waiting';
+      return r?.status === 'waiting' && (await dispatched()) === beforeCreated + 1;
     });
     const dispatches = await dispatched();
     await deliver(h.url, JSON.stringify(contactEvent('contact.updated', contact)));
