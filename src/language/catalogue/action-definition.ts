@@ -6,7 +6,7 @@
 import type { CrmDirectory } from '../../outbound/crm-gateway/crm-directory.service';
 import type { CallOptions, CrmWrites } from '../../outbound/crm-gateway/crm-writes';
 import type { Contact } from '@crm-rules/crm-contract';
-import type { ActionTarget } from '../../persistence/ledger/action-result.entity';
+import type { ActionTarget } from './action-result-terms';
 import type { RuleContext } from '../rules/format/rule-context';
 import type { YamlPath } from '../rules/format/yaml-source';
 import type { PoolSpec } from '../assignment/pool-spec';

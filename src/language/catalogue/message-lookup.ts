@@ -2,7 +2,7 @@
 // it was sent in (GET /v1/messages, newest first; docs/CRM-API.md (assumptions)).
 import type { Message } from '@crm-rules/crm-contract';
 import type { ExecutionEnv } from './action-definition';
-import type { ActionTarget } from '../../persistence/ledger/action-result.entity';
+import type { ActionTarget } from './action-result-terms';
 
 /** Clocks of the engine's database and the CRM may differ this much. */
 const CLOCK_SKEW_MS = 5_000;

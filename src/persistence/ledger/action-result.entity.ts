@@ -1,19 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { RunEntity } from './run.entity';
 import type { RuleAction } from '../../language/rules/format/rule-types';
-
-/** `uncertain`: an at-most-once write (a message) whose outcome could not be established: an operator decides. */
-export type ActionStatus = 'pending' | 'running' | 'succeeded' | 'skipped' | 'failed' | 'dead' | 'uncertain';
-
-/** What an attempt aimed at, recorded before the call: where to look the write up, whom a round-robin drew. */
-export interface ActionTarget {
-  conversationId?: string;
-  memberId?: string;
-  /** An assignment pool's choice: who was eligible, who not and why, which strategy picked whom. */
-  pool?: { why: string; eligible: string[]; excluded: { member: string; why: string }[] };
-  /** A text message: its text as rendered for this contact (what the console shows as sent). */
-  text?: string;
-}
+import type { ActionStatus, ActionTarget } from '../../language/catalogue/action-result-terms';
 
 /** One action of one run. (run, index) is unique: a retried job resumes after the last finished one. */
 @Entity('action_results')

@@ -4,7 +4,8 @@ import type { Queryable, Transactional } from '../sql/queryable';
 import { returnedRows } from '../sql/returned-rows';
 import type { RuleAction } from '../../language/rules/format/rule-types';
 import type { SnakeRow } from '../sql/snake-row';
-import type { ActionResultEntity, ActionStatus, ActionTarget } from './action-result.entity';
+import type { ActionResultEntity } from './action-result.entity';
+import type { ActionStatus, ActionTarget } from '../../language/catalogue/action-result-terms';
 import { ActionResultViews, MAYBE_SENT } from './action-result-views.repository';
 
 export type {

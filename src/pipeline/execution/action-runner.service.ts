@@ -8,7 +8,7 @@ import { ContactMirrorService } from '../contact-mirror/contact-mirror.service';
 import { fenced } from '../../persistence/sql/fenced';
 import { ContactLeasesRepository } from '../../persistence/ledger/contact-leases.repository';
 import { ActionResultsRepository, type ActionRow } from '../../persistence/ledger/action-results.repository';
-import type { ActionStatus, ActionTarget } from '../../persistence/ledger/action-result.entity';
+import type { ActionStatus, ActionTarget } from '../../language/catalogue/action-result-terms';
 import type { RunRow } from '../../persistence/ledger/run-rows';
 import { RunsRepository } from '../../persistence/ledger/runs.repository';
 import { EngineMetrics } from '../../operator/ops/engine-metrics';

@@ -3,7 +3,7 @@
 // before the call: a retry of the same action assigns the same member instead of drawing again.
 import type { CrmDirectory } from '../../outbound/crm-gateway/crm-directory.service';
 import type { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
-import type { ActionTarget } from '../../persistence/ledger/action-result.entity';
+import type { ActionTarget } from '../../language/catalogue/action-result-terms';
 import { isRoundRobin, resolveMemberId } from '../../language/catalogue/assign.action';
 import type { Exclusion, PoolChoice } from '../../language/assignment/choose-member';
 import type { PoolSpec } from '../../language/assignment/pool-spec';

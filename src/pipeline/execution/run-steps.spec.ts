@@ -1,5 +1,5 @@
 import type { Contact } from '@crm-rules/crm-contract';
-import type { ActionStatus } from '../../persistence/ledger/action-result.entity';
+import type { ActionStatus } from '../../language/catalogue/action-result-terms';
 import { freshestContact, needsFreshRead, nextStep } from './run-steps';
 
 describe('nextStep', () => {

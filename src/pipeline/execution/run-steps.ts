@@ -1,7 +1,7 @@
 // Pure: what the action runner does next with an action row of an unfinished run, and which
 // contact state a run starts from.
 import type { Contact } from '@crm-rules/crm-contract';
-import type { ActionStatus } from '../../persistence/ledger/action-result.entity';
+import type { ActionStatus } from '../../language/catalogue/action-result-terms';
 import type { RunRow } from '../../persistence/ledger/run-rows';
 import type { TriggerMessage } from '../../language/catalogue/action-definition';
 
