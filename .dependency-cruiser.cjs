@@ -216,15 +216,30 @@ const forbidden = [
   {
     name: 'persistence-is-below',
     comment:
-      'Persistence is the bottom layer: the ledger repositories, the SQL toolkit and the contact journal ' +
-      'import only each other and the core (row types of the rule language by type). Nothing of the ' +
-      'pipeline, the gateway, the queues or the operator surfaces: they call persistence, never the ' +
-      'reverse. (retention/ and the schema wiring still import the owners they prune and list.)',
+      'Persistence is the bottom layer: the ledger repositories, the SQL toolkit, the contact journal, ' +
+      'the partitions and retention import only each other, the core (row types of the rule language) ' +
+      'and the configuration (app-config.ts: the horizons retention reads). Nothing of the pipeline, ' +
+      'the gateway, the queues or the operator surfaces: they call persistence, never the reverse. ' +
+      "Retention asks each table's owner for its pruner (@PrunesTable, retention/table-pruner.ts) " +
+      'instead of importing it.',
     severity: 'error',
-    from: { path: ['^src/persistence/(ledger|sql)/', '^src/persistence/journal/'], pathNot: SPECS },
+    from: { path: '^src/persistence/', pathNot: [SPECS, '^src/persistence/schema/'] },
+    to: { path: '^src/', pathNot: '^src/(persistence|language)/|^src/runtime/config/app-config[.]ts$' },
+  },
+  {
+    name: 'persistence-is-below',
+    comment:
+      "The schema wiring (persistence/schema) is below too, with two named exceptions: TypeORM's " +
+      'DataSource needs the class of every entity at construction (entities.ts lists them, and each ' +
+      'lives beside the code that owns its table), and the migration CLI (migrate.ts, ' +
+      'cli-data-source.ts) reads DATABASE_URL through the config loader the service uses. An entity ' +
+      'file and the config, nothing else of the layers above.',
+    severity: 'error',
+    from: { path: '^src/persistence/schema/', pathNot: SPECS },
     to: {
       path: '^src/',
-      pathNot: '^src/(persistence|language|language/crm-terms|language/net|persistence/journal)/',
+      pathNot:
+        '^src/(persistence|language)/|[.]entity[.]ts$|^src/runtime/config/(app-config|load-config)[.]ts$',
     },
   },
   ...[

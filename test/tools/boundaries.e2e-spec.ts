@@ -3,7 +3,7 @@
 // every rule once, fails, naming each rule and the file that broke it; the allowed imports in that
 // tree (app.module.ts → console, engine.ts → sandbox, sandbox → contract, a type-only import of a
 // Nest class, execution → the CRM's write face, matching → a ledger row type, an admission type or an
-// execution type, the events worker → every stage) pass.
+// execution type, the events worker → every stage, the schema wiring → an owner's entity) pass.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -85,6 +85,8 @@ describe('import boundaries (npm run lint)', () => {
         ['net-is-a-leaf', 'src/language/net/allow-list.ts'],
         ['only-admission-creates-runs', 'src/pipeline/segments/sweep.ts'],
         ['persistence-is-below', 'src/persistence/ledger/inbox-events.repository.ts'],
+        ['persistence-is-below', 'src/persistence/retention/retention-pruners.ts'],
+        ['persistence-is-below', 'src/persistence/schema/entities.ts'],
         ['pipeline-flows-downstream', 'src/pipeline/execution/runner.ts'],
         ['pipeline-flows-downstream', 'src/pipeline/intake/hand-over.ts'],
         ['sandbox-imports-only-the-contract', 'packages/crm-sandbox/src/emulator.ts'],

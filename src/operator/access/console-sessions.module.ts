@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
+import { ConsoleSessionsPruner } from './console-sessions-pruner';
 import { ConsoleSessionsRepository } from './console-sessions.repository';
 
 /** The session table's repository, for the console (login, every request, logout) and retention. */
-@Module({ providers: [ConsoleSessionsRepository], exports: [ConsoleSessionsRepository] })
+@Module({
+  providers: [ConsoleSessionsRepository, ConsoleSessionsPruner],
+  exports: [ConsoleSessionsRepository],
+})
 export class ConsoleSessionsModule {}

@@ -4,6 +4,7 @@ import { ActionResultsRepository } from './action-results.repository';
 import { ContactLeasesRepository } from './contact-leases.repository';
 import { EnrollmentsRepository } from './enrollments.repository';
 import { InboxEventsRepository } from './inbox-events.repository';
+import { InboxEventsPruner, RunsPruner } from './ledger-pruners';
 import { RunsRepository } from './runs.repository';
 
 /** Repositories over the pool; `.in(tx)` gives the same one over a transaction or a connection. */
@@ -24,7 +25,7 @@ const REPOSITORIES: OverPool[] = [
 
 /** The ledger: the only code that reads or writes inbox_events, runs, action_results, enrollments, contact_leases. */
 @Module({
-  providers: REPOSITORIES.map(overPool),
+  providers: [...REPOSITORIES.map(overPool), RunsPruner, InboxEventsPruner],
   exports: REPOSITORIES,
 })
 export class LedgerModule {}

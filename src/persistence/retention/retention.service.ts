@@ -1,8 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../runtime/config/app-config';
 import { GROWING_TABLES, pruneInBatches, retentionCutoffs, type PrunedTableName } from './retention';
-import { retentionPruners, type Pruner } from './retention-pruners';
+import { discoverPruners, type TablePruner } from './table-pruner';
 import { LedgerPartitionMaintenance, type PartitionUpkeep } from '../partitions/ledger-partition-maintenance';
 
 export interface PruneResult {
@@ -22,19 +23,25 @@ export interface PruneResult {
  * processed inbox events they came from, then the journal, sweeps, tombstones and audit rows.
  * Partitioned tables (PARTITIONED_TABLES) first get their days ahead and lose their whole days past
  * the horizon; the row deletes then take only what the legacy and DEFAULT partitions hold.
+ * Each table's statement comes from its owner (a @PrunesTable provider, table-pruner.ts).
  */
 @Injectable()
-export class RetentionService {
+export class RetentionService implements OnModuleInit {
   private readonly logger = new Logger(RetentionService.name);
-  private readonly pruners: Record<PrunedTableName, Pruner>;
+  private pruners!: Record<PrunedTableName, TablePruner>;
   private readonly partitions: LedgerPartitionMaintenance;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     db: DataSource,
+    private readonly discovery: DiscoveryService,
   ) {
-    this.pruners = retentionPruners(db, config.consoleSession);
     this.partitions = new LedgerPartitionMaintenance(db);
+  }
+
+  /** Every provider is built by now: a pruned table without its owner's pruner stops the start. */
+  onModuleInit(): void {
+    this.pruners = discoverPruners(this.discovery);
   }
 
   /** The days ahead of every partitioned table (a scheduler's start, each tick). */
@@ -51,7 +58,7 @@ export class RetentionService {
     const deleted = {} as Record<PrunedTableName, number>;
     for (const t of GROWING_TABLES) {
       if ('prunedWith' in t) continue;
-      deleted[t.table] = await pruneInBatches((n) => this.pruners[t.table](cutoffs[t.horizon], n));
+      deleted[t.table] = await pruneInBatches((n) => this.pruners[t.table].prune(cutoffs[t.horizon], n));
     }
     this.logger.log(
       `retention (${days.ledger} days, audit ${days.audit} days): deleted ` +

@@ -48,9 +48,9 @@ export interface GrowingTable {
 /**
  * Every table that grows with traffic, in the order the daily job prunes them. The one list the
  * retention job, docs/RELIABILITY.md and test/persistence/retention.e2e-spec.ts (which backdates rows of
- * each and checks they go) are built from. A new table that grows: add it here, its statement in
- * retention-pruners.ts (the compiler asks for it) and its rows in the test (the test asks for
- * them). A table that does not grow belongs in BOUNDED_TABLES; the test fails for a table in
+ * each and checks they go) are built from. A new table that grows: add it here, its owner's
+ * @PrunesTable provider (table-pruner.ts; the start fails without it) and its rows in the test
+ * (the test asks for them). A table that does not grow belongs in BOUNDED_TABLES; the test fails for a table in
  * neither list.
  */
 export const GROWING_TABLES = [

@@ -6,6 +6,7 @@ import { ContactMirrorStateEntity } from './contact-mirror-state.entity';
 import { ContactMirrorTombstoneEntity } from './contact-mirror-tombstone.entity';
 import { ContactMirrorEntity } from './contact-mirror.entity';
 import { ContactMirrorService } from './contact-mirror.service';
+import { ContactMirrorTombstonesPruner } from './contact-mirror-tombstones-pruner';
 import { ContactNamesService } from './contact-names.service';
 
 /**
@@ -18,7 +19,7 @@ import { ContactNamesService } from './contact-names.service';
     ContactJournalModule,
     TypeOrmModule.forFeature([ContactMirrorEntity, ContactMirrorTombstoneEntity, ContactMirrorStateEntity]),
   ],
-  providers: [ContactMirrorService, ContactNamesService],
+  providers: [ContactMirrorService, ContactNamesService, ContactMirrorTombstonesPruner],
   exports: [ContactMirrorService, ContactNamesService],
 })
 export class ContactMirrorModule {}

@@ -11,6 +11,7 @@ import { SegmentPlanService } from './plan/segment-plan.service';
 import { SegmentRuleStateEntity } from './segment-rule-state.entity';
 import { SegmentRuleStateRepository } from './segment-rule-state.repository';
 import { SegmentSweepsRepository } from './sweeps/segment-sweeps.repository';
+import { SegmentSweepsPruner } from './sweeps/segment-sweeps-pruner';
 import { SegmentSweepEntity } from './segment-sweep.entity';
 import { SegmentSyncService } from './sweeps/segment-sync.service';
 import { SegmentsAdminController } from './segments-admin.controller';
@@ -40,6 +41,7 @@ export class SegmentsModule {
       providers: [
         SegmentRuleStateRepository,
         SegmentSweepsRepository,
+        SegmentSweepsPruner,
         SweepService,
         SegmentSyncService,
         SegmentPlanService,
