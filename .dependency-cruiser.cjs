@@ -243,16 +243,22 @@ const forbidden = [
     },
   },
   ...[
-    ['intake', 'events-worker'],
-    ['matching', 'intake|events-worker'],
-    ['admission', 'intake|matching|events-worker'],
-    ['execution', 'intake|matching|admission|events-worker'],
+    ['intake', 'events-worker|segments'],
+    ['segments', 'intake|matching|events-worker'],
+    ['matching', 'intake|segments|events-worker'],
+    ['admission', 'intake|segments|matching|events-worker'],
+    ['execution', 'intake|segments|matching|admission|events-worker'],
+    ['events-worker', 'segments'],
+    ['contact-mirror', 'segments'],
   ].map(([stage, upstream]) => ({
     name: 'pipeline-flows-downstream',
     comment:
       'An event goes intake → matching → admission → execution; a stage imports the stages after it, ' +
       'never one before (no cycle between stages). The events worker (pipeline/events-worker) runs ' +
-      'the stages for one event: it may import every stage, and no stage imports it.',
+      'the stages for one event: it may import every stage, and no stage imports it. The segment ' +
+      'sweeps (pipeline/segments) are the other source of work, beside intake: they admit their ' +
+      'entries through admission and end waits through execution, and nothing of the pipeline ' +
+      'imports them (the module wiring, the schema list and the tooling do).',
     severity: 'error',
     from: { path: `^src/pipeline/${stage}/` },
     to: { path: `^src/pipeline/(${upstream})/` },

@@ -3,7 +3,8 @@
 // every rule once, fails, naming each rule and the file that broke it; the allowed imports in that
 // tree (app.module.ts → console, engine.ts → sandbox, sandbox → contract, a type-only import of a
 // Nest class, execution → the CRM's write face, matching → a ledger row type, an admission type or an
-// execution type, the events worker → every stage, the schema wiring → an owner's entity) pass.
+// execution type, the events worker → every stage, the sweeps → admission and execution, the schema
+// wiring → an owner's entity) pass.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -89,6 +90,8 @@ describe('import boundaries (npm run lint)', () => {
         ['persistence-is-below', 'src/persistence/schema/entities.ts'],
         ['pipeline-flows-downstream', 'src/pipeline/execution/runner.ts'],
         ['pipeline-flows-downstream', 'src/pipeline/intake/hand-over.ts'],
+        ['pipeline-flows-downstream', 'src/pipeline/intake/sweep-now.ts'],
+        ['pipeline-flows-downstream', 'src/pipeline/segments/match-members.ts'],
         ['sandbox-imports-only-the-contract', 'packages/crm-sandbox/src/emulator.ts'],
         ['sandbox-only-from-engine-boot', 'src/operator/ops/health.ts'],
         ['segment-sql-only-in-repositories', 'src/pipeline/segments/plan-where.ts'],
