@@ -16,7 +16,7 @@ import type { TimingPlan } from '../../language/rules/gates/run-gates';
 import type { RuleAction } from '../../language/rules/format/rule-types';
 import { actionDefinition, type ResolvedAction } from '../../language/catalogue/catalogue';
 import { isTemplated } from '../../language/catalogue/action-definition';
-import { resolveAction } from '../execution/resolve-action';
+import { resolveAction } from '../../language/catalogue/resolve-action';
 import { freshestContact, messageOf } from '../execution/run-steps';
 import type { AdmittedRun, BatchSettleHook } from './record-matched-events';
 import { settleInBatchOrder, type BatchRead, type BatchRun } from './settle-batch-order';

@@ -20,7 +20,7 @@ import { applyActionLocally, guardAction } from './action-guards';
 import { executeAction } from './action-executor';
 import type { ExecutionEnv, TriggerMessage } from '../../language/catalogue/action-definition';
 import { ACTION_DEFINITIONS, actionDefinition } from '../../language/catalogue/catalogue';
-import { resolveAction } from './resolve-action';
+import { resolveAction } from '../../language/catalogue/resolve-action';
 import { describeFailure } from './action-failure';
 import { settleFailure } from './failure-path';
 import { freshestContact, messageOf, needsFreshRead, nextStep } from './run-steps';

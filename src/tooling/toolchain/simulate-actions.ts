@@ -4,7 +4,7 @@ import { applyActionLocally, guardAction } from '../../pipeline/execution/action
 import { resolveMemberId } from '../../language/catalogue/assign.action';
 import { actionDefinition, type ResolvedAction } from '../../language/catalogue/catalogue';
 import type { Contact } from '@crm-rules/crm-contract';
-import { resolveAction } from '../../pipeline/execution/resolve-action';
+import { resolveAction } from '../../language/catalogue/resolve-action';
 import type { RuleAction } from '../../language/rules/format/rule-types';
 import type { SnapshotDirectory } from './snapshot-directory';
 

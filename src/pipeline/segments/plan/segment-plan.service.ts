@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { resolveAction } from '../../execution/resolve-action';
+import { resolveAction } from '../../../language/catalogue/resolve-action';
 import { CrmDirectory } from '../../../outbound/crm-gateway/crm-directory.service';
 import { CrmBudgetView } from '../../../outbound/crm-gateway/crm-budget-view';
 import type { RuleAction, ScheduleTrigger } from '../../../language/rules/format/rule-types';

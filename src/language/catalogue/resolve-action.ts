@@ -1,13 +1,14 @@
 // Rules name tags, stages, members, channels, templates and fields; the CRM wants ids. Each
-// catalogue entry resolves its own names (through the cached directory) and renders its
-// templated values.
+// catalogue entry resolves its own names (through the cached directory, named by type only) and
+// renders its templated values. Pure dispatch through the catalogue: the runner, admission's
+// settlement and manual runs, the sweep plan and the CLI's simulation share it.
 import type { CrmDirectory } from '../../outbound/crm-gateway/crm-directory.service';
-import type { RuleAction } from '../../language/rules/format/rule-types';
-import { isRoundRobin, resolveMemberId, ROUND_ROBIN } from '../../language/catalogue/assign.action';
-import { actionDefinition, type ResolvedAction } from '../../language/catalogue/catalogue';
-import type { PoolSpec } from '../../language/assignment/pool-spec';
-import type { PoolChoice } from '../../language/assignment/choose-member';
-import { renderTemplate, type TemplateView } from '../../language/catalogue/template-values';
+import type { RuleAction } from '../rules/format/rule-types';
+import { isRoundRobin, resolveMemberId, ROUND_ROBIN } from './assign.action';
+import { actionDefinition, type ResolvedAction } from './catalogue';
+import type { PoolSpec } from '../assignment/pool-spec';
+import type { PoolChoice } from '../assignment/choose-member';
+import { renderTemplate, type TemplateView } from './template-values';
 
 export function resolveAction(
   directory: CrmDirectory,
