@@ -81,7 +81,7 @@ export class CrmTransportError extends Error {
  * The CRM answered 2xx but its body could not be read (cut short by a proxy or a dropped
  * connection, not JSON, or the timeout fired while it streamed in). The write was accepted: the
  * status line is the CRM's word. Not a CrmCallError on purpose, so the gateway never repeats the
- * call; an at-most-once action records it as applied (src/pipeline/execution/write-verdict.ts).
+ * call; an at-most-once action records it as applied (src/language/catalogue/write-verdict.ts).
  */
 export class CrmUnreadableAnswerError extends Error {
   override readonly name = 'CrmUnreadableAnswerError';

@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ACTION_DEFINITIONS, ACTION_TYPES, actionDefinition } from '../../language/catalogue/catalogue';
-import { retryRefusal } from '../../pipeline/execution/write-verdict';
+import { retryRefusal } from '../../language/catalogue/write-verdict';
 import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import type { SentForTrigger } from '../../persistence/ledger/action-result-views.repository';
 import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';

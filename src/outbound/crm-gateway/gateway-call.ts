@@ -12,8 +12,8 @@ import {
   classifyFailure,
   DEFAULT_RATE_LIMIT_PAUSE_MS,
   MAX_RATE_LIMIT_PAUSES,
-  provablyUnsent,
 } from './retry-policy';
+import { provablyUnsent } from '../../language/crm-terms/unsent-proof';
 
 export interface CallDeps {
   /** A slot, or BudgetWaitTimeoutError when it cannot come before `deadline` (epoch ms). */

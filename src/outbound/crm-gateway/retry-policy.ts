@@ -20,28 +20,6 @@ export function classifyFailure(err: unknown): FailureClass {
   return err.retryable ? 'retryable' : 'final';
 }
 
-/** Connection failures that happen before a request reaches the CRM. */
-const UNSENT_CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
-
-/**
- * Whether the failure proves the CRM did not apply the call: a 429 (refused before handling), a
- * connection that was never established, or a call that never left because its wait for budget
- * ran out. A timeout, a 5xx or a reset mid-answer prove nothing.
- */
-export function provablyUnsent(err: unknown): boolean {
-  if (err instanceof CrmApiError) return err.status === 429;
-  if (err instanceof CrmTransportError && err.kind === 'budget_timeout') return true;
-  if (!(err instanceof CrmTransportError) || err.kind !== 'connection') return false;
-  const code = (err.cause as { cause?: { code?: string }; code?: string } | undefined)?.cause?.code;
-  return code !== undefined && UNSENT_CONNECTION_CODES.has(code);
-}
-
 /**
  * Exponential backoff with full jitter (a uniform draw in [0, min(cap, base * 2^(attempt-1))]):
  * full jitter spreads the retries of many processes that failed together.

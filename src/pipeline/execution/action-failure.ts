@@ -5,7 +5,7 @@ import {
   CrmTransportError,
   CrmUnreadableAnswerError,
 } from '../../language/crm-terms/crm-errors';
-import { provablyUnsent } from '../../outbound/crm-gateway/retry-policy';
+import { provablyUnsent } from '../../language/crm-terms/unsent-proof';
 import { UnknownNameError } from '../../language/crm-terms/directory-match';
 import { NoConversationError } from '../../language/catalogue/conversation-for';
 import { MissingMessageError } from '../../language/catalogue/message-trigger';

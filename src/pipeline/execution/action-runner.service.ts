@@ -17,7 +17,7 @@ import { PolicyGateService } from './timing/policy-gate.service';
 import { templateFactsOf } from './timing/run-facts';
 import type { RuleAction } from '../../language/rules/format/rule-types';
 import { applyActionLocally, guardAction } from './action-guards';
-import { executeAction } from './action-executor';
+import { executeAction } from '../../language/catalogue/execute-action';
 import type { ExecutionEnv, TriggerMessage } from '../../language/catalogue/action-definition';
 import { ACTION_DEFINITIONS, actionDefinition } from '../../language/catalogue/catalogue';
 import { resolveAction } from '../../language/catalogue/resolve-action';

@@ -6,7 +6,7 @@
 // (POST /admin/actions/:id/resolve). If settling itself fails, the row stays `running`.
 import type { Logger } from '@nestjs/common';
 import { LeaseLostError } from './contact-lease';
-import { verdictAfterRunning } from './write-verdict';
+import { verdictAfterRunning } from '../../language/catalogue/write-verdict';
 import type { ActionRow } from '../../persistence/ledger/action-results.repository';
 import type { RunRow } from '../../persistence/ledger/run-rows';
 import type { EngineMetrics } from '../../operator/ops/engine-metrics';

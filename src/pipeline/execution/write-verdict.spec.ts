@@ -1,5 +1,6 @@
 // Every error class the action runner can meet after an at-most-once write's `running` mark, and
-// what it makes of the write; and which recorded failures retry-dead may run again.
+// what the core's verdict (language/catalogue/write-verdict.ts) makes of the write; and which
+// recorded failures retry-dead may run again. Here, beside the runner whose errors it lists.
 import { QueryFailedError } from 'typeorm';
 import { UnknownNameError } from '../../language/crm-terms/directory-match';
 import {
@@ -13,7 +14,7 @@ import { NoConversationError } from '../../language/catalogue/conversation-for';
 import { MissingMessageError } from '../../language/catalogue/message-trigger';
 import { LeaseLostError } from './contact-lease';
 import { TransientActionError } from './run-ledger';
-import { retryRefusal, verdictAfterRunning, type WriteVerdict } from './write-verdict';
+import { retryRefusal, verdictAfterRunning, type WriteVerdict } from '../../language/catalogue/write-verdict';
 
 const apiError = (status: number) =>
   new CrmApiError({ status, type: 't', code: `http_${status}`, message: 'm', operation: 'sendMessage' });

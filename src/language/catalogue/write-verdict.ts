@@ -1,17 +1,14 @@
 // The one rule for an at-most-once write (a message to a customer) once its `running` mark is
 // committed: only an outcome that proves the CRM did not apply the write may make the action
 // `pending`, `failed` or `dead` (and so be tried again); every other outcome is looked up (found →
-// succeeded, else uncertain), and a 2xx whose body could not be read is applied. Pure, so the
-// table in write-verdict.spec.ts lists every error class the runner can meet.
-import { UnknownNameError } from '../../language/crm-terms/directory-match';
-import {
-  CrmApiError,
-  CrmUnreadableAnswerError,
-  InvalidCrmIdError,
-} from '../../language/crm-terms/crm-errors';
-import { provablyUnsent } from '../../outbound/crm-gateway/retry-policy';
-import { NoConversationError } from '../../language/catalogue/conversation-for';
-import { MissingMessageError } from '../../language/catalogue/message-trigger';
+// succeeded, else uncertain), and a 2xx whose body could not be read is applied. Pure (the core:
+// the runner and the operator's retry-dead share it), so the table in
+// src/pipeline/execution/write-verdict.spec.ts lists every error class the runner can meet.
+import { UnknownNameError } from '../crm-terms/directory-match';
+import { CrmApiError, CrmUnreadableAnswerError, InvalidCrmIdError } from '../crm-terms/crm-errors';
+import { provablyUnsent } from '../crm-terms/unsent-proof';
+import { NoConversationError } from './conversation-for';
+import { MissingMessageError } from './message-trigger';
 
 /**
  * - not_applied: proven not applied; the usual failure path (pending / failed / dead).
