@@ -1,6 +1,6 @@
 // Processes the chaos suite starts, breaks and restarts: a private Postgres cluster on a free port
 // (never the shared 5432), the CRM sandbox and engine processes; the private Redis is
-// src/operator/ops/private-redis.ts, shared with the e2e tests. Everything is ended by pid.
+// bench/private-redis.ts, shared with the e2e tests. Everything is ended by pid.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, createWriteStream, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SANDBOX_MAIN_PATH } from '@crm-rules/crm-sandbox';
 
-export { freePort, PrivateRedis } from '../src/operator/ops/private-redis';
+export { freePort, PrivateRedis } from './private-redis';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -3,7 +3,7 @@
 import { ChildProcess, fork, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../src/operator/ops/private-redis';
+import { freePort } from './private-redis';
 import { generateRules, KINDS } from './rules-fixture';
 
 export const SEGMENT_RULE = 'tp-segment';

@@ -2,7 +2,7 @@
 // stops it by its pid.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { freePort } from '../../src/operator/ops/private-redis';
+import { freePort } from '../../bench/private-redis';
 
 export const OIDC_CLIENT = { id: 'crm-rules-console', secret: 'test-oidc-client-secret-0123456789' };
 

@@ -4,7 +4,7 @@
 // the proof is in the arrivals it records, not in its 429s.
 import { maxInSlidingWindow } from '../../../bench/budget-stats';
 import { startSandbox, type RunningSandbox } from '@crm-rules/crm-sandbox';
-import { startPrivateRedis, type PrivateRedis } from '../../../src/operator/ops/private-redis';
+import { startPrivateRedis, type PrivateRedis } from '../../../bench/private-redis';
 import { DEMO } from '../../support/demo-fixture';
 import {
   deleteKeys,

@@ -1,7 +1,9 @@
 // A redis-server of its own on a free port, for what must never be done to a shared Redis
-// (FLUSHALL, restart, kill): used by the e2e tests (test/outbound/crm-gateway/budget-scope) and the chaos suite
-// (bench/chaos.ts), which cannot import from test/. No persistence, like a restart that loses
-// everything; `noeviction`, as docs/RELIABILITY.md asks of a production Redis. Ended by pid.
+// (FLUSHALL, restart, kill): used by the chaos suite (bench/chaos.ts) and the e2e tests
+// (test/outbound/crm-gateway/budget-scope, the OIDC provider's free port). Test and bench code,
+// not the engine's: it lives in bench/ because the benches run compiled from dist/bench, where
+// test/ is not built, while the tests may import bench/. No persistence, like a restart that
+// loses everything; `noeviction`, as docs/RELIABILITY.md asks of a production Redis. Ended by pid.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import Redis from 'ioredis';
