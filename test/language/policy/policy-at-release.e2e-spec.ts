@@ -1,8 +1,7 @@
 import { DataSource } from 'typeorm';
 import { DEMO } from '../../support/demo-fixture';
-import { api } from '../../support/http';
-import { eventually, Harness, newContact, startHarness } from '../../support/engine-harness';
-import { ensureBuilt, WorkerProcesses } from '../../support/worker-process';
+import { apiWithWorkers, sandboxCalls } from '../../support/api-with-workers';
+import { eventually, newContact } from '../../support/engine-harness';
 
 const MESSAGE_ROUTE = 'POST /v1/messages';
 /** The first allowed minute of quiet hours 21:00-08:00 (UTC). */
@@ -16,33 +15,19 @@ const IDS = ['alpha', 'bravo', 'charlie'];
 // quiet hours 21:00-08:00, three rules message one contact in the quiet hours: all three wait for
 // the policy; at 08:00 one message goes and the other two are recorded `policy_cap`.
 describe('three rules messaging in quiet hours under a cap of one a day', () => {
-  let h: Harness;
-  const workers = new WorkerProcesses();
-
-  beforeAll(async () => {
-    ensureBuilt();
-    h = await startHarness({
-      rules: {
-        ...Object.fromEntries(
-          IDS.map((id) => [
-            `${id}.yaml`,
-            `rule: ${id}\non: contact.created\ndo:\n  - send-message: { text: "${id} says hi", channel: Main WhatsApp }\n`,
-          ]),
-        ),
-        'policy.yaml':
-          'caps: [{ max: 1, per: 1d }]\nquiet-hours: { from: "21:00", to: "08:00", zone: UTC }\n',
-      },
-      env: { ROLE: 'api' },
-    });
-  }, 120_000);
-  afterAll(async () => {
-    workers.killAll();
-    await h?.stop();
+  const engine = apiWithWorkers({
+    ...Object.fromEntries(
+      IDS.map((id) => [
+        `${id}.yaml`,
+        `rule: ${id}\non: contact.created\ndo:\n  - send-message: { text: "${id} says hi", channel: Main WhatsApp }\n`,
+      ]),
+    ),
+    'policy.yaml': 'caps: [{ max: 1, per: 1d }]\nquiet-hours: { from: "21:00", to: "08:00", zone: UTC }\n',
   });
 
   it('sends one message at 08:00 and records the other two policy_cap', async () => {
-    const counters = async () =>
-      (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body[MESSAGE_ROUTE] ?? 0;
+    const { h, workers } = engine;
+    const counters = () => sandboxCalls(h, MESSAGE_ROUTE);
     const before = await counters();
     const offset = ENGINE_START.getTime() - Date.now();
     await workers.start(h, { ENGINE_CLOCK_OFFSET_MS: String(offset) }).ready;

@@ -1,8 +1,7 @@
 import { DataSource } from 'typeorm';
 import { DEMO } from '../../support/demo-fixture';
-import { api } from '../../support/http';
-import { eventually, Harness, newContact, startHarness } from '../../support/engine-harness';
-import { ensureBuilt, WorkerProcesses } from '../../support/worker-process';
+import { apiWithWorkers, sandboxCalls } from '../../support/api-with-workers';
+import { eventually, newContact } from '../../support/engine-harness';
 import { consoleCookie } from '../../operator/console/console-login';
 
 const MESSAGE_ROUTE = 'POST /v1/messages';
@@ -22,37 +21,24 @@ const ENGINE_START = new Date('2030-01-15T06:59:00+05:30');
 // the real rate. The run waits on the ledger and a BullMQ delayed job, like a window: the worker
 // that deferred it dies, the quiet hours end while no worker runs, a new worker sends it once.
 describe('a message due in quiet hours', () => {
-  let h: Harness;
-  const workers = new WorkerProcesses();
-
-  beforeAll(async () => {
-    ensureBuilt();
-    h = await startHarness({
-      rules: {
-        'hello.yaml': [
-          'rule: hello',
-          'on: contact.created',
-          'do:',
-          '  - send-message: { text: "Hello {{contact.name}}", channel: Main WhatsApp }',
-          '',
-        ].join('\n'),
-        'policy.yaml': [
-          `timezone: ${ZONE}`,
-          'quiet-hours: { from: "22:00", to: "07:00", zone: contact }',
-          '',
-        ].join('\n'),
-      },
-      env: { ROLE: 'api' },
-    });
-  }, 120_000);
-  afterAll(async () => {
-    workers.killAll();
-    await h?.stop();
+  const engine = apiWithWorkers({
+    'hello.yaml': [
+      'rule: hello',
+      'on: contact.created',
+      'do:',
+      '  - send-message: { text: "Hello {{contact.name}}", channel: Main WhatsApp }',
+      '',
+    ].join('\n'),
+    'policy.yaml': [
+      `timezone: ${ZONE}`,
+      'quiet-hours: { from: "22:00", to: "07:00", zone: contact }',
+      '',
+    ].join('\n'),
   });
 
   it('goes out at the first allowed minute, once, after a restart', async () => {
-    const counters = async () =>
-      (await api(h.sandboxUrl, 'GET', '/_sandbox/counters')).body[MESSAGE_ROUTE] ?? 0;
+    const { h, workers } = engine;
+    const counters = () => sandboxCalls(h, MESSAGE_ROUTE);
     const before = await counters();
     const offset = ENGINE_START.getTime() - Date.now();
     const engineNow = () => new Date(Date.now() + offset);
