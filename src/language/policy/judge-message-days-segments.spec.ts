@@ -1,3 +1,4 @@
+import { verdictLine } from './judge-message.spec-support';
 import { judgeMessage, type MessageToJudge } from './judge-message';
 import type { MessagingPolicy } from './messaging-policy';
 
@@ -108,14 +109,7 @@ const cases: Case[] = [
 describe('judgeMessage: quiet days and segment suppression', () => {
   it.each(cases)('%s', (_name, over, want) => {
     const d = judgeMessage(POLICY, { type: 'send-message', now: JUNE_NOON, contact: {}, sent: [], ...over });
-    const got = !d
-      ? 'none'
-      : d.kind === 'go'
-        ? 'go'
-        : d.kind === 'skip'
-          ? `skip ${d.reason}`
-          : `defer ${d.reason} ${d.until.toISOString()}`;
-    expect(got).toBe(want);
+    expect(verdictLine(d)).toBe(want);
   });
 
   it('names the quiet day and its calendar, and the segment', () => {

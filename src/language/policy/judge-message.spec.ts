@@ -1,3 +1,4 @@
+import { verdictLine } from './judge-message.spec-support';
 import { judgeMessage, type MessageToJudge } from './judge-message';
 import type { MessagingPolicy } from './messaging-policy';
 
@@ -116,14 +117,7 @@ describe('judgeMessage', () => {
       sent: [],
       ...over,
     });
-    const got = !d
-      ? 'none'
-      : d.kind === 'go'
-        ? 'go'
-        : d.kind === 'skip'
-          ? `skip ${d.reason}`
-          : `defer ${d.reason} ${d.until.toISOString()}`;
-    expect(got).toBe(want);
+    expect(verdictLine(d)).toBe(want);
   });
 
   it('says which suppression held the message and for which category', () => {
