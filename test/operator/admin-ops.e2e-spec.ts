@@ -10,18 +10,10 @@ import {
   startHarness,
 } from '../support/engine-harness';
 import { api } from '../support/http';
+import { VIP_ON_UPDATE_RULE } from '../support/vip-rule';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
-const RULE = [
-  'rule: vip-on-update',
-  'on: contact.updated',
-  'if:',
-  '  all:',
-  '    - { fact: contact.isBlocked, operator: equal, value: false }',
-  'do:',
-  '  - add-tag: vip',
-  '',
-].join('\n');
+const RULE = VIP_ON_UPDATE_RULE;
 
 describe('admin API, health and metrics as a user would try them', () => {
   let h: Harness;

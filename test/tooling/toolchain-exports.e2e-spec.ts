@@ -6,18 +6,10 @@ import { parseEventsFile } from '../../src/tooling/toolchain/recorded-events';
 import { diffRuleSets } from '../../src/tooling/toolchain/rule-diff';
 import { ADMIN_TOKEN, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { api } from '../support/http';
+import { VIP_ON_UPDATE_RULE } from '../support/vip-rule';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
-const RULE = [
-  'rule: vip-on-update',
-  'on: contact.updated',
-  'if:',
-  '  all:',
-  '    - { fact: contact.isBlocked, operator: equal, value: false }',
-  'do:',
-  '  - add-tag: vip',
-  '',
-].join('\n');
+const RULE = VIP_ON_UPDATE_RULE;
 
 async function exported(h: Harness, path: string): Promise<{ status: number; type: string; text: string }> {
   const res = await fetch(`${h.url}${path}`, { headers: { 'x-admin-token': ADMIN_TOKEN } });
