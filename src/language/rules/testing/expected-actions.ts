@@ -2,6 +2,7 @@
 // when the engine would skip it (a guard, the policy, a control arm; live-guards.ts). And the
 // case's `guards:` switch. Problems are reported like rule problems, at the item.
 import type { ValidateFunction } from 'ajv';
+import type { SkipReason } from '../../catalogue/action-definition';
 import { parseActions } from '../format/parse-actions';
 import { isPlainObject, type RuleContext } from '../format/rule-context';
 import type { RuleAction } from '../format/rule-types';
@@ -23,7 +24,7 @@ export const TEST_SKIP_REASONS = [
   'suppressed',
   'holdout',
   'control_arm',
-] as const;
+] as const satisfies readonly SkipReason[];
 
 /** `guards: off` (or false) turns the guards off; absent, `on` or true keeps them. */
 export const guardsOf = (value: unknown): boolean => value !== 'off' && value !== false;
