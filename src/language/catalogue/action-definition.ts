@@ -70,8 +70,11 @@ export interface ActionEffect<A> {
   writes?(action: A): ContactField | undefined;
   /** Event kinds the CRM emits after the write (docs/SANDBOX.md: every contact write emits contact.updated). */
   emits(action: A): string[];
-  /** Writes something new on every run, so a cycle through it never settles on its own. */
-  alwaysWrites?(action: A): boolean;
+  /**
+   * Writes something new on every run that emits `kind`, so a cycle through that event never
+   * settles on its own.
+   */
+  alwaysWrites?(action: A, kind: string): boolean;
   /** True when, right after the write, the leaf is certainly false. */
   falsifies?(action: A, leaf: RequiredLeaf): boolean;
   /**

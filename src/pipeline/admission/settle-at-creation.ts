@@ -8,7 +8,7 @@ import type { Contact } from '@crm-rules/crm-contract';
 import type { RunPriority, RunStatus } from '../../persistence/ledger/run.entity';
 import type { TimingPlan } from '../../language/rules/gates/run-gates';
 import type { RuleAction } from '../../language/rules/format/rule-types';
-import { guardAction } from '../execution/action-guards';
+import { guardAction } from '../../language/catalogue/action-guards';
 import { isRoundRobin } from '../../language/catalogue/assign.action';
 import type { SkipReason } from '../../language/catalogue/action-definition';
 import { actionDefinition, isActionType, type ResolvedAction } from '../../language/catalogue/catalogue';

@@ -16,7 +16,7 @@ import { RunTimingService } from './timing/run-timing.service';
 import { PolicyGateService } from './timing/policy-gate.service';
 import { templateFactsOf } from './timing/run-facts';
 import type { RuleAction } from '../../language/rules/format/rule-types';
-import { applyActionLocally, guardAction } from './action-guards';
+import { applyActionLocally, guardAction } from '../../language/catalogue/action-guards';
 import { executeAction } from '../../language/catalogue/execute-action';
 import type { ExecutionEnv, TriggerMessage } from '../../language/catalogue/action-definition';
 import { ACTION_DEFINITIONS, actionDefinition } from '../../language/catalogue/catalogue';

@@ -120,7 +120,7 @@ describe('suppression offline', () => {
       `    now: "${NOW}"`,
       '    contact: { id: c1, name: Out, isBlocked: false, assigneeId: m1, tags: [{ id: t1, name: opted-out }] }',
       '    event: { type: contact.created }',
-      '    expect: [{ send-message: receipt }]',
+      '    expect: [{ send-message: promo, skipped: suppressed }, { send-message: receipt }]',
       '',
     ].join('\n');
     const report = await runRuleTests(set, [{ path: 't.test.yaml', text }]);

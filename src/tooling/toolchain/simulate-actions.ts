@@ -1,6 +1,6 @@
 // What the action runner would do with a run's actions for one contact, without calling anyone:
 // assign-first, the catalogue's guards, and one CRM call per action that proceeds. Pure over actions resolved once per rule.
-import { applyActionLocally, guardAction } from '../../pipeline/execution/action-guards';
+import { applyActionLocally, guardAction } from '../../language/catalogue/action-guards';
 import { resolveMemberId } from '../../language/catalogue/assign.action';
 import { actionDefinition, type ResolvedAction } from '../../language/catalogue/catalogue';
 import type { Contact } from '@crm-rules/crm-contract';

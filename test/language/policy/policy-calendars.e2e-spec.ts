@@ -67,6 +67,9 @@ describe('quiet days and quiet hours per category, and a segment suppression: en
 
   it('crm-rules test: the notice at once, the offer at 00:01 on the 27th, none for a vip', async () => {
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    // The recipe's messages assign first; a skipped one is listed with its reason.
+    const sent = (text: string, skip = '') =>
+      `{ send-message: { text: ${text}, channel: Main WhatsApp }, assign-first: round-robin${skip} }`;
     const contact = (tags: string) =>
       `{ id: c1, name: Rui, status: active, isBlocked: false, assigneeId: m1, createdAt: '2026-01-01T00:00:00Z', tags: [${tags}] }`;
     writeFileSync(
@@ -79,17 +82,17 @@ describe('quiet days and quiet hours per category, and a segment suppression: en
         '    event: { type: contact.updated }',
         '    previous: { tags: [] }',
         `    contact: ${contact('shipped')}`,
-        `    expect: [{ send-message: { text: ${NOTICE}, channel: Main WhatsApp } }]`,
+        `    expect: [${sent(NOTICE)}]`,
         '    then:',
         `      - { after: ${(QUIET_END.getTime() - EVENT_AT.getTime()) / 1000 - 1}s, expect: none }`,
-        `      - { after: 1s, expect: [{ send-message: { text: ${OFFER}, channel: Main WhatsApp } }] }`,
+        `      - { after: 1s, expect: [${sent(OFFER)}] }`,
         '  - name: a vip on Christmas Day',
         '    rule: order-shipped',
         `    now: '${EVENT_AT.toISOString()}'`,
         '    event: { type: contact.updated }',
         '    previous: { tags: [] }',
         `    contact: ${contact('shipped, vip')}`,
-        `    expect: [{ send-message: { text: ${NOTICE}, channel: Main WhatsApp } }]`,
+        `    expect: [${sent(NOTICE)}, ${sent(OFFER, ', skipped: suppressed')}]`,
         '    then: [{ after: 3000m, expect: none }]',
         '',
       ].join('\n'),

@@ -34,7 +34,7 @@ describe('recipes', () => {
     expect(validated.out).toMatch(/^✔ recipes: 23 rule\(s\) in 20 file\(s\) are valid/m);
     expect(validated.code).toBe(0);
     const tested = await cli('test', 'recipes');
-    expect(tested.out).toMatch(/\n72 passed, 0 failed\n$/);
+    expect(tested.out).toMatch(/\n74 passed, 0 failed\n$/);
     expect(tested.code).toBe(0);
   });
 

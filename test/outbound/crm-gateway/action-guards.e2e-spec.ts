@@ -1,7 +1,7 @@
 // Each guard end to end: the contact and channel state comes from the sandbox through the
 // gateway, the guard decides, and the CRM confirms that the skipped call would have failed
 // (or, for no-ops, that applyActionLocally predicts the state the CRM returns).
-import { applyActionLocally, guardAction } from '../../../src/pipeline/execution/action-guards';
+import { applyActionLocally, guardAction } from '../../../src/language/catalogue/action-guards';
 import type { ResolvedAction } from '../../../src/language/catalogue/catalogue';
 import { CrmApiError } from '../../../src/language/crm-terms/crm-errors';
 import type { CallOptions } from '../../../src/outbound/crm-gateway/crm-gateway.service';

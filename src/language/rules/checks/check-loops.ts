@@ -164,7 +164,8 @@ function endlessCycle(
     const { def } = rules[r];
     const { paths } = rulePaths(def);
     for (const e of graph[r]) {
-      if (!inScc.has(e.to) || !actionDefinition(e.action.type).effect.alwaysWrites?.(e.action)) continue;
+      if (!inScc.has(e.to) || !actionDefinition(e.action.type).effect.alwaysWrites?.(e.action, e.kind))
+        continue;
       const path = e.paths.map((i) => paths[i]).find((p) => !pathDisabling(def, p));
       if (path)
         return {

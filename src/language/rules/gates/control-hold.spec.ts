@@ -45,7 +45,7 @@ describe('heldByControlArm', () => {
 const contact = (id: string) => `{ id: ${id}, name: A, isBlocked: false, assigneeId: m1, tags: [] }`;
 
 describe('a control arm in rule tests and the offline replay', () => {
-  it('rule test: the control gets the welcome and the tag, not the reminder', async () => {
+  it('rule test: the control gets the welcome and the tag, the reminder listed as control_arm', async () => {
     const report = await runRuleTests(loadRulesFromFiles([{ path: 'r.yaml', text: RULE }]).ruleSet!, [
       {
         path: 'r.test.yaml',
@@ -55,7 +55,10 @@ describe('a control arm in rule tests and the offline replay', () => {
           '    split: holdout',
           '    event: { type: contact.created }',
           `    contact: ${contact('c1')}`,
-          '    expect: [{ send-message: Welcome }, { add-tag: in-offer-test }]',
+          '    expect:',
+          '      - send-message: Welcome',
+          '      - add-tag: in-offer-test',
+          '      - { send-message: "Reminder, the offer ends soon", skipped: control_arm }',
           '  - name: offer',
           '    split: offer',
           '    event: { type: contact.created }',

@@ -4,16 +4,9 @@ import type { ValidateFunction } from 'ajv';
 import type { CompiledRuleSet } from '../../matching/compiled-rule-set';
 import type { RuleFile } from '../format/load-rules';
 import { DURATION_HINT, parseDuration } from '../format/durations';
-import { parseActions } from '../format/parse-actions';
 import { isPlainObject, RuleContext } from '../format/rule-context';
 import testSchema from './rule-test.schema.json';
-import type {
-  EvaluationFacts,
-  NameResolver,
-  RuleAction,
-  RuleProblem,
-  SourcePosition,
-} from '../format/rule-types';
+import type { EvaluationFacts, NameResolver, RuleProblem, SourcePosition } from '../format/rule-types';
 import {
   createAjv,
   issuesToProblems,
@@ -26,6 +19,7 @@ import { hint } from '../format/suggest';
 import { parseYamlFile, type Locator } from '../format/yaml-source';
 import { checkMockedResponses, type MockedResponses } from './mocked-responses';
 import { withTagObjects } from './test-contact-tags';
+import { expectedActions, guardsOf, type ExpectedAction } from './expected-actions';
 
 export interface RuleTestCase {
   file: string;
@@ -40,7 +34,9 @@ export interface RuleTestCase {
   /** `sent-in-period`: when the customer messages the contact got before `now` were sent. */
   sentBefore: Date[];
   /** Undefined: `expect: { path }` without actions, nothing to compare. */
-  expected: RuleAction[] | undefined;
+  expected: ExpectedAction[] | undefined;
+  /** `guards: off` (the case's or the file's defaults): no assignee / blocked guard, no policy. */
+  guards: boolean;
   /** `expect: { path: [...] }`: the arms the tested rule's run took so far. */
   expectedPath?: string[];
   /** `split: <arm>`: the arm every split takes in this case (else the contact's hash decides). */
@@ -60,7 +56,7 @@ export interface LaterStep {
   contact?: Record<string, unknown>;
   /** The event arriving at `now`, if any. */
   facts?: EvaluationFacts;
-  expected: RuleAction[] | undefined;
+  expected: ExpectedAction[] | undefined;
   expectedPath?: string[];
 }
 
@@ -154,9 +150,10 @@ function parseCase(
   if (segmentRule && !contact)
     ctx.error([], 'test-file', `segment rule "${ruleId}" is tested with a contact: add contact`);
   const now = timeOf(raw.now ?? defaults.now ?? event?.createdAt, ctx);
-  const expected = expectation(raw.expect, at, ctx);
+  const expected = expectation(raw.expect, ctx);
   const later = now ? laterSteps(raw.then, { defaults, contact, now, names }, at, problems) : undefined;
   const responses = checkMockedResponses(raw.responses, rule ? [rule] : ruleSet.rules, ctx);
+  const guards = guardsOf(raw.guards ?? defaults.guards);
   if (ctx.errorCount() > 0 || !now || !expected || !later) return undefined;
   const facts = factsOf(event, contact, merge(defaults.message, raw.message), now);
   // The contact before the event, as the engine's mirror would have it; none: first sight.
@@ -170,6 +167,7 @@ function parseCase(
     ...(together ? { rules: together } : {}),
     facts,
     wasInSegment: raw['was-in-segment'] === true,
+    guards,
     sentBefore: Array.from(
       { length: typeof raw['sent-in-period'] === 'number' ? raw['sent-in-period'] : 0 },
       () => new Date(now.getTime() - 60_000),
@@ -198,7 +196,7 @@ function laterSteps(
     const ms = parseDuration(item.after);
     if (ms === undefined)
       ctx.error(['after'], 'test-file', `after takes ${DURATION_HINT}, not ${JSON.stringify(item.after)}`);
-    const expected = expectation(item.expect, stepAt, ctx);
+    const expected = expectation(item.expect, ctx);
     if (ms === undefined || !expected) return;
     now = new Date(now.getTime() + ms);
     // A later event's previous state is the contact of the step before: the mirror would have it.
@@ -264,32 +262,15 @@ function timeOf(value: unknown, ctx: RuleContext): Date | undefined {
 /** `expect:` as a list (or none), or `{ path, actions }`: undefined when it has a problem. */
 function expectation(
   raw: unknown,
-  at: Locator,
   ctx: RuleContext,
-): { expected: RuleAction[] | undefined; expectedPath?: string[] } | undefined {
+): { expected: ExpectedAction[] | undefined; expectedPath?: string[] } | undefined {
   if (!isPlainObject(raw)) {
-    const expected = expectedActions(raw, at, ctx);
+    const expected = expectedActions(raw, ctx, testValidators().action);
     return expected && { expected };
   }
-  const expected = raw.actions === undefined ? undefined : expectedActions(raw.actions, at, ctx);
+  const expected =
+    raw.actions === undefined ? undefined : expectedActions(raw.actions, ctx, testValidators().action);
   if (raw.actions !== undefined && !expected) return undefined;
   const path = Array.isArray(raw.path) ? raw.path.map(String) : undefined;
   return { expected, ...(path ? { expectedPath: path } : {}) };
-}
-
-function expectedActions(raw: unknown, at: Locator, ctx: RuleContext): RuleAction[] | undefined {
-  if (raw === 'none') return [];
-  if (!Array.isArray(raw)) return undefined;
-  const before = ctx.errorCount();
-  raw.forEach((item, i) => {
-    for (const issue of schemaIssues(testValidators().action, item))
-      ctx.error(
-        ['expect', i, ...issue.path],
-        'test-file',
-        issue.message.replace(/^rule /, 'action '),
-        issue.target,
-      );
-  });
-  const actions = parseActions(raw, ['expect'], ctx);
-  return ctx.errorCount() === before ? actions : undefined;
 }

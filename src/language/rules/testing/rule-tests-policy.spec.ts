@@ -35,6 +35,7 @@ const MESSAGE =
   '{ id: m9, conversationId: v1, isOutgoing: false, text: hi, createdAt: "2026-06-10T22:50:00Z" }';
 const WELCOME = '{ send-message: { text: Welcome, channel: Main WhatsApp } }';
 const OFFER = '{ send-template: { name: offer, channel: Main WhatsApp } }';
+const skipped = (action: string, reason: string) => action.replace(/ }$/, `, skipped: ${reason} }`);
 
 const cases = `defaults:
   contact: ${CONTACT}
@@ -47,12 +48,18 @@ tests:
     now: "2026-06-10T12:00:00Z"
     sent-in-period: 1
     event: { type: contact.created }
-    expect: [${WELCOME}, { add-tag: welcomed }]
+    expect: [${WELCOME}, { add-tag: welcomed }, ${skipped(OFFER, 'policy_cap')}]
   - name: the cap reached, only the tag
     now: "2026-06-10T12:00:00Z"
     sent-in-period: 2
     event: { type: contact.created }
-    expect: [{ add-tag: welcomed }]
+    expect: [${skipped(WELCOME, 'policy_cap')}, { add-tag: welcomed }, ${skipped(OFFER, 'policy_cap')}]
+  - name: guards off, the rule's decision only
+    guards: off
+    now: "2026-06-10T12:00:00Z"
+    sent-in-period: 2
+    event: { type: contact.created }
+    expect: [${WELCOME}, { add-tag: welcomed }, ${OFFER}]
   - name: quiet hours defer the messages to 08:00
     now: "2026-06-10T22:00:00Z"
     event: { type: contact.created }
@@ -79,7 +86,7 @@ describe('rule tests with a messaging policy', () => {
     expect(report.problems).toEqual([]);
     const failed = report.results.filter((r) => !r.passed);
     expect(failed.map((r) => [r.name, r.details])).toEqual([]);
-    expect(report.results).toHaveLength(6);
+    expect(report.results).toHaveLength(7);
   });
 
   it('explain why a message was held', async () => {

@@ -15,10 +15,14 @@ import { sortProblems, type RuleFile } from '../format/load-rules';
 import { parseRuleTestFile, type RuleTestCase } from './rule-test-cases';
 import { RunTimeline } from './run-timeline';
 import { renderedTexts } from './rendered-texts';
+import type { ExpectedAction } from './expected-actions';
+import { GuardedContact, skipText, type SkipOf } from './live-guards';
+import { timelinePolicyStep } from './timeline-policy-gate';
 import type {
   EvaluationFacts,
   NameResolver,
   RuleAction,
+  RuleDefinition,
   RuleProblem,
   ScheduleTrigger,
   SourcePosition,
@@ -41,8 +45,11 @@ export interface RuleTestReport {
 }
 
 export interface RuleTestOutcome {
-  /** rendered: the action's templated values as sent (rule tests show them in the diff). */
-  actions: { action: RuleAction; rule: string; rendered?: string[] }[];
+  /**
+   * rendered: the action's templated values as sent (rule tests show them in the diff);
+   * skipped: why the engine would not send it (live-guards.ts).
+   */
+  actions: { action: RuleAction; rule: string; rendered?: string[]; skipped?: SkipOf }[];
   explain: string[];
 }
 
@@ -67,7 +74,8 @@ async function runCase(ruleSet: CompiledRuleSet, c: RuleTestCase): Promise<RuleT
   try {
     const rule = c.rule === undefined ? undefined : ruleSet.rule(c.rule);
     if (rule?.trigger.kind === 'schedule') {
-      const outcome = evaluateSegmentRule(rule.trigger, rule.id, rule.actions, c.facts, c.wasInSegment);
+      const plain = evaluateSegmentRule(rule.trigger, rule.id, rule.actions, c.facts, c.wasInSegment);
+      const outcome = c.guards ? guardedSegmentOutcome(ruleSet, rule, plain, c) : plain;
       const details = c.expected ? compare(c.expected, outcome) : [];
       return { ...result, passed: details.length === 0, details, rules: [rule.id] };
     }
@@ -91,7 +99,7 @@ async function runTimeline(
   c: RuleTestCase,
 ): Promise<Pick<RuleTestResult, 'passed' | 'details' | 'rules'>> {
   const only = c.rules ? new Set(c.rules) : undefined;
-  const timeline = new RunTimeline(ruleSet, c.rule, c.responses, c.sentBefore, c.splitArm, only);
+  const timeline = new RunTimeline(ruleSet, c.rule, c.responses, c.sentBefore, c.splitArm, only, c.guards);
   await timeline.event(c.facts);
   const pathNow = () => [...((c.rule ? timeline.paths.get(c.rule) : [...timeline.paths.values()][0]) ?? [])];
   const steps = [
@@ -127,12 +135,19 @@ async function runTimeline(
   return { passed: details.length === 0, details, rules: c.rule ? [c.rule] : [...new Set(acted)] };
 }
 
+/** An action and why it is skipped, if it is, as compared. */
+const keyOf = (action: RuleAction, skipped: string | undefined): string =>
+  `${stableStringify(action)}${skipped ? ` skipped: ${skipped}` : ''}`;
+
 /** Diff and explain lines when the actions differ; none when they are the same, in order. */
-function compare(expectedActions: RuleAction[], outcome: RuleTestOutcome): string[] {
-  const expected = expectedActions.map((a) => stableStringify(a));
+function compare(expectedActions: ExpectedAction[], outcome: RuleTestOutcome): string[] {
+  const expected = expectedActions.map((e) => keyOf(e.action, e.skipped));
   // A policy category stamped on a message is compared only when the expectation names one.
   const actual = outcome.actions.map((a, i) =>
-    stableStringify(declaredCategory(expectedActions[i]) ? a.action : withoutCategory(a.action)),
+    keyOf(
+      declaredCategory(expectedActions[i]?.action) ? a.action : withoutCategory(a.action),
+      a.skipped?.reason,
+    ),
   );
   const passed = expected.length === actual.length && expected.every((e, i) => e === actual[i]);
   return passed
@@ -179,28 +194,32 @@ export function evaluateSegmentRule(
   return { actions: chosen.map((action) => ({ action, rule: ruleId, rendered: rendered(action) })), explain };
 }
 
-/** Expected vs actual, as a list diff: missing lines (-) and unexpected lines (+, with the rule). */
-function diff(expected: RuleAction[], actual: RuleTestOutcome['actions']): string[] {
-  const lines = [
-    'expected:',
-    ...(expected.length ? expected.map((a) => `  - ${actionLabel(a)}`) : ['  (none)']),
-  ];
+/**
+ * Expected vs actual, as a list diff: missing lines (-) and unexpected lines (+, with the rule).
+ * A skipped action shows its reason (and, when it happened, the guard's detail).
+ */
+function diff(expected: ExpectedAction[], actual: RuleTestOutcome['actions']): string[] {
+  const label = (e: ExpectedAction) =>
+    `${actionLabel(e.action)}${e.skipped ? `   skipped: ${e.skipped}` : ''}`;
+  const lines = ['expected:', ...(expected.length ? expected.map((e) => `  - ${label(e)}`) : ['  (none)'])];
+  const shown = (a: RuleTestOutcome['actions'][number]) =>
+    `${actionLabel(a.action)}${a.skipped ? `   ${skipText(a.skipped)}` : ''}`;
   lines.push(
     'actual:',
     ...(actual.length
-      ? actual.map((a) => `  - ${actionLabel(a.action)}   (rule ${a.rule})${renders(a.rendered)}`)
+      ? actual.map((a) => `  - ${shown(a)}   (rule ${a.rule})${renders(a.rendered)}`)
       : ['  (none)']),
   );
-  const left = actual.map((a) => stableStringify(a.action));
+  const left = actual.map((a) => keyOf(a.action, a.skipped?.reason));
   const missing: string[] = [];
   for (const e of expected) {
-    const i = left.indexOf(stableStringify(e));
-    if (i === -1) missing.push(`  - ${actionLabel(e)}   (missing)`);
+    const i = left.indexOf(keyOf(e.action, e.skipped));
+    if (i === -1) missing.push(`  - ${label(e)}   (missing)`);
     else left[i] = '';
   }
   const unexpected = actual
     .filter((_, i) => left[i] !== '')
-    .map((a) => `  + ${actionLabel(a.action)}   (unexpected, from rule ${a.rule})`);
+    .map((a) => `  + ${shown(a)}   (unexpected, from rule ${a.rule})`);
   lines.push(
     'diff:',
     ...(missing.length + unexpected.length
@@ -208,6 +227,34 @@ function diff(expected: RuleAction[], actual: RuleTestOutcome['actions']): strin
       : ['  same actions, in a different order']),
   );
   return lines;
+}
+
+/**
+ * A segment rule's actions with the live guards: the policy, then assign-first and the message's
+ * guard (live-guards.ts), as for event rules; a deferred message is listed (it goes later).
+ */
+function guardedSegmentOutcome(
+  ruleSet: CompiledRuleSet,
+  rule: RuleDefinition,
+  outcome: RuleTestOutcome,
+  c: RuleTestCase,
+): RuleTestOutcome {
+  const guarded = new GuardedContact();
+  const sent = c.sentBefore.map((at) => ({ at }));
+  const run = { rule: { ...rule, actions: outcome.actions.map((a) => a.action) }, trigger: c.facts };
+  const actions = outcome.actions.map((a, next) => {
+    const held = timelinePolicyStep(ruleSet.policy, { ...run, next }, c.facts, sent);
+    const skipped =
+      held.kind === 'skip'
+        ? { reason: held.reason, detail: held.detail }
+        : guarded.guard(a.action, guarded.over(c.facts.contact));
+    if (!skipped && held.kind === 'send') sent.push({ at: c.facts.now });
+    return skipped ? { ...a, skipped } : a;
+  });
+  const notes = actions.flatMap((a, i) =>
+    a.skipped ? [`  rule ${rule.id}: action ${i + 1} ${skipText(a.skipped)}`] : [],
+  );
+  return { actions, explain: [...outcome.explain, ...notes] };
 }
 
 const renders = (texts: string[] | undefined): string =>

@@ -15,6 +15,7 @@ import { timelinePolicyStep } from './timeline-policy-gate';
 import type { SentMessage } from '../../policy/judge-message';
 import { renderedTexts } from './rendered-texts';
 import { withAwaited, type PendingRun } from './timeline-pending-run';
+import { GuardedContact, skipText, type SkipOf } from './live-guards';
 
 export interface TimelineAction {
   action: RuleAction;
@@ -22,6 +23,8 @@ export interface TimelineAction {
   at: Date;
   /** Its templated values as rendered at that moment (rendered-texts.ts). */
   rendered: string[];
+  /** Not sent: a guard, the policy or a control arm skipped it, as the engine would (live-guards.ts). */
+  skipped?: SkipOf;
 }
 
 export class RunTimeline {
@@ -35,6 +38,8 @@ export class RunTimeline {
   private contactFacts?: EvaluationFacts['contact'];
   /** When the contact got customer messages (the messaging policy's caps count them). */
   private readonly sent: SentMessage[];
+  /** The contact with the rules' writes to assignee and blocked state on it, as the guards read it. */
+  private readonly guarded = new GuardedContact();
 
   /** `sentBefore`: messages the contact got before the case starts (a case's `sent-in-period`). */
   constructor(
@@ -47,6 +52,8 @@ export class RunTimeline {
     private readonly splitArm?: string,
     /** A case's `rules:`: only these act (the others are not evaluated). */
     private readonly onlyRules?: ReadonlySet<string>,
+    /** `guards: off`: no assignee / blocked guard and no messaging policy (the rule's decision only). */
+    private readonly guards = true,
   ) {
     this.sent = sentBefore.map((at) => ({ at }));
   }
@@ -67,6 +74,7 @@ export class RunTimeline {
   /** An event at facts.now: cancels the waits it ends, then starts the runs of the rules it matches. */
   async event(facts: EvaluationFacts): Promise<void> {
     this.advanceTo(facts.now);
+    this.guarded.changed(this.contactFacts, facts.contact);
     this.contactFacts = facts.contact;
     for (const run of [...this.pending]) this.cancelledBy(run, facts);
     const rule = this.onlyRule === undefined ? undefined : this.ruleSet.rule(this.onlyRule);
@@ -197,24 +205,31 @@ export class RunTimeline {
         this.note(now, rule, `action ${run.next + 1} skipped: ${gate.why}`);
         continue;
       }
+      const action = rule.actions[run.next];
+      const rendered = renderedTexts(action, withAwaited(run, facts));
       // A run in a split's control arm sends no message (control-hold.ts), as in the engine.
-      const control = heldByControlArm(rule, run.decided, run.next, rule.actions[run.next].type);
-      if (control) {
-        this.note(now, rule, `action ${run.next + 1} skipped: control_arm (${control})`);
-        continue;
-      }
+      const control = heldByControlArm(rule, run.decided, run.next, action.type);
       // The messaging policy (timeline-policy-gate.ts): caps and quiet hours of customer messages.
-      const held = timelinePolicyStep(this.ruleSet.policy, run, facts, this.sent);
+      const held = control
+        ? { kind: 'skip' as const, reason: 'control_arm' as const, detail: control }
+        : this.guards
+          ? timelinePolicyStep(this.ruleSet.policy, run, facts, this.sent)
+          : { kind: 'ungated' as const };
       if (held.kind === 'defer') return this.sleep(run, held.until.getTime(), held.note);
-      if (held.kind === 'skip') {
-        this.note(now, rule, held.note);
+      // Then assign-first and the message's guard (live-guards.ts), as the engine's runner does.
+      const skipped =
+        held.kind === 'skip'
+          ? { reason: held.reason, detail: held.detail }
+          : this.guards
+            ? this.guarded.guard(action, this.guarded.over(facts.contact))
+            : undefined;
+      this.done.push({ action, rule: rule.id, at: now, rendered, ...(skipped ? { skipped } : {}) });
+      if (skipped) {
+        this.note(now, rule, `action ${run.next + 1} ${skipText(skipped)}`);
         continue;
       }
       if (held.kind === 'send')
         this.sent.push({ at: now, ...(held.category ? { category: held.category } : {}) });
-      const action = rule.actions[run.next];
-      const rendered = renderedTexts(action, withAwaited(run, facts));
-      this.done.push({ action, rule: rule.id, at: now, rendered });
       for (const text of rendered) this.note(now, rule, `${action.type} renders ${JSON.stringify(text)}`);
       if (action.type === 'http-request') {
         const answer = mockedOutcome(action, this.responses);
@@ -277,6 +292,8 @@ export class RunTimeline {
 
   /** The contact as the engine would read it fresh: later steps may change it without an event. */
   setContact(contact: EvaluationFacts['contact']): void {
-    if (contact) this.contactFacts = contact;
+    if (!contact) return;
+    this.guarded.changed(this.contactFacts, contact);
+    this.contactFacts = contact;
   }
 }

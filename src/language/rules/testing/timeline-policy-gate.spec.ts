@@ -44,7 +44,12 @@ it.each<[string, MessagingPolicy | undefined, RuleAction, EvaluationFacts, Date[
     MESSAGE,
     facts(NOW),
     [ago(H), ago(2 * H)],
-    { kind: 'skip', note: expect.stringMatching(/^action 2 skipped: policy_cap \(/) as string },
+    {
+      kind: 'skip',
+      reason: 'policy_cap',
+      detail: expect.stringContaining('2') as string,
+      note: expect.stringMatching(/^action 2 skipped: policy_cap \(/) as string,
+    },
   ],
   [
     'quiet hours',

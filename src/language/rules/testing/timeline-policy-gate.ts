@@ -5,6 +5,7 @@ import { judgeMessage, type SentMessage } from '../../policy/judge-message';
 import { declaredCategory, policyContactOf } from '../../policy/policy-categories';
 import { inboundAt, type MessagingPolicy } from '../../policy/messaging-policy';
 import type { EvaluationFacts, RuleDefinition } from '../format/rule-types';
+import type { SkipReason } from '../../catalogue/action-definition';
 
 /**
  * `ungated`: not a customer message or no policy; `send`: the message goes and counts against
@@ -13,7 +14,7 @@ import type { EvaluationFacts, RuleDefinition } from '../format/rule-types';
 export type TimelinePolicyStep =
   | { kind: 'ungated' }
   | { kind: 'send'; category?: string }
-  | { kind: 'skip'; note: string }
+  | { kind: 'skip'; reason: SkipReason; detail: string; note: string }
   | { kind: 'defer'; until: Date; note: string };
 
 /** The run at its next action, as the timeline holds it. */
@@ -48,7 +49,12 @@ export function timelinePolicyStep(
   if (!decision) return { kind: 'ungated' };
   const which = `action ${run.next + 1}`;
   if (decision.kind === 'skip')
-    return { kind: 'skip', note: `${which} skipped: ${decision.reason} (${decision.detail})` };
+    return {
+      kind: 'skip',
+      reason: decision.reason,
+      detail: decision.detail,
+      note: `${which} skipped: ${decision.reason} (${decision.detail})`,
+    };
   if (decision.kind === 'defer')
     return {
       kind: 'defer',

@@ -8,7 +8,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { applyActionLocally, guardAction } from '../../execution/action-guards';
+import { applyActionLocally, guardAction } from '../../../language/catalogue/action-guards';
 import { resolveAction } from '../../../language/catalogue/resolve-action';
 import { ENGINE_CLOCK, type EngineClock } from '../../../runtime/config/engine-clock';
 import { CrmDirectory } from '../../../outbound/crm-gateway/crm-directory.service';

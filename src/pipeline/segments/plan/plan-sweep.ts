@@ -2,7 +2,7 @@
 // who enters and leaves, each action with the CRM calls it needs after the runner's guards
 // (an add-tag on a contact that has the tag costs nothing), and the time at the current budget.
 // Pure: the caller gathers contacts, resolved actions, mirror freshness and budget.
-import { applyActionLocally, guardAction } from '../../execution/action-guards';
+import { applyActionLocally, guardAction } from '../../../language/catalogue/action-guards';
 import { actionDefinition, type ResolvedAction } from '../../../language/catalogue/catalogue';
 import type { SegmentFilters } from '@crm-rules/crm-contract';
 import type { RuleAction, RuleDefinition, ScheduleTrigger } from '../../../language/rules/format/rule-types';

@@ -1,7 +1,7 @@
 import type { Channel, Contact } from '@crm-rules/crm-contract';
 import { applyActionLocally, guardAction } from './action-guards';
-import type { ResolvedAction } from '../../language/catalogue/catalogue';
-import { contactFixture, VIP } from './contact-fixture.spec-support';
+import type { ResolvedAction } from './catalogue';
+import { contactFixture, VIP } from '../../pipeline/execution/contact-fixture.spec-support';
 
 const contact = contactFixture;
 const channel = (status: Channel['status']): Channel => ({

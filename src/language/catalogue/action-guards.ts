@@ -3,8 +3,8 @@
 // reason; nothing is dropped silently. Each catalogue entry declares its own guard; these
 // dispatch to it. Pure functions, no Nest.
 import type { Contact } from '@crm-rules/crm-contract';
-import type { GuardVerdict } from '../../language/catalogue/action-definition';
-import { actionDefinition, type ResolvedAction } from '../../language/catalogue/catalogue';
+import type { GuardVerdict } from './action-definition';
+import { actionDefinition, type ResolvedAction } from './catalogue';
 
 /** Decides whether `action` may be sent for `contact`. */
 export function guardAction(action: ResolvedAction, contact: Contact): GuardVerdict {
