@@ -73,7 +73,7 @@ export class RunsAdminController {
   async show(@Param('id', ParseUUIDPipe) id: string) {
     const run = await this.runs.show(id);
     if (!run) throw new NotFoundException(`run ${id} not found`);
-    const actionResults = await this.actionResults.forRunView(id);
+    const actionResults = await this.actionResults.views.forRunView(id);
     return { ...run, actionResults };
   }
 

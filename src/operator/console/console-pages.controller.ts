@@ -152,7 +152,7 @@ export class ConsolePagesController {
     const inboxEventId = (run as unknown as { inboxEventId: string | null }).inboxEventId;
     run.eventType = inboxEventId ? (await this.inbox.find(inboxEventId))?.type : null;
     const [actions, journal, contact] = await Promise.all([
-      this.actionResults.forRunView(id),
+      this.actionResults.views.forRunView(id),
       this.journal.forContact(run.contactId, TIMELINE_LIMIT),
       this.names.one(run.contactId),
     ]);
@@ -199,14 +199,14 @@ export class ConsolePagesController {
       this.runs.ofContact(contactId, TIMELINE_LIMIT),
       this.journal.forContact(contactId, TIMELINE_LIMIT),
     ]);
-    const actions = runs.length ? await this.actionResults.ofRuns(runs.map((r) => r.id)) : [];
+    const actions = runs.length ? await this.actionResults.views.ofRuns(runs.map((r) => r.id)) : [];
     const steps = buildTimeline({ deliveries, runs, actions, journal });
     // Counted from the ledger like the messaging policy's caps (src/pipeline/execution/timing/policy-gate.service.ts).
     const periods = messagePeriods(this.rules.current()?.policy);
     const now = new Date();
     const longest = new Date(now.getTime() - Math.max(...periods.map((p) => p.perMs)));
     const [sent, name] = await Promise.all([
-      this.actionResults.messagesWithCategorySentTo(contactId, CUSTOMER_MESSAGE_TYPES, longest, 1000),
+      this.actionResults.views.messagesWithCategorySentTo(contactId, CUSTOMER_MESSAGE_TYPES, longest, 1000),
       this.names.one(contactId),
     ]);
     const longestPeriod = periods.reduce((a, b) => (b.perMs > a.perMs ? b : a));

@@ -75,9 +75,9 @@ export class ConsoleRulePageController {
       this.runs.countsByRule(since),
       rule.branches || rule.goal ? this.runs.branchCounts(rule.id, since) : undefined,
       isExperiment ? this.runs.armCountsByBranch(rule.id, since) : [],
-      this.actionResults.messageCountsByCategory(rule.id, CUSTOMER_MESSAGE_TYPES, since),
+      this.actionResults.views.messageCountsByCategory(rule.id, CUSTOMER_MESSAGE_TYPES, since),
       this.runs.list({ rule: rule.id, hideNotMatched: true, skipsOf: MESSAGE_SKIP_KINDS, limit: RECENT }),
-      this.actionResults.skippedMessages({ ...MESSAGE_SKIP_KINDS, since, rule: rule.id }, RECENT),
+      this.actionResults.views.skippedMessages({ ...MESSAGE_SKIP_KINDS, since, rule: rule.id }, RECENT),
       this.yamlOf(rule),
     ]);
     const rows = recent as unknown as RunListRow[];

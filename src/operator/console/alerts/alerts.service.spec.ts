@@ -14,8 +14,10 @@ describe('AlertsService: messages not sent', () => {
   it('alerts when customer messages were skipped since the last check', async () => {
     let skipped: Record<string, number> = { needs_assignee: 1 };
     const actionResults = {
-      countsNeedingAttention: async () => ({}),
-      countSkippedMessages: async () => skipped,
+      views: {
+        countsNeedingAttention: async () => ({}),
+        countSkippedMessages: async () => skipped,
+      },
     } as unknown as ActionResultsRepository;
     const alerts = new AlertsService(
       { alertWebhookUrl: 'https://hooks.example.test/x' } as AppConfig,

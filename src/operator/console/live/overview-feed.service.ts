@@ -127,11 +127,11 @@ export class OverviewFeed {
     const skipsSince = new Date(Date.now() - SKIPPED_MESSAGES_WINDOW_MS);
     const [runs, actions, attention, failedEvents, pendingEvents, skipped] = await Promise.all([
       this.runs.countsByStatusSince(since),
-      this.actionResults.countsByStatusSince(since),
-      this.actionResults.countsNeedingAttention(ATTENTION_STATUSES),
+      this.actionResults.views.countsByStatusSince(since),
+      this.actionResults.views.countsNeedingAttention(ATTENTION_STATUSES),
       this.inbox.countFailed(),
       this.inbox.countPending(),
-      this.actionResults.countSkippedMessages({ ...MESSAGE_SKIP_KINDS, since: skipsSince }),
+      this.actionResults.views.countSkippedMessages({ ...MESSAGE_SKIP_KINDS, since: skipsSince }),
     ]);
     const failures: FailureCounts = {
       deadActions: attention.dead ?? 0,
