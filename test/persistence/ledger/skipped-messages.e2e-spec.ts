@@ -1,4 +1,4 @@
-// ActionResultsRepository.views.skippedMessages / countSkippedMessages and RunsRepository.list's
+// ActionResultsRepository.views.skippedMessages / countSkippedMessages and RunsRepository.views.list's
 // "succeeded with skips" flag on Postgres: which skips count (a customer message, an attention
 // reason, since a time, per rule), and the partial index the overview's 5-second count reads.
 import { randomUUID } from 'node:crypto';
@@ -63,7 +63,7 @@ describe('messages not sent', () => {
     expect(await repo.views.countSkippedMessages({ ...MESSAGE_SKIP_KINDS, since, rule: 'promo' })).toEqual({
       policy_cap: 1,
     });
-    const rows = (await new RunsRepository(db.dataSource.manager).list({
+    const rows = (await new RunsRepository(db.dataSource.manager).views.list({
       skipsOf: MESSAGE_SKIP_KINDS,
       limit: 10,
     })) as { id: string; messageSkipped: boolean }[];

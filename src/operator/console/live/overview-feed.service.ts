@@ -126,7 +126,7 @@ export class OverviewFeed {
     const since = periodStart('1h');
     const skipsSince = new Date(Date.now() - SKIPPED_MESSAGES_WINDOW_MS);
     const [runs, actions, attention, failedEvents, pendingEvents, skipped] = await Promise.all([
-      this.runs.countsByStatusSince(since),
+      this.runs.views.countsByStatusSince(since),
       this.actionResults.views.countsByStatusSince(since),
       this.actionResults.views.countsNeedingAttention(ATTENTION_STATUSES),
       this.inbox.countFailed(),
