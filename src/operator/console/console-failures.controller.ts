@@ -92,8 +92,8 @@ export class ConsoleFailuresController {
         rule: filter.rule,
         limit: LIMIT,
       }),
-      this.inbox.failed(LIMIT),
-      this.inbox.withoutContact(LIMIT),
+      this.inbox.views.failed(LIMIT),
+      this.inbox.views.withoutContact(LIMIT),
       this.actionResults.views.skippedMessages({ ...MESSAGE_SKIP_KINDS, since, rule: filter.rule }, LIMIT),
     ]);
     const names = await this.names.of([

@@ -195,7 +195,7 @@ export class ConsolePagesController {
   @Get('contacts/:id')
   async timeline(@Req() req: Request, @Res() res: Response, @Param('id') contactId: string) {
     const [deliveries, runs, journal] = await Promise.all([
-      this.inbox.ofContact(contactId, TIMELINE_LIMIT),
+      this.inbox.views.ofContact(contactId, TIMELINE_LIMIT),
       this.runs.views.ofContact(contactId, TIMELINE_LIMIT),
       this.journal.forContact(contactId, TIMELINE_LIMIT),
     ]);

@@ -22,7 +22,7 @@ describe('AlertsService: messages not sent', () => {
     const alerts = new AlertsService(
       { alertWebhookUrl: 'https://hooks.example.test/x' } as AppConfig,
       actionResults,
-      { countFailed: async () => 0 } as unknown as InboxEventsRepository,
+      { views: { countFailed: async () => 0 } } as unknown as InboxEventsRepository,
       { budgetSnapshot: async () => ({}) } as unknown as CrmBudgetView,
       {
         events: { get: async () => ({ values: [] }) },

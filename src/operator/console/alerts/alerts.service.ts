@@ -57,7 +57,7 @@ export class AlertsService implements OnModuleInit, OnModuleDestroy {
   async check(now = Date.now()): Promise<void> {
     const [attention, failedEvents, refused, budget, skipped] = await Promise.all([
       this.actionResults.views.countsNeedingAttention(['dead', 'uncertain']),
-      this.inbox.countFailed(),
+      this.inbox.views.countFailed(),
       this.refusedSignatures(),
       this.gateway.budgetSnapshot(),
       this.actionResults.views.countSkippedMessages({

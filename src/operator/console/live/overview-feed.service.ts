@@ -129,8 +129,8 @@ export class OverviewFeed {
       this.runs.views.countsByStatusSince(since),
       this.actionResults.views.countsByStatusSince(since),
       this.actionResults.views.countsNeedingAttention(ATTENTION_STATUSES),
-      this.inbox.countFailed(),
-      this.inbox.countPending(),
+      this.inbox.views.countFailed(),
+      this.inbox.views.countPending(),
       this.actionResults.views.countSkippedMessages({ ...MESSAGE_SKIP_KINDS, since: skipsSince }),
     ]);
     const failures: FailureCounts = {
