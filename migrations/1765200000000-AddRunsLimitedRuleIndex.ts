@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Rebuilding a rule's `limit` counter from the ledger after Redis lost it counts the rule's runs
- * updated in the period (RunsRepository.countLimitSlots). Partial: only runs of limited rules pay
+ * updated in the period (RunsRepository.views.countLimitSlots). Partial: only runs of limited rules pay
  * for keeping it.
  */
 export class AddRunsLimitedRuleIndex1765200000000 implements MigrationInterface {

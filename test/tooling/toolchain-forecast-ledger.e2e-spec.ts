@@ -1,6 +1,6 @@
 // `crm-rules forecast` counts the customer messages contacts already got against the policy caps:
 // read from the engine's ledger on a real Postgres (the policy gate's own query,
-// ActionResultsRepository.messagesSentTo), recorded to a file and read back from it for a CI
+// ActionResultsRepository.views.messagesSentTo), recorded to a file and read back from it for a CI
 // without the database, and "none known" when the ledger does not answer. `crm-rules diff` reads
 // them the same way, up to its first recorded event.
 import { randomUUID } from 'node:crypto';

@@ -37,7 +37,7 @@ export class EventsAdminController {
   @ApiQuery({ name: 'type', required: false, description: 'event kind, e.g. message.received' })
   @ApiQuery({ name: 'limit', required: false, description: '1..500, default 50' })
   async list(@Query('status') status?: string, @Query('type') type?: string, @Query('limit') limit?: string) {
-    const rows = await this.inbox.list({
+    const rows = await this.inbox.views.list({
       status,
       type,
       limit: Math.min(Math.max(Number(limit) || 50, 1), 500),
@@ -48,7 +48,7 @@ export class EventsAdminController {
   @Get(':id')
   @ApiOperation({ summary: 'One stored event with its payload, attempts, last error and outcome' })
   async show(@Param('id', ParseUUIDPipe) id: string) {
-    const event = await this.inbox.show(id);
+    const event = await this.inbox.views.show(id);
     if (!event) throw new NotFoundException(`event ${id} not found`);
     // A row stored before intake refused deep payloads would break JSON.stringify (500): cut.
     return { ...event, payload: clipJsonDepth(event.payload) };

@@ -59,7 +59,7 @@ export class ExportsAdminController {
       await write(eventsHeader('engine inbox', new Date(), range));
       let after: InboxExportCursor | undefined;
       for (;;) {
-        const rows = await this.inbox.pageForExport({ since, until }, after, PAGE);
+        const rows = await this.inbox.views.pageForExport({ since, until }, after, PAGE);
         if (rows.length === 0) return;
         // A row stored before intake refused deep payloads would cut the export: its deep part is.
         await write(

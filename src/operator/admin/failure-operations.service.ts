@@ -50,7 +50,7 @@ export class FailureOperationsService {
    */
   messagesSentFor(eventId: string): Promise<SentForTrigger[]> {
     const types = ACTION_DEFINITIONS.filter((d) => d.repeat === 'at-most-once').map((d) => d.type);
-    return this.actionResults.sentOfTrigger(`event:${eventId}`, types);
+    return this.actionResults.views.sentOfTrigger(`event:${eventId}`, types);
   }
 
   /**
@@ -63,7 +63,7 @@ export class FailureOperationsService {
     const statuses = opts.includeFailed ? ['dead', 'failed'] : ['dead'];
     const runIds = opts.runIds ?? (opts.runId ? [opts.runId] : null);
     const { runs, refused } = await this.db.transaction(async (tx) => {
-      const candidates = await this.actionResults.in(tx).retryCandidates(statuses, runIds);
+      const candidates = await this.actionResults.in(tx).views.retryCandidates(statuses, runIds);
       const refused = candidates.flatMap((c) => {
         const reason = retryRefusal({
           ...c,

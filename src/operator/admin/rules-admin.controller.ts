@@ -48,7 +48,7 @@ export class RulesAdminController {
   branches(@Param('id') id: string, @Query('since') since?: string) {
     const from = since ? new Date(since) : new Date(Date.now() - 30 * 86_400_000);
     if (Number.isNaN(from.getTime())) throw new BadRequestException('since must be an ISO date-time');
-    return this.runs.branchCounts(id, from);
+    return this.runs.views.branchCounts(id, from);
   }
 
   @Get(':id/experiment')
@@ -61,7 +61,7 @@ export class RulesAdminController {
     const from = since ? new Date(since) : new Date(Date.now() - 30 * 86_400_000);
     if (Number.isNaN(from.getTime())) throw new BadRequestException('since must be an ISO date-time');
     const rule = this.rules.current()?.rule(id);
-    const splits = splitReadouts(rule?.branches, await this.runs.armCountsByBranch(id, from));
+    const splits = splitReadouts(rule?.branches, await this.runs.views.armCountsByBranch(id, from));
     return {
       ruleId: id,
       since: from.toISOString(),

@@ -57,7 +57,7 @@ export class RunsAdminController {
     @Query('until') until?: string,
     @Query('limit') limit?: string,
   ) {
-    const rows = await this.runs.list({
+    const rows = await this.runs.views.list({
       rule,
       contact,
       status,
@@ -71,9 +71,9 @@ export class RunsAdminController {
   @Get('runs/:id')
   @ApiOperation({ summary: 'One run with its explain trace and action results' })
   async show(@Param('id', ParseUUIDPipe) id: string) {
-    const run = await this.runs.show(id);
+    const run = await this.runs.views.show(id);
     if (!run) throw new NotFoundException(`run ${id} not found`);
-    const actionResults = await this.actionResults.forRunView(id);
+    const actionResults = await this.actionResults.views.forRunView(id);
     return { ...run, actionResults };
   }
 

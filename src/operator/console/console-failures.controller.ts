@@ -87,10 +87,14 @@ export class ConsoleFailuresController {
     const filter = this.filterOf(q);
     const since = new Date(Date.now() - SKIPPED_MESSAGES_WINDOW_MS);
     const [actions, events, withoutContact, skipped] = await Promise.all([
-      this.actionResults.needingAttention({ statuses: filter.statuses, rule: filter.rule, limit: LIMIT }),
-      this.inbox.failed(LIMIT),
-      this.inbox.withoutContact(LIMIT),
-      this.actionResults.skippedMessages({ ...MESSAGE_SKIP_KINDS, since, rule: filter.rule }, LIMIT),
+      this.actionResults.views.needingAttention({
+        statuses: filter.statuses,
+        rule: filter.rule,
+        limit: LIMIT,
+      }),
+      this.inbox.views.failed(LIMIT),
+      this.inbox.views.withoutContact(LIMIT),
+      this.actionResults.views.skippedMessages({ ...MESSAGE_SKIP_KINDS, since, rule: filter.rule }, LIMIT),
     ]);
     const names = await this.names.of([
       ...actions.map((a) => a.contactId),
@@ -158,7 +162,7 @@ export class ConsoleFailuresController {
     const single = typeof body.runId === 'string' && UUID.test(body.runId) ? body.runId : undefined;
     const filter = this.filterOf(body);
     const matching = (
-      await this.actionResults.needingAttention({
+      await this.actionResults.views.needingAttention({
         statuses: filter.statuses.filter((s) => RETRYABLE.includes(s)),
         rule: single ? undefined : filter.rule,
         limit: single ? LIMIT : LIMIT + 1,

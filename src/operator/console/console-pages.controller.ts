@@ -117,7 +117,7 @@ export class ConsolePagesController {
     };
     const rows = bad
       ? []
-      : ((await this.runs.list({
+      : ((await this.runs.views.list({
           ...filter,
           hideNotMatched: !showNotMatched,
           skipsOf: MESSAGE_SKIP_KINDS,
@@ -147,12 +147,12 @@ export class ConsolePagesController {
 
   @Get('runs/:id')
   async run(@Req() req: Request, @Res() res: Response, @Param('id') id: string) {
-    const run = UUID.test(id) ? ((await this.runs.show(id)) as RunDetail | undefined) : undefined;
+    const run = UUID.test(id) ? ((await this.runs.views.show(id)) as RunDetail | undefined) : undefined;
     if (!run) throw new NotFoundException(`no run ${id}`);
     const inboxEventId = (run as unknown as { inboxEventId: string | null }).inboxEventId;
     run.eventType = inboxEventId ? (await this.inbox.find(inboxEventId))?.type : null;
     const [actions, journal, contact] = await Promise.all([
-      this.actionResults.forRunView(id),
+      this.actionResults.views.forRunView(id),
       this.journal.forContact(run.contactId, TIMELINE_LIMIT),
       this.names.one(run.contactId),
     ]);
@@ -174,7 +174,7 @@ export class ConsolePagesController {
     // A name, phone or email: the mirror's contacts that match; one match opens its timeline.
     const found = typed ? await this.names.search(typed) : [];
     if (found.length === 1) return res.redirect(303, contactHref(found[0].id));
-    const recent = (await this.runs.list({ limit: 20 })) as unknown as RunListRow[];
+    const recent = (await this.runs.views.list({ limit: 20 })) as unknown as RunListRow[];
     const recentIds = [...new Set(recent.map((r) => r.contactId))];
     const names = await this.names.of(recentIds);
     const shown = (id: string) => ({ id, href: contactHref(id), label: contactLabel(names.get(id), id) });
@@ -195,18 +195,18 @@ export class ConsolePagesController {
   @Get('contacts/:id')
   async timeline(@Req() req: Request, @Res() res: Response, @Param('id') contactId: string) {
     const [deliveries, runs, journal] = await Promise.all([
-      this.inbox.ofContact(contactId, TIMELINE_LIMIT),
-      this.runs.ofContact(contactId, TIMELINE_LIMIT),
+      this.inbox.views.ofContact(contactId, TIMELINE_LIMIT),
+      this.runs.views.ofContact(contactId, TIMELINE_LIMIT),
       this.journal.forContact(contactId, TIMELINE_LIMIT),
     ]);
-    const actions = runs.length ? await this.actionResults.ofRuns(runs.map((r) => r.id)) : [];
+    const actions = runs.length ? await this.actionResults.views.ofRuns(runs.map((r) => r.id)) : [];
     const steps = buildTimeline({ deliveries, runs, actions, journal });
     // Counted from the ledger like the messaging policy's caps (src/pipeline/execution/timing/policy-gate.service.ts).
     const periods = messagePeriods(this.rules.current()?.policy);
     const now = new Date();
     const longest = new Date(now.getTime() - Math.max(...periods.map((p) => p.perMs)));
     const [sent, name] = await Promise.all([
-      this.actionResults.messagesWithCategorySentTo(contactId, CUSTOMER_MESSAGE_TYPES, longest, 1000),
+      this.actionResults.views.messagesWithCategorySentTo(contactId, CUSTOMER_MESSAGE_TYPES, longest, 1000),
       this.names.one(contactId),
     ]);
     const longestPeriod = periods.reduce((a, b) => (b.perMs > a.perMs ? b : a));

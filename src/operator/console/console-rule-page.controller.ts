@@ -72,12 +72,17 @@ export class ConsoleRulePageController {
     // A split with a goal is an experiment: each split read out against its control (split-readouts.ts).
     const isExperiment = !!rule.goal && !!rule.branches?.some((b) => b.kind === 'split');
     const [counts, arms, perBranch, byCategory, recent, skipped, yaml] = await Promise.all([
-      this.runs.countsByRule(since),
-      rule.branches || rule.goal ? this.runs.branchCounts(rule.id, since) : undefined,
-      isExperiment ? this.runs.armCountsByBranch(rule.id, since) : [],
-      this.actionResults.messageCountsByCategory(rule.id, CUSTOMER_MESSAGE_TYPES, since),
-      this.runs.list({ rule: rule.id, hideNotMatched: true, skipsOf: MESSAGE_SKIP_KINDS, limit: RECENT }),
-      this.actionResults.skippedMessages({ ...MESSAGE_SKIP_KINDS, since, rule: rule.id }, RECENT),
+      this.runs.views.countsByRule(since),
+      rule.branches || rule.goal ? this.runs.views.branchCounts(rule.id, since) : undefined,
+      isExperiment ? this.runs.views.armCountsByBranch(rule.id, since) : [],
+      this.actionResults.views.messageCountsByCategory(rule.id, CUSTOMER_MESSAGE_TYPES, since),
+      this.runs.views.list({
+        rule: rule.id,
+        hideNotMatched: true,
+        skipsOf: MESSAGE_SKIP_KINDS,
+        limit: RECENT,
+      }),
+      this.actionResults.views.skippedMessages({ ...MESSAGE_SKIP_KINDS, since, rule: rule.id }, RECENT),
       this.yamlOf(rule),
     ]);
     const rows = recent as unknown as RunListRow[];

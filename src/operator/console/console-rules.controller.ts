@@ -57,8 +57,8 @@ export class ConsoleRulesController {
     const period = parsePeriod(rawPeriod, '24h');
     const since = periodStart(period);
     const [counts, last, audit] = await Promise.all([
-      this.runs.countsByRule(since),
-      this.runs.latestPerRule(since, LAST_RUNS),
+      this.runs.views.countsByRule(since),
+      this.runs.views.latestPerRule(since, LAST_RUNS),
       this.audit.audit(50),
     ]);
     const set = this.rules.current();
@@ -112,9 +112,9 @@ export class ConsoleRulesController {
     // A split with a goal is an experiment: each split's readout against its control arm (experiment-lines.ts).
     const isExperiment = !!rule.goal && !!rule.branches?.some((b) => b.kind === 'split');
     const [counts, buckets, perBranch] = await Promise.all([
-      this.runs.branchCounts(rule.id, since),
-      this.runs.branchBuckets(rule.id, since, bucketMs),
-      isExperiment ? this.runs.armCountsByBranch(rule.id, since) : [],
+      this.runs.views.branchCounts(rule.id, since),
+      this.runs.views.branchBuckets(rule.id, since, bucketMs),
+      isExperiment ? this.runs.views.armCountsByBranch(rule.id, since) : [],
     ]);
     const chart = branchChart(buckets, !!rule.goal, { since, now: new Date(), bucketMs });
     const experiment = isExperiment ? splitExperimentLines(splitReadouts(rule.branches, perBranch)) : [];

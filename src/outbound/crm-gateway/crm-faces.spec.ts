@@ -1,7 +1,9 @@
 // The faces of the one gateway: CrmReads carries exactly the operations that send a GET, CrmWrites
 // every operation, CrmBudgetView none; each is the gateway's own function (one budget, no copy).
+// Both faces are built from one table (crm-face.ts) that names each operation once.
 import { CrmBudgetView } from './crm-budget-view';
 import { CRM_OPERATIONS, CrmClient, type CrmOperation } from './crm-client';
+import { READ_OPERATIONS, WRITE_OPERATIONS } from './crm-face';
 import type { CrmGateway } from './crm-gateway.service';
 import { CrmHttp } from './crm-http';
 import { CrmReads } from './crm-reads';
@@ -51,6 +53,11 @@ describe('the faces of the CRM gateway', () => {
 
   it('knows the HTTP method of every operation', () => {
     expect([...methods.keys()].sort()).toEqual([...CRM_OPERATIONS].sort());
+  });
+
+  it('names every operation once in the table of faces', () => {
+    const named: string[] = [...READ_OPERATIONS, ...WRITE_OPERATIONS];
+    expect(named.sort()).toEqual([...CRM_OPERATIONS].sort());
   });
 
   it.each(CRM_OPERATIONS.map((op) => [op]))('%s: on CrmReads iff a GET, always on CrmWrites', (op) => {

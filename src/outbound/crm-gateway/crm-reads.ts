@@ -3,37 +3,16 @@
 // crm-writes.ts cannot write to the CRM: its imports say so, and dependency-cruiser holds it
 // (gateway-only-through-its-faces, crm-writes-only-from-execution in .dependency-cruiser.cjs).
 import { Injectable } from '@nestjs/common';
+import { crmFace, READ_OPERATIONS } from './crm-face';
 import { CrmGateway } from './crm-gateway.service';
 
 export type { CallOptions } from './crm-gateway.service';
 
-/** The gateway's reads. No private member: the gateway itself fits where a CrmReads is asked. */
+/** The gateway's reads (READ_OPERATIONS in crm-face.ts). */
 @Injectable()
-export class CrmReads {
-  readonly listContacts: CrmGateway['listContacts'];
-  readonly getContact: CrmGateway['getContact'];
-  readonly listConversations: CrmGateway['listConversations'];
-  readonly listMessages: CrmGateway['listMessages'];
-  readonly listTags: CrmGateway['listTags'];
-  readonly listStages: CrmGateway['listStages'];
-  readonly listCustomFields: CrmGateway['listCustomFields'];
-  readonly listUsers: CrmGateway['listUsers'];
-  readonly listChannels: CrmGateway['listChannels'];
-  readonly listMessageTemplates: CrmGateway['listMessageTemplates'];
-  readonly listWebhooks: CrmGateway['listWebhooks'];
-
+export class CrmReads extends crmFace(READ_OPERATIONS) {
+  // Declared here so that Nest sees the gateway as this provider's dependency.
   constructor(gateway: CrmGateway) {
-    // The gateway's operations are bound arrow properties: handing them over keeps `this`.
-    this.listContacts = gateway.listContacts;
-    this.getContact = gateway.getContact;
-    this.listConversations = gateway.listConversations;
-    this.listMessages = gateway.listMessages;
-    this.listTags = gateway.listTags;
-    this.listStages = gateway.listStages;
-    this.listCustomFields = gateway.listCustomFields;
-    this.listUsers = gateway.listUsers;
-    this.listChannels = gateway.listChannels;
-    this.listMessageTemplates = gateway.listMessageTemplates;
-    this.listWebhooks = gateway.listWebhooks;
+    super(gateway);
   }
 }

@@ -1,7 +1,8 @@
 // Read-only views of `action_results` for the operator console, admin, retry and sweep reports.
-// ActionResultsRepository extends this class: one repository per table, its statements kept in two
-// files (as runs' are). Each view is a Pick<> of the table's one row type, ActionResultEntity, under
-// the camelCase names its statement aliases, plus the joined run's columns.
+// Not a repository of its own: ActionResultsRepository holds one as `views` (one repository per
+// table, its statements kept in two files, as runs' are). Each view is a Pick<> of the table's one
+// row type, ActionResultEntity, under the camelCase names its statement aliases, plus the joined
+// run's columns.
 import type { Queryable } from '../sql/queryable';
 import {
   MAYBE_SENT,
@@ -31,8 +32,9 @@ function skippedMessagesFrom(f: SkippedMessageFilter): string {
 
 const skippedParams = (f: SkippedMessageFilter) => [f.since, f.types, f.rule ?? null, f.runIds ?? null];
 
+/** The views, over the same pool or transaction as the repository that holds them. */
 export class ActionResultViews {
-  constructor(protected readonly db: Queryable) {}
+  constructor(private readonly db: Queryable) {}
 
   /** Actions of the runs created since, by status. */
   async countsByStatusSince(since: Date): Promise<Record<string, number>> {

@@ -52,9 +52,12 @@ export const ruleContactKey = (p: RuleContact): string => `${p.ruleId}\u0000${p.
 
 const SHADOW_SKIP = { reason: 'shadow_mode', detail: null };
 
-export class ActionResultsRepository extends ActionResultViews {
-  constructor(protected override readonly db: Transactional) {
-    super(db);
+export class ActionResultsRepository {
+  /** The read-only views (console, admin, retry, sweep reports, the messaging policy's caps). */
+  readonly views: ActionResultViews;
+
+  constructor(private readonly db: Transactional) {
+    this.views = new ActionResultViews(db);
   }
 
   /** The same repository over a transaction (EntityManager) or the pool. */

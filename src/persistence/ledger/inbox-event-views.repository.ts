@@ -1,6 +1,6 @@
 // Read-only views of `inbox_events` for the operator console, the admin API and the toolchain's
-// export. InboxEventsRepository extends this class: one repository per table, its statements kept
-// in two files. Each view is a Pick<> of the table's one row type, InboxEventEntity (camelCase
+// export. Not a repository of its own: InboxEventsRepository holds one as `views` (one repository
+// per table, its statements kept in two files). Each view is a Pick<> of the table's one row type, InboxEventEntity (camelCase
 // aliases or snake_case names, as its statement returns them), plus its computed columns.
 import type { EntityManager } from 'typeorm';
 import type { SnakeRow } from '../sql/snake-row';
@@ -42,8 +42,9 @@ export type InboxExportRow = Pick<
   previous: InboxEventEntity['previousContact'];
 };
 
+/** The views, over the same pool or transaction as the repository that holds them. */
 export class InboxEventViews {
-  constructor(protected readonly db: Db) {}
+  constructor(private readonly db: Db) {}
 
   /** A contact's deliveries, the newest `limit`, in time order (contact timeline). */
   ofContact(contactId: string, limit: number): Promise<ContactDeliveryRow[]> {

@@ -35,8 +35,15 @@ export type InboxEventRow = Pick<
 /** Event keys of operator replays start with this: they skip the mirror and loop protection. */
 export const REPLAY_KEY_PREFIX = 'replay:';
 
-/** The writes, the claims and the reconciler's scan; the console's and admin's reads are in InboxEventViews. */
-export class InboxEventsRepository extends InboxEventViews {
+/** The writes, the claims and the reconciler's scan, with the console's and admin's reads as `views`. */
+export class InboxEventsRepository {
+  /** The read-only views (console, admin API, the toolchain's export). */
+  readonly views: InboxEventViews;
+
+  constructor(private readonly db: Db) {
+    this.views = new InboxEventViews(db);
+  }
+
   in(db: Db): InboxEventsRepository {
     return new InboxEventsRepository(db);
   }

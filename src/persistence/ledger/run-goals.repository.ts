@@ -1,11 +1,11 @@
 // The statements on `runs` about a rule's goal and the runs a later event about a contact may end:
 // its waiting runs, and its succeeded runs still enrolled for their goal (goal_until, set when the
-// run finishes) that have not converted yet. RunsRepository extends this class: one repository per
-// table, its statements kept in three files (writes, views, goals).
+// run finishes) that have not converted yet. Not a repository of its own: RunsRepository holds one
+// as `goals` (one repository per table, its statements kept in three files: writes, views, goals).
+import type { Queryable } from '../sql/queryable';
 import type { RunRow } from './run-rows';
 import type { TimelineEntry } from './run-timeline-entry';
 import { returnedRows } from '../sql/returned-rows';
-import { RunViews } from './run-views.repository';
 
 /** A run as the runner and the event path read it, with its trigger's payload (alias e: inbox_events). */
 export const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.contact_snapshot, r.priority,
@@ -19,7 +19,10 @@ export const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_i
 export const GOAL_UNTIL = `CASE WHEN $2::text = 'succeeded' AND timing ? 'goal'
   THEN now() + (timing->>'goalWithinMs')::bigint * interval '1 millisecond' END`;
 
-export class RunGoals extends RunViews {
+/** The goal's statements, over the same pool, transaction or connection as the repository. */
+export class RunGoals {
+  constructor(private readonly db: Queryable) {}
+
   /**
    * The runs of these contacts (a batch of events) a later event may end or convert, oldest first:
    * waiting runs, and succeeded runs in their goal window not converted yet. One statement on two

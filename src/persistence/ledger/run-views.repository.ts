@@ -1,6 +1,7 @@
 // Read-only views of `runs` for the operator console and the admin API (lists, counts, one run with
-// its explain trace), and the ledger's count of a limited rule's slots. RunsRepository extends this
-// class: one repository per table, its statements kept in two files.
+// its explain trace), and the ledger's count of a limited rule's slots. Not a repository of its
+// own: RunsRepository holds one as `views` (one repository per table, its statements kept in three
+// files: writes, views, goals).
 import type { Queryable } from '../sql/queryable';
 import type {
   ContactRunRow,
@@ -14,8 +15,9 @@ import type {
 const LIST_COLUMNS = `id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion",
   contact_id AS "contactId", status, reason, mode, created_at AS "createdAt", finished_at AS "finishedAt"`;
 
+/** The views, over the same pool, transaction or connection as the repository that holds them. */
 export class RunViews {
-  constructor(protected readonly db: Queryable) {}
+  constructor(private readonly db: Queryable) {}
 
   /** Per rule over a period: matched (acted or tried), not matched, suppressed, paused, failed. */
   countsByRule(since: Date): Promise<RuleRunCounts[]> {

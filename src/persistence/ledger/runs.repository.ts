@@ -5,6 +5,7 @@ import type { RunStatus } from './run.entity';
 import type { TimelineEntry } from './run-timeline-entry';
 import type { QueueableRun, RunInsert, RunRow } from './run-rows';
 import { GOAL_UNTIL, RUN_ROW, RunGoals } from './run-goals.repository';
+import { RunViews } from './run-views.repository';
 
 const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlationId", priority,
                    waiting_until AS "waitingUntil"`;
@@ -38,11 +39,18 @@ const INSERT_RUNS_FROM_JSON = (
 /** A waiting run has its delayed job; a job a little early on the database's clock still wakes it. */
 const WAKE_TOLERANCE_MS = 1000;
 
-/**
- * The writes and the runner's reads; the read-only views and counts are in RunViews, the goal's
- * enrollment and conversions in RunGoals.
- */
-export class RunsRepository extends RunGoals {
+/** The writes and the runner's reads, with the views and the goal's statements as parts. */
+export class RunsRepository {
+  /** The read-only views and counts (console, admin API, a limited rule's slots). */
+  readonly views: RunViews;
+  /** The goal's enrollment and conversions. */
+  readonly goals: RunGoals;
+
+  constructor(private readonly db: Queryable) {
+    this.views = new RunViews(db);
+    this.goals = new RunGoals(db);
+  }
+
   /** The same repository over a transaction or a dedicated connection. */
   in(db: Queryable): RunsRepository {
     return new RunsRepository(db);

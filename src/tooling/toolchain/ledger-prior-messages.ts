@@ -1,6 +1,6 @@
 // Prior messages from the engine's own ledger: for each contact a forecast may message, the customer
 // messages it got within the policy's longest cap period, read by the same repository query the
-// engine's policy gate counts with (ActionResultsRepository.messagesSentTo). Read-only; loaded by the
+// engine's policy gate counts with (ActionResultsRepository.views.messagesSentTo). Read-only; loaded by the
 // CLI only when a database is given (the CLI starts without pg).
 import { Pool } from 'pg';
 import { CUSTOMER_MESSAGE_TYPES } from '../../language/policy/customer-messages';
@@ -34,7 +34,7 @@ export async function ledgerPriorMessages(
     const queue = [...contactIds];
     const worker = async () => {
       for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
-        const sent = await repository.messagesSentTo(id, CUSTOMER_MESSAGE_TYPES, since, needs.rows);
+        const sent = await repository.views.messagesSentTo(id, CUSTOMER_MESSAGE_TYPES, since, needs.rows);
         const before = sent.filter((t) => t.getTime() <= now.getTime());
         if (before.length > 0) byContact.set(id, before);
       }

@@ -83,7 +83,7 @@ export function contactNameOf(e: RecordedEvent): string | null {
   return typeof c?.phone === 'string' && c.phone ? `${name} (+${c.phone})` : name;
 }
 
-/** An inbox row as the export reads it (InboxEventsRepository.pageForExport) → a recorded event. */
+/** An inbox row as the export reads it (InboxEventsRepository.views.pageForExport) → a recorded event. */
 export function recordedFromInbox(r: {
   id: string;
   type: string;

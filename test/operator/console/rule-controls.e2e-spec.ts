@@ -76,7 +76,10 @@ describe('rule controls across processes', () => {
     const contact = await newContact(h, 'Walter Worker');
     await deliver(h.url, JSON.stringify(contactEvent('contact.updated', contact)));
     const runs = h.app.get(RunsRepository);
-    const run = await eventually(async () => (await runs.list({ contact: contact.id, limit: 5 }))[0], 30_000);
+    const run = await eventually(
+      async () => (await runs.views.list({ contact: contact.id, limit: 5 }))[0],
+      30_000,
+    );
     expect(run).toEqual(expect.objectContaining({ status: 'suppressed', reason: 'paused' }));
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-// ActionResultsRepository.messagesSentTo on Postgres: the count behind the messaging policy's caps
+// ActionResultsRepository.views.messagesSentTo on Postgres: the count behind the messaging policy's caps
 // (which rows count, newest first, the limit), and the plan a chatty contact gets: its many
 // not-matched runs are not walked (IDX_runs_contact_acted).
 import { randomUUID } from 'node:crypto';
@@ -51,12 +51,15 @@ describe('messagesSentTo', () => {
     await action(other, 0, 'send-message', 'succeeded', ago(1));
     const repo = new ActionResultsRepository(db.dataSource.manager);
     const since = ago(24);
-    expect(await repo.messagesSentTo(contact, CUSTOMER_MESSAGE_TYPES, since, 10)).toEqual([
+    expect(await repo.views.messagesSentTo(contact, CUSTOMER_MESSAGE_TYPES, since, 10)).toEqual([
       ago(1),
       ago(2),
       ago(3),
     ]);
-    expect(await repo.messagesSentTo(contact, CUSTOMER_MESSAGE_TYPES, since, 2)).toEqual([ago(1), ago(2)]);
+    expect(await repo.views.messagesSentTo(contact, CUSTOMER_MESSAGE_TYPES, since, 2)).toEqual([
+      ago(1),
+      ago(2),
+    ]);
   });
 
   it("walks only a chatty contact's runs that acted", async () => {
@@ -80,6 +83,6 @@ describe('messagesSentTo', () => {
     );
     expect(plan.map((p) => p['QUERY PLAN']).join('\n')).toContain('IDX_runs_contact_acted');
     const repo = new ActionResultsRepository(db.dataSource.manager);
-    expect(await repo.messagesSentTo(contact, CUSTOMER_MESSAGE_TYPES, ago(24), 2)).toEqual([ago(1)]);
+    expect(await repo.views.messagesSentTo(contact, CUSTOMER_MESSAGE_TYPES, ago(24), 2)).toEqual([ago(1)]);
   });
 });

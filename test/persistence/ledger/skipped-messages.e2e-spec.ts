@@ -1,4 +1,4 @@
-// ActionResultsRepository.skippedMessages / countSkippedMessages and RunsRepository.list's
+// ActionResultsRepository.views.skippedMessages / countSkippedMessages and RunsRepository.views.list's
 // "succeeded with skips" flag on Postgres: which skips count (a customer message, an attention
 // reason, since a time, per rule), and the partial index the overview's 5-second count reads.
 import { randomUUID } from 'node:crypto';
@@ -47,7 +47,7 @@ describe('messages not sent', () => {
     const repo = new ActionResultsRepository(db.dataSource.manager);
     const since = ago(24);
     expect(
-      (await repo.skippedMessages({ ...MESSAGE_SKIP_KINDS, since }, 10)).map((s) => [
+      (await repo.views.skippedMessages({ ...MESSAGE_SKIP_KINDS, since }, 10)).map((s) => [
         s.runId,
         s.reason,
         s.laterDone,
@@ -56,14 +56,14 @@ describe('messages not sent', () => {
       [greet, 'needs_assignee', []],
       [capped, 'policy_cap', []],
     ]);
-    expect(await repo.countSkippedMessages({ ...MESSAGE_SKIP_KINDS, since })).toEqual({
+    expect(await repo.views.countSkippedMessages({ ...MESSAGE_SKIP_KINDS, since })).toEqual({
       needs_assignee: 1,
       policy_cap: 1,
     });
-    expect(await repo.countSkippedMessages({ ...MESSAGE_SKIP_KINDS, since, rule: 'promo' })).toEqual({
+    expect(await repo.views.countSkippedMessages({ ...MESSAGE_SKIP_KINDS, since, rule: 'promo' })).toEqual({
       policy_cap: 1,
     });
-    const rows = (await new RunsRepository(db.dataSource.manager).list({
+    const rows = (await new RunsRepository(db.dataSource.manager).views.list({
       skipsOf: MESSAGE_SKIP_KINDS,
       limit: 10,
     })) as { id: string; messageSkipped: boolean }[];

@@ -14,13 +14,15 @@ describe('AlertsService: messages not sent', () => {
   it('alerts when customer messages were skipped since the last check', async () => {
     let skipped: Record<string, number> = { needs_assignee: 1 };
     const actionResults = {
-      countsNeedingAttention: async () => ({}),
-      countSkippedMessages: async () => skipped,
+      views: {
+        countsNeedingAttention: async () => ({}),
+        countSkippedMessages: async () => skipped,
+      },
     } as unknown as ActionResultsRepository;
     const alerts = new AlertsService(
       { alertWebhookUrl: 'https://hooks.example.test/x' } as AppConfig,
       actionResults,
-      { countFailed: async () => 0 } as unknown as InboxEventsRepository,
+      { views: { countFailed: async () => 0 } } as unknown as InboxEventsRepository,
       { budgetSnapshot: async () => ({}) } as unknown as CrmBudgetView,
       {
         events: { get: async () => ({ values: [] }) },

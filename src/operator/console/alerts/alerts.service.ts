@@ -56,11 +56,11 @@ export class AlertsService implements OnModuleInit, OnModuleDestroy {
 
   async check(now = Date.now()): Promise<void> {
     const [attention, failedEvents, refused, budget, skipped] = await Promise.all([
-      this.actionResults.countsNeedingAttention(['dead', 'uncertain']),
-      this.inbox.countFailed(),
+      this.actionResults.views.countsNeedingAttention(['dead', 'uncertain']),
+      this.inbox.views.countFailed(),
       this.refusedSignatures(),
       this.gateway.budgetSnapshot(),
-      this.actionResults.countSkippedMessages({
+      this.actionResults.views.countSkippedMessages({
         ...MESSAGE_SKIP_KINDS,
         since: new Date(now - SKIPPED_MESSAGES_WINDOW_MS),
       }),

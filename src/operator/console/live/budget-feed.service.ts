@@ -90,7 +90,7 @@ export class BudgetFeed {
 
   private async pendingActions() {
     if (!this.backlog || Date.now() - this.backlog.at > BACKLOG_EVERY_MS)
-      this.backlog = { at: Date.now(), ...(await this.actionResults.unfinishedByPriority()) };
+      this.backlog = { at: Date.now(), ...(await this.actionResults.views.unfinishedByPriority()) };
     return this.backlog;
   }
 }

@@ -126,12 +126,12 @@ export class OverviewFeed {
     const since = periodStart('1h');
     const skipsSince = new Date(Date.now() - SKIPPED_MESSAGES_WINDOW_MS);
     const [runs, actions, attention, failedEvents, pendingEvents, skipped] = await Promise.all([
-      this.runs.countsByStatusSince(since),
-      this.actionResults.countsByStatusSince(since),
-      this.actionResults.countsNeedingAttention(ATTENTION_STATUSES),
-      this.inbox.countFailed(),
-      this.inbox.countPending(),
-      this.actionResults.countSkippedMessages({ ...MESSAGE_SKIP_KINDS, since: skipsSince }),
+      this.runs.views.countsByStatusSince(since),
+      this.actionResults.views.countsByStatusSince(since),
+      this.actionResults.views.countsNeedingAttention(ATTENTION_STATUSES),
+      this.inbox.views.countFailed(),
+      this.inbox.views.countPending(),
+      this.actionResults.views.countSkippedMessages({ ...MESSAGE_SKIP_KINDS, since: skipsSince }),
     ]);
     const failures: FailureCounts = {
       deadActions: attention.dead ?? 0,

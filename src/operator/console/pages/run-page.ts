@@ -8,7 +8,7 @@ import { actionShown, contactHref, statusText, statusTone, triggerText, when } f
 import { isAttentionSkip } from '../../../language/policy/message-skips';
 import { contactLabel } from '../../../pipeline/contact-mirror/contact-search-term';
 
-/** A run as RunsRepository.show() gives it, plus its event's type. */
+/** A run as RunsRepository.views.show() gives it, plus its event's type. */
 export interface RunDetail {
   id: string;
   triggerKey: string;

@@ -137,7 +137,7 @@ export class ManualRunsService {
     // once, so a second submit of one confirmation finds the first run and does nothing.
     const triggerKey = manualTriggerKey(opts.by, opts.idempotencyKey?.toLowerCase());
     const runs = new RunsRepository(this.db);
-    const first = await runs.ofTrigger(triggerKey, rule!.id, contact.id);
+    const first = await runs.views.ofTrigger(triggerKey, rule!.id, contact.id);
     if (first) return this.repeated(first, triggerKey, opts.by, explain);
     const input: NewRun = {
       triggerKey,
@@ -155,7 +155,7 @@ export class ManualRunsService {
     };
     const created = await this.db.transaction((tx) => createRun(tx, input));
     // Two submits at once: the one whose insert lost finds the winner's run.
-    const stored = await runs.ofTrigger(triggerKey, rule!.id, contact.id);
+    const stored = await runs.views.ofTrigger(triggerKey, rule!.id, contact.id);
     if (stored && stored.id !== created.id) return this.repeated(stored, triggerKey, opts.by, explain);
     // Committed first, enqueued second: if Redis is down the reconciler finds the pending run.
     if (created.status === 'pending')

@@ -1,5 +1,5 @@
 // A rule's goal met after its run succeeded: the event path's decision for the runs enrolled for
-// their goal (RunGoals.endableByEventOf), and the contact a goal reads on an event that carries
+// their goal (RunsRepository.goals.endableByEventOf), and the contact a goal reads on an event that carries
 // none (message.*: the mirror's copy, read once and only when a run with a goal is there). Pure.
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import type { TimelineEntry } from '../../../persistence/ledger/run-timeline-entry';

@@ -23,7 +23,9 @@ function setUp(policy: MessagingPolicy | undefined, sent: Date[] = []) {
   const queries: string[] = [];
   const ledger = {
     actions: {
-      messagesWithCategorySentTo: async () => (queries.push('messagesSentTo'), sent.map((at) => ({ at }))),
+      views: {
+        messagesWithCategorySentTo: async () => (queries.push('messagesSentTo'), sent.map((at) => ({ at }))),
+      },
       skip: async () => void queries.push('skip'),
     },
     runs: { record: async () => void queries.push('record') },

@@ -66,7 +66,7 @@ export class PolicyGateService {
     // read on the engine clock, as `now` is (the same unless ENGINE_CLOCK_OFFSET_MS moves it).
     const sent = needs
       ? (
-          await ledger.actions.messagesWithCategorySentTo(
+          await ledger.actions.views.messagesWithCategorySentTo(
             run.contact_id,
             CUSTOMER_MESSAGE_TYPES,
             this.clock.toWallClock(new Date(now.getTime() - needs.periodMs)),

@@ -28,7 +28,7 @@ redis.call('INCR', KEYS[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
-/** Runs of the rule that took a slot in [from, to), as the ledger says (RunsRepository.countLimitSlots). */
+/** Runs of the rule that took a slot in [from, to), as the ledger says (RunsRepository.views.countLimitSlots). */
 export type LedgerSlotCount = (from: Date, to: Date) => Promise<number>;
 
 export type LimitOutcome = { taken: true } | { taken: false; nextPeriod: Date };

@@ -96,7 +96,7 @@ export class RunTimingService {
       return this.skipNotTaken(ledger, run, row, progress);
     if (plan.limit && !progress.limitTaken) {
       const ledgerCount = (from: Date, to: Date) =>
-        ledger.runs.countLimitSlots(run.rule_id, from, to, this.clock.toWallClock(from));
+        ledger.runs.views.countLimitSlots(run.rule_id, from, to, this.clock.toWallClock(from));
       const slot = await this.limits.take(run.rule_id, plan.limit, ledgerCount, now);
       if (!slot.taken) {
         const detail = `${plan.limit.max} run(s) per period already started`;

@@ -42,7 +42,7 @@ function setUp(offsetMs: number) {
   const clock = offsetClock(offsetMs);
   const queue = new ActionsQueue(bull as unknown as Queue<ActionJobData>, clock);
   const runs = {
-    endableByEventOf: async () => [waitingRun],
+    goals: { endableByEventOf: async () => [waitingRun] },
     resume: async () => true,
   } as unknown as RunsRepository;
   const waits = new WaitCancellationService({} as DataSource, runs, queue, clock);

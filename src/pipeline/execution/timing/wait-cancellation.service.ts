@@ -36,7 +36,7 @@ export class WaitCancellationService {
     @Inject(ENGINE_CLOCK) private readonly clock: EngineClock,
   ) {
     this.lookups = new MicroBatcher(async (contactIds) => {
-      const rows = await this.runs.endableByEventOf([...new Set(contactIds)]);
+      const rows = await this.runs.goals.endableByEventOf([...new Set(contactIds)]);
       return waitingByContact(contactIds, rows);
     });
   }
@@ -85,7 +85,7 @@ export class WaitCancellationService {
   /** A succeeded run in its goal window whose goal the event meets: the conversion, recorded once. */
   private async convert(run: RunRow, facts: EvaluationFacts) {
     const entry = conversionBy(run, facts);
-    if (!entry || !(await this.runs.recordConversion(run.id, entry))) return false;
+    if (!entry || !(await this.runs.goals.recordConversion(run.id, entry))) return false;
     this.logger.log(`rule ${run.rule_id}: run ${run.id} converted: ${entry.detail}`);
     return true;
   }

@@ -153,7 +153,7 @@ export class MembershipDiff {
 
   /** Actions of this sweep's runs not finished yet: the CRM calls still ahead (at most). */
   async callsRemaining(ctx: DiffContext): Promise<number> {
-    const counts = await this.actionResults.countsByStatus(ctx.rule.id, [
+    const counts = await this.actionResults.views.countsByStatus(ctx.rule.id, [
       sweepTriggerKey(ctx.rule.id, ctx.tick),
       sweepLeaveTriggerKey(ctx.rule.id, ctx.tick),
     ]);

@@ -98,7 +98,7 @@ export class SweepStatusService {
   }
 
   private actionCounts(ruleId: string, tick: Date): Promise<Record<string, number>> {
-    return this.actionResults.countsByStatus(ruleId, [
+    return this.actionResults.views.countsByStatus(ruleId, [
       sweepTriggerKey(ruleId, tick),
       sweepLeaveTriggerKey(ruleId, tick),
     ]);
