@@ -141,7 +141,7 @@ export class ActionRunnerService {
           : await this.executeOne(ledger, run, row, ctx, finalAttempt, step === 'reread');
       if (outcome === 'waiting') return;
       if (outcome === 'failed' || outcome === 'dead')
-        if (await this.timing.takeFailureArm(ledger, run, row.action_index, outcome)) continue;
+        if (await this.timing.takeFailureArm(ledger, run, row, outcome)) continue;
       if (outcome !== 'next') {
         const reason = outcome === 'uncertain' ? 'previous_action_uncertain' : 'previous_action_failed';
         await ledger.actions.skipRemaining(run.id, row.action_index, reason);
@@ -210,7 +210,7 @@ export class ActionRunnerService {
     let afterRunning: ((err: unknown) => Promise<Outcome>) | undefined;
     try {
       // After a wait that ended with its event, {{event.*}} / {{message.*}} read that event.
-      const facts = templateFactsOf(run, ctx.contact, ctx.steps);
+      const facts = templateFactsOf(run, ctx.contact, ctx.steps, row.action_index);
       // Pending again after failing on a name: an operator's retry, so look the names up afresh.
       if (row.error_code === 'unknown_name') this.directory.forgetMisses();
       const member = (name: string) => pickMember(this.directory, ledger.actions, row.id, target, name);

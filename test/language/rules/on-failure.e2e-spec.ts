@@ -8,7 +8,7 @@ const TEMPLATES = 'POST /v1/message-templates/send';
 interface RunView {
   id: string;
   status: string;
-  timeline: { step: string; label?: string; reason?: string }[];
+  timeline: { step: string; label?: string; reason?: string; failure?: { reason: string; class: string } }[];
   actionResults: { status: string; reason: string | null }[];
 }
 
@@ -27,7 +27,8 @@ describe('on-failure: the steps of an action that ended failed', () => {
           'do:',
           "  - send-message: { text: 'Hi {{contact.name}}', channel: Main WhatsApp }",
           '    on-failure:',
-          "      - send-template: { name: welcome, parameters: ['{{contact.name}}'], channel: Main WhatsApp }",
+          // The arm reads why the message failed (failure.reason / failure.class).
+          "      - send-template: { name: welcome, parameters: ['{{contact.name}} ({{failure.reason}}, {{failure.class}})'], channel: Main WhatsApp }",
           '      - add-tag: fallback-sent',
           '  - add-tag: greeted',
           '',
@@ -52,6 +53,18 @@ describe('on-failure: the steps of an action that ended failed', () => {
       const run = list.find((r) => ['succeeded', 'failed', 'dead', 'uncertain'].includes(r.status));
       return run && ((await admin(h, 'GET', `/admin/runs/${run.id}`)).body as RunView);
     }, 60_000);
+  const sentTexts = async (contactId: string) => {
+    const conversations = (await crm(h, 'GET', `/v1/conversations?contactId=${contactId}`)).body.data as {
+      id: string;
+    }[];
+    const texts: string[] = [];
+    for (const c of conversations) {
+      const page = await crm(h, 'GET', `/v1/messages?conversationId=${c.id}&limit=100`);
+      for (const m of page.body.data as { text: string | null; isOutgoing: boolean }[])
+        if (m.isOutgoing && m.text) texts.push(m.text);
+    }
+    return texts;
+  };
   const tagsOf = async (id: string) =>
     ((await crm(h, 'GET', `/v1/contacts/${id}`)).body.tags as { name: string }[]).map((t) => t.name).sort();
 
@@ -74,6 +87,14 @@ describe('on-failure: the steps of an action that ended failed', () => {
     ]);
     expect(run.actionResults[0].status).toBe('failed');
     expect(run.timeline.filter((e) => e.step === 'branch').map((e) => e.label)).toEqual(['on-failure']);
+    // The reason as the failed row records it, kept on the branch entry: a retry renders the same.
+    expect(run.timeline.find((e) => e.label === 'on-failure')?.failure).toEqual({
+      reason: 'outside_messaging_window',
+      class: 'failed',
+    });
+    expect(await sentTexts(contact.id)).toEqual([
+      'Hello Fallback Fay (outside_messaging_window, failed), welcome to Demo Co!',
+    ]);
     const after = await counters();
     expect((after[TEMPLATES] ?? 0) - (before[TEMPLATES] ?? 0)).toBe(1);
     expect((after[MESSAGES] ?? 0) - (before[MESSAGES] ?? 0)).toBe(1); // the refused attempt, not retried

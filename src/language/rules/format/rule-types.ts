@@ -193,10 +193,18 @@ export interface EvaluationFacts {
   contact?: Record<string, unknown>;
   message?: Record<string, unknown>;
   now: Date;
+  /** Inside an on-failure arm: the failed action's reason and class (src/language/rules/gates/failure-facts.ts). */
+  failure?: FailureFacts;
   /** The contact before this event: read only when a rule listening to the event uses a change operator. */
   previous?: PreviousState;
   /** Stage and member names of change operators resolved to ids (conditions compare ids). */
   names?: NameResolver;
+}
+
+/** `failure.*` in an on-failure arm: the failed action's recorded code and whether it was refused or ran out of retries. */
+export interface FailureFacts {
+  reason: string;
+  class: 'failed' | 'dead';
 }
 
 /** What the engine knew of the contact before this event (src/pipeline/contact-mirror, the mirror). */
