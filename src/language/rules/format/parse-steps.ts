@@ -170,12 +170,19 @@ function originOf(walk: StepWalk, at: YamlPath): ActionOrigin | undefined {
 }
 
 /**
- * `on-failure:` of the action just walked: a branch right after it, taken by the runner when the
- * action ends failed or dead (never uncertain: a message that may have gone out is not followed
+ * `on-failure:` of the action (or, with `covers`, the called list) just walked: a branch right
+ * after it, taken by the runner when the action (any action of the list) ends failed or dead (never uncertain: a message that may have gone out is not followed
  * by its fallback); otherwise its empty `succeeded` arm, and the run goes on.
  */
-function walkFailure(raw: unknown, at: YamlPath, walk: StepWalk, kinds: readonly string[] | undefined): void {
+export function walkFailure(
+  raw: unknown,
+  at: YamlPath,
+  walk: StepWalk,
+  kinds: readonly string[] | undefined,
+  covers?: BranchStep['covers'],
+): void {
   const step = openBranch('failure', at, walk);
+  if (covers) step.covers = covers;
   walk.ctx.failureArms++; // failure.* is readable inside the arm, nowhere else
   step.arms.push(walkArm(raw, [...at, 'on-failure'], 'on-failure', walk, kinds, undefined, true));
   walk.ctx.failureArms--;

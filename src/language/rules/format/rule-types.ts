@@ -117,6 +117,11 @@ export interface BranchStep {
   /** Where it is written, relative to the rule (['do', 1] or ['do', 1, 'else', 0]). */
   source: (string | number)[];
   arms: BranchArm[];
+  /**
+   * failure of a `call:`: the called list's actions [from, to); any of them ending failed or dead
+   * takes on-failure, and the list's actions after it are skipped. Without it: action at - 1 alone.
+   */
+  covers?: { from: number; to: number };
 }
 
 export interface BranchArm {
