@@ -33,7 +33,7 @@ import { outboundFor, savedSteps, type SavedSteps } from './http-steps';
 import { noteCrmAnswers } from '../../outbound/crm-gateway/crm-answers';
 import { warnMessageSkip } from './message-skip-log';
 import { HostLimitedError } from '../../language/net/egress-errors';
-import type { PoolSpec } from '../../language/assignment/pool-spec';
+import { poolRotationOf, type PoolSpec } from '../../language/assignment/pool-spec';
 
 /** Customer-facing writes (send-message, send-template, react): never repeated by the engine. */
 const AT_MOST_ONCE_TYPES = ACTION_DEFINITIONS.filter((d) => d.repeat === 'at-most-once').map((d) => d.type);
@@ -214,7 +214,9 @@ export class ActionRunnerService {
       // Pending again after failing on a name: an operator's retry, so look the names up afresh.
       if (row.error_code === 'unknown_name') this.directory.forgetMisses();
       const member = (name: string) => pickMember(this.directory, ledger.actions, row.id, target, name);
-      const pool = (spec: PoolSpec) => pickFromPool(this.directory, ledger.actions, row.id, target, spec);
+      const rotation = poolRotationOf(run.rule_id, row.action_index);
+      const pool = (spec: PoolSpec) =>
+        pickFromPool(this.directory, ledger.actions, row.id, target, spec, rotation);
       const resolved = await resolveAction(this.directory, action, facts, { member, pool });
       const outbound = outboundFor(def.repeat, this.outbound, run.id, row.action_index);
       const env: ExecutionEnv = { gateway: this.gateway, opts, ...ctx, target, outbound };
