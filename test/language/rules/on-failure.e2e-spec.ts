@@ -128,3 +128,90 @@ describe('on-failure: the steps of an action that ended failed', () => {
     expect(await tagsOf(contact.id)).not.toContain('fallback-sent');
   }, 90_000);
 });
+
+// on-failure of a `call:`: any action of the called list failing takes the arm, and the rest of
+// the list is skipped (as arm `call`); the run goes on after the arm.
+describe('on-failure of a call: a step list cut short by a refused message', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({
+      rules: {
+        'handoff.yaml': [
+          'rule: handoff-or-flag',
+          'on: contact.created',
+          'do:',
+          '  - call: greet-and-tag',
+          '    on-failure:',
+          "      - set-field: { key: company, value: 'refused: {{failure.reason}}' }",
+          '      - add-tag: handoff-failed',
+          '  - add-tag: handoff-done',
+          '',
+        ].join('\n'),
+        'greet-steps.yaml': [
+          'steps: greet-and-tag',
+          'do:',
+          "  - send-message: { text: 'Hello {{contact.name}}', channel: Main WhatsApp }",
+          '  - add-tag: greeted-by-list',
+          '',
+        ].join('\n'),
+      },
+    });
+    for (const name of ['handoff-failed', 'handoff-done', 'greeted-by-list'])
+      expect((await crm(h, 'POST', '/v1/tags', { name })).status).toBe(201);
+  }, 120_000);
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  const finishedRun = (contactId: string) =>
+    eventually(async () => {
+      const list = (await admin(h, 'GET', `/admin/runs?contact=${contactId}`)).body.data as {
+        id: string;
+        status: string;
+      }[];
+      const run = list.find((r) => ['succeeded', 'failed', 'dead', 'uncertain'].includes(r.status));
+      return run && ((await admin(h, 'GET', `/admin/runs/${run.id}`)).body as RunView);
+    }, 60_000);
+  const contactOf = async (id: string) =>
+    (await crm(h, 'GET', `/v1/contacts/${id}`)).body as {
+      tags: { name: string }[];
+      customFields?: Record<string, unknown>;
+    };
+
+  it('the refused message takes the call arm, the list tag is skipped, the run goes on', async () => {
+    await api(h.sandboxUrl, 'POST', '/_sandbox/faults', { kind: 'refuse422', route: MESSAGES, count: 1 });
+    const contact = await newContact(h, 'Handoff Hal', { assigneeId: DEMO.members.ana });
+    const run = await finishedRun(contact.id);
+    expect(run.status).toBe('succeeded');
+    expect(run.actionResults.map((a) => a.reason ?? a.status)).toEqual([
+      'outside_messaging_window',
+      'branch_not_taken', // greeted-by-list: the rest of the list
+      'succeeded',
+      'succeeded',
+      'succeeded',
+    ]);
+    expect(run.timeline.find((e) => e.label === 'on-failure')?.failure).toEqual({
+      reason: 'outside_messaging_window',
+      class: 'failed',
+    });
+    const after = await contactOf(contact.id);
+    expect(after.tags.map((t) => t.name).sort()).toEqual(['handoff-done', 'handoff-failed']);
+    expect(JSON.stringify(after.customFields)).toContain('refused: outside_messaging_window');
+  }, 90_000);
+
+  it('a list that goes through skips the arm', async () => {
+    const contact = await newContact(h, 'Handoff Hana', { assigneeId: DEMO.members.ana });
+    const run = await finishedRun(contact.id);
+    expect(run.status).toBe('succeeded');
+    expect(run.actionResults.map((a) => a.reason ?? a.status)).toEqual([
+      'succeeded',
+      'succeeded',
+      'branch_not_taken',
+      'branch_not_taken',
+      'succeeded',
+    ]);
+    const after = await contactOf(contact.id);
+    expect(after.tags.map((t) => t.name).sort()).toEqual(['greeted-by-list', 'handoff-done']);
+  }, 90_000);
+});
