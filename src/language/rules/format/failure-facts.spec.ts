@@ -58,6 +58,11 @@ describe('failure facts', () => {
       [`4:${OUTSIDE}`],
     ],
     [
+      "a wait's unless in the arm (it reads the facts of its wake-up)",
+      `${SEND}\n  on-failure:\n    - wait: 1h\n      unless: { fact: failure.class, operator: equal, value: dead }\n    - add-tag: x`,
+      [`7:${OUTSIDE}`],
+    ],
+    [
       'an unknown field',
       `${SEND}\n  on-failure:\n    - set-field: { key: last_error, value: '{{failure.code}}' }`,
       ['6:unknown-fact'],

@@ -121,7 +121,11 @@ export function walkSteps(
     const at = [...path, i];
     if (isWaitItem(item)) {
       const index = walk.waits.length;
+      // A wait's unless / until read the facts of its wake-up and of later events, never failure.*.
+      const arms = ctx.failureArms;
+      ctx.failureArms = 0;
       const wait = parseWait(item, at, ctx, kinds);
+      ctx.failureArms = arms;
       const outcomes = 'on-event' in item || 'on-timeout' in item;
       walk.waits.push({ beforeAction: walk.items.length, ms: 0, ...wait });
       if (outcomes) return walkOutcomes(item, at, walk, kinds, index, wait?.until?.events);
