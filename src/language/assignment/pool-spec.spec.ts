@@ -1,4 +1,4 @@
-import { parsePoolSpec } from './pool-spec';
+import { parsePoolSpec, poolRotation, poolRotationOf } from './pool-spec';
 
 describe('parsePoolSpec', () => {
   it('reads the defaults', () => {
@@ -24,5 +24,17 @@ describe('parsePoolSpec', () => {
     expect(spec).toBeUndefined();
     expect(problems).toEqual(expect.arrayContaining([expect.objectContaining({ key })]));
     expect(problems.map((p) => p.message).join('\n')).toContain(words);
+  });
+});
+
+describe('pool turn counters', () => {
+  const spec = { pool: ['Ana', 'Ben'], strategy: 'round-robin' as const, skipInactive: true };
+  it('names the runner counter by rule and action: two rules with one pool do not share turns', () => {
+    expect(poolRotationOf('route-a', 0)).not.toBe(poolRotationOf('route-b', 0));
+    expect(poolRotationOf('route-a', 0)).not.toBe(poolRotationOf('route-a', 1));
+  });
+  it('names a dry run counter by the whole spec', () => {
+    expect(poolRotation(spec)).toBe(poolRotation({ ...spec }));
+    expect(poolRotation(spec)).not.toBe(poolRotation({ ...spec, skipInactive: false }));
   });
 });

@@ -1,5 +1,7 @@
 // `assign: { pool: [...], strategy, weights, skip-inactive, max-open }`: the YAML object read into
 // a PoolSpec, with every mistake named (docs/RULES.md, problem `invalid-pool`). Pure.
+import { createHash } from 'node:crypto';
+
 export const POOL_STRATEGIES = ['round-robin', 'least-open', 'weighted'] as const;
 export type PoolStrategy = (typeof POOL_STRATEGIES)[number];
 
@@ -80,6 +82,20 @@ export function parsePoolSpec(value: Record<string, unknown>): { spec?: PoolSpec
 }
 
 /** How labels and traces show a pool: `pool [Ana, role: billing] least-open max-open 5`. */
+/**
+ * The name of a pool's own turn counter when no rule action names it (dry runs): a hash of the
+ * whole spec. The runner names it by rule id and action index instead (poolRotationOf), so two
+ * rules writing the same pool keep turns of their own.
+ */
+export function poolRotation(spec: PoolSpec): string {
+  return `spec:${createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 16)}`;
+}
+
+/** The turn counter of the pool of action `action` of rule `ruleId`. */
+export function poolRotationOf(ruleId: string, action: number): string {
+  return `rule:${ruleId}#${action}`;
+}
+
 export function poolLabel(spec: PoolSpec): string {
   const max = spec.maxOpen !== undefined ? ` max-open ${spec.maxOpen}` : '';
   return `pool [${spec.pool.join(', ')}] ${spec.strategy}${max}`;

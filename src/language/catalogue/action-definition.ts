@@ -109,7 +109,9 @@ export interface ResolveEnv {
 }
 
 /** A kind of name in the CRM's directory that a rule may use. */
-export type NameKind = 'tag' | 'stage' | 'member' | 'channel' | 'custom field' | 'option' | 'template';
+/** `role`: a pool's `{ role: x }`, some member's role (GET /v1/users). */
+export type NameKind =
+  'tag' | 'stage' | 'member' | 'role' | 'channel' | 'custom field' | 'option' | 'template';
 
 /**
  * A directory name an action uses, checked offline against a CRM snapshot (rules/check-names.ts).

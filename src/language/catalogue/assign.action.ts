@@ -94,12 +94,16 @@ export const assignAction: ActionDefinition<AssignAction, ResolvedAssign> = {
   repeat: 'state-checked',
   parse: (value, path, ctx) => (isPlainObject(value) ? parsePool(value, path, ctx) : memberOf(value)),
   label: (a) => `assign ${a.pool ? poolLabel(a.pool) : quoted(a.member)}`,
-  // round-robin draws from the active members at run time: no name to check; roles are not names.
+  // round-robin draws from the active members at run time: no name to check. A role no member
+  // holds would leave its share of the pool empty for ever (pool_empty): checked like a name.
   names: (a) =>
     a.pool
-      ? a.pool.pool.flatMap((name, i) =>
-          name.startsWith('role: ') ? [] : [{ kind: 'member' as const, name, path: ['pool', i] }],
-        )
+      ? a.pool.pool.map((name, i) => {
+          const role = /^role:\s*(.+)$/i.exec(name);
+          return role
+            ? { kind: 'role' as const, name: role[1].trim(), path: ['pool', i] }
+            : { kind: 'member' as const, name, path: ['pool', i] };
+        })
       : isRoundRobin(a.member)
         ? []
         : [{ kind: 'member', name: a.member, path: [] }],

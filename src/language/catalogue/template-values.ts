@@ -6,6 +6,7 @@
 import Mustache from 'mustache';
 import {
   factUnavailableReason,
+  FAILURE_OUTSIDE_ARM,
   FACT_ROOTS,
   lookupField,
   type FactRoot,
@@ -22,7 +23,12 @@ import { closest } from '../rules/format/suggest';
 import type { TriggerKinds } from './action-definition';
 
 /** The facts a template may read (`now` is not a value worth printing). */
-const TEMPLATE_ROOTS: readonly FactRoot[] = ['contact', 'event', 'message'];
+const TEMPLATE_ROOTS: readonly FactRoot[] = ['contact', 'event', 'message', 'failure'];
+
+/** Where a template is written: inside an `on-failure:` arm it may read failure.reason / failure.class. */
+export interface TemplateScope {
+  inFailureArm?: boolean;
+}
 
 type Token = [string, string, number, number];
 
@@ -38,7 +44,11 @@ export interface TemplateProblem {
 }
 
 /** What is wrong with the template in this trigger; [] when it can be rendered. */
-export function templateProblems(text: string, trigger: TriggerKinds): TemplateProblem[] {
+export function templateProblems(
+  text: string,
+  trigger: TriggerKinds,
+  scope: TemplateScope = {},
+): TemplateProblem[] {
   let tokens: Token[];
   try {
     tokens = Mustache.parse(text) as unknown as Token[];
@@ -66,7 +76,7 @@ export function templateProblems(text: string, trigger: TriggerKinds): TemplateP
       problems.push({ code: 'invalid-action', message: `{{${name}}}: ${err.message}` });
       continue;
     }
-    const problem = factProblem(tag.path, trigger);
+    const problem = factProblem(tag.path, trigger, scope);
     if (problem) problems.push({ code: problem.code, message: `{{${name}}}: ${problem.message}` });
     else if (!tag.filters.some((f) => f.name === 'default')) {
       const absent = mayBeAbsent(tag.path, trigger);
@@ -103,7 +113,7 @@ function absentReason(type: FieldType, path: string): string | undefined {
 
 type FactProblem = { code: 'unknown-fact' | 'unavailable-fact'; message: string };
 
-function factProblem(name: string, trigger: TriggerKinds): FactProblem | undefined {
+function factProblem(name: string, trigger: TriggerKinds, scope: TemplateScope): FactProblem | undefined {
   const [root, ...segments] = name.split('.');
   // Values an earlier http-request saved (rules/check-step-refs.ts checks the name and key).
   if (root === 'steps')
@@ -117,6 +127,11 @@ function factProblem(name: string, trigger: TriggerKinds): FactProblem | undefin
       message: `unknown fact "${root}"${known}: templates read contact, event, message or steps`,
     };
   }
+  // The failed action's facts exist for any trigger, but only in its on-failure arm.
+  if (root === 'failure')
+    return scope.inFailureArm
+      ? lookupProblem(root, segments, undefined)
+      : { code: 'unavailable-fact', message: FAILURE_OUTSIDE_ARM };
   if (trigger === 'schedule') {
     if (root !== 'contact')
       return {
@@ -150,6 +165,8 @@ export interface TemplateView {
   contact?: unknown;
   event?: unknown;
   message?: unknown;
+  /** Inside an on-failure arm: the failed action's reason and class. */
+  failure?: { reason: string; class: 'failed' | 'dead' };
   /** What earlier http-request steps of the run saved: steps.<name>.<key>. */
   steps?: Record<string, Record<string, unknown>>;
 }

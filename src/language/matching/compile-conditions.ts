@@ -164,6 +164,8 @@ function factValue(f: EvaluationFacts, fact: string): unknown {
       return f.message;
     case 'now':
       return f.now;
+    case 'failure':
+      return f.failure;
     default:
       return undefined;
   }

@@ -21,7 +21,7 @@ import { crmScope } from './rate-budget';
 import { snapshotOf, type CrmSnapshot } from '../../language/crm-terms/crm-snapshot';
 import { chooseMember, poolMembers, type PoolChoice } from '../../language/assignment/choose-member';
 import type { PoolSpec } from '../../language/assignment/pool-spec';
-import { poolLabel } from '../../language/assignment/pool-spec';
+import { poolLabel, poolRotation } from '../../language/assignment/pool-spec';
 
 const TTL_MS = 5 * 60_000;
 /** Channel status feeds a guard: keep it fresher than names. */
@@ -171,19 +171,22 @@ export class CrmDirectory {
 
   /**
    * The member an assignment pool gives a contact (src/language/assignment/choose-member.ts): the
-   * pool's own rotation is shared by every process (one counter per pool); least-open and max-open
+   * pool's own rotation is shared by every process (one counter per `rotation`: the rule's action);
+   * least-open and max-open
    * count each pool member's open conversations as the active contacts assigned to them (GET
    * /v1/contacts?assigneeIds=<id>&status=active&limit=1, its `total`: the conversations list has
    * no assignee filter), at most one count per member per POOL_OPEN_COUNT_STALENESS_MS.
    */
-  async choosePoolMember(spec: PoolSpec): Promise<PoolChoice> {
+  async choosePoolMember(spec: PoolSpec, rotation: string = poolRotation(spec)): Promise<PoolChoice> {
     if (this.onlyCached) throw new NotCachedError('member', poolLabel(spec));
     const members = await this.members.get();
     const counted = spec.strategy === 'least-open' || spec.maxOpen !== undefined;
     const openCounts = counted
       ? await this.countOpen(poolMembers(members, spec).map((m) => m.id))
       : undefined;
-    const turn = await this.redis.incr(`${this.rotationKey}:${poolLabel(spec)}`);
+    // One counter per pool action (rotation: poolRotationOf), not per label: two rules writing the
+    // same pool would otherwise share turns, each seeing every other member.
+    const turn = await this.redis.incr(`${this.rotationKey}:pool:${rotation}`);
     return chooseMember(spec, { members, openCounts, turn });
   }
 

@@ -105,6 +105,8 @@ export type SkippedMessage = Pick<ActionResultEntity, 'id' | 'runId' | 'action' 
 export interface SkippedMessageFilter {
   types: readonly string[];
   reasons: readonly string[];
+  /** Skips of other actions that count too (an assign's pool_full / pool_empty). */
+  also?: readonly { type: string; reasons: readonly string[] }[];
   since: Date;
   rule?: string;
   /** Only the skips of these runs. */

@@ -16,18 +16,18 @@ import {
   type SkippedMessageFilter,
 } from './action-result-view-types';
 
+import { attentionSkipSql } from './attention-skip-sql';
+
 export * from './action-result-view-types';
 
 /**
- * The reasons as SQL literals in the statement's text, not a parameter: so the planner sees the
- * predicate of the partial index IDX_action_results_message_skips (same list, migration
- * 1766050000002) and reads only those rows, by finished_at; the overview counts them every 5 s.
+ * The skips an operator must see (attention-skip-sql.ts: the partial index's predicate, read by
+ * finished_at; the overview counts them every 5 s).
  */
 function skippedMessagesFrom(f: SkippedMessageFilter): string {
-  const reasons = f.reasons.filter((r) => /^[a-z_]+$/.test(r)).map((r) => `'${r}'`);
   return `FROM action_results a JOIN runs r ON r.id = a.run_id
-  WHERE a.status = 'skipped' AND a.reason IN (${reasons.join(', ') || 'NULL'}) AND a.finished_at >= $1
-    AND a.action ->> 'type' = ANY($2) AND ($3::text IS NULL OR r.rule_id = $3) AND ($4::uuid[] IS NULL OR r.id = ANY($4::uuid[]))`;
+  WHERE ${attentionSkipSql(f, '$2')} AND a.finished_at >= $1
+    AND ($3::text IS NULL OR r.rule_id = $3) AND ($4::uuid[] IS NULL OR r.id = ANY($4::uuid[]))`;
 }
 
 const skippedParams = (f: SkippedMessageFilter) => [f.since, f.types, f.rule ?? null, f.runIds ?? null];

@@ -26,7 +26,16 @@ export type ActionResultRow = SnakeRow<Omit<ActionResultEntity, 'run'>>;
  */
 export type ActionRow = Pick<
   ActionResultRow,
-  'id' | 'action_index' | 'action' | 'status' | 'target' | 'started_at' | 'saved' | 'error_code' | 'attempts'
+  | 'id'
+  | 'action_index'
+  | 'action'
+  | 'status'
+  | 'target'
+  | 'started_at'
+  | 'saved'
+  | 'error_code'
+  | 'http_status'
+  | 'attempts'
 >;
 
 export interface Failure {
@@ -108,7 +117,7 @@ export class ActionResultsRepository {
 
   ofRun(runId: string): Promise<ActionRow[]> {
     return this.db.query(
-      `SELECT id, action_index, action, status, target, started_at, saved, error_code, attempts
+      `SELECT id, action_index, action, status, target, started_at, saved, error_code, http_status, attempts
          FROM action_results WHERE run_id = $1 ORDER BY action_index`,
       [runId],
     );

@@ -60,6 +60,8 @@ export interface RunFilter {
 export interface MessageSkipKinds {
   types: readonly string[];
   reasons: readonly string[];
+  /** Skips of other actions that count too (an assign's pool_full / pool_empty). */
+  also?: readonly { type: string; reasons: readonly string[] }[];
 }
 
 /** A run in the admin API's and the console's lists. */

@@ -1,6 +1,6 @@
 // One line of a run's timeline (runs.timeline), as GET /admin/runs/:id shows it. Pure types and
 // the state a runner reads back from them.
-import type { ConditionTrace } from '../../language/rules/format/rule-types';
+import type { ConditionTrace, FailureFacts } from '../../language/rules/format/rule-types';
 
 /** goal_reached: a later event met the goal after the run succeeded, within its window (a conversion). */
 export type TimelineStep =
@@ -27,6 +27,11 @@ export interface TimelineEntry {
   label?: string;
   /** branch: the explain trace of the conditions it evaluated. */
   trace?: ConditionTrace[];
+  /**
+   * branch, label on-failure: the failed action's reason and class, read by the arm's conditions
+   * and templates as failure.* (kept here so a retry or a restart reads the same).
+   */
+  failure?: FailureFacts;
   /** resumed by an `until` event (a wait with on-event): the event, for the on-event steps' facts. */
   event?: { type: string; id?: string; data: unknown };
 }

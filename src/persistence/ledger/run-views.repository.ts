@@ -3,6 +3,7 @@
 // own: RunsRepository holds one as `views` (one repository per table, its statements kept in three
 // files: writes, views, goals).
 import type { Queryable } from '../sql/queryable';
+import { attentionSkipSql } from './attention-skip-sql';
 import type {
   ContactRunRow,
   RuleBranchBucket,
@@ -156,8 +157,8 @@ export class RunViews {
     if (f.until) add('created_at < ?', f.until);
     // Per listed run only (the limit is applied first): one probe of its few action rows.
     const skipped = f.skipsOf
-      ? `, EXISTS (SELECT 1 FROM action_results a WHERE a.run_id = l.id AND a.status = 'skipped'
-                   AND a.reason = ANY(${param(f.skipsOf.reasons)}) AND a.action ->> 'type' = ANY(${param(f.skipsOf.types)})) AS "messageSkipped"`
+      ? `, EXISTS (SELECT 1 FROM action_results a WHERE a.run_id = l.id
+                   AND ${attentionSkipSql(f.skipsOf, param(f.skipsOf.types))}) AS "messageSkipped"`
       : '';
     const limit = param(f.limit);
     return this.db.query(

@@ -33,7 +33,7 @@ import { outboundFor, savedSteps, type SavedSteps } from './http-steps';
 import { noteCrmAnswers } from '../../outbound/crm-gateway/crm-answers';
 import { warnMessageSkip } from './message-skip-log';
 import { HostLimitedError } from '../../language/net/egress-errors';
-import type { PoolSpec } from '../../language/assignment/pool-spec';
+import { poolRotationOf, type PoolSpec } from '../../language/assignment/pool-spec';
 
 /** Customer-facing writes (send-message, send-template, react): never repeated by the engine. */
 const AT_MOST_ONCE_TYPES = ACTION_DEFINITIONS.filter((d) => d.repeat === 'at-most-once').map((d) => d.type);
@@ -141,7 +141,7 @@ export class ActionRunnerService {
           : await this.executeOne(ledger, run, row, ctx, finalAttempt, step === 'reread');
       if (outcome === 'waiting') return;
       if (outcome === 'failed' || outcome === 'dead')
-        if (await this.timing.takeFailureArm(ledger, run, row.action_index, outcome)) continue;
+        if (await this.timing.takeFailureArm(ledger, run, row, outcome)) continue;
       if (outcome !== 'next') {
         const reason = outcome === 'uncertain' ? 'previous_action_uncertain' : 'previous_action_failed';
         await ledger.actions.skipRemaining(run.id, row.action_index, reason);
@@ -210,11 +210,13 @@ export class ActionRunnerService {
     let afterRunning: ((err: unknown) => Promise<Outcome>) | undefined;
     try {
       // After a wait that ended with its event, {{event.*}} / {{message.*}} read that event.
-      const facts = templateFactsOf(run, ctx.contact, ctx.steps);
+      const facts = templateFactsOf(run, ctx.contact, ctx.steps, row.action_index);
       // Pending again after failing on a name: an operator's retry, so look the names up afresh.
       if (row.error_code === 'unknown_name') this.directory.forgetMisses();
       const member = (name: string) => pickMember(this.directory, ledger.actions, row.id, target, name);
-      const pool = (spec: PoolSpec) => pickFromPool(this.directory, ledger.actions, row.id, target, spec);
+      const rotation = poolRotationOf(run.rule_id, row.action_index);
+      const pool = (spec: PoolSpec) =>
+        pickFromPool(this.directory, ledger.actions, row.id, target, spec, rotation);
       const resolved = await resolveAction(this.directory, action, facts, { member, pool });
       const outbound = outboundFor(def.repeat, this.outbound, run.id, row.action_index);
       const env: ExecutionEnv = { gateway: this.gateway, opts, ...ctx, target, outbound };

@@ -41,6 +41,8 @@ export async function settleFailure(
   if (permanent || finalAttempt) {
     const status: 'failed' | 'dead' = permanent ? 'failed' : 'dead';
     await ledger.actions.fail(row.id, status, failure, durationMs);
+    // As the row now records it: the on-failure arm's failure.reason reads it (run-timing.service.ts).
+    Object.assign(row, { error_code: failure.code, http_status: failure.status });
     deps.metrics.actions.inc({ type, status, reason: failure.code });
     deps.logger.warn(
       `rule ${run.rule_id}: ${type} on contact ${run.contact_id} ${status}: ${failure.code} ${failure.requestId ?? ''}`,

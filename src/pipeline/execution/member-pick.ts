@@ -32,6 +32,8 @@ export async function pickFromPool(
   rowId: string,
   target: ActionTarget,
   spec: PoolSpec,
+  /** The pool's turn counter (poolRotationOf: rule id and action index). */
+  rotation: string,
 ): Promise<PoolChoice> {
   const recorded = target.pool;
   if (recorded && target.memberId) {
@@ -44,7 +46,7 @@ export async function pickFromPool(
       why: recorded.why,
     };
   }
-  const choice = await directory.choosePoolMember(spec);
+  const choice = await directory.choosePoolMember(spec, rotation);
   target.pool = { why: choice.why, eligible: choice.eligible, excluded: choice.excluded };
   if (choice.picked) target.memberId = choice.picked.id;
   await actions.setTarget(rowId, target);

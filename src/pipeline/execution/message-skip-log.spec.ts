@@ -27,4 +27,19 @@ describe('warnMessageSkip: a skipped message is logged, without personal data', 
     ).toBe(false);
     expect(lines).toEqual([]);
   });
+
+  it.each<[string, string, boolean]>([
+    ['assign', 'pool_full', true],
+    ['assign', 'pool_empty', true],
+    ['assign', 'no_change', false],
+    ['assign', 'outside_window', false],
+    ['send-message', 'pool_full', false],
+  ])('an assign from a pool nobody could take is heard: %s %s → %s', (type, reason, heard) => {
+    const lines: string[] = [];
+    const row = { action_index: 2, action: { type } };
+    expect(warnMessageSkip({ warn: (m: string) => lines.push(m) }, run, row, reason)).toBe(heard);
+    expect(lines).toEqual(
+      heard ? [expect.stringContaining(`assign (action 2) not done for contact c-1: ${reason}`)] : [],
+    );
+  });
 });

@@ -19,7 +19,7 @@ export function warnMessageSkip(
   const type = (row.action as { type?: string } | null)?.type ?? 'unknown';
   if (!isAttentionSkip(type, reason)) return false;
   logger.warn(
-    `rule ${run.rule_id}: ${type} (action ${row.action_index}) not sent to contact ${run.contact_id}: ` +
+    `rule ${run.rule_id}: ${type} (action ${row.action_index}) ${type === 'assign' ? 'not done for' : 'not sent to'} contact ${run.contact_id}: ` +
       `${reason}; run ${run.id} goes on without it (see /console/failures, Needs attention)`,
   );
   return true;

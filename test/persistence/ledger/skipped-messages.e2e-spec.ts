@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { ActionResultsRepository } from '../../../src/persistence/ledger/action-results.repository';
 import { RunsRepository } from '../../../src/persistence/ledger/runs.repository';
-import { MESSAGE_SKIP_KINDS } from '../../../src/language/policy/message-skips';
+import { ATTENTION_INDEX_REASONS, MESSAGE_SKIP_KINDS } from '../../../src/language/policy/message-skips';
 import { createTestDb, type TestDb } from '../../support/test-db';
 
 let db: TestDb;
@@ -81,7 +81,7 @@ describe('messages not sent', () => {
       await tx.query('SET LOCAL enable_seqscan = off');
       return tx.query(
         `EXPLAIN SELECT count(*) FROM action_results a
-          WHERE a.status = 'skipped' AND a.reason IN (${MESSAGE_SKIP_KINDS.reasons.map((r) => `'${r}'`).join(', ')})
+          WHERE a.status = 'skipped' AND a.reason IN (${ATTENTION_INDEX_REASONS.map((r) => `'${r}'`).join(', ')})
             AND a.finished_at >= $1`, // as the repository writes it (the reasons as literals)
         [ago(24)],
       );
@@ -89,5 +89,37 @@ describe('messages not sent', () => {
     expect(plan.map((p: { 'QUERY PLAN': string }) => p['QUERY PLAN']).join('\n')).toContain(
       'IDX_action_results_message_skips',
     );
+  });
+
+  it('lists an assignment no pool member could take (pool_full, pool_empty), not other assign skips', async () => {
+    const since = new Date(NOW.getTime() + 3_600_000); // after the first case's rows
+    const at = new Date(since.getTime() + 60_000);
+    const full = await run('route-billing');
+    await skipped(full, 0, 'assign', 'pool_full', at);
+    const empty = await run('route-billing');
+    await skipped(empty, 0, 'assign', 'pool_empty', at);
+    const closed = await run('route-billing');
+    await skipped(closed, 0, 'assign', 'outside_window', at); // a window skip of an assign: by design
+    const same = await run('route-billing');
+    await skipped(same, 0, 'assign', 'no_change', at);
+    const repo = new ActionResultsRepository(db.dataSource.manager);
+    const listed = await repo.skippedMessages({ ...MESSAGE_SKIP_KINDS, since }, 10);
+    expect(listed.map((s) => [s.runId, s.reason]).sort()).toEqual(
+      [
+        [full, 'pool_full'],
+        [empty, 'pool_empty'],
+      ].sort(),
+    );
+    expect(await repo.countSkippedMessages({ ...MESSAGE_SKIP_KINDS, since })).toEqual({
+      pool_full: 1,
+      pool_empty: 1,
+    });
+    const rows = (await new RunsRepository(db.dataSource.manager).list({
+      rule: 'route-billing',
+      skipsOf: MESSAGE_SKIP_KINDS,
+      limit: 10,
+    })) as { id: string; messageSkipped: boolean }[];
+    const flag = new Map(rows.map((r) => [r.id, r.messageSkipped]));
+    expect([full, empty, closed, same].map((id) => flag.get(id))).toEqual([true, true, false, false]);
   });
 });

@@ -16,6 +16,18 @@ on: contact.created
 if: { fact: contact.name, operator: startsWith, value: 'Least' }
 do:
   - assign: { pool: [Ben Sales, Cara Support], strategy: least-open }
+---
+rule: twin-a
+on: contact.created
+if: { fact: contact.name, operator: startsWith, value: 'TwinA' }
+do:
+  - assign: { pool: [Ben Sales, Cara Support] }
+---
+rule: twin-b
+on: contact.created
+if: { fact: contact.name, operator: startsWith, value: 'TwinB' }
+do:
+  - assign: { pool: [Ben Sales, Cara Support] }
 `;
 
 const { ben, cara } = DEMO.members;
@@ -56,5 +68,18 @@ describe('assignment pools (e2e)', () => {
     const runs = await admin(h, 'GET', `/admin/runs?contact=${contact.id}&rule=least-open-pair`);
     const run = await admin(h, 'GET', `/admin/runs/${runs.body.data[0].id}`);
     expect(JSON.stringify(run.body)).toContain('least-open: Ben Sales has');
+  });
+
+  // Two rules writing the same pool: each keeps its own turn (its counter is named by rule id and
+  // action index, not by the pool's label). A shared counter, taken in turns A, B, A, B, would give
+  // every A contact one member and every B contact the other.
+  it('two rules with the same pool each rotate over both members', async () => {
+    const seen: Record<'A' | 'B', string[]> = { A: [], B: [] };
+    for (const [i, twin] of (['A', 'B', 'A', 'B'] as const).entries()) {
+      const contact = await newContact(h, `Twin${twin} ${i}`);
+      seen[twin].push(await eventually(async () => (await assigneeOf(h, contact.id as string)) ?? undefined));
+    }
+    expect(new Set(seen.A)).toEqual(new Set([ben, cara]));
+    expect(new Set(seen.B)).toEqual(new Set([ben, cara]));
   });
 });

@@ -7,6 +7,7 @@ import { SINCE_UNITS, type SinceKey } from '../../matching/clock';
 import {
   FACT_ROOTS,
   factUnavailableReason,
+  FAILURE_OUTSIDE_ARM,
   lookupField,
   type FactRoot,
   type FieldType,
@@ -183,6 +184,10 @@ function resolveFact(
     segments = parsed as string[];
   }
   const factRoot = root as FactRoot;
+  if (factRoot === 'failure' && ctx.failureArms === 0) {
+    ctx.error(factPath, 'unavailable-fact', FAILURE_OUTSIDE_ARM);
+    return undefined;
+  }
   const unavailable = (kinds ?? []).map((k) => factUnavailableReason(factRoot, k)).find(Boolean);
   if (unavailable) {
     ctx.error(factPath, 'unavailable-fact', `${unavailable}, and this rule listens to ${kinds!.join(', ')}`);

@@ -164,3 +164,24 @@ describe('names in segment filters against a CRM snapshot', () => {
     expect(segmentRule(filters)).toEqual(expected);
   });
 });
+
+describe("a pool's roles against a CRM snapshot", () => {
+  const withRoles: CrmSnapshot = {
+    ...snapshot,
+    members: [{ id: 'm1', name: 'Ana Costa', email: 'ana@demo.test', status: 'active', role: 'Billing' }],
+  };
+  it.each<[string, string, CrmSnapshot, string[]]>([
+    ['a role some member holds (any case)', '{ role: billing }', withRoles, []],
+    ['the string form', "'role: Billing'", withRoles, []],
+    [
+      'a role nobody holds',
+      '{ role: biling }',
+      withRoles,
+      [`5:33 unknown-name: unknown role "biling" ${taken} (did you mean "Billing"?); ${fix}`],
+    ],
+    // A snapshot whose members carry no role cannot tell a missing role from an old snapshot.
+    ['a snapshot without roles: not checked', '{ role: biling }', snapshot, []],
+  ])('%s', (_, entry, snap, expected) => {
+    expect(problemsOf(`assign: { pool: [Ana Costa, ${entry}] }`, snap)).toEqual(expected);
+  });
+});

@@ -94,6 +94,8 @@ function lookup(use: NameUse, s: CrmSnapshot): Lookup | undefined {
         labels: members.flatMap(memberLabels),
       };
     }
+    case 'role':
+      return roleLookup(use.name, s);
     case 'custom field': {
       const field = findByNameOrId(s.customFields, use.name, (f) => [f.fieldKey]);
       const inactive = field && field.status && field.status.toUpperCase() !== 'ACTIVE';
@@ -115,6 +117,19 @@ function lookup(use: NameUse, s: CrmSnapshot): Lookup | undefined {
     case 'template':
       return templateLookup(use, s);
   }
+}
+
+/**
+ * A pool's role: some member holds it (case-insensitive, as the engine's pool matches). A snapshot
+ * taken before members carried their role cannot tell: not checked.
+ */
+function roleLookup(role: string, s: CrmSnapshot): Lookup | undefined {
+  const fold = (x: string) => x.trim().toLowerCase();
+  const roles = [
+    ...new Set(s.members.flatMap((m) => (typeof m.role === 'string' && m.role ? [m.role] : []))),
+  ];
+  if (roles.length === 0) return undefined;
+  return { found: roles.some((r) => fold(r) === fold(role)), labels: roles };
 }
 
 /**

@@ -111,8 +111,20 @@ export function eventDataShape(kind: string): FieldType {
   return { kind: 'any' };
 }
 
-export const FACT_ROOTS = ['event', 'contact', 'message', 'now'] as const;
+/**
+ * `failure.reason` (the failed action's recorded code: the CRM's error code, `http_404`, …) and
+ * `failure.class` (failed: refused; dead: retries used up): read only inside an `on-failure:` arm.
+ */
+export const FAILURE_SHAPE: FieldType = {
+  kind: 'object',
+  fields: { reason: str(), class: { kind: 'enum', values: ['failed', 'dead'] } },
+};
+
+export const FACT_ROOTS = ['event', 'contact', 'message', 'now', 'failure'] as const;
 export type FactRoot = (typeof FACT_ROOTS)[number];
+
+/** Why `failure.*` cannot be read where it is written (outside an on-failure arm). */
+export const FAILURE_OUTSIDE_ARM = 'fact "failure" only exists inside an on-failure arm';
 
 /** Why a fact cannot be used by a rule listening to `kind`, or undefined when it can. */
 export function factUnavailableReason(root: FactRoot, kind: string): string | undefined {
@@ -149,6 +161,8 @@ export function rootShape(root: FactRoot, kind: string | undefined): FieldType {
       return MESSAGE_SHAPE;
     case 'now':
       return date();
+    case 'failure':
+      return FAILURE_SHAPE;
     case 'event':
       return kind === undefined ? { kind: 'any' } : eventShape(kind);
   }

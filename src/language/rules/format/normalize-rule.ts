@@ -58,6 +58,7 @@ export function normalizeRule(
       ctx,
       (i) => actionPath(steps.timing, i),
       steps.itemKinds,
+      steps.itemInFailure,
     );
   const { goal, goalWithinMs } = checkGoal(raw.goal, ctx);
   const window = raw.window === undefined ? undefined : checkWindow(raw.window, ['window'], timezone, ctx);
@@ -138,6 +139,8 @@ function checkActionsFit(
   pathOf: (action: number) => YamlPath,
   /** Per action, the kinds its templates read (an on-event arm: its wait's `until` events). */
   itemKinds: readonly (readonly string[] | undefined)[] = [],
+  /** Per action, whether it lies in an on-failure arm (its templates may read failure.*). */
+  itemInFailure: readonly boolean[] = [],
 ): void {
   const kinds = trigger === 'schedule' ? [] : trigger;
   const noContact = kinds.find((k) => factUnavailableReason('contact', k));
@@ -152,7 +155,7 @@ function checkActionsFit(
     if (reason) return ctx.error(at, 'invalid-action', reason);
     const facts = trigger === 'schedule' ? trigger : (itemKinds[i] ?? trigger);
     for (const t of def.templates?.(action) ?? [])
-      for (const problem of templateProblems(t.text, facts))
+      for (const problem of templateProblems(t.text, facts, { inFailureArm: itemInFailure[i] === true }))
         (problem.severity === 'warning' ? ctx.warn : ctx.error).call(
           ctx,
           [...at, action.type, ...t.path],

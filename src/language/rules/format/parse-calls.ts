@@ -5,7 +5,7 @@
 // point at the call in the rule.
 import { isPlainObject } from './rule-context';
 import { MAX_CALL_DEPTH } from './step-lists';
-import { walkSteps, type StepWalk } from './parse-steps';
+import { walkFailure, walkSteps, type StepWalk } from './parse-steps';
 import { hint } from './suggest';
 import type { YamlPath } from './yaml-source';
 
@@ -64,7 +64,11 @@ export function walkCall(
     repeats: [],
     repeat: undefined,
   };
+  const from = walk.items.length;
   walkSteps(substitute(list.steps, given) as unknown[], ['do'], inner, kinds, 'arm');
+  // `on-failure:` of the call, written in the rule: any of the list's actions failing takes it.
+  if (item['on-failure'] !== undefined)
+    walkFailure(item['on-failure'], at, walk, kinds, { from, to: walk.items.length });
 }
 
 /** `{{with.x}}` in the list's strings, replaced by the call's value (a lone placeholder keeps the value's type). */

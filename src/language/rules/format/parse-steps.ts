@@ -22,6 +22,8 @@ export interface ParsedSteps {
   items: (RuleAction | undefined)[];
   /** Per action, the event kinds its facts come from (StepWalk.itemKinds). */
   itemKinds: (readonly string[] | undefined)[];
+  /** Per action, whether it lies inside an `on-failure:` arm (its templates may read failure.*). */
+  itemInFailure: boolean[];
   timing: Pick<RuleDefinition, 'waits' | 'actionWindows' | 'actionSteps' | 'actionPaths' | 'branches'>;
   /** Per action, the call / repetition it came from; undefined when every action is written in the rule. */
   origins?: (ActionOrigin | undefined)[];
@@ -34,6 +36,7 @@ export interface StepWalk {
   items: (RuleAction | undefined)[];
   /** The event kinds each action's facts come from: an on-event arm's are its wait's `until` events. */
   itemKinds: (readonly string[] | undefined)[];
+  itemInFailure: boolean[];
   paths: YamlPath[];
   waits: WaitStep[];
   branches: BranchStep[];
@@ -72,6 +75,7 @@ export function parseSteps(
     timezone: rule.timezone,
     items: [],
     itemKinds: [],
+    itemInFailure: [],
     paths: [],
     waits: [],
     branches: [],
@@ -94,6 +98,7 @@ export function parseSteps(
   return {
     items,
     itemKinds: walk.itemKinds,
+    itemInFailure: walk.itemInFailure,
     timing: {
       ...(waits.length > 0 ? { waits } : {}),
       ...positions,
@@ -116,7 +121,11 @@ export function walkSteps(
     const at = [...path, i];
     if (isWaitItem(item)) {
       const index = walk.waits.length;
+      // A wait's unless / until read the facts of its wake-up and of later events, never failure.*.
+      const arms = ctx.failureArms;
+      ctx.failureArms = 0;
       const wait = parseWait(item, at, ctx, kinds);
+      ctx.failureArms = arms;
       const outcomes = 'on-event' in item || 'on-timeout' in item;
       walk.waits.push({ beforeAction: walk.items.length, ms: 0, ...wait });
       if (outcomes) return walkOutcomes(item, at, walk, kinds, index, wait?.until?.events);
@@ -148,6 +157,7 @@ export function walkSteps(
     walk.paths.push(walk.callSite ?? at);
     walk.origins.push(originOf(walk, at));
     walk.itemKinds.push(kinds);
+    walk.itemInFailure.push(walk.ctx.failureArms > 0);
     const parsed = parseAction(isPlainObject(item) ? action : item, at, ctx);
     walk.items.push(withActionCategory(parsed, category, at, ctx));
     if (onFailure !== undefined) walkFailure(onFailure, at, walk, kinds);
@@ -164,13 +174,22 @@ function originOf(walk: StepWalk, at: YamlPath): ActionOrigin | undefined {
 }
 
 /**
- * `on-failure:` of the action just walked: a branch right after it, taken by the runner when the
- * action ends failed or dead (never uncertain: a message that may have gone out is not followed
+ * `on-failure:` of the action (or, with `covers`, the called list) just walked: a branch right
+ * after it, taken by the runner when the action (any action of the list) ends failed or dead (never uncertain: a message that may have gone out is not followed
  * by its fallback); otherwise its empty `succeeded` arm, and the run goes on.
  */
-function walkFailure(raw: unknown, at: YamlPath, walk: StepWalk, kinds: readonly string[] | undefined): void {
+export function walkFailure(
+  raw: unknown,
+  at: YamlPath,
+  walk: StepWalk,
+  kinds: readonly string[] | undefined,
+  covers?: BranchStep['covers'],
+): void {
   const step = openBranch('failure', at, walk);
+  if (covers) step.covers = covers;
+  walk.ctx.failureArms++; // failure.* is readable inside the arm, nowhere else
   step.arms.push(walkArm(raw, [...at, 'on-failure'], 'on-failure', walk, kinds, undefined, true));
+  walk.ctx.failureArms--;
   step.arms.push({ label: 'succeeded', from: walk.items.length, to: walk.items.length });
   step.end = walk.items.length;
 }

@@ -8,6 +8,8 @@ export class RuleContext {
   private count = 0;
   /** A context for another file (a called step list): its errors count for the rule too. */
   private parent?: RuleContext;
+  /** How many `on-failure:` arms the walk is inside: `failure.*` may be read only when > 0. */
+  failureArms = 0;
 
   /** `calendars`: the named calendars of the messaging policy (policy.yaml), for `window: { calendar }`. */
   constructor(
@@ -22,6 +24,7 @@ export class RuleContext {
   within(at: Locator): RuleContext {
     const child = new RuleContext(at, this.problems, this.calendars, this.stepLists);
     child.parent = this;
+    child.failureArms = this.failureArms;
     return child;
   }
 

@@ -117,6 +117,11 @@ export interface BranchStep {
   /** Where it is written, relative to the rule (['do', 1] or ['do', 1, 'else', 0]). */
   source: (string | number)[];
   arms: BranchArm[];
+  /**
+   * failure of a `call:`: the called list's actions [from, to); any of them ending failed or dead
+   * takes on-failure, and the list's actions after it are skipped. Without it: action at - 1 alone.
+   */
+  covers?: { from: number; to: number };
 }
 
 export interface BranchArm {
@@ -193,10 +198,18 @@ export interface EvaluationFacts {
   contact?: Record<string, unknown>;
   message?: Record<string, unknown>;
   now: Date;
+  /** Inside an on-failure arm: the failed action's reason and class (src/language/rules/gates/failure-facts.ts). */
+  failure?: FailureFacts;
   /** The contact before this event: read only when a rule listening to the event uses a change operator. */
   previous?: PreviousState;
   /** Stage and member names of change operators resolved to ids (conditions compare ids). */
   names?: NameResolver;
+}
+
+/** `failure.*` in an on-failure arm: the failed action's recorded code and whether it was refused or ran out of retries. */
+export interface FailureFacts {
+  reason: string;
+  class: 'failed' | 'dead';
 }
 
 /** What the engine knew of the contact before this event (src/pipeline/contact-mirror, the mirror). */

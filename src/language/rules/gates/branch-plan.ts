@@ -40,7 +40,10 @@ export function nextControl(
   return best?.control;
 }
 
-/** The branch and arm not taken that action `action` lies in, if any: the action is skipped. */
+/**
+ * The branch and arm not taken that action `action` lies in, if any: the action is skipped. The
+ * rest of a called list whose `on-failure:` was taken counts as its arm `call`, not taken.
+ */
 export function armNotTaken(
   plan: BranchPlan,
   decided: ReadonlyMap<number, number>,
@@ -48,16 +51,28 @@ export function armNotTaken(
 ): { branch: number; arm: BranchArm } | undefined {
   for (const [branch, taken] of decided) {
     const step = plan.branches?.[branch];
+    const list = step?.covers;
+    if (list && step.arms[taken]?.label === 'on-failure' && action >= list.from && action < list.to)
+      return { branch, arm: { label: 'call', ...list } };
     const arm = step?.arms.find((a, i) => i !== taken && action >= a.from && action < a.to);
     if (arm) return { branch, arm };
   }
   return undefined;
 }
 
-/** The `on-failure:` branch of action `action` (its index in the plan's branches), if it has one. */
+/**
+ * The `on-failure:` branch that action `action` failing takes (its index in the plan's branches):
+ * its own, else that of the innermost `call:` whose list holds it. Undefined when none.
+ */
 export function failureBranchOf(plan: BranchPlan | undefined, action: number): number | undefined {
-  const i = plan?.branches?.findIndex((b) => b.kind === 'failure' && b.at === action + 1) ?? -1;
-  return i === -1 ? undefined : i;
+  let found: { i: number; size: number } | undefined;
+  (plan?.branches ?? []).forEach((b, i) => {
+    if (b.kind !== 'failure') return;
+    const { from, to } = b.covers ?? { from: b.at - 1, to: b.at };
+    if (action < from || action >= to) return;
+    if (!found || to - from < found.size) found = { i, size: to - from };
+  });
+  return found?.i;
 }
 
 /** A number in [0, 1) from rule id, rule version and contact id: the same contact, the same arm. */

@@ -74,6 +74,9 @@ describe('mockedOutcome', () => {
       'http-request "erp-lookup" answered 500: the run ends there (retried, then dead), later actions are skipped',
     ],
   ])('%p goes on: %p', (answer, goesOn, note) => {
-    expect(mockedOutcome(action, { 'erp-lookup': answer })).toEqual({ goesOn, note });
+    const failure = goesOn
+      ? {}
+      : { failure: { reason: `http_${answer.status}`, class: answer.status === 404 ? 'failed' : 'dead' } };
+    expect(mockedOutcome(action, { 'erp-lookup': answer })).toEqual({ goesOn, note, ...failure });
   });
 });

@@ -5,7 +5,7 @@
 import type { HttpRequestAction } from '../../catalogue/http-request.action';
 import { mapResponse } from '../../catalogue/response-path';
 import { isPlainObject, type RuleContext } from '../format/rule-context';
-import type { RuleAction, RuleDefinition } from '../format/rule-types';
+import type { FailureFacts, RuleAction, RuleDefinition } from '../format/rule-types';
 
 export type MockedResponse = { status: number; json?: unknown };
 export type MockedResponses = Record<string, MockedResponse>;
@@ -45,7 +45,7 @@ export function checkMockedResponses(
 export function mockedOutcome(
   action: HttpRequestAction,
   responses: MockedResponses,
-): { goesOn: boolean; note: string } {
+): { goesOn: boolean; note: string; failure?: FailureFacts } {
   const answer = responses[action.name] ?? { status: 200 };
   const step = `http-request "${action.name}" answered ${answer.status}`;
   if (answer.status >= 200 && answer.status <= 299) {
@@ -53,6 +53,12 @@ export function mockedOutcome(
     const shown = Object.entries(saved).map(([k, v]) => `steps.${action.name}.${k} = ${JSON.stringify(v)}`);
     return { goesOn: true, note: shown.length ? `${step}, saved ${shown.join(', ')}` : step };
   }
-  const how = answer.status >= 500 || [408, 429].includes(answer.status) ? 'retried, then dead' : 'failed';
-  return { goesOn: false, note: `${step}: the run ends there (${how}), later actions are skipped` };
+  const retried = answer.status >= 500 || [408, 429].includes(answer.status);
+  const how = retried ? 'retried, then dead' : 'failed';
+  return {
+    goesOn: false,
+    note: `${step}: the run ends there (${how}), later actions are skipped`,
+    // What an on-failure arm reads, as the engine records it (failure-facts.ts).
+    failure: { reason: `http_${answer.status}`, class: retried ? 'dead' : 'failed' },
+  };
 }

@@ -75,4 +75,39 @@ describe('on-failure', () => {
     expect(report.problems).toEqual([]);
     expect(report.results.map((r) => [r.passed, r.details])).toEqual([[true, []]]);
   });
+
+  // failure.reason / failure.class: the mocked status as the engine records it (http_<status>),
+  // read by a switch and a template of the arm. `expect: none` fails the case, so its details
+  // show what ran and what it rendered.
+  it.each<[number, string, string]>([
+    [404, 'not-found', 'erp: http_404 (failed)'],
+    [503, 'erp-down', 'erp: http_503 (dead)'],
+  ])('rule tests: a %s answer gives the arm its reason and class', async (status, tag, text) => {
+    const { ruleSet, problems } = load(
+      RULE.replace(
+        '      - add-tag: erp-sync-failed\n',
+        [
+          "      - set-field: { key: sync_error, value: 'erp: {{failure.reason}} ({{failure.class}})' }",
+          '      - switch:',
+          '          cases:',
+          '            missing:',
+          '              if: { fact: failure.reason, operator: equal, value: http_404 }',
+          '              do: [add-tag: not-found]',
+          '          default: [add-tag: erp-down]',
+          '',
+        ].join('\n'),
+      ),
+    );
+    expect(problems).toEqual([]);
+    const report = await runRuleTests(ruleSet!, [
+      {
+        path: 'r/rules.test.yaml',
+        text: `tests:\n  - name: case\n    event: { type: contact.updated }\n    responses: { erp: { status: ${status} } }\n    expect: none\n`,
+      },
+    ]);
+    const details = report.results[0].details.join('\n').split('diff:')[0]; // what ran
+    expect(details).toContain(`renders "${text}"`);
+    expect(details).toContain(`add-tag "${tag}"`);
+    expect(details).not.toContain(`add-tag "${tag === 'not-found' ? 'erp-down' : 'not-found'}"`);
+  });
 });

@@ -7,7 +7,7 @@ import type { EvaluationFacts, RuleAction } from '../format/rule-types';
 
 /** The rendered text of each templated value, in the action's order; [] when it has none. */
 export function renderedTexts(action: RuleAction, facts: EvaluationFacts): string[] {
-  const view = { contact: facts.contact, event: facts.event, message: facts.message };
+  const view = { contact: facts.contact, event: facts.event, message: facts.message, failure: facts.failure };
   return (actionDefinition(action.type).templates?.(action) ?? [])
     .filter((t) => isTemplated(t.text))
     .map((t) => renderTemplate(t.text, view));

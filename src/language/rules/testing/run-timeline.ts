@@ -6,7 +6,13 @@
 import type { CompiledRuleSet } from '../../matching/compiled-rule-set';
 import { formatEvaluation } from '../../matching/format-explain';
 import { durationText } from '../../matching/format-timing';
-import type { EvaluationFacts, RuleAction, RuleDefinition, WaitStep } from '../format/rule-types';
+import type {
+  EvaluationFacts,
+  FailureFacts,
+  RuleAction,
+  RuleDefinition,
+  WaitStep,
+} from '../format/rule-types';
 import { heldByControlArm } from '../gates/control-hold';
 import { armNotTaken, decideBranch, failureBranchOf, nextControl, splitPoint } from '../gates/branch-plan';
 import { gateBefore, goalMet, limitPeriod, unlessHolds, untilMatches } from '../gates/run-gates';
@@ -186,7 +192,7 @@ export class RunTimeline {
     if (!run.started && rule.limit && !this.takeLimit(run, now)) return;
     for (; run.next < rule.actions.length; run.next++) {
       if (rule.branches) {
-        const before = this.branchesBefore(run, withAwaited(run, facts));
+        const before = this.branchesBefore(run, withAwaited(run, facts, { branch: true }));
         if (before === false) continue;
         if (before !== true)
           return this.sleep(run, now.getTime() + before.ms, `waiting ${durationText(before.ms)}`, before);
@@ -234,17 +240,18 @@ export class RunTimeline {
       if (action.type === 'http-request') {
         const answer = mockedOutcome(action, this.responses);
         this.note(now, rule, answer.note);
-        if (!answer.goesOn && !this.tookFailureArm(run, now)) break;
+        if (!answer.goesOn && !this.tookFailureArm(run, now, answer.failure!)) break;
       }
     }
     this.pending = this.pending.filter((r) => r !== run);
   }
 
   /** A failed action with `on-failure:`: its arm is taken (as the engine's runner does) and the run goes on. */
-  private tookFailureArm(run: PendingRun, now: Date): boolean {
+  private tookFailureArm(run: PendingRun, now: Date, failure: FailureFacts): boolean {
     const branch = failureBranchOf(run.rule, run.next);
     if (branch === undefined) return false;
     run.decided.set(branch, 0);
+    run.failures = [...(run.failures ?? []), { branch, arm: 0, failure }];
     run.path.push('on-failure');
     this.note(now, run.rule, 'branch: on-failure');
     return true;

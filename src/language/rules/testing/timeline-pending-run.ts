@@ -1,6 +1,7 @@
 // A run in the offline timeline (rule tests' simulated clock): where it stands, and the facts its
 // steps read after a wait that an event ended. Pure.
 import type { EvaluationFacts, RuleDefinition, WaitStep } from '../format/rule-types';
+import { failureFactsAt, type FailureEntry } from '../gates/failure-facts';
 
 export interface PendingRun {
   rule: RuleDefinition;
@@ -15,10 +16,21 @@ export interface PendingRun {
   decided: Map<number, number>;
   path: string[];
   awaited?: EvaluationFacts['event'];
+  /** The on-failure arms taken, with the failure each read (failure.*). */
+  failures?: FailureEntry[];
 }
 
-/** After a wait ended by its event: event.* / message.* read that event. */
-export function withAwaited(run: PendingRun, facts: EvaluationFacts): EvaluationFacts {
+/**
+ * After a wait ended by its event: event.* / message.* read that event. Inside an on-failure arm:
+ * failure.* reads the failed action's (`branch`: for a branch before the next action).
+ */
+export function withAwaited(
+  run: PendingRun,
+  input: EvaluationFacts,
+  { branch = false } = {},
+): EvaluationFacts {
+  const failure = failureFactsAt(run.rule, run.failures, run.next, { branch });
+  const facts = failure ? { ...input, failure } : input;
   if (!run.awaited) return facts;
   const { message: _trigger, ...rest } = facts;
   const message = run.awaited.type.startsWith('message.') ? run.awaited.data : undefined;

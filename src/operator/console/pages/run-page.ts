@@ -73,7 +73,7 @@ function messageSkips(actions: RunActionView[]) {
     const later = actions.filter((b) => b.index > a.index && b.status === 'succeeded').map((b) => b.index);
     return {
       index: a.index,
-      text: `${actionShown(a.action)} was not sent: ${a.reason}${a.errorMessage ? ` (${a.errorMessage})` : ''}`,
+      text: `${actionShown(a.action)} was not ${(a.action as { type?: string }).type === 'assign' ? 'done' : 'sent'}: ${a.reason}${a.errorMessage ? ` (${a.errorMessage})` : ''}`,
       later: later.length
         ? `Later actions (${later.map((i) => `#${i}`).join(', ')}) ran anyway, as if the message had gone out.`
         : '',

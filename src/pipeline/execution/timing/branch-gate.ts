@@ -15,7 +15,7 @@ export function branchEntry(
 ): TimelineEntry {
   const plan = run.timing!;
   const step = plan.branches![branch];
-  const facts = factsAfterWaits(run, contact, now);
+  const facts = factsAfterWaits(run, contact, now, step.at);
   const decision = decideBranch(step, {
     facts,
     timezone: plan.timezone,

@@ -67,3 +67,49 @@ describe('what the templates of an action read', () => {
     expect(facts.event).toEqual(templateFactsOf(r, {}, {}).event);
   });
 });
+
+describe('failure.* of an on-failure arm, as its branch entry keeps it', () => {
+  // Action 0 failed; its arm holds action 1; action 2 comes after.
+  const timing = {
+    ruleVersion: 'v1',
+    branches: [
+      {
+        kind: 'failure',
+        at: 1,
+        end: 2,
+        afterWaits: 0,
+        arms: [
+          { label: 'on-failure', from: 1, to: 2 },
+          { label: 'succeeded', from: 2, to: 2 },
+        ],
+      },
+    ],
+  } as unknown as RunRow['timing'];
+  const taken: TimelineEntry = {
+    at,
+    step: 'branch',
+    action: 1,
+    branch: 0,
+    arm: 0,
+    label: 'on-failure',
+    failure: { reason: 'outside_messaging_window', class: 'failed' },
+  };
+  const failed = { ...run([taken]), timing };
+
+  const refused = { reason: 'outside_messaging_window', class: 'failed' };
+  // A branch met before action 2 may be the arm's last step (an if closing it): it still reads them.
+  it.each<[string, RunRow, number, unknown, unknown]>([
+    ['an action in the arm', failed, 1, refused, refused],
+    ['an action after the arm', failed, 2, undefined, refused],
+    [
+      'the arm not taken',
+      { ...run([{ ...taken, arm: 1, failure: undefined }]), timing },
+      1,
+      undefined,
+      undefined,
+    ],
+  ])('%s', (_, r, action, inTemplate, inBranch) => {
+    expect(templateFactsOf(r, {}, {}, action).failure).toEqual(inTemplate);
+    expect(factsAfterWaits(r, {}, new Date(at), action).failure).toEqual(inBranch);
+  });
+});

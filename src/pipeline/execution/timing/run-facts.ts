@@ -5,6 +5,7 @@
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import { timelineProgress, type TimelineEntry } from '../../../persistence/ledger/run-timeline-entry';
 import type { EvaluationFacts } from '../../../language/rules/format/rule-types';
+import { failureFactsAt } from '../../../language/rules/gates/failure-facts';
 
 /** The facts a woken run's `unless` reads: its trigger, the contact as it is now, the time now. */
 export function factsOf(run: RunRow, contact: Record<string, unknown>, now: Date): EvaluationFacts {
@@ -21,9 +22,19 @@ export function awaitedEventOf(timeline: readonly TimelineEntry[] | null | undef
   return ended.sort((a, b) => b[0] - a[0])[0]?.[1] as EvaluationFacts['event'] | undefined;
 }
 
-/** Trigger facts, unless a wait ended with its awaited event: then event.* / message.* read that one. */
-export function factsAfterWaits(run: RunRow, contact: Record<string, unknown>, now: Date): EvaluationFacts {
-  const facts = factsOf(run, contact, now);
+/**
+ * Trigger facts, unless a wait ended with its awaited event: then event.* / message.* read that one.
+ * `at`: the action the branch reading them comes before; inside an on-failure arm failure.* is set.
+ */
+export function factsAfterWaits(
+  run: RunRow,
+  contact: Record<string, unknown>,
+  now: Date,
+  at?: number,
+): EvaluationFacts {
+  const failure =
+    at === undefined ? undefined : failureFactsAt(run.timing, run.timeline, at, { branch: true });
+  const facts = { ...factsOf(run, contact, now), ...(failure ? { failure } : {}) };
   const event = awaitedEventOf(run.timeline);
   if (!event) return facts;
   const { message: _trigger, ...rest } = facts;
@@ -35,15 +46,18 @@ export function factsAfterWaits(run: RunRow, contact: Record<string, unknown>, n
 }
 
 /**
- * What an action's templates read ({{contact.*}}, {{event.*}}, {{message.*}}, {{steps.*}}): the
- * trigger, or after a wait that ended with its event (on-event and below it), that event.
+ * What action `action`'s templates read ({{contact.*}}, {{event.*}}, {{message.*}}, {{steps.*}},
+ * {{failure.*}} in an on-failure arm): the trigger, or after a wait that ended with its event
+ * (on-event and below it), that event.
  */
 export function templateFactsOf(
   run: RunRow,
   contact: unknown,
   steps: Record<string, Record<string, unknown>>,
+  action?: number,
 ) {
   const event = awaitedEventOf(run.timeline) ?? run.event_payload ?? undefined;
   const message = String(event?.type ?? '').startsWith('message.') ? event?.data : undefined;
-  return { contact, event, message, steps };
+  const failure = action === undefined ? undefined : failureFactsAt(run.timing, run.timeline, action);
+  return { contact, event, message, steps, ...(failure ? { failure } : {}) };
 }

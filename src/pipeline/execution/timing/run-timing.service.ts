@@ -8,7 +8,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { warnMessageSkip } from '../message-skip-log';
 import { CrmApiError } from '../../../language/crm-terms/crm-errors';
 import { CrmReads } from '../../../outbound/crm-gateway/crm-reads';
-import type { ActionResultsRepository } from '../../../persistence/ledger/action-results.repository';
+import type {
+  ActionResultsRepository,
+  ActionRow,
+} from '../../../persistence/ledger/action-results.repository';
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import type { RunsRepository } from '../../../persistence/ledger/runs.repository';
 import {
@@ -20,6 +23,7 @@ import { ActionsQueue } from '../../../runtime/queues/actions-queue.service';
 import { gateBefore, unlessHolds } from '../../../language/rules/gates/run-gates';
 import { ENGINE_CLOCK, type EngineClock } from '../../../runtime/config/engine-clock';
 import { armNotTaken, failureBranchOf, nextControl } from '../../../language/rules/gates/branch-plan';
+import { failureReason } from '../../../language/rules/gates/failure-facts';
 import { branchEntry } from './branch-gate';
 import { factsOf } from './run-facts';
 import { RuleLimitService } from './rule-limit.service';
@@ -214,15 +218,17 @@ export class RunTimingService {
   async takeFailureArm(
     ledger: TimingLedger,
     run: RunRow,
-    action: number,
+    row: Pick<ActionRow, 'action_index' | 'error_code' | 'http_status'>,
     outcome: 'failed' | 'dead',
   ): Promise<boolean> {
+    const action = row.action_index;
     const branch = failureBranchOf(run.timing ?? undefined, action);
     if (branch === undefined) return false;
     const decided = timelineProgress(run.timeline ?? []).decided.get(branch);
     if (decided !== undefined) return run.timing!.branches![branch].arms[decided].label === 'on-failure';
     const at = this.clock.now().toISOString();
-    const detail = `action ${action + 1} ended ${outcome}`;
+    const reason = failureReason(row.error_code, row.http_status);
+    const detail = `action ${action + 1} ended ${outcome}: ${reason}`;
     await this.record(ledger, run, {
       at,
       step: 'branch',
@@ -232,6 +238,7 @@ export class RunTimingService {
       label: 'on-failure',
       reason: outcome,
       detail,
+      failure: { reason, class: outcome },
     });
     this.logger.log(`rule ${run.rule_id}: run ${run.id} took on-failure of action ${action + 1}`);
     return true;

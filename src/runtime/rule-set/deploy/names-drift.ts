@@ -13,7 +13,7 @@ export interface MissingName {
   message: string;
 }
 
-const KINDS = ['custom field', 'tag', 'stage', 'member', 'channel', 'template'];
+const KINDS = ['custom field', 'tag', 'stage', 'member', 'role', 'channel', 'template'];
 
 export function missingNames(files: Record<string, string>, live: CrmSnapshot): MissingName[] {
   return loadRulesFromFiles(versionFiles(files), { snapshot: live })
