@@ -103,18 +103,18 @@ describe('messages not sent', () => {
     const same = await run('route-billing');
     await skipped(same, 0, 'assign', 'no_change', at);
     const repo = new ActionResultsRepository(db.dataSource.manager);
-    const listed = await repo.skippedMessages({ ...MESSAGE_SKIP_KINDS, since }, 10);
+    const listed = await repo.views.skippedMessages({ ...MESSAGE_SKIP_KINDS, since }, 10);
     expect(listed.map((s) => [s.runId, s.reason]).sort()).toEqual(
       [
         [full, 'pool_full'],
         [empty, 'pool_empty'],
       ].sort(),
     );
-    expect(await repo.countSkippedMessages({ ...MESSAGE_SKIP_KINDS, since })).toEqual({
+    expect(await repo.views.countSkippedMessages({ ...MESSAGE_SKIP_KINDS, since })).toEqual({
       pool_full: 1,
       pool_empty: 1,
     });
-    const rows = (await new RunsRepository(db.dataSource.manager).list({
+    const rows = (await new RunsRepository(db.dataSource.manager).views.list({
       rule: 'route-billing',
       skipsOf: MESSAGE_SKIP_KINDS,
       limit: 10,

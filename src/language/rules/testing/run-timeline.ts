@@ -22,6 +22,7 @@ import type { SentMessage } from '../../policy/judge-message';
 import { renderedTexts } from './rendered-texts';
 import { withAwaited, type PendingRun } from './timeline-pending-run';
 import { GuardedContact, skipText, type SkipOf } from './live-guards';
+import { enrolmentRefusal } from './timeline-enrolment';
 
 export interface TimelineAction {
   action: RuleAction;
@@ -116,22 +117,13 @@ export class RunTimeline {
     }
   }
 
-  /** once / at-most / cooldown, per contact (a test case is about one contact). */
+  /** once / at-most / cooldown, per contact (timeline-enrolment.ts). */
   private enrol(rule: RuleDefinition, now: Date): boolean {
     const starts = this.runsPerContact.get(rule.id) ?? [];
-    const max = rule.once ? 1 : rule.atMost;
-    const last = starts[starts.length - 1];
-    let why: string | undefined;
-    if (max !== undefined && starts.length >= max)
-      why = `already ran ${starts.length} time(s) for this contact (at most ${max})`;
-    else if (rule.cooldownMs !== undefined && last !== undefined && now.getTime() - last < rule.cooldownMs)
-      why = `in cooldown until ${new Date(last + rule.cooldownMs).toISOString()}`;
-    if (why) {
-      this.note(now, rule, `suppressed: ${why}`);
-      return false;
-    }
-    this.runsPerContact.set(rule.id, [...starts, now.getTime()]);
-    return true;
+    const why = enrolmentRefusal(rule, starts, now);
+    if (why) this.note(now, rule, `suppressed: ${why}`);
+    else this.runsPerContact.set(rule.id, [...starts, now.getTime()]);
+    return !why;
   }
 
   private cancelledBy(run: PendingRun, facts: EvaluationFacts): void {
