@@ -14,10 +14,15 @@ export function resolveAction(
   directory: CrmDirectory,
   action: RuleAction,
   facts: TemplateView = {},
-  /** dryRun: no round-robin draw (plans); member: how the runner picks members (recorded draws). */
-  /** pool: how the runner draws from a pool (recorded draws); else the directory's own choice. */
+  /**
+   * dryRun: no draw (plans, previews): no round-robin draw, a pool's next turn peeked, not taken;
+   * rotation: the pool's turn counter (poolRotationOf) a preview peeks; member: how the runner picks
+   * members (recorded draws); pool: how the runner draws from a pool (recorded draws); else the
+   * directory's own choice.
+   */
   options: {
     dryRun?: boolean;
+    rotation?: string;
     member?: (name: string) => Promise<string>;
     pool?: (spec: PoolSpec) => Promise<PoolChoice>;
   } = {},
@@ -30,6 +35,8 @@ export function resolveAction(
     directory,
     render: (text) => renderTemplate(text, facts),
     member,
-    pool: options.pool ?? ((spec) => directory.choosePoolMember(spec)),
+    pool:
+      options.pool ??
+      ((spec) => directory.choosePoolMember(spec, options.rotation, { peek: options.dryRun === true })),
   });
 }

@@ -177,7 +177,12 @@ export class CrmDirectory {
    * /v1/contacts?assigneeIds=<id>&status=active&limit=1, its `total`: the conversations list has
    * no assignee filter), at most one count per member per POOL_OPEN_COUNT_STALENESS_MS.
    */
-  async choosePoolMember(spec: PoolSpec, rotation: string = poolRotation(spec)): Promise<PoolChoice> {
+  async choosePoolMember(
+    spec: PoolSpec,
+    rotation: string = poolRotation(spec),
+    /** peek: a preview's choice, the next turn read and not taken, so previews never move the rotation. */
+    options: { peek?: boolean } = {},
+  ): Promise<PoolChoice> {
     if (this.onlyCached) throw new NotCachedError('member', poolLabel(spec));
     const members = await this.members.get();
     const counted = spec.strategy === 'least-open' || spec.maxOpen !== undefined;
@@ -186,7 +191,8 @@ export class CrmDirectory {
       : undefined;
     // One counter per pool action (rotation: poolRotationOf), not per label: two rules writing the
     // same pool would otherwise share turns, each seeing every other member.
-    const turn = await this.redis.incr(`${this.rotationKey}:pool:${rotation}`);
+    const key = `${this.rotationKey}:pool:${rotation}`;
+    const turn = options.peek ? Number((await this.redis.get(key)) ?? 0) + 1 : await this.redis.incr(key);
     return chooseMember(spec, { members, openCounts, turn });
   }
 

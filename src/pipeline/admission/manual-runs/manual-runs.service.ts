@@ -9,6 +9,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { applyActionLocally, guardAction } from '../../../language/catalogue/action-guards';
+import { poolRotationOf } from '../../../language/assignment/pool-spec';
 import { resolveAction } from '../../../language/catalogue/resolve-action';
 import { ENGINE_CLOCK, type EngineClock } from '../../../runtime/config/engine-clock';
 import { CrmDirectory } from '../../../outbound/crm-gateway/crm-directory.service';
@@ -128,7 +129,7 @@ export class ManualRunsService {
       mode: evaluation.mode,
       paused,
       conditions: evaluation.trace,
-      actions: evaluation.matched ? await this.preview(evaluation.actions, contact) : [],
+      actions: evaluation.matched ? await this.preview(rule!.id, evaluation.actions, contact) : [],
       lines: formatEvaluation(rule!, evaluation),
     };
     if (opts.dryRun) return { ok: true, dryRun: true, explain, idempotencyKey: randomUUID() };
@@ -189,12 +190,18 @@ export class ManualRunsService {
   }
 
   /** What the runner would do with each action for this contact: the catalogue's guards, in order. */
-  private async preview(actions: readonly RuleAction[], start: Contact): Promise<ActionPreview[]> {
+  private async preview(
+    ruleId: string,
+    actions: readonly RuleAction[],
+    start: Contact,
+  ): Promise<ActionPreview[]> {
     let contact = start;
     const out: ActionPreview[] = [];
-    for (const action of actions) {
+    for (const [index, action] of actions.entries()) {
       try {
-        const resolved = await resolveAction(this.directory, action, {}, { dryRun: true });
+        // The pool's next turn for this rule's action, peeked: a preview never moves the rotation.
+        const rotation = poolRotationOf(ruleId, index);
+        const resolved = await resolveAction(this.directory, action, {}, { dryRun: true, rotation });
         const verdict = guardAction(resolved, contact);
         if (!verdict.proceed) {
           out.push({
