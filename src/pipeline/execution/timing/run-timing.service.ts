@@ -6,14 +6,9 @@
 // with the offline rule tests.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { warnMessageSkip } from '../message-skip-log';
-import { CrmApiError } from '../../../language/crm-terms/crm-errors';
 import { CrmReads } from '../../../outbound/crm-gateway/crm-reads';
-import type {
-  ActionResultsRepository,
-  ActionRow,
-} from '../../../persistence/ledger/action-results.repository';
+import type { ActionRow } from '../../../persistence/ledger/action-results.repository';
 import type { RunRow } from '../../../persistence/ledger/run-rows';
-import type { RunsRepository } from '../../../persistence/ledger/runs.repository';
 import {
   timelineProgress,
   type TimelineEntry,
@@ -22,21 +17,15 @@ import {
 import { ActionsQueue } from '../../../runtime/queues/actions-queue.service';
 import { gateBefore, unlessHolds } from '../../../language/rules/gates/run-gates';
 import { ENGINE_CLOCK, type EngineClock } from '../../../runtime/config/engine-clock';
-import { armNotTaken, failureBranchOf, nextControl } from '../../../language/rules/gates/branch-plan';
-import { failureReason } from '../../../language/rules/gates/failure-facts';
-import { branchEntry } from './branch-gate';
+import { armNotTaken, nextControl } from '../../../language/rules/gates/branch-plan';
+import { branchEntry, failureArmStep } from './branch-gate';
+import { freshContact } from './fresh-contact';
+import type { GateOutcome, TimingLedger } from './timing-ledger';
+
+export type { GateOutcome, TimingLedger } from './timing-ledger';
 import { factsOf } from './run-facts';
 import { RuleLimitService } from './rule-limit.service';
 import type { HostLimitedError } from '../../../language/net/egress-errors';
-
-/** The ledger of a run, used while the runner holds the contact's lease. */
-export interface TimingLedger {
-  runs: RunsRepository;
-  actions: ActionResultsRepository;
-}
-
-/** go: execute the action; skip: it was skipped (recorded); stop: the run sleeps or was cancelled. */
-export type GateOutcome = 'go' | 'skip' | 'stop';
 
 @Injectable()
 export class RunTimingService {
@@ -64,7 +53,7 @@ export class RunTimingService {
     };
     const wait = waiting?.for === 'wait' ? run.timing?.waits?.[waiting.wait ?? -1] : undefined;
     if (wait?.unless) {
-      const contact = await this.freshContact(run);
+      const contact = await freshContact(this.gateway, run);
       if (!contact) {
         await this.cancel(ledger, run, { ...base, step: 'cancelled', reason: 'contact_deleted' }, true);
         return;
@@ -193,7 +182,7 @@ export class RunTimingService {
         });
       }
       if (progress.resumed && !fresh) {
-        fresh = await this.freshContact(run);
+        fresh = await freshContact(this.gateway, run);
         if (!fresh)
           return this.cancel(
             ledger,
@@ -221,27 +210,13 @@ export class RunTimingService {
     row: Pick<ActionRow, 'action_index' | 'error_code' | 'http_status'>,
     outcome: 'failed' | 'dead',
   ): Promise<boolean> {
-    const action = row.action_index;
-    const branch = failureBranchOf(run.timing ?? undefined, action);
-    if (branch === undefined) return false;
-    const decided = timelineProgress(run.timeline ?? []).decided.get(branch);
-    if (decided !== undefined) return run.timing!.branches![branch].arms[decided].label === 'on-failure';
-    const at = this.clock.now().toISOString();
-    const reason = failureReason(row.error_code, row.http_status);
-    const detail = `action ${action + 1} ended ${outcome}: ${reason}`;
-    await this.record(ledger, run, {
-      at,
-      step: 'branch',
-      action: action + 1,
-      branch,
-      arm: 0,
-      label: 'on-failure',
-      reason: outcome,
-      detail,
-      failure: { reason, class: outcome },
-    });
-    this.logger.log(`rule ${run.rule_id}: run ${run.id} took on-failure of action ${action + 1}`);
-    return true;
+    const progress = timelineProgress(run.timeline ?? []);
+    const step = failureArmStep(run, progress, row, outcome, this.clock.now());
+    if (step.entry) {
+      await this.record(ledger, run, step.entry);
+      this.logger.log(`rule ${run.rule_id}: run ${run.id} took on-failure of action ${row.action_index + 1}`);
+    }
+    return step.taken;
   }
 
   /** An action in an arm the run did not take: skipped, the run goes on. */
@@ -311,16 +286,5 @@ export class RunTimingService {
   private async record(ledger: TimingLedger, run: RunRow, entry: TimelineEntry): Promise<void> {
     await ledger.runs.record(run.id, entry);
     run.timeline = [...(run.timeline ?? []), entry];
-  }
-
-  /** The contact as the CRM has it now; undefined when it was deleted. */
-  private async freshContact(run: RunRow): Promise<Record<string, unknown> | undefined> {
-    try {
-      const contact = await this.gateway.getContact(run.contact_id, { priority: run.priority });
-      return contact as unknown as Record<string, unknown>;
-    } catch (err) {
-      if (err instanceof CrmApiError && err.status === 404) return undefined;
-      throw err;
-    }
   }
 }
