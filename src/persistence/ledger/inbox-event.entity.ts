@@ -16,6 +16,18 @@ export interface InboxPayload {
 export type InboxStatus = 'pending' | 'processed' | 'failed';
 
 /**
+ * The decision on an event no rule matched, kept on its row instead of one `not_matched` run per
+ * listening rule: the rule set that judged it (`set`, and its deployed commit when known) and how
+ * many of its rules listened (`rules`). Which rules and why is rebuilt on demand (GET
+ * /admin/events/:id/explain) from the stored event, its previous contact and that rule set.
+ */
+export interface UnmatchedDecision {
+  set: string;
+  commit?: string;
+  rules: number;
+}
+
+/**
  * How a processed event ended when it is worth telling: `contact_gone` (the CRM no longer has the
  * contact: nothing to match), `mirror_skipped` (the payload could not update the contact mirror, see
  * `last_error`; the rules were still evaluated). Null: processed the ordinary way.
@@ -71,6 +83,10 @@ export class InboxEventEntity {
 
   @Column({ type: 'text', nullable: true })
   outcome!: InboxOutcome | null;
+
+  /** Processed with no rule matching: the compact decision (no runs rows). */
+  @Column({ type: 'jsonb', nullable: true })
+  unmatched!: UnmatchedDecision | null;
 
   @CreateDateColumn({ name: 'received_at', type: 'timestamptz' })
   receivedAt!: Date;

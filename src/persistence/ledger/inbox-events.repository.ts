@@ -2,7 +2,7 @@
 // mark, the reconciler's scan and the admin replay.
 import { affectedRows, returnedRows } from '../sql/returned-rows';
 import type { SnakeRow } from '../sql/snake-row';
-import type { InboxEventEntity, InboxOutcome } from './inbox-event.entity';
+import type { InboxEventEntity, InboxOutcome, UnmatchedDecision } from './inbox-event.entity';
 import { InboxEventViews, type Db } from './inbox-event-views.repository';
 
 export type {
@@ -140,6 +140,22 @@ export class InboxEventsRepository {
              WHERE id IN (SELECT unnest($${firstParam}::uuid[]) ORDER BY 1) AND status = 'pending' RETURNING id`,
       params: [[...ids].sort()],
     };
+  }
+
+  /**
+   * Events no rule matched, claimed in one statement with each one's decision on its row (no runs
+   * rows): pending → processed, ids locked in a fixed order. The ids claimed; an event no longer
+   * pending (another job claimed it) is left as it is.
+   */
+  async claimUnmatched(decisions: ReadonlyMap<string, UnmatchedDecision>): Promise<Set<string>> {
+    const rows: { id: string }[] = returnedRows(
+      await this.db.query(
+        `UPDATE inbox_events SET status = 'processed', processed_at = now(), unmatched = ($2::jsonb) -> id::text
+          WHERE id IN (SELECT unnest($1::uuid[]) ORDER BY 1) AND status = 'pending' RETURNING id`,
+        [[...decisions.keys()].sort(), JSON.stringify(Object.fromEntries(decisions))],
+      ),
+    );
+    return new Set(rows.map((r) => r.id));
   }
 
   /** `note` (why the mirror skipped the payload) replaces last_error; without one it is kept. */

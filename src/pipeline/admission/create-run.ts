@@ -10,6 +10,7 @@ import { canLoop, OWN_WRITE_LOOP, OWN_WRITE_LOOP_WINDOW_MS } from './loop-brake'
 import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import { EnrollmentsRepository } from '../../persistence/ledger/enrollments.repository';
 import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
+import type { UnmatchedDecision } from '../../persistence/ledger/inbox-event.entity';
 import type { RunPriority, RunStatus } from '../../persistence/ledger/run.entity';
 import type { RunInsert } from '../../persistence/ledger/run-rows';
 import { RunsRepository } from '../../persistence/ledger/runs.repository';
@@ -100,33 +101,35 @@ export async function createUnmatchedRuns(
   return pendingRunsOf(rows, await new RunsRepository(tx).insertMany(rows));
 }
 
-/** An event no rule matched: its claim and its not-matched runs. */
+/** An event no rule matched: the evaluations of the rules that listened (all not matched). */
 export interface UnmatchedEvent {
   inboxEventId: string;
   runs: NewRun[];
 }
 
+/** The compact decision kept on an unmatched event's row: its rule set and how many rules listened. */
+export function unmatchedDecision(runs: readonly NewRun[]): UnmatchedDecision {
+  const [first] = runs;
+  return {
+    set: first?.ruleSetVersion ?? '',
+    ...(first?.rulesCommit ? { commit: first.rulesCommit } : {}),
+    rules: runs.length,
+  };
+}
+
 /**
  * Several events no rule matched, recorded with one statement whatever their number: the claim of
- * every event (pending → processed) and the insert of the runs of the events claimed, together
- * (autocommit: both or neither). An event no longer pending (claimed by another job) gets `null`:
- * nothing written.
+ * every event (pending → processed) with its decision on its own row, and no runs rows (issue 35:
+ * one compact row per unmatched event; the explain is rebuilt on demand). True for each event
+ * claimed; false when it was no longer pending (claimed by another job): nothing written.
  */
 export async function recordUnmatchedEvents(
   db: DataSource | EntityManager,
   events: readonly UnmatchedEvent[],
-): Promise<(PendingRun[] | null)[]> {
-  const rows = unmatchedRunRows(events.flatMap((e) => e.runs));
-  const claim = new InboxEventsRepository(db).claimManyPendingStatement(
-    events.map((e) => e.inboxEventId),
-    2,
-  );
-  const { claimed, inserted } = await new RunsRepository(db).insertManyOfClaimed(rows, claim);
-  let next = 0;
-  return events.map((e) => {
-    const mine = rows.slice(next, (next += e.runs.length));
-    return claimed.has(e.inboxEventId) ? pendingRunsOf(mine, inserted) : null;
-  });
+): Promise<boolean[]> {
+  const decisions = new Map(events.map((e) => [e.inboxEventId, unmatchedDecision(e.runs)]));
+  const claimed = await new InboxEventsRepository(db).claimUnmatched(decisions);
+  return events.map((e) => claimed.has(e.inboxEventId));
 }
 
 /**

@@ -1,25 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { MicroBatcher } from '../../persistence/sql/micro-batcher';
-import { recordUnmatchedEvents, type PendingRun, type UnmatchedEvent } from './create-run';
+import { recordUnmatchedEvents, type UnmatchedEvent } from './create-run';
 
 /**
  * The ledger write of events no rule matched (the bulk of the traffic), coalesced across the events
  * jobs this process runs at once: the events that reach it in one event-loop turn, or while the
- * previous batch commits, are claimed and get their runs in one statement instead of a transaction
- * each. A batch that fails is written again event by event, so one
+ * previous batch commits, are claimed with their decisions in one statement instead of a
+ * transaction each (no runs rows: create-run.ts, recordUnmatchedEvents). A batch that fails is written again event by event, so one
  * event's failure stays its own (its job retries, then ends `failed`).
  */
 @Injectable()
 export class UnmatchedEventsRecorder {
-  private readonly batcher: MicroBatcher<UnmatchedEvent, PendingRun[] | null>;
+  private readonly batcher: MicroBatcher<UnmatchedEvent, boolean>;
 
   constructor(dataSource: DataSource) {
     this.batcher = new MicroBatcher((events) => recordUnmatchedEvents(dataSource, events));
   }
 
-  /** The event's runs as written; null when the event was no longer pending (nothing written). */
-  record(event: UnmatchedEvent): Promise<PendingRun[] | null> {
+  /** True when the event was claimed with its decision; false when it was no longer pending. */
+  record(event: UnmatchedEvent): Promise<boolean> {
     return this.batcher.submit(event);
   }
 }

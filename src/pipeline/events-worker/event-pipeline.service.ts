@@ -99,11 +99,14 @@ export class EventPipeline {
       return;
     }
     const { runs } = decided;
-    // No rule matched (most events): a batched claim and insert shared with concurrent jobs.
-    const pending =
-      runs.some((run) => run.evaluation.matched) || outcome || note
-        ? await this.recordRuns(row.id, runs, { outcome, note })
-        : this.countRuns(runs, (await this.unmatched.record({ inboxEventId: row.id, runs })) ?? []);
+    // No rule matched (most events): the decision on the event's own row, no runs, in a batched
+    // claim shared with concurrent jobs.
+    if (!runs.some((run) => run.evaluation.matched) && !outcome && !note) {
+      if (await this.unmatched.record({ inboxEventId: row.id, runs }))
+        for (const run of runs) this.metrics.runs.inc({ status: 'not_matched', rule: run.rule.id });
+      return;
+    }
+    const pending = await this.recordRuns(row.id, runs, { outcome, note });
     // Executed here when the contact is free (first CRM call without a second queue hop), else queued.
     const how = await this.dispatcher.dispatch(pending.map((run) => ({ ...run, correlationId })));
     if (how)

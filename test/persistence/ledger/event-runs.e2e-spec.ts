@@ -1,6 +1,6 @@
 // The statements that record an event's runs (docs/BENCHMARKS.md: the run transaction folded): the
-// inbox claim (lock + processed mark) and the multi-row insert of not-matched runs, which for events
-// no rule matched are one statement.
+// inbox claim (lock + processed mark) and the multi-row insert of not-matched runs; an event no rule
+// matched is one statement that claims it with its decision on its own row, and writes no runs.
 import { randomUUID } from 'node:crypto';
 import {
   createUnmatchedRuns,
@@ -89,7 +89,7 @@ describe('recording an event', () => {
     expect(again.map((r) => r.status)).toEqual(['suppressed', 'suppressed']);
   });
 
-  it('records several unmatched events in one statement, skipping the one no longer pending', async () => {
+  it('records several unmatched events in one statement: the decision on each row, no runs', async () => {
     const [a, b, taken] = [await storedEvent(), await storedEvent(), await storedEvent()];
     await new InboxEventsRepository(db.dataSource.manager).claimPending(taken);
     const events = [a, taken, b].map((id) => ({
@@ -103,52 +103,42 @@ describe('recording an event', () => {
           ? (sql: string, params?: unknown[]) => (statements.push(sql), target.query(sql, params))
           : Reflect.get(target, prop, receiver),
     });
-    const result = await recordUnmatchedEvents(counting, events);
+    expect(await recordUnmatchedEvents(counting, events)).toEqual([true, false, true]);
     expect(statements).toHaveLength(1);
-    expect(result.map((r) => r?.map((run) => run.status) ?? null)).toEqual([
-      ['not_matched', 'not_matched'],
-      null,
-      ['not_matched', 'not_matched'],
-    ]);
-    const rows = await db.dataSource.query(
-      `SELECT inbox_event_id AS id, count(*)::int AS runs, count(contact_snapshot)::int AS snapshots
-         FROM runs WHERE inbox_event_id = ANY($1) GROUP BY 1`,
+    const runs = await db.dataSource.query(
+      `SELECT count(*)::int AS n FROM runs WHERE inbox_event_id = ANY($1)`,
       [[a, b, taken]],
     );
-    expect(
-      new Map(
-        rows.map((r: { id: string; runs: number; snapshots: number }) => [r.id, [r.runs, r.snapshots]]),
-      ),
-    ).toEqual(
-      new Map([
-        [a, [2, 1]],
-        [b, [2, 1]],
-      ]),
+    expect(runs[0].n).toBe(0);
+    const rows = await db.dataSource.query(
+      `SELECT id, status, unmatched FROM inbox_events WHERE id = ANY($1) ORDER BY id`,
+      [[a, b, taken]],
     );
-    const statuses = await db.dataSource.query(`SELECT status FROM inbox_events WHERE id = ANY($1)`, [
-      [a, b],
-    ]);
-    expect(statuses.map((s: { status: string }) => s.status)).toEqual(['processed', 'processed']);
+    const byId = new Map(rows.map((r: { id: string }) => [r.id, r]));
+    for (const id of [a, b])
+      expect(byId.get(id)).toMatchObject({ status: 'processed', unmatched: { set: 'set1', rules: 2 } });
+    // The event another job claimed keeps what that job wrote (no decision from this one).
+    expect(byId.get(taken)).toMatchObject({ status: 'processed', unmatched: null });
     // A second copy of the same events writes nothing.
-    const again = await recordUnmatchedEvents(db.dataSource, events);
-    expect(again).toEqual([null, null, null]);
+    expect(await recordUnmatchedEvents(db.dataSource, events)).toEqual([false, false, false]);
   });
 
-  it('tells a claimed event whose runs were all written before (suppressed) from one not claimed', async () => {
+  it('keeps the deployed commit in the decision when the rule set came from one', async () => {
     const id = await storedEvent();
-    const runs = [unmatched(id, 'rule-a')];
-    await db.dataSource.transaction((tx) => createUnmatchedRuns(tx, runs));
-    const [result] = await recordUnmatchedEvents(db.dataSource, [{ inboxEventId: id, runs }]);
-    expect(result?.map((run) => run.status)).toEqual(['suppressed']);
-    const [row] = await db.dataSource.query(`SELECT status FROM inbox_events WHERE id = $1`, [id]);
-    expect(row.status).toBe('processed');
+    const runs = [{ ...unmatched(id, 'rule-a'), rulesCommit: 'abc1234' }];
+    expect(await recordUnmatchedEvents(db.dataSource, [{ inboxEventId: id, runs }])).toEqual([true]);
+    const [row] = await db.dataSource.query(`SELECT unmatched FROM inbox_events WHERE id = $1`, [id]);
+    expect(row.unmatched).toEqual({ set: 'set1', commit: 'abc1234', rules: 1 });
   });
 
-  it('claims nothing when the insert fails: one statement, both or neither', async () => {
+  it('stores a decision of a few dozen bytes whatever the number of rules that listened', async () => {
     const id = await storedEvent();
-    const bad = { ...unmatched(id, 'rule-a'), ruleSetVersion: null as unknown as string };
-    await expect(recordUnmatchedEvents(db.dataSource, [{ inboxEventId: id, runs: [bad] }])).rejects.toThrow();
-    const [row] = await db.dataSource.query(`SELECT status FROM inbox_events WHERE id = $1`, [id]);
-    expect(row.status).toBe('pending');
+    const runs = Array.from({ length: 50 }, (_, i) => unmatched(id, `rule-${i}`));
+    await recordUnmatchedEvents(db.dataSource, [{ inboxEventId: id, runs }]);
+    const [row] = await db.dataSource.query(
+      `SELECT pg_column_size(unmatched) AS bytes FROM inbox_events WHERE id = $1`,
+      [id],
+    );
+    expect(row.bytes).toBeLessThan(64);
   });
 });
