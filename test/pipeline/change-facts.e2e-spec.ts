@@ -7,7 +7,8 @@ import { CrmDirectory } from '../../src/outbound/crm-gateway/crm-directory.servi
 import type { PreviousCapture } from '../../src/pipeline/contact-mirror/mirror-event-upserts';
 import type { Contact } from '@crm-rules/crm-contract';
 import { DEMO } from '../support/demo-fixture';
-import { eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { ADMIN_TOKEN, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { api } from '../support/http';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
 const RULES = {
@@ -58,7 +59,19 @@ describe('change facts: previous state from the contact mirror', () => {
       `SELECT rule_id, status, trace FROM runs WHERE inbox_event_id = $1`,
       [id],
     );
-    return Object.fromEntries(runs.map((r) => [r.rule_id, r]));
+    // A rule that did not match has no run (issue 35): its trace is the explain on demand.
+    const explained = await api(h.url, 'GET', `/admin/events/${id}/explain`, undefined, {
+      'x-admin-token': ADMIN_TOKEN,
+    });
+    expect(explained.status).toBe(200);
+    const unmatched: RunRow[] = explained.body.rules
+      .filter((r: { matched: boolean }) => !r.matched)
+      .map((r: { ruleId: string; trace: unknown[] }) => ({
+        rule_id: r.ruleId,
+        status: 'not_matched',
+        trace: r.trace,
+      }));
+    return Object.fromEntries([...unmatched, ...runs].map((r) => [r.rule_id, r]));
   }
 
   let clock = 0;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { EventExplainModule } from '../../pipeline/matching/event-explain.module';
 import { ContactMirrorModule } from '../../pipeline/contact-mirror/contact-mirror.module';
 import { LedgerModule } from '../../persistence/ledger/ledger.module';
 import { ManualRunsModule } from '../../pipeline/admission/manual-runs/manual-runs.module';
@@ -15,7 +16,14 @@ import { RunsAdminController } from './runs-admin.controller';
 import { UsersAdminController } from './users-admin.controller';
 
 @Module({
-  imports: [QueuesModule, LedgerModule, RulesModule, ContactMirrorModule, ManualRunsModule],
+  imports: [
+    QueuesModule,
+    LedgerModule,
+    RulesModule,
+    ContactMirrorModule,
+    ManualRunsModule,
+    EventExplainModule,
+  ],
   // Exports first: its static /admin/events/export must win over /admin/events/:id.
   controllers: [
     ExportsAdminController,

@@ -11,13 +11,14 @@ import {
 } from '@nestjs/common';
 import { clipJsonDepth } from '../../language/net/json-depth';
 import { ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
+import { InboxEventsRepository, REPLAY_KEY_PREFIX } from '../../persistence/ledger/inbox-events.repository';
 import type { SentForTrigger } from '../../persistence/ledger/action-result-views.repository';
 import type { Request } from 'express';
 import { MinRole } from '../roles/min-role.decorator';
 import { requireRole } from '../access/access.guard';
 import type { WithPrincipal } from '../access/principal';
 import { FailureOperationsService } from './failure-operations.service';
+import { EventExplainer } from '../../pipeline/matching/event-explainer.service';
 
 const EVENT_STATUSES = ['pending', 'processed', 'failed'];
 
@@ -29,6 +30,7 @@ export class EventsAdminController {
   constructor(
     private readonly inbox: InboxEventsRepository,
     private readonly operations: FailureOperationsService,
+    private readonly explainer: EventExplainer,
   ) {}
 
   @Get()
@@ -52,6 +54,17 @@ export class EventsAdminController {
     if (!event) throw new NotFoundException(`event ${id} not found`);
     // A row stored before intake refused deep payloads would break JSON.stringify (500): cut.
     return { ...event, payload: clipJsonDepth(event.payload) };
+  }
+
+  @Get(':id/explain')
+  @ApiOperation({
+    summary:
+      'Why each rule listening to a stored event matched or not, recomputed now from the stored event, its previous contact and the running rule set (an unmatched event keeps only a compact decision)',
+  })
+  async explain(@Param('id', ParseUUIDPipe) id: string) {
+    const row = await this.inbox.views.forExplain(id);
+    if (!row) throw new NotFoundException(`event ${id} not found`);
+    return this.explainer.explain(row, row.event_key.startsWith(REPLAY_KEY_PREFIX));
   }
 
   @MinRole('operator')

@@ -10,8 +10,22 @@ import type { RunEntity } from './run.entity';
 /** Needs `transaction` besides `query`: the pool (DataSource) or an EntityManager. */
 export type Db = Pick<EntityManager, 'query' | 'transaction'>;
 
-const VIEW = `id, event_key AS "eventKey", type, status, outcome, attempts, last_error AS "lastError",
+const VIEW = `id, event_key AS "eventKey", type, status, outcome, unmatched, attempts, last_error AS "lastError",
   contact_id AS "contactId", received_at AS "receivedAt", processed_at AS "processedAt"`;
+
+/** An event to explain (EventExplainer): the events worker's columns and the stored decision. */
+export type EventToExplain = Pick<
+  SnakeRow<InboxEventEntity>,
+  | 'id'
+  | 'type'
+  | 'payload'
+  | 'status'
+  | 'contact_id'
+  | 'event_key'
+  | 'attempts'
+  | 'previous_contact'
+  | 'unmatched'
+>;
 
 /** `last_error` under the name the views give it. */
 type EventError = { error: InboxEventEntity['lastError'] };
@@ -98,6 +112,16 @@ export class InboxEventViews {
         ORDER BY received_at DESC LIMIT $3`,
       [f.status ?? null, f.type ?? null, f.limit],
     );
+  }
+
+  /** One event as the explain on demand reads it: the columns the events worker reads, and its decision. */
+  async forExplain(id: string): Promise<EventToExplain | undefined> {
+    const [row] = await this.db.query(
+      `SELECT id, type, payload, status, contact_id, event_key, attempts, previous_contact, unmatched
+         FROM inbox_events WHERE id = $1`,
+      [id],
+    );
+    return row;
   }
 
   async show(id: string): Promise<Record<string, unknown> | undefined> {

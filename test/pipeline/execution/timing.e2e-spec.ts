@@ -1,5 +1,6 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
+import { notMatchedFor } from '../../support/not-matched';
 import { DataSource } from 'typeorm';
 import { ACTIONS_QUEUE, wakeJobId } from '../../../src/runtime/queues/queues';
 import { ENGINE_CLOCK, type EngineClock } from '../../../src/runtime/config/engine-clock';
@@ -247,7 +248,7 @@ describe('waits, windows and limits at run time', () => {
       await runOf('refund-triage', contact.id, ['succeeded']);
       expect(await tags(contact.id)).toContain('refund-requested');
     }
-    await runOf('refund-triage', other.id, ['not_matched']);
+    await notMatchedFor(h, db, 'refund-triage', other.id);
     expect(await tags(other.id)).not.toContain('refund-requested');
   });
 
