@@ -140,13 +140,25 @@ describe('events jobs of intake batches', () => {
     expect(await tagsOf(ada.id)).toContain('vip');
     expect(await tagsOf(ben.id)).toEqual(expect.arrayContaining(['vip', 'customer']));
     expect(await tagsOf(contacts[2].id)).not.toContain('vip');
-    // Every event has its runs: one per listening rule, and the matching updates acted once per
-    // contact (the later updates' guards see the tag: no second write).
+    // Every event has its decision: runs for the events a rule matched (the matching updates acted
+    // once per contact: the later updates' guards see the tag, no second write), the unmatched
+    // decision on its own row for the others (no runs: issue 35).
     const runs = await db.query(
       `SELECT inbox_event_id, rule_id, status FROM runs WHERE inbox_event_id = ANY($1::uuid[])`,
       [ids],
     );
-    expect(runs).toHaveLength(13);
+    const unmatched = await db.query(
+      `SELECT id, unmatched FROM inbox_events WHERE id = ANY($1::uuid[]) AND unmatched IS NOT NULL`,
+      [ids],
+    );
+    const decided = new Set([
+      ...runs.map((r: { inbox_event_id: string }) => r.inbox_event_id),
+      ...unmatched.map((r: { id: string }) => r.id),
+    ]);
+    expect(decided).toEqual(new Set(ids));
+    expect(runs).toHaveLength(7);
+    expect(unmatched).toHaveLength(6);
+    for (const row of unmatched) expect(row.unmatched).toMatchObject({ rules: 1 });
     const [mirrored] = await db.query(`SELECT raw FROM contact_mirror WHERE id = $1`, [contacts[3].id]);
     expect(mirrored.raw.notes).toBe('v3');
   }, 60000);
