@@ -108,49 +108,15 @@ export class InboxEventsRepository {
   }
 
   /**
-   * Marks a pending event processed and keeps its row locked for the rest of the transaction:
-   * lockPending and markProcessed in one statement. False when it was no longer pending (a second
-   * copy of the event's job waits on the lock, then finds it processed and writes nothing).
-   */
-  async claimPending(id: string): Promise<boolean> {
-    const rows = returnedRows(
-      await this.db.query(
-        `UPDATE inbox_events SET status = 'processed', processed_at = now()
-          WHERE id = $1 AND status = 'pending' RETURNING id`,
-        [id],
-      ),
-    );
-    return rows.length > 0;
-  }
-
-  /** claimPending for several events in one statement (ids in a fixed order: no lock-order deadlock). */
-  async claimManyPending(ids: readonly string[]): Promise<Set<string>> {
-    const claim = this.claimManyPendingStatement(ids, 1);
-    const rows: { id: string }[] = returnedRows(await this.db.query(claim.sql, claim.params));
-    return new Set(rows.map((r) => r.id));
-  }
-
-  /**
-   * The statement of claimManyPending, its parameter numbered from `firstParam`, for a caller that
-   * writes the claimed events' runs in the same statement (RunsRepository.insertManyOfClaimed).
-   */
-  claimManyPendingStatement(ids: readonly string[], firstParam: number): { sql: string; params: unknown[] } {
-    return {
-      sql: `UPDATE inbox_events SET status = 'processed', processed_at = now()
-             WHERE id IN (SELECT unnest($${firstParam}::uuid[]) ORDER BY 1) AND status = 'pending' RETURNING id`,
-      params: [[...ids].sort()],
-    };
-  }
-
-  /**
-   * Events no rule matched, claimed in one statement with each one's decision on its row (no runs
-   * rows): pending → processed, ids locked in a fixed order. The ids claimed; an event no longer
+   * Events claimed in one statement with the decision of their rules that did not match on their
+   * own row (no runs rows for those; null: every listening rule matched): pending → processed, ids
+   * locked in a fixed order. The ids claimed; an event no longer
    * pending (another job claimed it) is left as it is.
    */
-  async claimUnmatched(decisions: ReadonlyMap<string, UnmatchedDecision>): Promise<Set<string>> {
+  async claimUnmatched(decisions: ReadonlyMap<string, UnmatchedDecision | null>): Promise<Set<string>> {
     const rows: { id: string }[] = returnedRows(
       await this.db.query(
-        `UPDATE inbox_events SET status = 'processed', processed_at = now(), unmatched = ($2::jsonb) -> id::text
+        `UPDATE inbox_events SET status = 'processed', processed_at = now(), unmatched = NULLIF(($2::jsonb) -> id::text, 'null'::jsonb)
           WHERE id IN (SELECT unnest($1::uuid[]) ORDER BY 1) AND status = 'pending' RETURNING id`,
         [[...decisions.keys()].sort(), JSON.stringify(Object.fromEntries(decisions))],
       ),

@@ -103,27 +103,6 @@ export class RunsRepository {
     return new Set(inserted.map((r) => r.id));
   }
 
-  /**
-   * insertMany in the same statement as the claim of their events (`claim`: an `UPDATE inbox_events
-   * ... RETURNING id` whose parameters start at $2, from InboxEventsRepository): only the runs of the
-   * events it claimed are written. One autocommit statement, both or neither, instead of a
-   * transaction's four round trips (begin, claim, insert, commit): what bounds the events worker.
-   */
-  async insertManyOfClaimed(
-    runs: readonly RunInsert[],
-    claim: { sql: string; params: unknown[] },
-  ): Promise<{ claimed: Set<string>; inserted: Set<string> }> {
-    const rows: { kind: 'claimed' | 'inserted'; id: string }[] = await this.db.query(
-      `WITH claimed AS (${claim.sql}),
-            inserted AS (${INSERT_RUNS_FROM_JSON('WHERE x."inboxEventId" IN (SELECT id FROM claimed)')}
-                         ON CONFLICT (trigger_key, rule_id, contact_id) DO NOTHING RETURNING id)
-       SELECT 'claimed' AS kind, id FROM claimed UNION ALL SELECT 'inserted' AS kind, id FROM inserted`,
-      [JSON.stringify(runs), ...claim.params],
-    );
-    const of = (kind: string) => new Set(rows.filter((r) => r.kind === kind).map((r) => r.id));
-    return { claimed: of('claimed'), inserted: of('inserted') };
-  }
-
   /** Unfinished runs of a contact up to the given run: trigger order, then rule priority (insertion) order. */
   unfinishedUpTo(contactId: string, runId: string): Promise<RunRow[]> {
     return this.db.query(

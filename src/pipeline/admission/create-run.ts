@@ -89,18 +89,6 @@ export async function createRun(tx: EntityManager, input: NewRun, settle?: Settl
   return { ...run, status: finalStatus, ...(settled ? { settled } : {}), ...(reason ? { reason } : {}) };
 }
 
-/**
- * The runs of evaluations that did not match, in one statement: nothing to admit, nothing to act
- * on, so no per-run step is needed. A (trigger, rule, contact) seen before comes back suppressed.
- */
-export async function createUnmatchedRuns(
-  tx: EntityManager,
-  inputs: readonly NewRun[],
-): Promise<PendingRun[]> {
-  const rows = unmatchedRunRows(inputs);
-  return pendingRunsOf(rows, await new RunsRepository(tx).insertMany(rows));
-}
-
 /** An event no rule matched: the evaluations of the rules that listened (all not matched). */
 export interface UnmatchedEvent {
   inboxEventId: string;
@@ -130,30 +118,6 @@ export async function recordUnmatchedEvents(
   const decisions = new Map(events.map((e) => [e.inboxEventId, unmatchedDecision(e.runs)]));
   const claimed = await new InboxEventsRepository(db).claimUnmatched(decisions);
   return events.map((e) => claimed.has(e.inboxEventId));
-}
-
-/**
- * Not-matched run rows: nothing to admit, nothing to act on. The contact is kept once per event
- * (the toolchain's export reads it from one of its runs); each run keeps its own explain trace.
- */
-export function unmatchedRunRows(inputs: readonly NewRun[]): RunInsert[] {
-  return inputs.map((input, i) => ({
-    // Nothing will run: no waits or windows to keep (as the insert without a timing column did).
-    ...runInsert(input, randomUUID(), 'not_matched', null),
-    timing: null,
-    contactSnapshot:
-      i === 0 || inputs[i - 1].inboxEventId !== input.inboxEventId ? input.contactSnapshot : null,
-  }));
-}
-
-/** A (trigger, rule, contact) seen before is not inserted: it comes back suppressed. */
-export function pendingRunsOf(rows: readonly RunInsert[], inserted: Set<string>): PendingRun[] {
-  return rows.map((r) => ({
-    id: r.id,
-    contactId: r.contactId,
-    priority: r.priority,
-    status: inserted.has(r.id) ? 'not_matched' : 'suppressed',
-  }));
 }
 
 export function runInsert(input: NewRun, id: string, status: RunStatus, reason: string | null): RunInsert {

@@ -11,20 +11,18 @@ import type { TimingPlan } from '../../language/rules/gates/run-gates';
 import { ActionResultsRepository, ruleContactKey } from '../../persistence/ledger/action-results.repository';
 import {
   createRun,
-  createUnmatchedRuns,
+  unmatchedDecision,
   enrollmentAdmission,
   hasEnrollmentGate,
   loopChecked,
-  pendingRunsOf,
   runInsert,
   timingOf,
-  unmatchedRunRows,
   type NewRun,
   type PendingRun,
   type SettledAction,
   type SettleHook,
 } from './create-run';
-import type { InboxOutcome } from '../../persistence/ledger/inbox-event.entity';
+import type { InboxOutcome, UnmatchedDecision } from '../../persistence/ledger/inbox-event.entity';
 import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
 import type { RunStatus } from '../../persistence/ledger/run.entity';
 import { RunsRepository } from '../../persistence/ledger/runs.repository';
@@ -64,15 +62,14 @@ export async function recordMatchedEvent(
   event: MatchedEvent,
   settle: SettleHook,
 ): Promise<PendingRun[] | null> {
-  // Claim first (lock + processed mark in one statement); the not-matched runs go in one more.
-  if (!(await new InboxEventsRepository(tx).claimPending(event.inboxEventId))) return null;
-  const unmatched = event.runs.filter((r) => !r.evaluation.matched);
-  const matched = event.runs.filter((r) => r.evaluation.matched);
-  const created = await createUnmatchedRuns(tx, unmatched);
-  for (const run of matched) created.push(await createRun(tx, run, settle));
+  // Claim first (lock + processed mark, with the decision of the rules that did not match: no runs).
+  const inbox = new InboxEventsRepository(tx);
+  if (!(await inbox.claimUnmatched(new Map([[event.inboxEventId, decisionOf(event)]]))).size) return null;
+  const created: PendingRun[] = [];
+  for (const run of event.runs)
+    created.push(run.evaluation.matched ? await createRun(tx, run, settle) : notMatched(run));
   await markOutcome(tx, event);
-  const byRun = new Map([...unmatched, ...matched].map((run, i) => [run, created[i]]));
-  return event.runs.map((run) => byRun.get(run)!);
+  return created;
 }
 
 /**
@@ -86,14 +83,11 @@ export async function recordMatchedEvents(
   events: readonly MatchedEvent[],
   settle: BatchSettleHook,
 ): Promise<(PendingRun[] | null)[]> {
-  const unmatched = events.flatMap((e) => e.runs.filter((r) => !r.evaluation.matched));
-  const unmatchedRows = unmatchedRunRows(unmatched);
-  const claim = new InboxEventsRepository(tx).claimManyPendingStatement(
-    events.map((e) => e.inboxEventId),
-    2,
+  // The rules that did not match leave no runs: the claim keeps their decision on the event's row.
+  const claimed = await new InboxEventsRepository(tx).claimUnmatched(
+    new Map(events.map((e) => [e.inboxEventId, decisionOf(e)])),
   );
   const runs = new RunsRepository(tx);
-  const { claimed, inserted: unmatchedInserted } = await runs.insertManyOfClaimed(unmatchedRows, claim);
   // A second copy of an event in the same batch (two jobs of it) finds it claimed, as it would
   // behind the first copy's lock: nothing written for it.
   const mine = events.map((e, i) => claimed.has(e.inboxEventId) && firstIndexOf(events, e) === i);
@@ -127,7 +121,8 @@ export async function recordMatchedEvents(
   );
   for (const event of ofClaimed) await markOutcome(tx, event);
   const createdOf = new Map<NewRun, PendingRun>();
-  pendingRunsOf(unmatchedRows, unmatchedInserted).forEach((run, i) => createdOf.set(unmatched[i], run));
+  for (const run of ofClaimed.flatMap((e) => e.runs))
+    if (!run.evaluation.matched) createdOf.set(run, notMatched(run));
   rows.forEach((row, i) => {
     const run = { id: row.id, contactId: row.contactId, priority: row.priority };
     createdOf.set(
@@ -180,4 +175,18 @@ function firstIndexOf(events: readonly MatchedEvent[], event: MatchedEvent): num
 async function markOutcome(tx: EntityManager, event: MatchedEvent): Promise<void> {
   if (event.outcome || event.note)
     await new InboxEventsRepository(tx).markProcessed(event.inboxEventId, event.outcome, event.note);
+}
+
+/** The decision of an event's rules that did not match (null when every listening rule matched). */
+function decisionOf(event: MatchedEvent): UnmatchedDecision | null {
+  const unmatched = event.runs.filter((r) => !r.evaluation.matched);
+  return unmatched.length ? unmatchedDecision(unmatched) : null;
+}
+
+/**
+ * A rule that did not match: no run row (its decision is on the event), so no id; counted as
+ * `not_matched` in the metrics and never dispatched.
+ */
+function notMatched(run: NewRun): PendingRun {
+  return { id: '', contactId: run.contactId, priority: run.priority, status: 'not_matched' };
 }

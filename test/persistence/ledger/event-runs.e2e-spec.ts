@@ -1,12 +1,8 @@
-// The statements that record an event's runs (docs/BENCHMARKS.md: the run transaction folded): the
-// inbox claim (lock + processed mark) and the multi-row insert of not-matched runs; an event no rule
-// matched is one statement that claims it with its decision on its own row, and writes no runs.
+// The statement that claims an event (lock + processed mark) with the decision of its rules that did
+// not match on its own row (no runs rows for them, issue 35); an event no rule matched is that one
+// statement, batched across events.
 import { randomUUID } from 'node:crypto';
-import {
-  createUnmatchedRuns,
-  recordUnmatchedEvents,
-  type NewRun,
-} from '../../../src/pipeline/admission/create-run';
+import { recordUnmatchedEvents, type NewRun } from '../../../src/pipeline/admission/create-run';
 import { InboxEventsRepository } from '../../../src/persistence/ledger/inbox-events.repository';
 import type { RuleDefinition } from '../../../src/language/rules/format/rule-types';
 import { createTestDb, type TestDb } from '../../support/test-db';
@@ -47,8 +43,9 @@ describe('recording an event', () => {
   it('claims a pending event once: the second claim finds it processed', async () => {
     const id = await storedEvent();
     const inbox = new InboxEventsRepository(db.dataSource.manager);
-    expect(await inbox.claimPending(id)).toBe(true);
-    expect(await inbox.claimPending(id)).toBe(false);
+    const claim = () => inbox.claimUnmatched(new Map([[id, null]]));
+    expect(await claim()).toEqual(new Set([id]));
+    expect(await claim()).toEqual(new Set());
     const [row] = await db.dataSource.query(`SELECT status, processed_at FROM inbox_events WHERE id = $1`, [
       id,
     ]);
@@ -60,7 +57,7 @@ describe('recording an event', () => {
     const id = await storedEvent();
     await expect(
       db.dataSource.transaction(async (tx) => {
-        expect(await new InboxEventsRepository(tx).claimPending(id)).toBe(true);
+        expect((await new InboxEventsRepository(tx).claimUnmatched(new Map([[id, null]]))).size).toBe(1);
         throw new Error('crash before commit');
       }),
     ).rejects.toThrow('crash before commit');
@@ -68,30 +65,9 @@ describe('recording an event', () => {
     expect(row.status).toBe('pending');
   });
 
-  it('writes every not-matched run in one statement, finished, and suppresses a repeat', async () => {
-    const id = await storedEvent();
-    const runs = [unmatched(id, 'rule-a'), unmatched(id, 'rule-b')];
-    const first = await db.dataSource.transaction((tx) => createUnmatchedRuns(tx, runs));
-    expect(first.map((r) => r.status)).toEqual(['not_matched', 'not_matched']);
-    const stored = await db.dataSource.query(
-      `SELECT rule_id, status, finished_at, contact_snapshot, priority FROM runs WHERE inbox_event_id = $1 ORDER BY rule_id`,
-      [id],
-    );
-    expect(stored).toEqual([
-      expect.objectContaining({ rule_id: 'rule-a', status: 'not_matched', priority: 'interactive' }),
-      expect.objectContaining({ rule_id: 'rule-b', status: 'not_matched' }),
-    ]);
-    expect(stored[0].finished_at).toBeInstanceOf(Date);
-    // The contact is kept once per event; every run keeps its trace.
-    expect(stored[0].contact_snapshot).toEqual({ id: 'c1', name: 'Ana "the" Öster' });
-    expect(stored[1].contact_snapshot).toBeNull();
-    const again = await db.dataSource.transaction((tx) => createUnmatchedRuns(tx, runs));
-    expect(again.map((r) => r.status)).toEqual(['suppressed', 'suppressed']);
-  });
-
   it('records several unmatched events in one statement: the decision on each row, no runs', async () => {
     const [a, b, taken] = [await storedEvent(), await storedEvent(), await storedEvent()];
-    await new InboxEventsRepository(db.dataSource.manager).claimPending(taken);
+    await new InboxEventsRepository(db.dataSource.manager).claimUnmatched(new Map([[taken, null]]));
     const events = [a, taken, b].map((id) => ({
       inboxEventId: id,
       runs: [unmatched(id, 'rule-a'), unmatched(id, 'rule-b')],

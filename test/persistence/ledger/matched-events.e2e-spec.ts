@@ -81,7 +81,7 @@ describe('recording events with matched runs in one batch', () => {
       ],
       [['pending', null]],
     ]);
-    // claim + not-matched runs, loop lookup, 2 once claims, settlement read, runs, action rows, outcome.
+    // claim with the not-matched decisions, loop lookup, 2 once claims, settlement read, runs, action rows, outcome.
     expect(statements).toHaveLength(8);
   });
 
@@ -136,10 +136,20 @@ describe('recording events with matched runs in one batch', () => {
       'pending',
       'processed',
     ]);
+    // The rule of the third event that did not match has no run: its decision is on the event.
     expect(ledger.runs.map((r: { event: number; status: string }) => [r.event, r.status])).toEqual([
       [0, 'succeeded'],
-      [2, 'not_matched'],
       [2, 'succeeded'],
+    ]);
+    const decisions = await db.dataSource.query(`SELECT id, unmatched FROM inbox_events WHERE id = ANY($1)`, [
+      events.map((e) => e.inboxEventId),
+    ]);
+    const decisionOf = (i: number) =>
+      decisions.find((d: { id: string }) => d.id === events[i].inboxEventId).unmatched;
+    expect([decisionOf(0), decisionOf(1), decisionOf(2)]).toEqual([
+      null,
+      null,
+      expect.objectContaining({ rules: 1 }),
     ]);
   });
 
@@ -155,8 +165,9 @@ describe('recording events with matched runs in one batch', () => {
       events.map((e) => e.inboxEventId),
     ]);
     const again = await batched(events);
+    // A rule that did not match has no run to find again: it is not_matched again, nothing written.
     expect(again.map((created) => created?.map((run) => run.status))).toEqual(
-      events.map((e) => e.runs.map(() => 'suppressed')),
+      events.map((e) => e.runs.map((r) => (r.evaluation.matched ? 'suppressed' : 'not_matched'))),
     );
     const after = await ledgerOf('again', events);
     expect(after.runs).toEqual(before.runs);
