@@ -85,7 +85,7 @@ describe('console on the demo: names, attention first, rule pages', () => {
     await screenshot(page, 'timeline-named');
   });
 
-  it('filters runs by her name, hides not_matched by default and shows them in one click', async () => {
+  it('filters runs by her name; the not_matched toggle adds no rows for events decided unmatched', async () => {
     await page.goto(`${h.url}/console/runs?contact=Dana`);
     const contacts = await page.locator('table.runs td.contact').allInnerTexts();
     expect(contacts.length).toBeGreaterThan(0);
@@ -96,11 +96,14 @@ describe('console on the demo: names, attention first, rule pages', () => {
     expect(statuses).not.toContain('not_matched');
     await page.click('p.not-matched-toggle a');
     await page.waitForURL(/notMatched=show/);
+    // tag-ad-leads does not match a MANUAL contact, yet no not_matched run is listed: an event's
+    // rules that did not match leave no runs (issue 35), their decision is on the event
+    // (GET /admin/events/:id/explain); only runs written before that are shown here.
     expect(
       await page
         .locator('table.runs tbody tr')
         .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status'))),
-    ).toContain('not_matched'); // tag-ad-leads does not match a MANUAL contact
+    ).toEqual(statuses);
     await screenshot(page, 'runs-named');
   });
 
