@@ -34,6 +34,14 @@ describe('admin API, health and metrics as a user would try them', () => {
     expect((await api(h.url, 'GET', '/admin/queues')).status).toBe(401);
   });
 
+  it("refuses an event's explain without the token, for a malformed id, and for an unknown event", async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect((await api(h.url, 'GET', `/admin/events/${unknown}/explain`)).status).toBe(401);
+    expect((await admin(h, 'GET', '/admin/events/not-a-uuid/explain')).status).toBe(400);
+    const missing = await admin(h, 'GET', `/admin/events/${unknown}/explain`);
+    expect([missing.status, missing.body.message]).toEqual([404, `event ${unknown} not found`]);
+  });
+
   it('takes state-changing calls with X-Admin-Token only, and never from another site', async () => {
     const basic = `Basic ${Buffer.from(`admin:${ADMIN_TOKEN}`).toString('base64')}`;
     const reload = (headers: Record<string, string>) =>
