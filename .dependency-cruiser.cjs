@@ -30,7 +30,7 @@ const CRM_WRITE_OWNERS = [
   // A segment rule with `sync: true`: its segment is created in the CRM once (POST /v1/segments).
   '^src/pipeline/segments/sweeps/segment-sync[.]service[.]ts$',
   // npm start with the embedded sandbox: the demo contact is found or created.
-  '^src/tooling/demo/demo-contact[.]ts$',
+  '^src/tooling/demo/demo-first-start[.]ts$',
 ];
 
 const forbidden = [

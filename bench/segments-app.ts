@@ -5,11 +5,11 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ActionsModule } from '../src/pipeline/execution/actions.module';
+import { ExecutionModule } from '../src/pipeline/execution/execution.module';
 import type { AppConfig } from '../src/runtime/config/app-config';
 import { ConfigModule } from '../src/runtime/config/config.module';
 import { dataSourceOptions } from '../src/persistence/schema/data-source';
-import { MetricsModule } from '../src/operator/ops/ops.module';
+import { MetricsModule } from '../src/operator/ops/metrics.module';
 import { redisConnection } from '../src/runtime/queues/redis-connection';
 import { SegmentsModule } from '../src/pipeline/segments/segments.module';
 
@@ -23,7 +23,7 @@ export async function startSegmentsApp(config: AppConfig): Promise<INestApplicat
         TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl)),
         BullModule.forRoot({ connection: redisConnection(config.redis.url), prefix: config.redis.prefix }),
         ScheduleModule.forRoot(),
-        ActionsModule.register(true),
+        ExecutionModule.register(true),
         SegmentsModule.register(true, true),
       ],
     },

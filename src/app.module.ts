@@ -5,17 +5,17 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AccessModule } from './operator/access/access.module';
-import { ActionsModule } from './pipeline/execution/actions.module';
+import { ExecutionModule } from './pipeline/execution/execution.module';
 import { AdminModule } from './operator/admin/admin.module';
 import { QueueBoardModule } from './operator/admin/queue-board.module';
 import { AppConfig } from './runtime/config/app-config';
 import { ConfigModule } from './runtime/config/config.module';
 import { ConsoleModule } from './operator/console/console.module';
 import { dataSourceOptions } from './persistence/schema/data-source';
-import { EventsModule } from './pipeline/events-worker/events.module';
+import { EventsWorkerModule } from './pipeline/events-worker/events-worker.module';
 import { IntakeModule } from './pipeline/intake/intake.module';
 import { loggerOptions } from './operator/ops/logger-options';
-import { MetricsModule } from './operator/ops/ops.module';
+import { MetricsModule } from './operator/ops/metrics.module';
 import { HealthModule } from './operator/ops/health.module';
 import { RetentionModule } from './persistence/retention/retention.module';
 import { redisConnection } from './runtime/queues/redis-connection';
@@ -42,8 +42,8 @@ export class AppModule {
         TypeOrmModule.forRoot(dataSourceOptions(config.databaseUrl, {}, config.databasePoolMax)),
         BullModule.forRoot({ connection: redisConnection(config.redis.url), prefix: config.redis.prefix }),
         ScheduleModule.forRoot(),
-        EventsModule.register(withWorkers, withScheduler),
-        ActionsModule.register(withWorkers),
+        EventsWorkerModule.register(withWorkers, withScheduler),
+        ExecutionModule.register(withWorkers),
         SegmentsModule.register(withWorkers, withScheduler),
         RetentionModule.register(withWorkers, withScheduler),
         HealthModule,

@@ -29,7 +29,7 @@ import {
   RunningSandbox,
   SandboxOptions,
 } from '@crm-rules/crm-sandbox';
-import { findOrCreateDemoContact, sweepSegmentRulesNow } from './tooling/demo/demo-contact';
+import { findOrCreateDemoContact, sweepSegmentRulesNow } from './tooling/demo/demo-first-start';
 
 export interface EngineOptions {
   /** Create a demo contact once everything is up, so a newcomer sees a rule fire. */

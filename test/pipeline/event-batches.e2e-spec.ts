@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 import { ReconcilerService } from '../../src/pipeline/events-worker/reconciler.service';
 import { IntakeService } from '../../src/pipeline/intake/intake.service';
 import { signatureHeader } from '../../src/language/net/verify-signature';
-import { EVENTS_QUEUE, eventJobId, eventsBatchJobId } from '../../src/runtime/queues/queues';
+import { EVENTS_QUEUE, eventJobId, eventsBatchJobId } from '../../src/runtime/queues/queue-jobs';
 import { crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { api } from '../support/http';
 import { contactEvent, messageEvent, TEST_WEBHOOK_SECRET } from '../support/webhooks';

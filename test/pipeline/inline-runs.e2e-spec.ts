@@ -5,7 +5,7 @@ import { EngineMetrics } from '../../src/operator/ops/engine-metrics';
 import { ActionsQueue } from '../../src/runtime/queues/actions-queue.service';
 import { ReconcilerService } from '../../src/pipeline/events-worker/reconciler.service';
 import { EventsQueue } from '../../src/runtime/queues/events-queue.service';
-import { ACTIONS_QUEUE, actionJobId } from '../../src/runtime/queues/queues';
+import { ACTIONS_QUEUE, actionJobId } from '../../src/runtime/queues/queue-jobs';
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { api } from '../support/http';

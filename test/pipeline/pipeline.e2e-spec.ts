@@ -5,7 +5,7 @@ import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/runtime/config/load-config';
 import { ReconcilerService } from '../../src/pipeline/events-worker/reconciler.service';
-import { EVENTS_QUEUE, eventJobId, eventsBatchJobId } from '../../src/runtime/queues/queues';
+import { EVENTS_QUEUE, eventJobId, eventsBatchJobId } from '../../src/runtime/queues/queue-jobs';
 import { api } from '../support/http';
 import { crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { CONTACT_LEASE_TTL_MS } from '../../src/pipeline/execution/contact-lease';
-import { ACTIONS_QUEUE, actionJobId, EVENTS_QUEUE, eventJobId } from '../../src/runtime/queues/queues';
+import { ACTIONS_QUEUE, actionJobId, EVENTS_QUEUE, eventJobId } from '../../src/runtime/queues/queue-jobs';
 import { FAST_RECOVERY } from '../../src/runtime/queues/worker-options';
 import { api } from '../support/http';
 import { crm, eventually, newContact, Harness, startHarness } from '../support/engine-harness';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import IORedis from 'ioredis';
 import { Client } from 'pg';
 import { loadConfig } from '../../src/runtime/config/load-config';
-import { DEMO_CONTACT } from '../../src/tooling/demo/demo-contact';
+import { DEMO_CONTACT } from '../../src/tooling/demo/demo-first-start';
 import { dropDatabase } from '../../src/persistence/schema/migrate';
 import { KEYS } from '../support/demo-fixture';
 import { api } from '../support/http';

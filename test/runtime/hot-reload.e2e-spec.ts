@@ -9,7 +9,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { ConfigModule } from '../../src/runtime/config/config.module';
 import { loadConfig } from '../../src/runtime/config/load-config';
 import { RuleSetService } from '../../src/runtime/rule-set/rule-set.service';
-import { RulesModule } from '../../src/runtime/rule-set/rules.module';
+import { RuleSetModule } from '../../src/runtime/rule-set/rule-set.module';
 
 const rule = (tag: string) => `rule: tag-new\non: contact.created\ndo:\n  - add-tag: ${tag}\n`;
 
@@ -24,7 +24,7 @@ async function until(what: string, check: () => boolean, timeoutMs = 10_000): Pr
 async function boot(dir: string, watch: boolean): Promise<TestingModule> {
   const config = loadConfig({ RULES_DIR: dir, RULES_WATCH: String(watch) });
   const moduleRef = await Test.createTestingModule({
-    imports: [ConfigModule.forRoot(config), RulesModule],
+    imports: [ConfigModule.forRoot(config), RuleSetModule],
   }).compile();
   moduleRef.useLogger(false);
   return moduleRef.init();

@@ -7,7 +7,7 @@ import type { CrmDirectory } from '../../outbound/crm-gateway/crm-directory.serv
 import type { CallOptions, CrmWrites } from '../../outbound/crm-gateway/crm-writes';
 import type { Contact } from '@crm-rules/crm-contract';
 import type { ActionTarget } from './action-result-terms';
-import type { RuleContext } from '../rules/format/rule-context';
+import type { ProblemCollector } from '../rules/format/problem-collector';
 import type { YamlPath } from '../rules/format/yaml-source';
 import type { PoolSpec } from '../assignment/pool-spec';
 import type { PoolChoice } from '../assignment/choose-member';
@@ -171,7 +171,7 @@ export interface ActionDefinition<A extends { type: string }, R extends { type: 
   callsCrm?: boolean;
   repeat: RepeatClass;
   /** The YAML value -> the action's members (problems reported on ctx; the schema's are reported elsewhere). */
-  parse(value: unknown, path: YamlPath, ctx: RuleContext): Omit<A, 'type' | 'assignFirst'> | undefined;
+  parse(value: unknown, path: YamlPath, ctx: ProblemCollector): Omit<A, 'type' | 'assignFirst'> | undefined;
   /** Values holding mustache templates, with their path relative to the action's value, for offline checks. */
   templates?(action: A): { path: YamlPath; text: string }[];
   /**

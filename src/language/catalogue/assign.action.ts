@@ -3,7 +3,7 @@
 import type { CrmDirectory } from '../../outbound/crm-gateway/crm-directory.service';
 import type { Uuid } from '@crm-rules/crm-contract';
 import { PROCEED, quoted, sameName, skip, text, type ActionDefinition } from './action-definition';
-import { isPlainObject, type RuleContext } from '../rules/format/rule-context';
+import { isPlainObject, type ProblemCollector } from '../rules/format/problem-collector';
 import type { YamlPath } from '../rules/format/yaml-source';
 import type { Exclusion, PoolChoice } from '../assignment/choose-member';
 import { parsePoolSpec, poolLabel, POOL_STRATEGIES, type PoolSpec } from '../assignment/pool-spec';
@@ -132,7 +132,7 @@ export const assignAction: ActionDefinition<AssignAction, ResolvedAssign> = {
 const memberOf = (value: unknown) => (text(value) === undefined ? undefined : { member: text(value)! });
 
 /** The pool form; each mistake is an `invalid-pool` problem at its key. */
-function parsePool(value: Record<string, unknown>, path: YamlPath, ctx: RuleContext) {
+function parsePool(value: Record<string, unknown>, path: YamlPath, ctx: ProblemCollector) {
   const { spec, problems } = parsePoolSpec(value);
   for (const p of problems) ctx.error([...path, p.key], 'invalid-pool', p.message, 'key');
   return spec ? { member: poolLabel(spec), pool: spec } : undefined;

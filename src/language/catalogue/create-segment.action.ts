@@ -2,7 +2,7 @@
 // exists, which the runner records as success (`already_exists`).
 import { CrmApiError } from '../crm-terms/crm-errors';
 import type { SegmentFilters } from '@crm-rules/crm-contract';
-import { isPlainObject } from '../rules/format/rule-context';
+import { isPlainObject } from '../rules/format/problem-collector';
 import { segmentFilterNames } from '../rules/format/segment-filter-names';
 import { resolveFilterNames, type RuleSegmentFilters } from '../segment-filters/resolved-filters';
 import { checkSegmentFilters, checkSegmentName } from '../rules/format/segment-problems';

@@ -5,7 +5,7 @@
 // JSON answer that later steps of the run use as {{steps.<name>.<key>}}. Header values may name
 // secrets, `${secret.NAME}`, filled in only when the request leaves.
 import { parseDuration } from '../rules/format/durations';
-import { isPlainObject, type RuleContext } from '../rules/format/rule-context';
+import { isPlainObject, type ProblemCollector } from '../rules/format/problem-collector';
 import type { YamlPath } from '../rules/format/yaml-source';
 import { HttpStatusError, ResponseNotJsonError, SavedSecretError } from '../net/egress-errors';
 import { ANY_REF, headerParts, SECRET_REF, type HeaderPart } from '../net/secret-headers';
@@ -72,7 +72,7 @@ export function staticHost(url: string): string | undefined {
   }
 }
 
-function parseHttpRequest(value: unknown, path: YamlPath, ctx: RuleContext) {
+function parseHttpRequest(value: unknown, path: YamlPath, ctx: ProblemCollector) {
   if (!isPlainObject(value) || typeof value.name !== 'string' || typeof value.url !== 'string')
     return undefined;
   const before = ctx.errorCount();

@@ -1,7 +1,7 @@
 // `- send-message: Thanks {{contact.name}}!` or `{ text, channel }` -> POST /v1/messages
 // (docs/CRM-API.md (assumptions)) in the conversation of conversation-for.ts.
 import type { Channel, Contact } from '@crm-rules/crm-contract';
-import { isPlainObject } from '../rules/format/rule-context';
+import { isPlainObject } from '../rules/format/problem-collector';
 import {
   assignFirstLabel,
   messagingGuard,

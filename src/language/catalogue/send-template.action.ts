@@ -2,7 +2,7 @@
 // (docs/CRM-API.md (assumptions)): an approved template, body parameters from the contact, the
 // event or literals, in the conversation of conversation-for.ts; from any trigger.
 import type { Channel, Uuid } from '@crm-rules/crm-contract';
-import { isPlainObject } from '../rules/format/rule-context';
+import { isPlainObject } from '../rules/format/problem-collector';
 import { assignFirstLabel, quoted, text, type ActionDefinition } from './action-definition';
 import { conversationFor } from './conversation-for';
 import { sentSince } from './message-lookup';

@@ -3,7 +3,7 @@
 // MULTI_SELECT takes a list; null clears. Text values may be mustache templates.
 import type { CustomField } from '@crm-rules/crm-contract';
 import { findByNameOrId, UnknownNameError } from '../crm-terms/directory-match';
-import { isPlainObject } from '../rules/format/rule-context';
+import { isPlainObject } from '../rules/format/problem-collector';
 import type { YamlPath } from '../rules/format/yaml-source';
 import { isTemplated, PROCEED, quoted, skip, text, type ActionDefinition } from './action-definition';
 

@@ -1,7 +1,7 @@
 // `- update-contact: { name?, email?, status? }` -> PATCH /v1/contacts/{id}
 // (docs/CRM-API.md (assumptions)). Name and email may be mustache templates.
 import type { ContactStatus } from '@crm-rules/crm-contract';
-import { isPlainObject } from '../rules/format/rule-context';
+import { isPlainObject } from '../rules/format/problem-collector';
 import { PROCEED, quoted, skip, type ActionDefinition } from './action-definition';
 
 type ContactPatch = { name?: string; email?: string; status?: ContactStatus };

@@ -4,7 +4,7 @@
 import { DEFAULT_CATEGORY, type CategoryRules, type Suppression } from './policy-categories';
 import type { PolicyCap, QuietHours } from './messaging-policy';
 import type { Holdout } from './holdout';
-import type { RuleContext } from '../rules/format/rule-context';
+import type { ProblemCollector } from '../rules/format/problem-collector';
 
 export interface PolicyCategoriesPart {
   categories?: Record<string, CategoryRules>;
@@ -22,7 +22,7 @@ export function knownCategories(part: PolicyCategoriesPart | undefined): string[
 
 export function policyCategories(
   raw: Record<string, unknown>,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
   readCaps: (raw: unknown) => PolicyCap[],
   readQuietHours: (raw: Record<string, unknown>, path: (string | number)[]) => QuietHours | undefined,
 ): PolicyCategoriesPart {

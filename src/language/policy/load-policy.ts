@@ -11,7 +11,7 @@ import { checkTimeZone } from '../rules/checks/check-timezone';
 import { contentHash } from '../rules/format/content-hash';
 import { parseDuration } from '../rules/format/durations';
 import type { RuleFile } from '../rules/format/load-rules';
-import { isPlainObject, RuleContext } from '../rules/format/rule-context';
+import { isPlainObject, ProblemCollector } from '../rules/format/problem-collector';
 import type { RuleProblem } from '../rules/format/rule-types';
 import { createAjv, issuesToProblems, schemaIssues } from '../rules/format/schema-problems';
 import policySchema from './policy.schema.json';
@@ -55,7 +55,7 @@ function readCaps(raw: unknown): PolicyCap[] {
 function readQuietHours(
   q: Record<string, unknown>,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
 ): QuietHours | undefined {
   const from = minutes(q.from);
   const to = minutes(q.to);
@@ -115,7 +115,7 @@ export function loadPolicy(policyFiles: readonly RuleFile[], files: readonly Rul
   const issues = schemaIssues(policyValidator(), raw);
   problems.push(...issuesToProblems(issues, at));
   if (issues.length > 0 || !isPlainObject(raw)) return { problems };
-  const ctx = new RuleContext(at, problems);
+  const ctx = new ProblemCollector(at, problems);
   const timezone = typeof raw.timezone === 'string' ? raw.timezone : DEFAULT_TIMEZONE;
   checkTimeZone(timezone, ['timezone'], ctx);
   const caps = readCaps(raw.caps);
@@ -187,7 +187,7 @@ export function loadPolicy(policyFiles: readonly RuleFile[], files: readonly Rul
 
 /** Quiet days name calendars of the policy: an unknown name would hold nothing (`unknown-calendar`). */
 function checkQuietDays(
-  ctx: RuleContext,
+  ctx: ProblemCollector,
   calendars: Record<string, string[]>,
   top: string[] | undefined,
   categories: Record<string, { quietDays?: string[] | null }> | undefined,

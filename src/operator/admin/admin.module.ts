@@ -4,7 +4,7 @@ import { ContactMirrorModule } from '../../pipeline/contact-mirror/contact-mirro
 import { LedgerModule } from '../../persistence/ledger/ledger.module';
 import { ManualRunsModule } from '../../pipeline/admission/manual-runs/manual-runs.module';
 import { QueuesModule } from '../../runtime/queues/queues.module';
-import { RulesModule } from '../../runtime/rule-set/rules.module';
+import { RuleSetModule } from '../../runtime/rule-set/rule-set.module';
 import { DeployService } from '../../runtime/rule-set/deploy/deploy.service';
 import { DeployAdminController } from './deploy-admin.controller';
 import { EventsAdminController } from './events-admin.controller';
@@ -19,7 +19,7 @@ import { UsersAdminController } from './users-admin.controller';
   imports: [
     QueuesModule,
     LedgerModule,
-    RulesModule,
+    RuleSetModule,
     ContactMirrorModule,
     ManualRunsModule,
     EventExplainModule,

@@ -7,7 +7,7 @@ import { fromSameSite, isStateChanging } from '../access/admin-token';
 import { AccessService } from '../access/access.service';
 import type { Principal } from '../access/principal';
 import { SessionPrincipals } from '../access/session-principal.service';
-import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../../runtime/queues/queues';
+import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../../runtime/queues/queue-jobs';
 import { QueuesModule } from '../../runtime/queues/queues.module';
 import { QUEUE_BOARD_CSP, securityHeaders } from './security-headers';
 

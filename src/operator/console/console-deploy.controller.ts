@@ -20,7 +20,7 @@ import { DeployService } from '../../runtime/rule-set/deploy/deploy.service';
 import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
 import { ConsoleResponder } from './console-responder';
 import { diffView, historyRows, ruleAtCommit } from './pages/deploy-page';
-import { when } from './pages/format';
+import { when } from './pages/display-format';
 
 const ACTIONS = ['rollback', 'pin', 'unpin', 'fetch'] as const;
 type Action = (typeof ACTIONS)[number];

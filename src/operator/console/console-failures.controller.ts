@@ -26,7 +26,7 @@ import {
 import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
 import { ConsoleResponder } from './console-responder';
 import { ATTENTION_STATUSES, SKIPPED_MESSAGES_WINDOW_MS } from './live/overview-feed.service';
-import { actionShown, contactShown, when } from './pages/format';
+import { actionShown, contactShown, when } from './pages/display-format';
 import { ContactNamesService } from '../../pipeline/contact-mirror/contact-names.service';
 import { MESSAGE_SKIP_KINDS } from '../../language/policy/message-skips';
 import { retrySelection } from './pages/retry-selection';

@@ -19,7 +19,7 @@ import {
   toInputTime,
   triggerText,
   when,
-} from './pages/format';
+} from './pages/display-format';
 import { RunDetail, runPage } from './pages/run-page';
 import { buildTimeline } from './pages/timeline';
 import { describeMessageCounts, messageCounts, messagePeriods } from './pages/message-counts';

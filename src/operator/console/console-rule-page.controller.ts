@@ -16,7 +16,7 @@ import { RuleSetService } from '../../runtime/rule-set/rule-set.service';
 import type { RuleDefinition } from '../../language/rules/format/rule-types';
 import type { ConsoleRequest } from './auth/console-auth';
 import { ConsoleResponder } from './console-responder';
-import { actionShown, contactShown, statusText, statusTone, triggerText, when } from './pages/format';
+import { actionShown, contactShown, statusText, statusTone, triggerText, when } from './pages/display-format';
 import { parsePeriod, PERIODS, periodStart } from './period';
 import { branchSummary } from './pages/branch-counts';
 import { manualRunBlocker, ruleDocument } from './pages/rule-page';

@@ -17,7 +17,7 @@ import { RuleSetService } from '../../runtime/rule-set/rule-set.service';
 import type { RuleDefinition } from '../../language/rules/format/rule-types';
 import { ConsoleAuth, type ConsoleRequest } from './auth/console-auth';
 import { ConsoleResponder } from './console-responder';
-import { statusTone, when } from './pages/format';
+import { statusTone, when } from './pages/display-format';
 import { parsePeriod, PERIODS, periodStart, type Period } from './period';
 import { branchChart, branchSummary, CHART_BUCKET_MS } from './pages/branch-counts';
 import { manualRunBlocker } from './pages/rule-page';

@@ -4,10 +4,10 @@ import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common
 import cookieParser from 'cookie-parser';
 import { urlencoded } from 'express';
 import { AdminModule } from '../admin/admin.module';
-import { CrmModule } from '../../outbound/crm-gateway/crm.module';
+import { CrmGatewayModule } from '../../outbound/crm-gateway/crm-gateway.module';
 import { LedgerModule } from '../../persistence/ledger/ledger.module';
 import { QueuesModule } from '../../runtime/queues/queues.module';
-import { RulesModule } from '../../runtime/rule-set/rules.module';
+import { RuleSetModule } from '../../runtime/rule-set/rule-set.module';
 import { ConsoleAuth } from './auth/console-auth';
 import { ConsoleSessionsModule } from '../access/console-sessions.module';
 import { CredentialThrottle } from '../access/credential-throttle.service';
@@ -50,8 +50,8 @@ const CONTROLLERS = [
     AdminModule,
     QueuesModule,
     LedgerModule,
-    CrmModule,
-    RulesModule,
+    CrmGatewayModule,
+    RuleSetModule,
     RuleControlsModule,
     ContactJournalModule,
     ConsoleSessionsModule,

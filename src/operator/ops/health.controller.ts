@@ -12,7 +12,7 @@ import type { Request, Response } from 'express';
 import { authenticate } from '../access/access.guard';
 import { AccessService } from '../access/access.service';
 import { MinRole } from '../roles/min-role.decorator';
-import { EVENTS_QUEUE } from '../../runtime/queues/queues';
+import { EVENTS_QUEUE } from '../../runtime/queues/queue-jobs';
 import { RuleSetService } from '../../runtime/rule-set/rule-set.service';
 import { ModuleRef } from '@nestjs/core';
 import { DELIVERY_HEALTH, type DeliveryHealth } from './delivery-health';

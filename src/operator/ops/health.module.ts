@@ -2,14 +2,14 @@ import { Module } from '@nestjs/common';
 import { CredentialThrottle } from '../access/credential-throttle.service';
 import { EngineMetrics } from './engine-metrics';
 import { TerminusModule } from '@nestjs/terminus';
-import { CrmModule } from '../../outbound/crm-gateway/crm.module';
+import { CrmGatewayModule } from '../../outbound/crm-gateway/crm-gateway.module';
 import { QueuesModule } from '../../runtime/queues/queues.module';
-import { RulesModule } from '../../runtime/rule-set/rules.module';
+import { RuleSetModule } from '../../runtime/rule-set/rule-set.module';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
 
 @Module({
-  imports: [TerminusModule, QueuesModule, RulesModule, CrmModule],
+  imports: [TerminusModule, QueuesModule, RuleSetModule, CrmGatewayModule],
   controllers: [HealthController, MetricsController],
 })
 export class HealthModule {

@@ -5,7 +5,7 @@ import { Queue } from 'bullmq';
 import { Registry } from 'prom-client';
 import { MinRole } from '../roles/min-role.decorator';
 import { CrmBudgetView } from '../../outbound/crm-gateway/crm-budget-view';
-import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../../runtime/queues/queues';
+import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../../runtime/queues/queue-jobs';
 import { DeployedVersions } from '../../runtime/rule-set/deploy/deployed-versions.service';
 import { RuleSetService } from '../../runtime/rule-set/rule-set.service';
 import { EngineMetrics } from './engine-metrics';

@@ -4,7 +4,7 @@ import { EngineMetrics } from '../../operator/ops/engine-metrics';
 import { ActionsQueue, type RunToQueue } from '../../runtime/queues/actions-queue.service';
 import { APP_CONFIG, type AppConfig } from '../../runtime/config/app-config';
 import { inlineRunLimit } from './inline-run-limit';
-import { ACTION_RETRY_DELAY_MS } from '../../runtime/queues/queues';
+import { ACTION_RETRY_DELAY_MS } from '../../runtime/queues/queue-jobs';
 
 export type DispatchOutcome = 'inline' | 'busy' | 'saturated' | 'bulk' | 'error';
 

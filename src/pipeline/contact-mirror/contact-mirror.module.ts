@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ContactJournalModule } from '../../persistence/journal/contact-journal.module';
-import { CrmModule } from '../../outbound/crm-gateway/crm.module';
+import { CrmGatewayModule } from '../../outbound/crm-gateway/crm-gateway.module';
 import { ContactMirrorStateEntity } from './contact-mirror-state.entity';
 import { ContactMirrorTombstoneEntity } from './contact-mirror-tombstone.entity';
 import { ContactMirrorEntity } from './contact-mirror.entity';
@@ -15,7 +15,7 @@ import { ContactNamesService } from './contact-names.service';
  */
 @Module({
   imports: [
-    CrmModule,
+    CrmGatewayModule,
     ContactJournalModule,
     TypeOrmModule.forFeature([ContactMirrorEntity, ContactMirrorTombstoneEntity, ContactMirrorStateEntity]),
   ],

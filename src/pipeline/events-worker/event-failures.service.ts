@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '../../runtime/config/app-config';
-import { EventLedger } from '../admission/event-ledger.service';
+import { EventRecords } from '../admission/event-records.service';
 import { EngineMetrics } from '../../operator/ops/engine-metrics';
 import { afterFailedAttempt, describeEventFailure } from './event-failure';
 
@@ -18,7 +18,7 @@ export class EventFailuresService {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly ledger: EventLedger,
+    private readonly ledger: EventRecords,
     metrics: EngineMetrics,
   ) {
     this.failed = new Counter({

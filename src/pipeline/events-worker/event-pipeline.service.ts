@@ -19,7 +19,7 @@ import { CustomContactResolver } from '../execution/custom-contacts/custom-conta
 import { WaitCancellationService } from '../execution/timing/wait-cancellation.service';
 import { eventFacts, type StoredEvent } from '../matching/event-plan';
 import { EventMatcher } from '../matching/event-matcher.service';
-import { EventLedger, isOperatorReplay } from '../admission/event-ledger.service';
+import { EventRecords, isOperatorReplay } from '../admission/event-records.service';
 import { RunDispatchService } from '../admission/run-dispatch.service';
 import { MatchedEventsRecorder } from '../admission/matched-events-recorder';
 import { UnmatchedEventsRecorder } from '../admission/unmatched-events-recorder';
@@ -38,7 +38,7 @@ export class EventPipeline {
     private readonly rules: RuleSetService,
     private readonly metrics: EngineMetrics,
     private readonly mirror: ContactMirrorService,
-    private readonly ledger: EventLedger,
+    private readonly ledger: EventRecords,
     private readonly actions: ActionsQueue,
     private readonly waits: WaitCancellationService,
     private readonly matcher: EventMatcher,

@@ -7,7 +7,7 @@ import {
   EVENTS_QUEUE,
   EventJobData,
   EventsBatchJobData,
-} from '../../runtime/queues/queues';
+} from '../../runtime/queues/queue-jobs';
 import { FAST_RECOVERY } from '../../runtime/queues/worker-options';
 import { contactLanes, workLanes } from './event-batch-lanes';
 import { EventFailuresService } from './event-failures.service';

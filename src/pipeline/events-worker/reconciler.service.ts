@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ENGINE_CLOCK, type EngineClock } from '../../runtime/config/engine-clock';
 import { Interval } from '@nestjs/schedule';
-import { EventLedger } from '../admission/event-ledger.service';
+import { EventRecords } from '../admission/event-records.service';
 import { ActionsQueue } from '../../runtime/queues/actions-queue.service';
 import { EventsQueue } from '../../runtime/queues/events-queue.service';
 
@@ -20,7 +20,7 @@ export class ReconcilerService implements OnApplicationBootstrap {
   private running = false;
 
   constructor(
-    private readonly ledger: EventLedger,
+    private readonly ledger: EventRecords,
     private readonly events: EventsQueue,
     private readonly actions: ActionsQueue,
     // Whether a waiting run is overdue is a question of engine time (its waiting_until).

@@ -22,14 +22,18 @@ import type { ExecutionEnv, TriggerMessage } from '../../language/catalogue/acti
 import { ACTION_DEFINITIONS, actionDefinition } from '../../language/catalogue/catalogue';
 import { resolveAction } from '../../language/catalogue/resolve-action';
 import { describeFailure } from './action-failure';
-import { settleFailure } from './failure-path';
+import { settleFailure } from './settle-failure';
 import { freshestContact, messageOf, needsFreshRead, nextStep } from './run-steps';
 import { pickFromPool, pickMember } from './member-pick';
-import { TransientActionError, type ActionOutcome as Outcome, type RunLedger as Ledger } from './run-ledger';
+import {
+  TransientActionError,
+  type ActionOutcome as Outcome,
+  type RunRepositories as Ledger,
+} from './run-repositories';
 import { settleAfterRunning, settleUnclear } from './unclear-outcome';
 import { withContactLease, type HeldLease } from './contact-lease';
 import { OutboundRequests } from '../../outbound/egress/outbound-requests.service';
-import { outboundFor, savedSteps, type SavedSteps } from './http-steps';
+import { outboundFor, savedSteps, type SavedSteps } from './http-request-action';
 import { noteCrmAnswers } from '../../outbound/crm-gateway/crm-answers';
 import { warnMessageSkip } from './message-skip-log';
 import { HostLimitedError } from '../../language/net/egress-errors';

@@ -13,7 +13,7 @@ import type { EngineMetrics } from '../../operator/ops/engine-metrics';
 import { describeFailure } from './action-failure';
 import type { ExecutionEnv } from '../../language/catalogue/action-definition';
 import { actionDefinition, type ResolvedAction } from '../../language/catalogue/catalogue';
-import { TransientActionError, type ActionOutcome, type RunLedger } from './run-ledger';
+import { TransientActionError, type ActionOutcome, type RunRepositories } from './run-repositories';
 
 export interface UnclearWrite {
   run: RunRow;
@@ -33,7 +33,7 @@ export interface UnclearWrite {
  * final attempt it ends `uncertain`: still never sent twice).
  */
 export async function settleUnclear(
-  ledger: RunLedger,
+  ledger: RunRepositories,
   deps: { metrics: EngineMetrics; logger: Logger },
   w: UnclearWrite,
 ): Promise<Extract<ActionOutcome, 'next' | 'uncertain'>> {
@@ -80,7 +80,7 @@ export async function settleUnclear(
  * retried and its next attempt looks the write up again (the `interrupted` path).
  */
 export async function settleAfterRunning(
-  ledger: RunLedger,
+  ledger: RunRepositories,
   metrics: EngineMetrics,
   a: { row: ActionRow; type: string; started: number; unclear: (cause: unknown) => Promise<ActionOutcome> },
   err: unknown,

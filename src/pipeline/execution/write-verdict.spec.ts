@@ -13,7 +13,7 @@ import { describeFailure } from './action-failure';
 import { NoConversationError } from '../../language/catalogue/conversation-for';
 import { MissingMessageError } from '../../language/catalogue/message-trigger';
 import { LeaseLostError } from './contact-lease';
-import { TransientActionError } from './run-ledger';
+import { TransientActionError } from './run-repositories';
 import { retryRefusal, verdictAfterRunning, type WriteVerdict } from '../../language/catalogue/write-verdict';
 
 const apiError = (status: number) =>

@@ -2,9 +2,9 @@ import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ContactJournalModule } from '../../persistence/journal/contact-journal.module';
-import { CrmModule } from '../../outbound/crm-gateway/crm.module';
+import { CrmGatewayModule } from '../../outbound/crm-gateway/crm-gateway.module';
 import { QueuesModule } from '../../runtime/queues/queues.module';
-import { RulesModule } from '../../runtime/rule-set/rules.module';
+import { RuleSetModule } from '../../runtime/rule-set/rule-set.module';
 import { CustomIntakeService } from './custom-intake.service';
 import { INTAKE_DB, intakeDbProvider } from './intake-db';
 import { IntakeService } from './intake.service';
@@ -22,8 +22,8 @@ import { DELIVERY_HEALTH } from '../../operator/ops/delivery-health';
 @Module({
   imports: [
     QueuesModule,
-    RulesModule,
-    CrmModule,
+    RuleSetModule,
+    CrmGatewayModule,
     ContactJournalModule,
     TypeOrmModule.forFeature([WebhookSubscriptionEntity]),
     BullModule.registerQueue({

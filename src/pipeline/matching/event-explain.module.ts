@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { CrmModule } from '../../outbound/crm-gateway/crm.module';
-import { RulesModule } from '../../runtime/rule-set/rules.module';
+import { CrmGatewayModule } from '../../outbound/crm-gateway/crm-gateway.module';
+import { RuleSetModule } from '../../runtime/rule-set/rule-set.module';
 import { ChangeNamesService } from './change-names.service';
 import { EventExplainer } from './event-explainer.service';
 
 /** The explain of a stored event on demand, for the admin API (GET /admin/events/:id/explain). */
 @Module({
-  imports: [CrmModule, RulesModule],
+  imports: [CrmGatewayModule, RuleSetModule],
   providers: [EventExplainer, ChangeNamesService],
   exports: [EventExplainer],
 })

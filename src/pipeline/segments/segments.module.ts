@@ -1,10 +1,10 @@
 import { RuleControlsModule } from '../../runtime/rule-controls/rule-controls.module';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CrmModule } from '../../outbound/crm-gateway/crm.module';
+import { CrmGatewayModule } from '../../outbound/crm-gateway/crm-gateway.module';
 import { LedgerModule } from '../../persistence/ledger/ledger.module';
 import { QueuesModule } from '../../runtime/queues/queues.module';
-import { RulesModule } from '../../runtime/rule-set/rules.module';
+import { RuleSetModule } from '../../runtime/rule-set/rule-set.module';
 import { ContactMirrorModule } from '../contact-mirror/contact-mirror.module';
 import { SegmentMembershipEntity } from './segment-membership.entity';
 import { SegmentPlanService } from './plan/segment-plan.service';
@@ -31,8 +31,8 @@ export class SegmentsModule {
       imports: [
         QueuesModule,
         LedgerModule,
-        CrmModule,
-        RulesModule,
+        CrmGatewayModule,
+        RuleSetModule,
         ContactMirrorModule,
         RuleControlsModule,
         TypeOrmModule.forFeature([SegmentRuleStateEntity, SegmentMembershipEntity, SegmentSweepEntity]),

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { ENGINE_CLOCK, type EngineClock } from '../config/engine-clock';
 import { isAlive } from './job-state';
-import { ACTIONS_QUEUE, ActionJobData, actionJobId, actionJobOptions, wakeJobId } from './queues';
+import { ACTIONS_QUEUE, ActionJobData, actionJobId, actionJobOptions, wakeJobId } from './queue-jobs';
 
 /** A run to execute: what the action job carries. */
 export interface RunToQueue {

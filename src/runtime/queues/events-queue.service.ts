@@ -11,7 +11,7 @@ import {
   EventsBatchJobData,
   eventJobId,
   eventsBatchJobId,
-} from './queues';
+} from './queue-jobs';
 
 /** A pending event as the reconciler sees it: its id and the intake batch that stored it. */
 export interface PendingEventRef {

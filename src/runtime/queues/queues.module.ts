@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { ActionsQueue } from './actions-queue.service';
 import { EventsQueue } from './events-queue.service';
-import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from './queues';
+import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from './queue-jobs';
 
 const defaultJobOptions = {
   // Completed jobs are dropped: the ledger in Postgres keeps the history.

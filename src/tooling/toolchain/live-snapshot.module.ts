@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { CrmModule } from '../../outbound/crm-gateway/crm.module';
+import { CrmGatewayModule } from '../../outbound/crm-gateway/crm-gateway.module';
 import { CrmDirectory } from '../../outbound/crm-gateway/crm-directory.service';
 import { LIVE_DIRECTORY } from '../../language/crm-terms/live-directory';
 
@@ -7,7 +7,7 @@ import { LIVE_DIRECTORY } from '../../language/crm-terms/live-directory';
 // Global: the deploy (src/runtime/rule-set/deploy) injects it without importing the toolchain (no folder cycle).
 @Global()
 @Module({
-  imports: [CrmModule],
+  imports: [CrmGatewayModule],
   providers: [{ provide: LIVE_DIRECTORY, useExisting: CrmDirectory }],
   exports: [LIVE_DIRECTORY],
 })

@@ -9,7 +9,7 @@ import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../../src/runtime/config/app-config';
 import { ENGINE_CLOCK, type EngineClock } from '../../../src/runtime/config/engine-clock';
-import { ACTIONS_QUEUE } from '../../../src/runtime/queues/queues';
+import { ACTIONS_QUEUE } from '../../../src/runtime/queues/queue-jobs';
 import { eventually, Harness, newContact, startHarness } from '../../support/engine-harness';
 import { startReceiver, type Receiver } from '../../support/http-receiver';
 

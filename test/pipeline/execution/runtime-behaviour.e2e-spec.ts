@@ -5,7 +5,7 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { ACTIONS_QUEUE, actionJobId } from '../../../src/runtime/queues/queues';
+import { ACTIONS_QUEUE, actionJobId } from '../../../src/runtime/queues/queue-jobs';
 import { DEMO } from '../../support/demo-fixture';
 import { crm, eventually, Harness, newContact, startHarness } from '../../support/engine-harness';
 import { api } from '../../support/http';

@@ -7,7 +7,7 @@ import type { Queue } from 'bullmq';
 import { Pool } from 'pg';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { EngineMetrics } from '../../../src/operator/ops/engine-metrics';
-import { ACTIONS_QUEUE, actionJobId } from '../../../src/runtime/queues/queues';
+import { ACTIONS_QUEUE, actionJobId } from '../../../src/runtime/queues/queue-jobs';
 import { DEMO } from '../../support/demo-fixture';
 import {
   ADMIN_TOKEN,

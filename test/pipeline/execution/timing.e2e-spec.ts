@@ -2,7 +2,7 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import { notMatchedFor } from '../../support/not-matched';
 import { DataSource } from 'typeorm';
-import { ACTIONS_QUEUE, wakeJobId } from '../../../src/runtime/queues/queues';
+import { ACTIONS_QUEUE, wakeJobId } from '../../../src/runtime/queues/queue-jobs';
 import { ENGINE_CLOCK, type EngineClock } from '../../../src/runtime/config/engine-clock';
 import { api } from '../../support/http';
 import { DEMO } from '../../support/demo-fixture';

@@ -5,7 +5,7 @@
 import { isUuid } from '@crm-rules/crm-contract';
 import { NAMED_ID_FIELDS, TAG_CHANGE_OPERATORS } from '../../matching/change-operators';
 import type { ResolvedFact } from './check-conditions';
-import type { RuleContext } from '../format/rule-context';
+import type { ProblemCollector } from '../format/problem-collector';
 import type { YamlPath } from '../format/yaml-source';
 
 /** Event kinds whose rules have a previous state: the mirror is updated from their payload. */
@@ -19,7 +19,7 @@ export function checkChangeLeaf(
   value: unknown,
   fact: ResolvedFact,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
   kinds: readonly string[] | undefined,
 ): void {
   const { base, decorators } = operator;

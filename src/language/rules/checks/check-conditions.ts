@@ -16,7 +16,7 @@ import { checkOperatorValue } from './check-operator-value';
 import { checkChangeLeaf } from './check-change-leaf';
 import { isChangeOperator } from '../../matching/change-operators';
 import { calendarLeaf, isCalendarFact } from '../format/calendar-conditions';
-import { isPlainObject, type RuleContext } from '../format/rule-context';
+import { isPlainObject, type ProblemCollector } from '../format/problem-collector';
 import { hint } from '../format/suggest';
 import type { YamlPath } from '../format/yaml-source';
 
@@ -35,7 +35,7 @@ export interface ResolvedFact {
 /** json-rules-engine conditions, or undefined when `if` has problems (all reported on ctx). */
 export function checkConditions(
   raw: unknown,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
   kinds: readonly string[] | undefined,
   path: YamlPath = ['if'],
 ): Node | undefined {
@@ -49,7 +49,7 @@ export function checkConditions(
 function checkNode(
   raw: unknown,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
   kinds: readonly string[] | undefined,
 ): Node | undefined {
   if (!isPlainObject(raw)) return undefined; // the schema reported it
@@ -80,7 +80,7 @@ function checkNode(
 function checkLeaf(
   raw: Node,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
   kinds: readonly string[] | undefined,
 ): Node | undefined {
   const sinceKeys = SINCE_KEYS.filter((k) => k in raw);
@@ -116,7 +116,7 @@ function sinceFact(
   date: ResolvedFact,
   key: SinceKey,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
 ): ResolvedFact | undefined {
   const k = date.type.kind;
   if (k !== 'date' && k !== 'any') {
@@ -129,7 +129,7 @@ function sinceFact(
 function checkOperatorName(
   name: string,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
 ): { base: string; decorators: string[] } | undefined {
   const parsed = parseOperatorName(name);
   if ('unknownDecorator' in parsed) {
@@ -156,7 +156,7 @@ function resolveFact(
   fact: string,
   explicitPath: unknown,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
   kinds: readonly string[] | undefined,
   key: string = 'fact',
 ): ResolvedFact | undefined {

@@ -5,21 +5,27 @@ import { regexProblem, TEXT_OPERATORS, TIME_OPERATORS } from '../../matching/ope
 import type { ResolvedFact } from './check-conditions';
 import { DURATION_HINT, parseDuration } from '../format/durations';
 import { describeType, type FieldType } from '../format/fact-shapes';
-import type { RuleContext } from '../format/rule-context';
+import type { ProblemCollector } from '../format/problem-collector';
 import { hint } from '../format/suggest';
 import type { YamlPath } from '../format/yaml-source';
 
-type Check = (value: unknown, fact: ResolvedFact, path: YamlPath, ctx: RuleContext, operator: string) => void;
+type Check = (
+  value: unknown,
+  fact: ResolvedFact,
+  path: YamlPath,
+  ctx: ProblemCollector,
+  operator: string,
+) => void;
 
 const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
 const show = (v: unknown) => JSON.stringify(v);
 
-function invalid(ctx: RuleContext, path: YamlPath, message: string): void {
+function invalid(ctx: ProblemCollector, path: YamlPath, message: string): void {
   ctx.error(path, 'invalid-value', message);
 }
 
 /** A scalar compared with a field: booleans with booleans, ids with uuids, enums with their values. */
-function checkComparable(value: unknown, fact: ResolvedFact, path: YamlPath, ctx: RuleContext): void {
+function checkComparable(value: unknown, fact: ResolvedFact, path: YamlPath, ctx: ProblemCollector): void {
   const t: FieldType = fact.type;
   if (!isScalar(value))
     return invalid(
@@ -80,7 +86,7 @@ function checkRange(
   t: Extract<FieldType, { kind: 'number' }>,
   label: string,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
 ): void {
   if ((t.min !== undefined && value < t.min) || (t.max !== undefined && value > t.max))
     invalid(ctx, path, `${label} goes from ${t.min} to ${t.max}, so ${value} never matches`);
@@ -91,7 +97,7 @@ const list: Check = (value, fact, path, ctx, op) => {
   value.forEach((v, i) => checkComparable(v, fact, [...path, i], ctx));
 };
 
-function checkText(value: unknown, path: YamlPath, ctx: RuleContext, op: string): void {
+function checkText(value: unknown, path: YamlPath, ctx: ProblemCollector, op: string): void {
   if (typeof value !== 'string' || value === '')
     invalid(ctx, path, `${op} on text takes a non-empty text, not ${show(value)}`);
 }
@@ -127,7 +133,7 @@ const numeric: Check = (value, fact, path, ctx, op) => {
   if (typeof value !== 'number') invalid(ctx, path, `${op} takes a number, not ${show(value)}`);
 };
 
-function checkPattern(value: unknown, path: YamlPath, ctx: RuleContext): void {
+function checkPattern(value: unknown, path: YamlPath, ctx: ProblemCollector): void {
   if (typeof value !== 'string')
     return invalid(ctx, path, `matches takes a regex string, not ${show(value)}`);
   const problem = regexProblem(value);
@@ -141,7 +147,7 @@ const matches: Check = (value, fact, path, ctx) => {
   checkPattern(value, path, ctx);
 };
 
-function checkTagFact(fact: ResolvedFact, path: YamlPath, ctx: RuleContext, op: string): void {
+function checkTagFact(fact: ResolvedFact, path: YamlPath, ctx: ProblemCollector, op: string): void {
   const whole = fact.root === 'contact' && fact.segments.length === 0;
   if (!whole && fact.type.kind !== 'tags' && fact.type.kind !== 'any')
     invalid(ctx, path, `${op} reads the contact's tags: use fact contact or contact.tags, not ${fact.label}`);
@@ -200,7 +206,7 @@ export function checkOperatorValue(
   value: unknown,
   fact: ResolvedFact,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
 ): void {
   const { base, decorators } = operator;
   if (decorators.includes('ignoreCase') && !TEXT_OPERATORS.has(base))

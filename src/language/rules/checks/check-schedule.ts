@@ -2,14 +2,14 @@
 // IANA time zone, a segment the engine can evaluate.
 import { validateCronExpression } from 'cron';
 import type { ScheduleTrigger } from '../format/rule-types';
-import { isPlainObject, type RuleContext } from '../format/rule-context';
+import { isPlainObject, type ProblemCollector } from '../format/problem-collector';
 import { checkSegmentFilters, checkSegmentName } from '../format/segment-problems';
 import { checkTimeZone } from './check-timezone';
 
 /** The schedule part of a segment rule (when and on-leave are added by the caller), or undefined. */
 export function checkSchedule(
   on: Record<string, unknown>,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
 ): Omit<ScheduleTrigger, 'when' | 'onLeave'> | undefined {
   const before = ctx.errorCount();
   const cron = on.schedule;

@@ -1,6 +1,6 @@
 // IANA time zones as rules name them (schedules, `timezone:`, windows): a typo gets a
 // "did you mean", since a wrong zone would silently shift every hour the rule reads.
-import type { RuleContext } from '../format/rule-context';
+import type { ProblemCollector } from '../format/problem-collector';
 import { hint } from '../format/suggest';
 import type { YamlPath } from '../format/yaml-source';
 
@@ -16,7 +16,7 @@ export function isTimeZone(zone: string): boolean {
 }
 
 /** Reports an unknown zone at `path`; true when the zone is usable. */
-export function checkTimeZone(zone: string, path: YamlPath, ctx: RuleContext): boolean {
+export function checkTimeZone(zone: string, path: YamlPath, ctx: ProblemCollector): boolean {
   if (isTimeZone(zone)) return true;
   zones ??= Intl.supportedValuesOf('timeZone');
   ctx.error(

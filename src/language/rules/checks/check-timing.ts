@@ -4,7 +4,7 @@
 import { DEFAULT_TIMEZONE } from '../../matching/clock';
 import { checkTimeZone } from './check-timezone';
 import { DURATION_HINT, parseDuration } from '../format/durations';
-import { isPlainObject, type RuleContext } from '../format/rule-context';
+import { isPlainObject, type ProblemCollector } from '../format/problem-collector';
 import type { RuleLimit } from '../format/rule-types';
 import { DAYS_HINT, HOURS_HINT, parseDays, parseHours, type TimeWindow } from '../gates/time-window';
 import { hint } from '../format/suggest';
@@ -17,7 +17,7 @@ export function checkWindow(
   raw: unknown,
   path: YamlPath,
   timezone: string | undefined,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
 ): TimeWindow | undefined {
   if (!isPlainObject(raw)) {
     ctx.error(path, 'invalid-window', `a window is a mapping like { days: mon-fri, hours: "09:00-18:00" }`);
@@ -55,7 +55,7 @@ export function checkWindow(
 function checkCalendar(
   name: unknown,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
 ): { name: string; dates: string[] } | undefined {
   if (name === undefined) return undefined;
   const known = Object.keys(ctx.calendars);
@@ -70,7 +70,7 @@ function checkCalendar(
   return undefined;
 }
 
-export function checkLimit(raw: unknown, path: YamlPath, ctx: RuleContext): RuleLimit | undefined {
+export function checkLimit(raw: unknown, path: YamlPath, ctx: ProblemCollector): RuleLimit | undefined {
   if (!isPlainObject(raw)) return undefined; // the schema reported it
   const before = ctx.errorCount();
   const { max, per } = raw;

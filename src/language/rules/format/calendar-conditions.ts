@@ -4,7 +4,7 @@
 // engine need nothing new, and the dates are part of the rule's version: editing a calendar
 // changes the versions of the rules that read it.
 import { toFactPath } from '../../matching/fact-path';
-import type { RuleContext } from './rule-context';
+import type { ProblemCollector } from './problem-collector';
 import { hint } from './suggest';
 import type { YamlPath } from './yaml-source';
 
@@ -18,7 +18,7 @@ export function isCalendarFact(fact: unknown): fact is string {
 export function calendarLeaf(
   raw: Record<string, unknown>,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
 ): Record<string, unknown> | undefined {
   const fact = raw.fact as string;
   const name = HOLIDAY_FACT.exec(fact)![1];

@@ -13,7 +13,7 @@ import { isSourcesFile, parseSources } from './custom-sources';
 import type { LoadedRule } from './loaded-rule';
 import { normalizeRule } from './normalize-rule';
 import { checkAssigneeGuarantee } from '../checks/check-assignee-guarantee';
-import { isPlainObject } from './rule-context';
+import { isPlainObject } from './problem-collector';
 import type { RuleDefinition, RuleProblem } from './rule-types';
 import { collectStepLists, isStepListDoc } from './step-lists';
 import { parseYamlFile, type Locator } from './yaml-source';

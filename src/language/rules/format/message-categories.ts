@@ -5,7 +5,7 @@
 // the message would silently get the default's caps and quiet hours (check-categories.ts). Pure.
 import { isCustomerMessage } from '../../policy/customer-messages';
 import { declaredCategory } from '../../policy/policy-categories';
-import type { RuleContext } from './rule-context';
+import type { ProblemCollector } from './problem-collector';
 import type { RuleAction } from './rule-types';
 import type { YamlPath } from './yaml-source';
 
@@ -24,7 +24,7 @@ export function withActionCategory(
   action: RuleAction | undefined,
   category: unknown,
   at: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
 ): RuleAction | undefined {
   if (category === undefined || !action) return action;
   if (!isCustomerMessage(action.type)) {

@@ -11,7 +11,7 @@ import { factUnavailableReason } from './fact-shapes';
 import { checkLimit, checkWindow } from '../checks/check-timing';
 import { completeActions, parseActionItems } from './parse-actions';
 import { actionPath, parseSteps } from './parse-steps';
-import { isPlainObject, RuleContext } from './rule-context';
+import { isPlainObject, ProblemCollector } from './problem-collector';
 import { actionDefinition } from '../../catalogue/catalogue';
 import type { TriggerKinds } from '../../catalogue/action-definition';
 import { templateProblems } from '../../catalogue/template-values';
@@ -33,7 +33,7 @@ export function normalizeRule(
   const issues = schemaIssues(ruleValidator(), raw);
   problems.push(...issuesToProblems(issues, at));
   if (!isPlainObject(raw)) return undefined;
-  const ctx = new RuleContext(at, problems, calendars, stepLists);
+  const ctx = new ProblemCollector(at, problems, calendars, stepLists);
   // The semantic checks skip whatever the schema refused (wrong types, unknown keys), so each
   // problem is reported once; an `on` the schema refused gives no event kinds to check against.
   const onIsValid = !issues.some((i) => i.path[0] === 'on');
@@ -95,7 +95,7 @@ export function normalizeRule(
   return { ...def, ...origins, source: at.pos([]), version: contentHash(def) };
 }
 
-function triggerOf(raw: Raw, ctx: RuleContext): RuleTrigger | undefined {
+function triggerOf(raw: Raw, ctx: ProblemCollector): RuleTrigger | undefined {
   const on = raw.on;
   const onlyForSegments = ['when', 'on-leave'].filter((k) => raw[k] !== undefined);
   if (typeof on === 'string' || Array.isArray(on)) {
@@ -118,7 +118,7 @@ function triggerOf(raw: Raw, ctx: RuleContext): RuleTrigger | undefined {
 }
 
 /** `timezone:`, else the schedule's: calendar facts of a segment rule read the zone its cron runs in. */
-function ruleTimezone(raw: Raw, trigger: RuleTrigger | undefined, ctx: RuleContext): string | undefined {
+function ruleTimezone(raw: Raw, trigger: RuleTrigger | undefined, ctx: ProblemCollector): string | undefined {
   if (typeof raw.timezone === 'string')
     return checkTimeZone(raw.timezone, ['timezone'], ctx) ? raw.timezone : undefined;
   return trigger?.kind === 'schedule' ? trigger.timezone : undefined;
@@ -135,7 +135,7 @@ function triggerKinds(on: unknown): readonly string[] | 'schedule' | undefined {
 function checkActionsFit(
   actions: (RuleAction | undefined)[],
   trigger: TriggerKinds,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
   pathOf: (action: number) => YamlPath,
   /** Per action, the kinds its templates read (an on-event arm: its wait's `until` events). */
   itemKinds: readonly (readonly string[] | undefined)[] = [],

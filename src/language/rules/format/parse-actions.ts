@@ -5,7 +5,7 @@ import { listInWords } from '../../catalogue/action-definition';
 import { ACTION_DEFINITIONS, ACTION_TYPES, actionDefinition, isActionType } from '../../catalogue/catalogue';
 import type { RuleAction } from './rule-types';
 import { withActionCategory } from './message-categories';
-import { isPlainObject, type RuleContext } from './rule-context';
+import { isPlainObject, type ProblemCollector } from './problem-collector';
 import type { YamlPath } from './yaml-source';
 
 export const ACTION_KEYS = ACTION_TYPES;
@@ -14,7 +14,7 @@ const WITH_ASSIGN_FIRST = ACTION_DEFINITIONS.filter((d) => d.messaging).map((d) 
 const BARE = ACTION_DEFINITIONS.filter((d) => d.bare).map((d) => d.type);
 
 /** Actions, or undefined when any item has a problem (reported on ctx; schema problems are reported elsewhere). */
-export function parseActions(raw: unknown, path: YamlPath, ctx: RuleContext): RuleAction[] | undefined {
+export function parseActions(raw: unknown, path: YamlPath, ctx: ProblemCollector): RuleAction[] | undefined {
   const before = ctx.errorCount();
   return completeActions(parseActionItems(raw, path, ctx), before, ctx);
 }
@@ -23,7 +23,7 @@ export function parseActions(raw: unknown, path: YamlPath, ctx: RuleContext): Ru
 export function completeActions(
   items: (RuleAction | undefined)[] | undefined,
   errorsBefore: number,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
 ): RuleAction[] | undefined {
   return items && ctx.errorCount() === errorsBefore && items.every(Boolean)
     ? (items as RuleAction[])
@@ -34,7 +34,7 @@ export function completeActions(
 export function parseActionItems(
   raw: unknown,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
 ): (RuleAction | undefined)[] | undefined {
   return Array.isArray(raw)
     ? raw.map((item, i) => {
@@ -46,7 +46,7 @@ export function parseActionItems(
     : undefined;
 }
 
-export function parseAction(item: unknown, path: YamlPath, ctx: RuleContext): RuleAction | undefined {
+export function parseAction(item: unknown, path: YamlPath, ctx: ProblemCollector): RuleAction | undefined {
   if (typeof item === 'string' && (BARE as readonly string[]).includes(item))
     return build(item, null, undefined, path, ctx);
   if (!isPlainObject(item)) return undefined;
@@ -85,7 +85,7 @@ function build(
   value: unknown,
   assignFirst: string | undefined,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
 ): RuleAction | undefined {
   const members = actionDefinition(type).parse(value, path, ctx);
   if (!members) return undefined;

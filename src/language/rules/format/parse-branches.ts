@@ -6,7 +6,7 @@ import { checkConditions } from '../checks/check-conditions';
 import { stableStringify } from './content-hash';
 import { impossibleCondition } from '../checks/impossible-conditions';
 import { walkSteps, type StepWalk } from './parse-steps';
-import { isPlainObject } from './rule-context';
+import { isPlainObject } from './problem-collector';
 import type { BranchArm, BranchStep } from './rule-types';
 import type { YamlPath } from './yaml-source';
 

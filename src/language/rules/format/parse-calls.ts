@@ -3,7 +3,7 @@
 // durable waits unchanged); each expanded action keeps where its step is written (the list's
 // file:line:col) for explain, graph and the run's trace, and problems found later (names, loops)
 // point at the call in the rule.
-import { isPlainObject } from './rule-context';
+import { isPlainObject } from './problem-collector';
 import { MAX_CALL_DEPTH } from './step-lists';
 import { walkFailure, walkSteps, type StepWalk } from './parse-steps';
 import { hint } from './suggest';

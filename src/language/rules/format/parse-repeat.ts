@@ -5,7 +5,7 @@
 // key: sent at most once, across restarts) and a run's repetitions are counted by the actions it
 // reached, durably. No loop exists to run away: the unrolled plan is finite by construction.
 import { openBranch } from './parse-branches';
-import { isPlainObject } from './rule-context';
+import { isPlainObject } from './problem-collector';
 import { walkSteps, type StepWalk } from './parse-steps';
 import type { YamlPath } from './yaml-source';
 

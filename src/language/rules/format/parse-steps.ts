@@ -11,7 +11,7 @@ import { parseAction } from './parse-actions';
 import { isBranchItem, openBranch, parseBranch, walkArm } from './parse-branches';
 import { isCallItem, walkCall } from './parse-calls';
 import { isAgainItem, isRepeatItem, walkAgain, walkRepeat, type RepeatFrame } from './parse-repeat';
-import { isPlainObject, type RuleContext } from './rule-context';
+import { isPlainObject, type ProblemCollector } from './problem-collector';
 import type { ActionOrigin, BranchStep, RuleAction, RuleDefinition, WaitStep, WaitUntil } from './rule-types';
 import type { YamlPath } from './yaml-source';
 
@@ -31,7 +31,7 @@ export interface ParsedSteps {
 
 /** What the walk over `do` and its branches collects. */
 export interface StepWalk {
-  ctx: RuleContext;
+  ctx: ProblemCollector;
   timezone: string | undefined;
   items: (RuleAction | undefined)[];
   /** The event kinds each action's facts come from: an on-event arm's are its wait's `until` events. */
@@ -66,7 +66,7 @@ export function actionPath(
 export function parseSteps(
   raw: unknown,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
   rule: { kinds: readonly string[] | undefined; timezone: string | undefined },
 ): ParsedSteps | undefined {
   if (!Array.isArray(raw)) return undefined;
@@ -229,7 +229,7 @@ function walkOutcomes(
 function parseWait(
   item: Raw,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
   kinds: readonly string[] | undefined,
 ): Omit<WaitStep, 'beforeAction'> | undefined {
   const before = ctx.errorCount();
@@ -254,7 +254,7 @@ function parseWait(
 function parseUntil(
   raw: unknown,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
   ruleKinds: readonly string[] | undefined,
 ): WaitUntil | undefined {
   if (!isPlainObject(raw)) return undefined; // the schema reported it

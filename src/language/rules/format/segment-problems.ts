@@ -2,7 +2,7 @@
 // home of docs/CRM-API.md §2.4's constraints); this maps its `param` paths back to YAML positions.
 import type { CrmErrorDetail } from '@crm-rules/crm-contract';
 import { SEGMENT_FILTER_MEMBERS, validateSegmentFilters, validateSegmentName } from '@crm-rules/crm-contract';
-import { isPlainObject, type RuleContext } from './rule-context';
+import { isPlainObject, type ProblemCollector } from './problem-collector';
 import { hint } from './suggest';
 import { UNSUPPORTED_SEGMENT_MEMBERS } from './unsupported-segment-members';
 import type { YamlPath } from './yaml-source';
@@ -16,7 +16,7 @@ export function paramToPath(param: string, prefix: string): (string | number)[] 
   return out;
 }
 
-function report(details: CrmErrorDetail[], base: YamlPath, prefix: string, ctx: RuleContext): void {
+function report(details: CrmErrorDetail[], base: YamlPath, prefix: string, ctx: ProblemCollector): void {
   for (const d of details) {
     const rel = paramToPath(d.param, prefix);
     const where = [...base, ...rel];
@@ -37,7 +37,7 @@ function report(details: CrmErrorDetail[], base: YamlPath, prefix: string, ctx: 
   }
 }
 
-export function checkSegmentName(name: unknown, path: YamlPath, ctx: RuleContext): void {
+export function checkSegmentName(name: unknown, path: YamlPath, ctx: ProblemCollector): void {
   report(validateSegmentName(name, 'name'), path, 'name', ctx);
 }
 
@@ -48,7 +48,7 @@ export function checkSegmentName(name: unknown, path: YamlPath, ctx: RuleContext
 export function checkSegmentFilters(
   filters: unknown,
   path: YamlPath,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
   engine: boolean,
 ): void {
   report(

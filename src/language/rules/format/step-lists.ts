@@ -3,7 +3,7 @@
 // (parse-calls.ts), so the plan the engine runs holds plain steps. Here: collecting the lists,
 // refusing duplicate names and call cycles between lists (each at its file:line:col).
 import { undeclaredPlaceholders } from './parse-calls';
-import { isPlainObject } from './rule-context';
+import { isPlainObject } from './problem-collector';
 import type { RuleProblem } from './rule-types';
 import { issuesToProblems, schemaIssues, stepListValidator } from './schema-problems';
 import type { Locator, YamlPath } from './yaml-source';

@@ -4,7 +4,7 @@
 // records a conversion on the run (no CRM write, the run stays succeeded). Pure.
 import { checkConditions } from '../checks/check-conditions';
 import { parseDuration } from '../format/durations';
-import { isPlainObject, type RuleContext } from '../format/rule-context';
+import { isPlainObject, type ProblemCollector } from '../format/problem-collector';
 
 /** How long after a run succeeded its goal still converts, when the rule does not say (7 days). */
 export const DEFAULT_GOAL_WINDOW_MS = 7 * 24 * 3_600_000;
@@ -14,7 +14,7 @@ const isLongForm = (raw: unknown): raw is Record<string, unknown> => isPlainObje
 
 export function checkGoal(
   raw: unknown,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
 ): { goal?: Record<string, unknown>; goalWithinMs?: number } {
   if (raw === undefined) return {};
   if (!isLongForm(raw)) return { goal: checkConditions(raw, ctx, undefined, ['goal']) };

@@ -4,7 +4,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { SkipReason } from '../../catalogue/action-definition';
 import { parseActions } from '../format/parse-actions';
-import { isPlainObject, type RuleContext } from '../format/rule-context';
+import { isPlainObject, type ProblemCollector } from '../format/problem-collector';
 import type { RuleAction } from '../format/rule-types';
 import { schemaIssues } from '../format/schema-problems';
 import { hint } from '../format/suggest';
@@ -32,7 +32,7 @@ export const guardsOf = (value: unknown): boolean => value !== 'off' && value !=
 /** `none` or a list of actions; undefined when an item has a problem (reported on ctx). */
 export function expectedActions(
   raw: unknown,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
   validateAction: ValidateFunction,
 ): ExpectedAction[] | undefined {
   if (raw === 'none') return [];

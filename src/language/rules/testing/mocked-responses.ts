@@ -4,7 +4,7 @@
 // and pure: nothing is sent.
 import type { HttpRequestAction } from '../../catalogue/http-request.action';
 import { mapResponse } from '../../catalogue/response-path';
-import { isPlainObject, type RuleContext } from '../format/rule-context';
+import { isPlainObject, type ProblemCollector } from '../format/problem-collector';
 import type { FailureFacts, RuleAction, RuleDefinition } from '../format/rule-types';
 
 export type MockedResponse = { status: number; json?: unknown };
@@ -22,7 +22,7 @@ function stepNames(rules: readonly RuleDefinition[]): Set<string> {
 export function checkMockedResponses(
   raw: unknown,
   rules: readonly RuleDefinition[],
-  ctx: RuleContext,
+  ctx: ProblemCollector,
 ): MockedResponses {
   if (!isPlainObject(raw)) return {};
   const names = stepNames(rules);

@@ -4,7 +4,7 @@ import type { ValidateFunction } from 'ajv';
 import type { CompiledRuleSet } from '../../matching/compiled-rule-set';
 import type { RuleFile } from '../format/load-rules';
 import { DURATION_HINT, parseDuration } from '../format/durations';
-import { isPlainObject, RuleContext } from '../format/rule-context';
+import { isPlainObject, ProblemCollector } from '../format/problem-collector';
 import testSchema from './rule-test.schema.json';
 import type { EvaluationFacts, NameResolver, RuleProblem, SourcePosition } from '../format/rule-types';
 import {
@@ -113,7 +113,7 @@ function parseCase(
   problems: RuleProblem[],
   names: NameResolver | undefined,
 ): RuleTestCase | undefined {
-  const ctx = new RuleContext(at, problems);
+  const ctx = new ProblemCollector(at, problems);
   const ruleId = raw.rule as string | undefined;
   const rule = ruleId === undefined ? undefined : ruleSet.rule(ruleId);
   if (ruleId !== undefined && !rule) {
@@ -192,7 +192,7 @@ function laterSteps(
   const before = problems.length;
   raw.forEach((item: Obj, i) => {
     const stepAt = at.child(['then', i]);
-    const ctx = new RuleContext(stepAt, problems);
+    const ctx = new ProblemCollector(stepAt, problems);
     const ms = parseDuration(item.after);
     if (ms === undefined)
       ctx.error(['after'], 'test-file', `after takes ${DURATION_HINT}, not ${JSON.stringify(item.after)}`);
@@ -249,7 +249,7 @@ export function factsOf(
   return facts;
 }
 
-function timeOf(value: unknown, ctx: RuleContext): Date | undefined {
+function timeOf(value: unknown, ctx: ProblemCollector): Date | undefined {
   if (value === undefined) return new Date();
   const t = typeof value === 'string' ? new Date(value) : undefined;
   if (!t || Number.isNaN(t.getTime())) {
@@ -262,7 +262,7 @@ function timeOf(value: unknown, ctx: RuleContext): Date | undefined {
 /** `expect:` as a list (or none), or `{ path, actions }`: undefined when it has a problem. */
 function expectation(
   raw: unknown,
-  ctx: RuleContext,
+  ctx: ProblemCollector,
 ): { expected: ExpectedAction[] | undefined; expectedPath?: string[] } | undefined {
   if (!isPlainObject(raw)) {
     const expected = expectedActions(raw, ctx, testValidators().action);

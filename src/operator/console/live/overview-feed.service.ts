@@ -6,7 +6,7 @@ import type { Queue } from 'bullmq';
 import { from, interval, Observable, share, startWith, switchMap } from 'rxjs';
 import { CrmBudgetView } from '../../../outbound/crm-gateway/crm-budget-view';
 import { EngineMetrics } from '../../ops/engine-metrics';
-import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../../../runtime/queues/queues';
+import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from '../../../runtime/queues/queue-jobs';
 import { ActionResultsRepository } from '../../../persistence/ledger/action-results.repository';
 import { InboxEventsRepository } from '../../../persistence/ledger/inbox-events.repository';
 import { RunsRepository } from '../../../persistence/ledger/runs.repository';

@@ -4,7 +4,7 @@ import type { RuleProblem } from '../../../language/rules/format/rule-types';
 import { loadRulesFromFiles } from '../../../language/rules/format/load-rules';
 import { versionFiles } from '../../../runtime/rule-set/deploy/directory-version';
 import type { VersionDiff } from '../../../runtime/rule-set/deploy/version-diff';
-import { when } from './format';
+import { when } from './display-format';
 
 interface VersionRow {
   commit: string;

@@ -4,7 +4,7 @@ import { formatTraceList, formatTree } from '../../../language/matching/format-e
 import type { RunActionView } from '../../../persistence/ledger/action-result-views.repository';
 import { runPath, type TimelineEntry } from '../../../persistence/ledger/run-timeline-entry';
 import type { ConditionTrace, RuleDefinition } from '../../../language/rules/format/rule-types';
-import { actionShown, contactHref, statusText, statusTone, triggerText, when } from './format';
+import { actionShown, contactHref, statusText, statusTone, triggerText, when } from './display-format';
 import { isAttentionSkip } from '../../../language/policy/message-skips';
 import { contactLabel } from '../../../pipeline/contact-mirror/contact-search-term';
 

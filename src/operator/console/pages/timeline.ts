@@ -5,7 +5,7 @@ import type { ContactActionRow as TimelineActionRow } from '../../../persistence
 import type { ContactDeliveryRow as DeliveryRow } from '../../../persistence/ledger/inbox-events.repository';
 import type { ContactRunRow as TimelineRunRow } from '../../../persistence/ledger/run-rows';
 import type { JournalRow } from '../../../persistence/journal/contact-journal.repository';
-import { actionShown } from './format';
+import { actionShown } from './display-format';
 
 export type Tone = 'ok' | 'bad' | 'warn' | 'muted' | 'info';
 

@@ -1,13 +1,13 @@
 // Manual runs: one service shared by the admin API and the console.
 import { Module } from '@nestjs/common';
-import { CrmModule } from '../../../outbound/crm-gateway/crm.module';
+import { CrmGatewayModule } from '../../../outbound/crm-gateway/crm-gateway.module';
 import { QueuesModule } from '../../../runtime/queues/queues.module';
 import { RuleControlsModule } from '../../../runtime/rule-controls/rule-controls.module';
-import { RulesModule } from '../../../runtime/rule-set/rules.module';
+import { RuleSetModule } from '../../../runtime/rule-set/rule-set.module';
 import { ManualRunsService } from './manual-runs.service';
 
 @Module({
-  imports: [RulesModule, CrmModule, RuleControlsModule, QueuesModule],
+  imports: [RuleSetModule, CrmGatewayModule, RuleControlsModule, QueuesModule],
   providers: [ManualRunsService],
   exports: [ManualRunsService],
 })

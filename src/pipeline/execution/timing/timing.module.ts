@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { CrmModule } from '../../../outbound/crm-gateway/crm.module';
+import { CrmGatewayModule } from '../../../outbound/crm-gateway/crm-gateway.module';
 import { LedgerModule } from '../../../persistence/ledger/ledger.module';
 import { QueuesModule } from '../../../runtime/queues/queues.module';
-import { RulesModule } from '../../../runtime/rule-set/rules.module';
+import { RuleSetModule } from '../../../runtime/rule-set/rule-set.module';
 import { PolicyGateService } from './policy-gate.service';
 import { RuleLimitService } from './rule-limit.service';
 import { RunTimingService } from './run-timing.service';
@@ -13,7 +13,7 @@ import { WaitCancellationService } from './wait-cancellation.service';
  * events and the segment sweeps. Their clock (ENGINE_CLOCK) is the process's, from ConfigModule.
  */
 @Module({
-  imports: [QueuesModule, LedgerModule, CrmModule, RulesModule],
+  imports: [QueuesModule, LedgerModule, CrmGatewayModule, RuleSetModule],
   providers: [RuleLimitService, RunTimingService, WaitCancellationService, PolicyGateService],
   exports: [RunTimingService, WaitCancellationService, PolicyGateService],
 })

@@ -4,7 +4,7 @@ import { offsetClock } from '../../../runtime/config/engine-clock';
 import type { RunRow } from '../../../persistence/ledger/run-rows';
 import type { RunsRepository } from '../../../persistence/ledger/runs.repository';
 import { ActionsQueue } from '../../../runtime/queues/actions-queue.service';
-import { wakeJobId, type ActionJobData } from '../../../runtime/queues/queues';
+import { wakeJobId, type ActionJobData } from '../../../runtime/queues/queue-jobs';
 import type { EvaluationFacts } from '../../../language/rules/format/rule-types';
 import { WaitCancellationService } from './wait-cancellation.service';
 

@@ -2,7 +2,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { SegmentRuleStateRepository } from '../segment-rule-state.repository';
-import { SWEEPS_QUEUE } from '../../../runtime/queues/queues';
+import { SWEEPS_QUEUE } from '../../../runtime/queues/queue-jobs';
 import { sweepJobId, type SweepJobData, type SweepReason } from './sweep-jobs';
 
 /** Adds sweep jobs: cron ticks, missed ticks caught up on start, manual runs from the admin API. */

@@ -1,6 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Job } from 'bullmq';
-import { SWEEPS_QUEUE } from '../../../runtime/queues/queues';
+import { SWEEPS_QUEUE } from '../../../runtime/queues/queue-jobs';
 import type { SweepJobData } from './sweep-jobs';
 import { SweepService } from './sweep.service';
 

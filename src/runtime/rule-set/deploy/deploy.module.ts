@@ -9,7 +9,7 @@ import { RulesGitQueue } from './rules-git-queue.service';
 import { RulesGitSchedule } from './rules-git-schedule.service';
 
 /**
- * Deployed rule-set versions (issue 31). Global so that RuleSetService (RulesModule, imported by
+ * Deployed rule-set versions (issue 31). Global so that RuleSetService (RuleSetModule, imported by
  * many modules) finds DeployedVersions without each importer knowing; a test module without it
  * gets a RuleSetService that reads RULES_DIR only. Workers run the fetch job, the scheduler
  * upserts its interval. The live directory (LIVE_DIRECTORY) comes from LiveSnapshotModule, global.

@@ -27,7 +27,7 @@ import { CRM_REDIS, createCrmRedis } from './crm-redis';
   ],
   exports: [CrmReads, CrmWrites, CrmBudgetView, CrmDirectory],
 })
-export class CrmModule implements OnApplicationShutdown {
+export class CrmGatewayModule implements OnApplicationShutdown {
   constructor(@Inject(CRM_REDIS) private readonly redis: Redis) {}
 
   // After every module's onModuleDestroy: the gateway has released its waiters by then.

@@ -4,10 +4,10 @@ import type { RuleProblem } from './rule-types';
 import type { StepLists } from './step-lists';
 import type { Locator, YamlPath } from './yaml-source';
 
-export class RuleContext {
+export class ProblemCollector {
   private count = 0;
   /** A context for another file (a called step list): its errors count for the rule too. */
-  private parent?: RuleContext;
+  private parent?: ProblemCollector;
   /** How many `on-failure:` arms the walk is inside: `failure.*` may be read only when > 0. */
   failureArms = 0;
 
@@ -21,8 +21,8 @@ export class RuleContext {
   ) {}
 
   /** The same rule's problems, positioned in another document (a step list's file). */
-  within(at: Locator): RuleContext {
-    const child = new RuleContext(at, this.problems, this.calendars, this.stepLists);
+  within(at: Locator): ProblemCollector {
+    const child = new ProblemCollector(at, this.problems, this.calendars, this.stepLists);
     child.parent = this;
     child.failureArms = this.failureArms;
     return child;

@@ -11,7 +11,7 @@ import type { RuleAction } from '../../language/rules/format/rule-types';
 import { actionDefinition } from '../../language/catalogue/catalogue';
 import { describeFailure, isPermanentFailure } from './action-failure';
 import { decideHttpFailure } from './idempotent-by-key';
-import { TransientActionError, type ActionOutcome, type RunLedger } from './run-ledger';
+import { TransientActionError, type ActionOutcome, type RunRepositories } from './run-repositories';
 
 export interface FailedAttempt {
   run: RunRow;
@@ -23,7 +23,7 @@ export interface FailedAttempt {
 
 /** `next` (already done), `failed` / `dead` (final), or throws TransientActionError (retry). */
 export async function settleFailure(
-  ledger: RunLedger,
+  ledger: RunRepositories,
   deps: { metrics: EngineMetrics; logger: Logger },
   { run, row, err, durationMs, finalAttempt }: FailedAttempt,
 ): Promise<ActionOutcome> {

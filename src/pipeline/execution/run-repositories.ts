@@ -4,7 +4,7 @@ import type { ActionResultsRepository } from '../../persistence/ledger/action-re
 import type { RunsRepository } from '../../persistence/ledger/runs.repository';
 
 /** The repositories over the pool, each statement only while the contact's lease is held. */
-export interface RunLedger {
+export interface RunRepositories {
   conn: Transactional;
   runs: RunsRepository;
   actions: ActionResultsRepository;

@@ -19,7 +19,7 @@ export const isOperatorReplay = (row: Pick<InboxEventRow, 'event_key'>): boolean
   row.event_key.startsWith(REPLAY_KEY_PREFIX);
 
 @Injectable()
-export class EventLedger {
+export class EventRecords {
   constructor(
     private readonly inbox: InboxEventsRepository,
     private readonly runs: RunsRepository,

@@ -1,14 +1,14 @@
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
-import { ACTION_JOB_ATTEMPTS, ACTIONS_QUEUE, ActionJobData } from '../../runtime/queues/queues';
+import { ACTION_JOB_ATTEMPTS, ACTIONS_QUEUE, ActionJobData } from '../../runtime/queues/queue-jobs';
 import { FAST_RECOVERY } from '../../runtime/queues/worker-options';
 import { ActionRunnerService, ContactBusyError } from './action-runner.service';
 import { busyBackoffMs } from './busy-backoff';
 
 @Processor(ACTIONS_QUEUE, { concurrency: 16, ...FAST_RECOVERY })
-export class ActionsProcessor extends WorkerHost {
-  private readonly logger = new Logger(ActionsProcessor.name);
+export class ExecutionProcessor extends WorkerHost {
+  private readonly logger = new Logger(ExecutionProcessor.name);
 
   constructor(private readonly runner: ActionRunnerService) {
     super();

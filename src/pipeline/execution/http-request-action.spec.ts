@@ -1,7 +1,7 @@
 // The runner's http-request helpers: one key per action across attempts, saved values by name.
 import type { ActionStatus } from '../../language/catalogue/action-result-terms';
 import type { ActionRow } from '../../persistence/ledger/action-results.repository';
-import { idempotencyKey, outboundFor, savedSteps } from './http-steps';
+import { idempotencyKey, outboundFor, savedSteps } from './http-request-action';
 
 const sender = { send: jest.fn(), secretIn: () => undefined };
 
