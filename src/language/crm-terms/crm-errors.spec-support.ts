@@ -2,7 +2,7 @@
 // (type, message, request id) is fixed so a described failure is predictable.
 import { CrmApiError } from './crm-errors';
 
-export const apiError = (status: number, code: string, operation = 'getContact') =>
+export const apiError = (status: number, code = 'error', operation = 'getContact') =>
   new CrmApiError({
     status,
     type: 'error',

@@ -1,15 +1,6 @@
-import { CrmApiError, CrmTransportError } from './crm-errors';
+import { apiError } from './crm-errors.spec-support';
+import { CrmTransportError } from './crm-errors';
 import { provablyUnsent } from './unsent-proof';
-
-const apiError = (status: number) =>
-  new CrmApiError({
-    status,
-    type: 't',
-    code: 'c',
-    message: 'm',
-    operation: 'getContact',
-    requestId: 'req_1',
-  });
 
 describe('provablyUnsent: may an at-most-once write be tried again without a lookup?', () => {
   const refused = (code: string) =>

@@ -1,15 +1,6 @@
-import { CrmApiError, CrmTransportError } from '../../language/crm-terms/crm-errors';
+import { apiError } from '../../language/crm-terms/crm-errors.spec-support';
+import { CrmTransportError } from '../../language/crm-terms/crm-errors';
 import { backoffDelayMs, classifyFailure, parseRetryAfter } from './retry-policy';
-
-const apiError = (status: number) =>
-  new CrmApiError({
-    status,
-    type: 't',
-    code: 'c',
-    message: 'm',
-    operation: 'getContact',
-    requestId: 'req_1',
-  });
 
 describe('classifyFailure', () => {
   it.each([
