@@ -173,22 +173,23 @@ describe('recipes, each file as written, at run time', () => {
   it('business-hours-auto-reply: answers only outside Mon-Fri 9-18 in Berlin', async () => {
     const writer = await newContact(h, 'After Hours', { assigneeId: DEMO.members.ana });
     const inbound = await receive(writer.id, 'are you there?');
-    // Decided by the clock at the decision (facts now.weekday, now.hour in Europe/Berlin): its run
-    // (matched, or not matched beside a rule that matched), or the decision on the event's own row
-    // when no rule matched (no run: issue 35).
+    // Decided by the clock at the decision (facts now.weekday, now.hour in Europe/Berlin): the
+    // rule's run for the event when it matched; no run when it did not (the event, processed, keeps
+    // the decision: issue 35). Its run is written with the event's claim, in one transaction.
     const decided = await eventually(async () => {
-      const [run] = await db.query(
-        `SELECT status, created_at FROM runs WHERE rule_id = 'after-hours-auto-reply' AND contact_id = $1`,
-        [writer.id],
-      );
-      if (run && !['pending', 'running'].includes(run.status))
-        return { at: run.created_at, status: run.status };
       const [event] = await db.query(
-        `SELECT processed_at FROM inbox_events
-          WHERE contact_id = $1 AND payload->'data'->>'id' = $2 AND unmatched IS NOT NULL`,
+        `SELECT id, status, processed_at FROM inbox_events WHERE contact_id = $1 AND payload->'data'->>'id' = $2`,
         [writer.id, inbound.message.id],
       );
-      return event ? { at: event.processed_at as Date, status: 'not_matched' } : undefined;
+      if (event?.status !== 'processed') return undefined;
+      const [run] = await db.query(
+        `SELECT status, created_at FROM runs WHERE rule_id = 'after-hours-auto-reply' AND inbox_event_id = $1`,
+        [event.id],
+      );
+      if (!run) return { at: event.processed_at as Date, status: 'not_matched' };
+      return ['pending', 'running'].includes(run.status)
+        ? undefined
+        : { at: run.created_at, status: run.status };
     }, 60_000);
     const berlin = DateTime.fromJSDate(decided.at).setZone('Europe/Berlin');
     const outside = berlin.weekday >= 6 || berlin.hour < 9 || berlin.hour >= 18;

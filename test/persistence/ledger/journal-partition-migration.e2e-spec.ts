@@ -96,7 +96,11 @@ describe('contact_journal partitioned by day: migration of a filled database', (
   });
 
   it.each(TABLES)('keeps every row of %s as it was', async (table) => {
-    expect(await snapshot(table)).toEqual(before.get(table));
+    // Columns that later migrations add (e.g. inbox_events.unmatched) are not part of "as it was".
+    const was = before.get(table) as Record<string, unknown>[];
+    const columns = Object.keys(was[0] ?? {});
+    const now = (await snapshot(table)) as Record<string, unknown>[];
+    expect(now.map((row) => Object.fromEntries(columns.map((c) => [c, row[c]])))).toEqual(was);
   });
 
   it('reads the old entries through the journal repository, newest last', async () => {
