@@ -132,7 +132,8 @@ export class InboxEventViews {
   /**
    * Events received in [since, until) after the cursor, oldest first, for the toolchain's export;
    * each with the contact state one of its runs recorded (message events are evaluated against a
-   * contact read at the time, which the payload does not carry).
+   * contact read at the time, which the payload does not carry; an event no rule matched has no
+   * runs, so no such state: the export leaves `contact` out).
    */
   pageForExport(
     range: { since: Date; until: Date },
