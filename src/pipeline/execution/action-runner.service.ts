@@ -24,7 +24,7 @@ import { resolveAction } from '../../language/catalogue/resolve-action';
 import { describeFailure } from './action-failure';
 import { settleFailure } from './settle-failure';
 import { freshestContact, messageOf, needsFreshRead, nextStep } from './run-steps';
-import { pickFromPool, pickMember } from './member-pick';
+import { assignFirstIfNeeded, pickFromPool, pickMember } from './member-pick';
 import {
   TransientActionError,
   type ActionOutcome as Outcome,
@@ -238,16 +238,8 @@ export class ActionRunnerService {
         afterRunning = settleAfter; // the mark of the interrupted attempt is committed
         return await unclear(undefined);
       }
-      if (
-        def.messaging &&
-        'assignFirst' in action &&
-        action.assignFirst &&
-        !ctx.contact.assigneeId &&
-        !ctx.contact.isBlocked
-      ) {
-        const memberId = await member(action.assignFirst);
-        ctx.contact =
-          (await this.gateway.updateContact(ctx.contact.id, { assigneeId: memberId }, base)) ?? ctx.contact;
+      if (def.messaging && 'assignFirst' in action) {
+        ctx.contact = await assignFirstIfNeeded(this.gateway, ctx.contact, action.assignFirst, member, base);
         env.contact = ctx.contact;
       }
       const guard = guardAction(resolved, ctx.contact);

@@ -7,6 +7,8 @@ import type { ActionTarget } from '../../language/catalogue/action-result-terms'
 import { isRoundRobin, resolveMemberId } from '../../language/catalogue/assign.action';
 import type { Exclusion, PoolChoice } from '../../language/assignment/choose-member';
 import type { PoolSpec } from '../../language/assignment/pool-spec';
+import type { Contact } from '@crm-rules/crm-contract';
+import type { CallOptions, CrmWrites } from '../../outbound/crm-gateway/crm-writes';
 
 export async function pickMember(
   directory: CrmDirectory,
@@ -51,4 +53,21 @@ export async function pickFromPool(
   if (choice.picked) target.memberId = choice.picked.id;
   await actions.setTarget(rowId, target);
   return choice;
+}
+
+/**
+ * A customer message with `assign-first`: an unassigned, unblocked contact is assigned first (the
+ * member picked as for `assign`), so the message's guard sees an assignee. The contact as the CRM
+ * answered, or as it was when nothing had to be done.
+ */
+export async function assignFirstIfNeeded(
+  gateway: Pick<CrmWrites, 'updateContact'>,
+  contact: Contact,
+  assignFirst: string | undefined,
+  member: (name: string) => Promise<string>,
+  opts: CallOptions,
+): Promise<Contact> {
+  if (!assignFirst || contact.assigneeId || contact.isBlocked) return contact;
+  const memberId = await member(assignFirst);
+  return (await gateway.updateContact(contact.id, { assigneeId: memberId }, opts)) ?? contact;
 }
