@@ -13,6 +13,7 @@ export const PAGES = [
   'rules',
   'runs',
   'run',
+  'event',
   'contact-search',
   'timeline',
   'failures',

@@ -19,6 +19,8 @@ import { ConsoleOidcController } from './console-oidc.controller';
 import { OidcSignIn } from './auth/oidc-sign-in.service';
 import { ConsoleFailuresController } from './console-failures.controller';
 import { ConsolePagesController } from './console-pages.controller';
+import { ConsoleEventsController } from './console-events.controller';
+import { EventExplainModule } from '../../pipeline/matching/event-explain.module';
 import { ConsoleResponder } from './console-responder';
 import { ConsoleRulesController } from './console-rules.controller';
 import { ConsoleRulePageController } from './console-rule-page.controller';
@@ -37,6 +39,7 @@ const CONTROLLERS = [
   ConsoleAuthController,
   ConsoleOidcController,
   ConsolePagesController,
+  ConsoleEventsController,
   ConsoleRulesController,
   ConsoleManualRunController,
   ConsoleRulePageController,
@@ -57,6 +60,7 @@ const CONTROLLERS = [
     ConsoleSessionsModule,
     ManualRunsModule,
     ContactMirrorModule,
+    EventExplainModule,
   ],
   controllers: [...CONTROLLERS, FaviconController],
   providers: [ConsoleAuth, OidcSignIn, ConsoleResponder, OverviewFeed, BudgetFeed, AlertsService],

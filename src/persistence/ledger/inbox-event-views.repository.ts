@@ -32,7 +32,7 @@ type EventError = { error: InboxEventEntity['lastError'] };
 
 export type ContactDeliveryRow = Pick<
   InboxEventEntity,
-  'id' | 'type' | 'eventKey' | 'status' | 'receivedAt' | 'processedAt'
+  'id' | 'type' | 'eventKey' | 'status' | 'outcome' | 'unmatched' | 'receivedAt' | 'processedAt'
 > &
   EventError;
 
@@ -63,7 +63,8 @@ export class InboxEventViews {
   /** A contact's deliveries, the newest `limit`, in time order (contact timeline). */
   ofContact(contactId: string, limit: number): Promise<ContactDeliveryRow[]> {
     return this.db.query(
-      `SELECT * FROM (SELECT id, type, event_key AS "eventKey", status, last_error AS error, received_at AS "receivedAt",
+      `SELECT * FROM (SELECT id, type, event_key AS "eventKey", status, outcome, unmatched, last_error AS error,
+                             received_at AS "receivedAt",
                              processed_at AS "processedAt"
                         FROM inbox_events WHERE contact_id = $1 ORDER BY received_at DESC LIMIT $2) d
         ORDER BY "receivedAt"`,

@@ -130,6 +130,14 @@ export class RunViews {
     return row;
   }
 
+  /** Every run of one trigger (an event's page lists them by rule); UQ_runs_trigger_rule_contact leads with the key. */
+  ofTriggerKey(triggerKey: string): Promise<{ id: string; ruleId: string; status: string }[]> {
+    return this.db.query(
+      `SELECT id, rule_id AS "ruleId", status FROM runs WHERE trigger_key = $1 ORDER BY created_at LIMIT 500`,
+      [triggerKey],
+    );
+  }
+
   /** A contact's runs with their traces, the newest `limit`, in time order (contact timeline). */
   ofContact(contactId: string, limit: number): Promise<ContactRunRow[]> {
     return this.db.query(

@@ -15,6 +15,7 @@ import { EventsProcessor } from './events.processor';
 import { ReconcilerService } from './reconciler.service';
 import { EventRecords } from '../admission/event-records.service';
 import { RunDispatchService } from '../admission/run-dispatch.service';
+import { EventFactsService } from '../matching/event-facts.service';
 import { ChangeNamesService } from '../matching/change-names.service';
 import { MatchedEventsRecorder } from '../admission/matched-events-recorder';
 import { UnmatchedEventsRecorder } from '../admission/unmatched-events-recorder';
@@ -43,6 +44,7 @@ export class EventsWorkerModule {
         UnmatchedEventsRecorder,
         MatchedEventsRecorder,
         ChangeNamesService,
+        EventFactsService,
         CustomContactResolver,
         ...(withWorkers ? [EventsProcessor, EventFailuresService] : []),
         // One reconciler per scheduler process is enough; several are harmless (job ids dedupe).

@@ -3,16 +3,14 @@
 // explain trace is recomputed here by the same evaluation the events worker ran: the stored
 // payload, the previous contact kept on the event, the change names, the running rule set.
 // Reads only (matching-never-writes): the admin API hands it the stored row.
-import { Inject, Injectable } from '@nestjs/common';
-import { ENGINE_CLOCK, type EngineClock } from '../../runtime/config/engine-clock';
+import { Injectable } from '@nestjs/common';
 import { RuleSetService } from '../../runtime/rule-set/rule-set.service';
-import { CrmReads } from '../../outbound/crm-gateway/crm-reads';
 import type { EventToExplain } from '../../persistence/ledger/inbox-event-views.repository';
 import type { UnmatchedDecision } from '../../persistence/ledger/inbox-event.entity';
 import type { ConditionTrace } from '../../language/rules/format/rule-types';
 import { formatEvaluation } from '../../language/matching/format-explain';
-import { eventFacts, planEvent, previousStateOf, type StoredEvent } from './event-plan';
-import { ChangeNamesService } from './change-names.service';
+import { planEvent, type StoredEvent } from './event-plan';
+import { EventFactsService } from './event-facts.service';
 
 export interface RuleExplain {
   ruleId: string;
@@ -40,9 +38,7 @@ export interface EventExplain {
 export class EventExplainer {
   constructor(
     private readonly rules: RuleSetService,
-    private readonly gateway: CrmReads,
-    private readonly changeNames: ChangeNamesService,
-    @Inject(ENGINE_CLOCK) private readonly clock: EngineClock,
+    private readonly facts: EventFactsService,
   ) {}
 
   /** `replay`: the row is an operator's replay (its key says so: the caller reads it). */
@@ -64,20 +60,14 @@ export class EventExplainer {
     if (listening.length === 0 || !row.contact_id)
       return { eventId: row.id, type: row.type, decision, ruleSet: ruleSet.version, notes, rules: [] };
     // A message event was evaluated against the contact the CRM had then, which is not kept: read now.
-    const fromCrm = planEvent(event, listening.length).contactFrom === 'crm';
-    if (fromCrm)
+    if (planEvent(event, listening.length).contactFrom === 'crm')
       notes.push('the contact is as the CRM has it now, not as it was when the event was processed');
-    const contact = fromCrm
-      ? ((await this.gateway.getContact(row.contact_id, { priority: 'interactive' })) as unknown as Record<
-          string,
-          unknown
-        >)
-      : undefined;
-    const facts = eventFacts(event, this.clock.now(), contact);
-    if (ruleSet.needsPrevious(row.type)) {
-      facts.previous = previousStateOf(event, row.previous_contact, undefined, null);
-      facts.names = await this.changeNames.resolverFor(ruleSet, row.type);
-    }
+    const facts = await this.facts.factsFor(
+      event,
+      row.contact_id,
+      ruleSet,
+      ruleSet.needsPrevious(row.type) ? { kept: row.previous_contact, mirrorSkipped: null } : undefined,
+    );
     const evaluations = await ruleSet.evaluateEvent(facts);
     return {
       eventId: row.id,

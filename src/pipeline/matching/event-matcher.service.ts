@@ -3,24 +3,15 @@
 // payload or one CRM read, the previous state, change names) and the runs they decide (NewRun[]).
 // The events worker (pipeline/events-worker/event-pipeline.service.ts) does the rest: the mirror,
 // the waits, the ledger, admission and dispatch.
-import { Inject, Injectable } from '@nestjs/common';
-import { ENGINE_CLOCK, type EngineClock } from '../../runtime/config/engine-clock';
+import { Injectable } from '@nestjs/common';
 import { RuleControlsService } from '../../runtime/rule-controls/rule-controls.service';
 import type { PreviousCapture } from '../contact-mirror/mirror-event-upserts';
-import { CrmReads } from '../../outbound/crm-gateway/crm-reads';
 import type { NewRun } from '../admission/create-run';
 import type { InboxEventRow } from '../../persistence/ledger/inbox-events.repository';
 import type { CompiledRuleSet } from '../../language/matching/compiled-rule-set';
 import type { EvaluationFacts, RuleEvaluation } from '../../language/rules/format/rule-types';
-import {
-  eventFacts,
-  isContactGone,
-  planEvent,
-  previousStateOf,
-  type EventPlan,
-  type StoredEvent,
-} from './event-plan';
-import { ChangeNamesService } from './change-names.service';
+import { isContactGone, planEvent, type EventPlan, type StoredEvent } from './event-plan';
+import { EventFactsService } from './event-facts.service';
 
 /** What an event needs before it is matched: its plan, and whether the mirror upsert keeps the contact before it. */
 export interface MatchingPlan extends EventPlan {
@@ -36,11 +27,8 @@ export type EventMatch = { outcome: null; runs: NewRun[] } | { outcome: 'contact
 @Injectable()
 export class EventMatcher {
   constructor(
-    private readonly gateway: CrmReads,
     private readonly controls: RuleControlsService,
-    private readonly changeNames: ChangeNamesService,
-    // `now` of the event's facts (conditions, calendars) is the engine's.
-    @Inject(ENGINE_CLOCK) private readonly clock: EngineClock,
+    private readonly facts: EventFactsService,
   ) {}
 
   plan(row: InboxEventRow, event: StoredEvent, ruleSet: CompiledRuleSet): MatchingPlan {
@@ -63,11 +51,14 @@ export class EventMatcher {
   ): Promise<EventMatch> {
     let facts: EvaluationFacts;
     try {
-      facts = await this.factsFor(event, plan.contactFrom, row.contact_id!);
-      if (plan.needsPrevious) {
-        facts.previous = previousStateOf(event, row.previous_contact, plan.capture?.previous, mirrorSkipped);
-        facts.names = await this.changeNames.resolverFor(ruleSet, row.type);
-      }
+      facts = await this.facts.factsFor(
+        event,
+        row.contact_id!,
+        ruleSet,
+        plan.needsPrevious
+          ? { kept: row.previous_contact, captured: plan.capture?.previous, mirrorSkipped }
+          : undefined,
+      );
     } catch (err) {
       if (!isContactGone(err)) throw err;
       // Deleted in the CRM since the event: nothing to act on, and no attempt would change that.
@@ -75,19 +66,6 @@ export class EventMatcher {
     }
     const evaluations = await ruleSet.evaluateEvent(facts);
     return { outcome: null, runs: this.newRuns(row, event, ruleSet, evaluations, facts, correlationId) };
-  }
-
-  private async factsFor(
-    event: StoredEvent,
-    contactFrom: 'payload' | 'crm',
-    contactId: string,
-  ): Promise<EvaluationFacts> {
-    // One read per event, only when a rule listens: the guards need the contact's current state.
-    const contact =
-      contactFrom === 'crm'
-        ? await this.gateway.getContact(contactId, { priority: 'interactive' })
-        : undefined;
-    return eventFacts(event, this.clock.now(), contact as unknown as Record<string, unknown> | undefined);
   }
 
   private newRuns(

@@ -98,6 +98,7 @@ export function runPage(
     tone: statusTone(run.status, run.reason, skips.length > 0),
     statusText: statusText(run.status, run.reason, skips.length > 0),
     trigger: triggerText(run.triggerKey, run.eventType),
+    eventHref: run.triggerKey.startsWith('event:') ? `/console/events/${run.triggerKey.slice(6)}` : undefined,
     staleRule: !!rule && rule.version !== run.ruleVersion,
     createdAt: when(run.createdAt),
     finishedAt: when(run.finishedAt),

@@ -2,6 +2,7 @@
 import { isAttentionSkip } from '../../../language/policy/message-skips';
 import { describeLeaf, showValue } from '../../../language/matching/format-explain';
 import type { ContactActionRow as TimelineActionRow } from '../../../persistence/ledger/action-results.repository';
+import { decisionText } from './event-page';
 import type { ContactDeliveryRow as DeliveryRow } from '../../../persistence/ledger/inbox-events.repository';
 import type { ContactRunRow as TimelineRunRow } from '../../../persistence/ledger/run-rows';
 import type { JournalRow } from '../../../persistence/journal/contact-journal.repository';
@@ -49,7 +50,9 @@ function deliveryStep(d: DeliveryRow): TimelineStep {
     kind: replay ? 'replay' : 'delivery',
     tone: d.status === 'failed' ? 'bad' : 'info',
     title: `${replay ? 'replayed' : 'received'} ${d.type}`,
-    detail: `event ${d.eventKey}; ${d.status}${d.error ? `: ${d.error}` : ''}`,
+    // The event's page rebuilds why each rule matched or not (an unmatched event stores no runs).
+    href: `/console/events/${d.id}`,
+    detail: `event ${d.eventKey}; ${d.status === 'processed' ? decisionText(d) : d.status}${d.error ? `: ${d.error}` : ''}`,
   };
 }
 

@@ -1,0 +1,48 @@
+// One stored event (GET /console/events/:id): what processing decided and why each listening rule
+// matched or not, recomputed on demand (an unmatched event keeps only a compact decision, issue 35).
+import { Controller, Get, NotFoundException, Param, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { InboxEventsRepository, REPLAY_KEY_PREFIX } from '../../persistence/ledger/inbox-events.repository';
+import { RunsRepository } from '../../persistence/ledger/runs.repository';
+import { ContactNamesService } from '../../pipeline/contact-mirror/contact-names.service';
+import { EventExplainer, type EventExplain } from '../../pipeline/matching/event-explainer.service';
+import { ConsoleResponder } from './console-responder';
+import { eventPage, type ShownEvent } from './pages/event-page';
+import { MinRole } from '../roles/min-role.decorator';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+@ApiExcludeController()
+@MinRole('viewer')
+@Controller('console/events')
+export class ConsoleEventsController {
+  constructor(
+    private readonly inbox: InboxEventsRepository,
+    private readonly runs: RunsRepository,
+    private readonly names: ContactNamesService,
+    private readonly explainer: EventExplainer,
+    private readonly pages: ConsoleResponder,
+  ) {}
+
+  @Get(':id')
+  async event(@Req() req: Request, @Res() res: Response, @Param('id') id: string) {
+    const shown = UUID.test(id) ? ((await this.inbox.views.show(id)) as ShownEvent | undefined) : undefined;
+    const row = shown && (await this.inbox.views.forExplain(id));
+    if (!shown || !row) throw new NotFoundException(`no event ${id}`);
+    let explain: EventExplain | undefined;
+    let explainError: string | undefined;
+    try {
+      explain = await this.explainer.explain(row, row.event_key.startsWith(REPLAY_KEY_PREFIX));
+    } catch (err) {
+      // The one CRM read of a message event can fail (contact deleted, CRM down): the page still shows the event.
+      explainError = err instanceof Error ? err.message : String(err);
+    }
+    const [contact, runs] = await Promise.all([
+      shown.contactId ? this.names.one(shown.contactId) : undefined,
+      this.runs.views.ofTriggerKey(`event:${id}`),
+    ]);
+    const view = eventPage(shown, contact, explain, runs, explainError);
+    this.pages.send(req, res, 'event', view, { title: `Event ${shown.type}`, section: 'runs' });
+  }
+}
