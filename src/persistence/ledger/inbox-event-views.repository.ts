@@ -34,7 +34,10 @@ export type ContactDeliveryRow = Pick<
   InboxEventEntity,
   'id' | 'type' | 'eventKey' | 'status' | 'outcome' | 'unmatched' | 'receivedAt' | 'processedAt'
 > &
-  EventError;
+  EventError & {
+    /** contact.* events: the contact version the payload carries (the mirror took it unless outcome says otherwise). */
+    contactVersion: string | null;
+  };
 
 export type FailedEventRow = Pick<InboxEventEntity, 'id' | 'type' | 'contactId' | 'receivedAt'> & EventError;
 
@@ -64,6 +67,7 @@ export class InboxEventViews {
   ofContact(contactId: string, limit: number): Promise<ContactDeliveryRow[]> {
     return this.db.query(
       `SELECT * FROM (SELECT id, type, event_key AS "eventKey", status, outcome, unmatched, last_error AS error,
+                             CASE WHEN type LIKE 'contact.%' THEN payload->'data'->>'updatedAt' END AS "contactVersion",
                              received_at AS "receivedAt",
                              processed_at AS "processedAt"
                         FROM inbox_events WHERE contact_id = $1 ORDER BY received_at DESC LIMIT $2) d

@@ -57,7 +57,16 @@ export class ContactMirrorService {
    * skipped, never retried, so the event that carried it still gets matched. With `capture`, the
    * contact before the event is kept on the event and given back in `capture.previous`.
    */
-  async applyEvent(type: string, contact: EventContact, capture?: PreviousCapture): Promise<string | null> {
+  applyEvent(type: string, contact: EventContact, capture?: PreviousCapture): Promise<string | null> {
+    return this.apply(type, contact, capture, false);
+  }
+
+  private async apply(
+    type: string,
+    contact: EventContact,
+    capture: PreviousCapture | undefined,
+    engineWrite: boolean,
+  ): Promise<string | null> {
     if (!contact?.id || !type.startsWith('contact.')) return null;
     if (type === 'contact.deleted') {
       await this.dataSource.transaction(async (tx) => {
@@ -75,16 +84,23 @@ export class ContactMirrorService {
         return `contact ${contact.id}: Postgres refused the payload (${(err as Error).message})`;
       }
     }
-    // For the contact timeline (the mirror keeps only the latest state). Syncs are not noted: bulk.
+    // For the contact timeline (the mirror keeps only the latest state): the engine's own writes and
+    // deletions. A webhook's update is not noted: its inbox row already is the timeline's record of
+    // it (the delivery step names the version), and a second row per contact event was a third of
+    // an unmatched event's storage (issue 35). Syncs are not noted either: bulk.
     // A version's note is dated by the version (the journal's day partition is in its unique key:
-    // the runner's note and the webhook's of one version must fall on the same `at` to collide).
-    const version = type === 'contact.deleted' ? null : versionTime(contact.updatedAt);
-    this.journal.note({
-      contactId: contact.id,
-      kind: type === 'contact.deleted' ? 'mirror.deleted' : 'mirror.updated',
-      detail: { source: type, updatedAt: contact.updatedAt },
-      ...(version ? { at: version } : {}),
-    });
+    // a note of a version noted before, by an older engine's webhook path, collides and is dropped).
+    if (type === 'contact.deleted')
+      this.journal.note({ contactId: contact.id, kind: 'mirror.deleted', detail: { source: type } });
+    else if (engineWrite) {
+      const version = versionTime(contact.updatedAt);
+      this.journal.note({
+        contactId: contact.id,
+        kind: 'mirror.updated',
+        detail: { source: 'engine write', updatedAt: contact.updatedAt },
+        ...(version ? { at: version } : {}),
+      });
+    }
     await this.noteEvent();
     return null;
   }
@@ -97,7 +113,7 @@ export class ContactMirrorService {
   async applyEngineWrite(contact: Contact): Promise<string | null> {
     if (contact?.id && typeof contact.updatedAt === 'string')
       await this.contacts.noteEngineWrite(contact.id, contact.updatedAt);
-    return this.applyEvent('contact.updated', contact);
+    return this.apply('contact.updated', contact, undefined, true);
   }
 
   /** The contact as the mirror last saw it (webhooks, write responses, syncs), if mirrored. */

@@ -91,7 +91,7 @@ describe('operator console in a real browser', () => {
     const text = await page.locator('ol.timeline').innerText();
     const order = [
       'received contact.updated',
-      'mirror updated (contact.updated)',
+      'mirror updated (engine write)',
       'vip-on-update matched',
       'CRM add-tag',
       'vip-on-update: add-tag "vip" done',

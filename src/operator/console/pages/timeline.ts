@@ -52,8 +52,16 @@ function deliveryStep(d: DeliveryRow): TimelineStep {
     title: `${replay ? 'replayed' : 'received'} ${d.type}`,
     // The event's page rebuilds why each rule matched or not (an unmatched event stores no runs).
     href: `/console/events/${d.id}`,
-    detail: `event ${d.eventKey}; ${d.status === 'processed' ? decisionText(d) : d.status}${d.error ? `: ${d.error}` : ''}`,
+    detail: `event ${d.eventKey}; ${d.status === 'processed' ? decisionText(d) : d.status}${d.error ? `: ${d.error}` : ''}${mirrorText(d, replay)}`,
   };
+}
+
+/** What a contact.* delivery did to the mirror (the journal notes only the engine's own writes). */
+function mirrorText(d: DeliveryRow, replay: boolean): string {
+  if (replay || d.status !== 'processed' || !d.type.startsWith('contact.')) return '';
+  if (d.type === 'contact.deleted') return '';
+  if (d.outcome === 'mirror_skipped') return '; the mirror did not take the payload';
+  return `; mirror updated: contact as of ${d.contactVersion ?? 'unknown'}`;
 }
 
 /** Trigger keys: `event:<inbox id>`, `sweep:<rule>:<tick>`, `sweep-leave:<rule>:<tick>`. */
