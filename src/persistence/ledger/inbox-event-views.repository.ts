@@ -110,12 +110,24 @@ export class InboxEventViews {
   }
 
   /** Newest first, for the admin list; the payload only in `show`. */
-  list(f: { status?: string; type?: string; limit: number }): Promise<Record<string, unknown>[]> {
+  /**
+   * Stored events, newest first. `decided`: `unmatched` (processed, no rule matched: the compact
+   * decision) or `matched` (processed, some rule matched); `contacts`: any of these contact ids.
+   */
+  list(f: {
+    status?: string;
+    type?: string;
+    decided?: 'unmatched' | 'matched';
+    contacts?: readonly string[];
+    limit: number;
+  }): Promise<Record<string, unknown>[]> {
     return this.db.query(
       `SELECT ${VIEW} FROM inbox_events
         WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR type = $2)
-        ORDER BY received_at DESC LIMIT $3`,
-      [f.status ?? null, f.type ?? null, f.limit],
+          AND ($3::text IS NULL OR (status = 'processed' AND (unmatched IS NOT NULL) = ($3 = 'unmatched')))
+          AND ($4::text[] IS NULL OR contact_id = ANY($4))
+        ORDER BY received_at DESC LIMIT $5`,
+      [f.status ?? null, f.type ?? null, f.decided ?? null, f.contacts ? [...f.contacts] : null, f.limit],
     );
   }
 

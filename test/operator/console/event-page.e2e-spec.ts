@@ -84,6 +84,29 @@ describe('the console page of one event', () => {
     expect(runPage.html).toContain(`href="/console/events/${event.id}"`);
   });
 
+  it('lists events by decision, kind and contact name, each linked to its page', async () => {
+    const listed = async (query: string) => {
+      const page = await get(`/console/events?${query}`);
+      return {
+        status: page.status,
+        ids: [...page.html.matchAll(/href="\/console\/events\/([0-9a-f-]{36})"/g)].map((m) => m[1]),
+      };
+    };
+    const all = await db.query(`SELECT id, contact_id, unmatched FROM inbox_events ORDER BY received_at`);
+    const unmatched = all.rows.filter((r) => r.unmatched).map((r) => r.id);
+    const matched = all.rows.filter((r) => !r.unmatched).map((r) => r.id);
+    expect(unmatched.length).toBeGreaterThan(0);
+    expect(matched.length).toBeGreaterThan(0);
+    expect((await listed('decided=unmatched')).ids.sort()).toEqual([...unmatched].sort());
+    expect((await listed('decided=matched&type=contact.updated')).ids.sort()).toEqual([...matched].sort());
+    expect((await listed('type=message.received')).ids).toEqual([]);
+    // By name, as the mirror knows the contact (the events' payloads put Grace there).
+    const grace = await listed('contact=Grace');
+    expect(grace.ids).toEqual(matched);
+    const refused = await listed('status=done');
+    expect([refused.status, refused.ids]).toEqual([400, []]);
+  });
+
   it('refuses without a session, and answers 404 for a malformed or unknown id', async () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     const anonymous = await fetch(`${h.url}/console/events/${unknown}`, { redirect: 'manual' });
