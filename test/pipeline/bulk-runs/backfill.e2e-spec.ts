@@ -8,6 +8,8 @@ import { BulkRunsService } from '../../../src/pipeline/bulk-runs/bulk-runs.servi
 import { CrmGateway } from '../../../src/outbound/crm-gateway/crm-gateway.service';
 import { admin, crm, eventually, Harness, newContact, startHarness } from '../../support/engine-harness';
 import { api } from '../../support/http';
+import { run } from '../../../src/tooling/cli/index';
+import { ADMIN_TOKEN } from '../../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../../support/webhooks';
 
 const PLACEHOLDER = 'rule: placeholder\non: contact.created\ndo:\n  - add-tag: customer\n';
@@ -142,6 +144,39 @@ describe('backfill and bulk runs', () => {
       `bulk:${created.body.id}`,
     ]);
     expect(n).toBe(0);
+  });
+
+  it('crm-rules bulk creates, shows and confirms a bulk run; a second confirm fails', async () => {
+    const saved = process.env.ADMIN_TOKEN;
+    process.env.ADMIN_TOKEN = ADMIN_TOKEN;
+    const cli = async (...args: string[]) => {
+      let out = '';
+      let err = '';
+      const code = await run(['bulk', '--url', h.url, ...args], {
+        out: (t) => (out += t),
+        err: (t) => (err += t),
+      });
+      return { code, out, err };
+    };
+    try {
+      const created = await cli('create', 'backfill-gold', gold[1], plain[1]);
+      expect(created.code).toBe(0);
+      expect(created.out).toMatch(/pending_confirmation +backfill-gold@\S+ list, 1 contact\(s\)/);
+      expect(created.out).toContain('forecast: 1 CRM call(s) (1 a run)');
+      expect(created.out).toMatch(/contacts: Gold 1 \(\+\d+\)/);
+      const id = /confirm: crm-rules bulk confirm (\S+)/.exec(created.out)![1];
+      expect((await cli('list', '--rule', 'backfill-gold')).out).toContain(id);
+      expect(await cli('confirm', id)).toMatchObject({ code: 0, out: expect.stringContaining(' running ') });
+      expect(await cli('confirm', id)).toMatchObject({
+        code: 1,
+        err: expect.stringContaining('409 bulk run'),
+      });
+      await eventually(async () => (await cli('show', id)).out.includes(' done '));
+      expect((await cli('show', 'not-a-uuid')).code).toBe(1);
+    } finally {
+      if (saved === undefined) delete process.env.ADMIN_TOKEN;
+      else process.env.ADMIN_TOKEN = saved;
+    }
   });
 
   it('refuses without a token, bad bodies, unknown rules and ids, and rules that need an event', async () => {
