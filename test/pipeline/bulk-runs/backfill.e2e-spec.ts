@@ -8,6 +8,7 @@ import { BulkRunsService } from '../../../src/pipeline/bulk-runs/bulk-runs.servi
 import { CrmGateway } from '../../../src/outbound/crm-gateway/crm-gateway.service';
 import { admin, crm, eventually, Harness, newContact, startHarness } from '../../support/engine-harness';
 import { api } from '../../support/http';
+import { consoleLogIn } from '../../support/console-client';
 import { run } from '../../../src/tooling/cli/index';
 import { ADMIN_TOKEN } from '../../support/engine-harness';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../../support/webhooks';
@@ -177,6 +178,30 @@ describe('backfill and bulk runs', () => {
       if (saved === undefined) delete process.env.ADMIN_TOKEN;
       else process.env.ADMIN_TOKEN = saved;
     }
+  });
+
+  it('the console: the rule page previews a list, the bulk run page confirms it once', async () => {
+    const client = await consoleLogIn(h.url);
+    const rulePage = await client.get('/console/rules/backfill-gold');
+    expect(rulePage.html).toContain('backfill on activation');
+    const created = await client.post('/console/rules/backfill-gold/bulk-runs', {
+      contactIds: `${gold[2]}\n${plain[2]}`,
+    });
+    expect(created.status).toBe(303);
+    const page = await client.get(created.location!);
+    const html = page.html.replace(/&#x2F;/g, '/');
+    expect(html).toContain('1 of 2 contact(s) evaluated match');
+    expect(html).toMatch(/Gold 2 \(\+\d+\)/);
+    expect(html).toContain('Confirm: run for 1 contact(s)');
+    const id = created.location!.split('/').pop()!;
+    expect((await client.post(`/console/bulk-runs/${id}/confirm`, {})).status).toBe(303);
+    const twice = await client.post(`/console/bulk-runs/${id}/confirm`, {});
+    expect(twice.status).toBe(409);
+    expect(twice.html).toContain('only a bulk run waiting for a confirmation can be confirmed');
+    const refused = await client.post('/console/rules/on-message/bulk-runs', { contactIds: gold[0] });
+    expect(refused.status).toBe(409);
+    expect(refused.html).toContain('cannot run in bulk');
+    expect((await client.get('/console/bulk-runs/not-a-uuid')).status).toBe(404);
   });
 
   it('refuses without a token, bad bodies, unknown rules and ids, and rules that need an event', async () => {
