@@ -20,6 +20,7 @@ import { HealthModule } from './operator/ops/health.module';
 import { RetentionModule } from './persistence/retention/retention.module';
 import { redisConnection } from './runtime/queues/redis-connection';
 import { SegmentsModule } from './pipeline/segments/segments.module';
+import { BulkRunsWorkModule } from './pipeline/bulk-runs/bulk-runs.module';
 import { DeployModule } from './runtime/rule-set/deploy/deploy.module';
 import { LiveSnapshotModule } from './tooling/toolchain/live-snapshot.module';
 
@@ -45,6 +46,7 @@ export class AppModule {
         EventsWorkerModule.register(withWorkers, withScheduler),
         ExecutionModule.register(withWorkers),
         SegmentsModule.register(withWorkers, withScheduler),
+        BulkRunsWorkModule.register(withWorkers, withScheduler),
         RetentionModule.register(withWorkers, withScheduler),
         HealthModule,
         ...(withApi ? [IntakeModule, AdminModule, QueueBoardModule.register(), ConsoleModule] : []),

@@ -11,6 +11,8 @@ import { EventsAdminController } from './events-admin.controller';
 import { ExportsAdminController } from './exports-admin.controller';
 import { FailureOperationsService } from './failure-operations.service';
 import { ManualRunsAdminController } from './manual-runs-admin.controller';
+import { BulkRunsAdminController } from './bulk-runs-admin.controller';
+import { BulkRunsModule } from '../../pipeline/bulk-runs/bulk-runs.module';
 import { RulesAdminController } from './rules-admin.controller';
 import { RunsAdminController } from './runs-admin.controller';
 import { UsersAdminController } from './users-admin.controller';
@@ -23,6 +25,7 @@ import { UsersAdminController } from './users-admin.controller';
     ContactMirrorModule,
     ManualRunsModule,
     EventExplainModule,
+    BulkRunsModule,
   ],
   // Exports first: its static /admin/events/export must win over /admin/events/:id.
   controllers: [
@@ -31,6 +34,7 @@ import { UsersAdminController } from './users-admin.controller';
     EventsAdminController,
     RulesAdminController,
     ManualRunsAdminController,
+    BulkRunsAdminController,
     DeployAdminController,
     UsersAdminController,
   ],

@@ -2,6 +2,8 @@
 // the running set has it), its arms and goal conversions, its recent runs and skipped messages,
 // its customer messages per category (category-messages.ts), the pause / shadow controls, and "Run for a contact" only where a manual run can match (else
 // why not). An id the running set does not have answers the console's HTML 404 page.
+import { BulkRunsService } from '../../pipeline/bulk-runs/bulk-runs.service';
+import { bulkRunSummary } from './pages/bulk-run-page';
 import { categoryMessageRows } from './pages/category-messages';
 import { CUSTOMER_MESSAGE_TYPES } from '../../language/policy/customer-messages';
 import { splitExperimentLines } from './pages/experiment-lines';
@@ -48,6 +50,7 @@ export class ConsoleRulePageController {
     private readonly controls: RuleControlsService,
     private readonly names: ContactNamesService,
     private readonly pages: ConsoleResponder,
+    private readonly bulkRuns: BulkRunsService,
   ) {}
 
   @Get(':id')
@@ -71,7 +74,7 @@ export class ConsoleRulePageController {
     const since = periodStart(period);
     // A split with a goal is an experiment: each split read out against its control (split-readouts.ts).
     const isExperiment = !!rule.goal && !!rule.branches?.some((b) => b.kind === 'split');
-    const [counts, arms, perBranch, byCategory, recent, skipped, yaml] = await Promise.all([
+    const [counts, arms, perBranch, byCategory, recent, skipped, yaml, bulk] = await Promise.all([
       this.runs.views.countsByRule(since),
       rule.branches || rule.goal ? this.runs.views.branchCounts(rule.id, since) : undefined,
       isExperiment ? this.runs.views.armCountsByBranch(rule.id, since) : [],
@@ -84,6 +87,7 @@ export class ConsoleRulePageController {
       }),
       this.actionResults.views.skippedMessages({ ...MESSAGE_SKIP_KINDS, since, rule: rule.id }, RECENT),
       this.yamlOf(rule),
+      this.bulkRuns.repository.list({ ruleId: rule.id, limit: RECENT }),
     ]);
     const rows = recent as unknown as RunListRow[];
     const names = await this.names.of([...rows.map((r) => r.contactId), ...skipped.map((s) => s.contactId)]);
@@ -126,6 +130,8 @@ export class ConsoleRulePageController {
       yaml,
       categories: categoryMessageRows(byCategory, set?.policy),
       manualRun: blocker === null,
+      // Bulk runs need a rule judged on a contact alone, as manual runs do (contactOnlyBlocker).
+      bulkRuns: bulk.map(bulkRunSummary),
       manualRunBlocker: blocker ?? '',
       recent: rows.map((r) => ({
         ...r,

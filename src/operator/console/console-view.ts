@@ -15,6 +15,7 @@ export const PAGES = [
   'run',
   'event',
   'events',
+  'bulk-run',
   'contact-search',
   'timeline',
   'failures',

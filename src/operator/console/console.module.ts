@@ -20,6 +20,8 @@ import { OidcSignIn } from './auth/oidc-sign-in.service';
 import { ConsoleFailuresController } from './console-failures.controller';
 import { ConsolePagesController } from './console-pages.controller';
 import { ConsoleEventsController } from './console-events.controller';
+import { ConsoleBulkRunsController } from './console-bulk-runs.controller';
+import { BulkRunsModule } from '../../pipeline/bulk-runs/bulk-runs.module';
 import { EventExplainModule } from '../../pipeline/matching/event-explain.module';
 import { ConsoleResponder } from './console-responder';
 import { ConsoleRulesController } from './console-rules.controller';
@@ -40,6 +42,7 @@ const CONTROLLERS = [
   ConsoleOidcController,
   ConsolePagesController,
   ConsoleEventsController,
+  ConsoleBulkRunsController,
   ConsoleRulesController,
   ConsoleManualRunController,
   ConsoleRulePageController,
@@ -61,6 +64,7 @@ const CONTROLLERS = [
     ManualRunsModule,
     ContactMirrorModule,
     EventExplainModule,
+    BulkRunsModule,
   ],
   controllers: [...CONTROLLERS, FaviconController],
   providers: [ConsoleAuth, OidcSignIn, ConsoleResponder, OverviewFeed, BudgetFeed, AlertsService],

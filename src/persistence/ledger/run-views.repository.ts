@@ -138,6 +138,15 @@ export class RunViews {
     );
   }
 
+  /** Runs of one trigger counted by status (a bulk run's progress). */
+  async statusCountsOfTrigger(triggerKey: string): Promise<Record<string, number>> {
+    const rows: { status: string; n: number }[] = await this.db.query(
+      `SELECT status, count(*)::int AS n FROM runs WHERE trigger_key = $1 GROUP BY status`,
+      [triggerKey],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
   /** A contact's runs with their traces, the newest `limit`, in time order (contact timeline). */
   ofContact(contactId: string, limit: number): Promise<ContactRunRow[]> {
     return this.db.query(

@@ -128,6 +128,8 @@ export const BOUNDED_TABLES: Readonly<Record<string, string>> = {
     'one row per commit fetched (or RULES_DIR content loaded), kept: each run names one and its page shows its YAML',
   demo_marker: 'at most one row, written by the first demo start on an empty database',
   users: 'one row per person given a login: operator-paced, disabled rather than deleted',
+  bulk_runs:
+    'one row per bulk run (a backfill per activated rule version, or an operator’s run for a list or segment): operator-paced, kept as the trail',
   rule_set_deploy_audit:
     'one row per deploy, refusal, rollback, pin or git outage: operator-paced, kept as the trail',
 };

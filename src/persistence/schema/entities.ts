@@ -8,6 +8,7 @@ import { RuleSetVersionEntity } from '../../runtime/rule-set/deploy/rule-set-ver
 import { ActionResultEntity } from '../ledger/action-result.entity';
 import { EnrollmentEntity } from '../ledger/enrollment.entity';
 import { RunEntity } from '../ledger/run.entity';
+import { BulkRunEntity } from '../ledger/bulk-run.entity';
 import { InboxEventEntity } from '../ledger/inbox-event.entity';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
 import { ContactMirrorStateEntity } from '../../pipeline/contact-mirror/contact-mirror-state.entity';
@@ -25,6 +26,7 @@ export const ENTITIES = [
   RunEntity,
   ActionResultEntity,
   EnrollmentEntity,
+  BulkRunEntity,
   // segments
   ContactMirrorEntity,
   ContactMirrorTombstoneEntity,

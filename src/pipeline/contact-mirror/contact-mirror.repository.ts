@@ -199,6 +199,14 @@ export class ContactMirrorRepository {
     return returnedRows(rows).length;
   }
 
+  /** The mirrored contacts among `ids` (the others are not mirrored), in no particular order. */
+  async rowsOf(ids: readonly string[]): Promise<MirrorRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.query(`SELECT ${mirrorColumns('m')} FROM contact_mirror m WHERE m.id = ANY($1::text[])`, [
+      [...new Set(ids)],
+    ]);
+  }
+
   /** Mirrored contacts with an id after `afterId`, by id. */
   async pageAfter(afterId: string, limit: number): Promise<MirrorRow[]> {
     return this.db.query(

@@ -3,6 +3,8 @@
 export const EVENTS_QUEUE = 'events';
 export const ACTIONS_QUEUE = 'actions';
 export const SWEEPS_QUEUE = 'sweeps';
+/** Confirmed bulk runs: one job per bulk run creates its runs (src/pipeline/bulk-runs). */
+export const BULK_RUNS_QUEUE = 'bulk-runs';
 
 export interface EventJobData {
   inboxEventId: string;

@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { ActionsQueue } from './actions-queue.service';
 import { EventsQueue } from './events-queue.service';
-import { ACTIONS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from './queue-jobs';
+import { ACTIONS_QUEUE, BULK_RUNS_QUEUE, EVENTS_QUEUE, SWEEPS_QUEUE } from './queue-jobs';
 
 const defaultJobOptions = {
   // Completed jobs are dropped: the ledger in Postgres keeps the history.
@@ -12,7 +12,7 @@ const defaultJobOptions = {
 
 /**
  * Registers the queues once, with one enqueue service per queue (the sweeps queue's is
- * SweepQueueService, beside the sweeps). Modules that add jobs import this module.
+ * SweepQueueService, beside the sweeps; the bulk runs queue's BulkRunsQueue, beside the bulk runs). Modules that add jobs import this module.
  */
 @Module({
   imports: [
@@ -31,6 +31,14 @@ const defaultJobOptions = {
         defaultJobOptions: {
           ...defaultJobOptions,
           attempts: 3,
+          backoff: { type: 'exponential', delay: 2000 },
+        },
+      },
+      {
+        name: BULK_RUNS_QUEUE,
+        defaultJobOptions: {
+          ...defaultJobOptions,
+          attempts: 5,
           backoff: { type: 'exponential', delay: 2000 },
         },
       },

@@ -2,14 +2,8 @@
 // deployed rule-set versions (issue 31) through the running engine's admin API (/admin/deploy/*):
 // the engine holds the versions in Postgres and switches every process together.
 import type { Command } from 'commander';
-import { loadConfig } from '../../runtime/config/load-config';
 import type { CliState, Print } from './cli-io';
-
-interface Call {
-  method: 'GET' | 'POST';
-  path: string;
-  body?: unknown;
-}
+import { callEngine, type EngineCall as Call } from './engine-call';
 
 type Version = {
   commit: string;
@@ -33,6 +27,7 @@ export function addDeploy(program: Command, println: Print, eprintln: Print, sta
   const run = (call: Call, format: (body: unknown) => string[]) => async () => {
     const opts = deploy.opts<{ url?: string; json?: boolean }>();
     state.code = await callEngine(
+      'deploy',
       call,
       opts,
       (body) => (opts.json ? [JSON.stringify(body, null, 2)] : format(body)),
@@ -66,44 +61,6 @@ export function addDeploy(program: Command, println: Print, eprintln: Print, sta
     .command('fetch')
     .description('fetch the followed git ref now')
     .action(run({ method: 'POST', path: 'deploy/fetch' }, done));
-}
-
-async function callEngine(
-  call: Call,
-  opts: { url?: string },
-  format: (body: unknown) => string[],
-  println: Print,
-  eprintln: Print,
-  env: Record<string, string | undefined> = process.env,
-): Promise<number> {
-  const config = loadConfig(env);
-  if (!config.adminToken) {
-    eprintln('deploy: ADMIN_TOKEN is not set (deploys go through the engine admin API)');
-    return 2;
-  }
-  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
-  const base = (opts.url ?? `http://${host}:${config.port}`).replace(/\/+$/, '');
-  let res: Response;
-  try {
-    res = await fetch(`${base}/admin/${call.path}`, {
-      method: call.method,
-      headers: { 'x-admin-token': config.adminToken, 'content-type': 'application/json' },
-      ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
-    });
-  } catch (err) {
-    eprintln(
-      `deploy: the engine is not reachable at ${base} (${(err as Error).message}); start it or pass --url`,
-    );
-    return 1;
-  }
-  const body: unknown = await res.json().catch(() => undefined);
-  if (!res.ok) {
-    const message = (body as { message?: unknown } | undefined)?.message;
-    eprintln(`deploy: ${res.status} ${typeof message === 'string' ? message : res.statusText}`);
-    return 1;
-  }
-  for (const line of format(body)) println(line);
-  return 0;
 }
 
 function done(body: unknown): string[] {

@@ -11,6 +11,7 @@ import { addGraph } from './graph.command';
 import { addInit } from './init.command';
 import { addPlan } from './plan.command';
 import { addRun } from './run.command';
+import { addBulk } from './bulk.command';
 import { addDeploy } from './deploy.command';
 import { addSchema } from './schema.command';
 import { addSnapshot } from './snapshot.command';
@@ -44,6 +45,7 @@ function buildProgram(io: CliIo, state: CliState): Command {
   addPlan(program, println, eprintln, state);
   addRun(program, println, eprintln, state);
   addDeploy(program, println, eprintln, state);
+  addBulk(program, println, eprintln, state);
   addSnapshot(program, println, eprintln, state);
   addForecast(program, println, eprintln, state);
   addDiff(program, println, eprintln, state);

@@ -16,6 +16,7 @@ import { actionDefinition } from '../../catalogue/catalogue';
 import type { TriggerKinds } from '../../catalogue/action-definition';
 import { templateProblems } from '../../catalogue/template-values';
 import { checkStepRefs } from '../checks/check-step-refs';
+import { contactOnlyBlocker } from '../checks/check-backfill';
 import type { RuleAction, RuleDefinition, RuleProblem, RuleTrigger } from './rule-types';
 import { issuesToProblems, ruleValidator, schemaIssues } from './schema-problems';
 import type { StepLists } from './step-lists';
@@ -70,6 +71,11 @@ export function normalizeRule(
   if (raw.once !== undefined && raw.cooldown !== undefined)
     ctx.warn(['cooldown'], 'redundant', 'cooldown has no effect with once: per-contact', 'key');
 
+  if (raw.backfill === true && trigger) {
+    const blocker = contactOnlyBlocker(trigger, conditions);
+    if (blocker) ctx.error(['backfill'], 'invalid-backfill', `backfill: ${blocker}`, 'key');
+  }
+
   if (issues.length > 0 || ctx.errorCount() > 0 || !trigger || !actions) return undefined;
   const def: Omit<RuleDefinition, 'source' | 'version'> = {
     id: raw.rule as string,
@@ -79,6 +85,7 @@ export function normalizeRule(
     ...(conditions ? { conditions } : {}),
     actions,
     ...(raw.once === 'per-contact' ? { once: 'per-contact' as const } : {}),
+    ...(raw.backfill === true ? { backfill: true } : {}),
     ...(atMost !== undefined ? { atMost } : {}),
     ...(cooldownMs !== undefined ? { cooldownMs } : {}),
     ...(window ? { window } : {}),

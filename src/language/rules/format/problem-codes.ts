@@ -40,6 +40,7 @@ export const RULE_PROBLEM_CODES = [
   'invalid-calendar',
   'unknown-calendar',
   'unknown-category',
+  'invalid-backfill',
   'unknown-segment',
   'empty-arm',
   'too-many-paths',

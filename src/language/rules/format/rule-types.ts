@@ -49,6 +49,8 @@ export interface RuleDefinition {
   conditions?: Record<string, unknown>;
   actions: RuleAction[];
   once?: 'per-contact';
+  /** `backfill: true`: activating a version prepares a bulk run for the contacts that already match. */
+  backfill?: boolean;
   /** At most this many runs per contact, ever (`once` is at-most 1). */
   atMost?: number;
   cooldownMs?: number;

@@ -1,0 +1,258 @@
+// Bulk runs (issue 34, goal 5): a rule run for many contacts at once, never before an operator has
+// seen who and what it costs. Created previewed (a manual list) or prepared on activation (a
+// rule's `backfill: true`), confirmed or cancelled once (conditional updates), then executed by one
+// BullMQ job that creates the runs in chunks through the same admission as every run (createRun),
+// at bulk priority, with the trigger `bulk:<id>`: a retried or resumed job finds the runs it
+// already made (UQ_runs_trigger_rule_contact) and makes none twice.
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { isUuid } from '@crm-rules/crm-contract';
+import { RuleSetService } from '../../runtime/rule-set/rule-set.service';
+import { RuleControlsService } from '../../runtime/rule-controls/rule-controls.service';
+import { ActionsQueue } from '../../runtime/queues/actions-queue.service';
+import { contactOnlyBlocker } from '../../language/rules/checks/check-backfill';
+import type { CompiledRuleSet } from '../../language/matching/compiled-rule-set';
+import type { RuleDefinition } from '../../language/rules/format/rule-types';
+import { BulkRunsRepository, type BulkRunRow } from '../../persistence/ledger/bulk-runs.repository';
+import { admitBulkEntries, type BulkEntry } from '../admission/admit-bulk-entries';
+import { BulkRunsQueue } from './bulk-runs-queue.service';
+import { BULK_EVENT_TYPE, BULK_RUN_MAX_CONTACTS, BulkRunPreviewService } from './bulk-run-preview.service';
+
+/** Runs created per transaction: a crash loses at most one chunk's work, which the retry redoes. */
+const CHUNK = 100;
+/** A backfill left `preparing` this long by a process that died is prepared again by the next one. */
+export const STALE_PREPARING_MS = 5 * 60_000;
+
+export interface BulkRunRefusal {
+  status: 400 | 404 | 409;
+  code: string;
+  message: string;
+}
+
+export type BulkRunAnswer = { ok: true; bulkRun: BulkRunRow } | { ok: false; refusal: BulkRunRefusal };
+
+export const bulkTriggerKey = (bulkRunId: string) => `bulk:${bulkRunId}`;
+
+@Injectable()
+export class BulkRunsService {
+  private readonly logger = new Logger(BulkRunsService.name);
+  private readonly repo: BulkRunsRepository;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly rules: RuleSetService,
+    private readonly controls: RuleControlsService,
+    private readonly preview: BulkRunPreviewService,
+    private readonly queue: BulkRunsQueue,
+    private readonly actions: ActionsQueue,
+  ) {
+    this.repo = new BulkRunsRepository(db);
+  }
+
+  get repository(): BulkRunsRepository {
+    return this.repo;
+  }
+
+  /** A manual bulk run for a list of contacts, previewed: nothing runs before a confirmation. */
+  async createForList(ruleId: string, contactIds: unknown, by: string): Promise<BulkRunAnswer> {
+    if (
+      !Array.isArray(contactIds) ||
+      contactIds.length === 0 ||
+      !contactIds.every((id) => typeof id === 'string' && isUuid(id))
+    )
+      return refuse(400, 'invalid_contacts', 'contactIds must be a non-empty list of contact uuids');
+    if (contactIds.length > BULK_RUN_MAX_CONTACTS)
+      return refuse(400, 'too_many_contacts', `at most ${BULK_RUN_MAX_CONTACTS} contacts in one bulk run`);
+    const set = await this.rules.loaded();
+    const rule = set.rule(ruleId);
+    const refused = bulkRefusal(rule, ruleId);
+    if (refused) return { ok: false, refusal: refused };
+    const ids = (contactIds as string[]).map((id) => id.toLowerCase());
+    const preview = await this.preview.ofList(set, rule!, ids);
+    const bulkRun = await this.repo.insertPreviewed(
+      {
+        ruleId: rule!.id,
+        ruleVersion: rule!.version,
+        rulesCommit: set.commit ?? null,
+        source: 'list',
+        sourceDetail: null,
+        createdBy: by,
+      },
+      preview,
+    );
+    this.logger.log(
+      `bulk run ${bulkRun.id} of ${rule!.id} by ${by}: ${preview.contactIds.length} of ${ids.length} contacts match; waiting for a confirmation`,
+    );
+    return { ok: true, bulkRun };
+  }
+
+  /**
+   * The backfill of each rule of the set that asks for one, once per rule version: claimed by the
+   * first process (or taken over from a dead one), previewed from the mirror, left for an operator.
+   */
+  async prepareBackfills(set: CompiledRuleSet): Promise<void> {
+    for (const rule of set.rules.filter((r) => r.backfill && r.enabled)) {
+      const id = await this.repo.claimBackfill(
+        {
+          ruleId: rule.id,
+          ruleVersion: rule.version,
+          rulesCommit: set.commit ?? null,
+          createdBy: 'activation',
+        },
+        STALE_PREPARING_MS,
+      );
+      if (!id) continue;
+      try {
+        const preview = await this.preview.ofMirror(set, rule);
+        await this.repo.previewed(id, preview);
+        this.logger.log(
+          `backfill ${id} of ${rule.id}@${rule.version}: ${preview.contactIds.length} of ${preview.evaluated} mirrored contacts match; waiting for a confirmation (console or crm-rules bulk confirm)`,
+        );
+      } catch (err) {
+        await this.repo.finish(id, 'failed', `preview failed: ${(err as Error).message}`);
+        this.logger.error(`backfill ${id} of ${rule.id}: preview failed: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /** pending_confirmation → running, then its job; only for the rule version it previewed. */
+  async confirm(id: string, by: string): Promise<BulkRunAnswer> {
+    const found = await this.findOrRefuse(id);
+    if (!found.ok) return found;
+    const rule = (await this.rules.loaded()).rule(found.bulkRun.ruleId);
+    if (!rule || rule.version !== found.bulkRun.ruleVersion)
+      return refuse(
+        409,
+        'rule_changed',
+        `rule ${found.bulkRun.ruleId} changed or was removed since this preview (${found.bulkRun.ruleVersion}): cancel it and preview again`,
+      );
+    const decided = await this.repo.decide(id, 'running', by);
+    if (!decided) return this.notWaiting(id);
+    // Committed first, queued second: a lost add is queued again by the next start (resumeRunning).
+    await this.queue
+      .add(id)
+      .catch((err: Error) =>
+        this.logger.warn(
+          `bulk run ${id} confirmed but not queued (resumed at the next start): ${err.message}`,
+        ),
+      );
+    this.logger.log(
+      `bulk run ${id} of ${decided.ruleId} confirmed by ${by}: ${decided.contactIds.length} runs to create`,
+    );
+    return { ok: true, bulkRun: decided };
+  }
+
+  async cancel(id: string, by: string): Promise<BulkRunAnswer> {
+    const found = await this.findOrRefuse(id);
+    if (!found.ok) return found;
+    const decided = await this.repo.decide(id, 'cancelled', by);
+    if (!decided) return this.notWaiting(id);
+    this.logger.log(`bulk run ${id} of ${decided.ruleId} cancelled by ${by}`);
+    return { ok: true, bulkRun: decided };
+  }
+
+  /** Confirmed bulk runs left running (their job lost with Redis, or a crash): queued again (same job id). */
+  async resumeRunning(): Promise<void> {
+    for (const id of await this.repo.runningIds()) await this.queue.add(id);
+  }
+
+  /** The job: the runs of a confirmed bulk run, chunk by chunk, resumable. */
+  async execute(id: string): Promise<{ created: number }> {
+    const run = await this.repo.find(id);
+    if (!run || run.state !== 'running') return { created: 0 };
+    const set = await this.rules.loaded();
+    const rule = set.rule(run.ruleId);
+    if (!rule || rule.version !== run.ruleVersion) {
+      await this.repo.finish(
+        id,
+        'failed',
+        `rule ${run.ruleId} changed or was removed after the confirmation`,
+      );
+      return { created: 0 };
+    }
+    let gone = 0;
+    // Chunks before runs_created are done: each chunk commits, then its count.
+    for (
+      let from = run.runsCreated - (run.runsCreated % CHUNK);
+      from < run.contactIds.length;
+      from += CHUNK
+    ) {
+      const ids = run.contactIds.slice(from, from + CHUNK);
+      const contacts = await this.preview.contacts(ids);
+      gone += ids.length - contacts.size;
+      const entries: BulkEntry[] = [];
+      for (const contactId of ids) {
+        const contact = contacts.get(contactId);
+        if (contact)
+          entries.push({
+            contactId,
+            contact: contact as unknown as Record<string, unknown>,
+            evaluation: await this.preview.evaluate(set, rule, contact),
+          });
+      }
+      const created = await this.db.transaction((tx) =>
+        admitBulkEntries(
+          tx,
+          {
+            rule,
+            ruleSetVersion: set.version,
+            ...(set.commit ? { rulesCommit: set.commit } : {}),
+            triggerKey: bulkTriggerKey(id),
+            eventType: BULK_EVENT_TYPE,
+            control: { paused: this.controls.isPaused(rule.id), mode: this.controls.modeOf(rule) },
+            correlationId: `bulk-${id}`,
+          },
+          entries,
+        ),
+      );
+      await this.actions.addMany(
+        created
+          .filter((r) => r.status === 'pending')
+          .map((r) => ({
+            id: r.id,
+            contactId: r.contactId,
+            correlationId: `bulk-${id}`,
+            priority: 'bulk' as const,
+          })),
+      );
+      await this.repo.progress(id, Math.min(from + CHUNK, run.contactIds.length));
+    }
+    await this.repo.finish(
+      id,
+      'done',
+      gone ? `${gone} contact(s) left the mirror before their run was created` : null,
+    );
+    this.logger.log(`bulk run ${id} of ${rule.id}: ${run.contactIds.length - gone} runs created`);
+    return { created: run.contactIds.length - gone };
+  }
+
+  private async findOrRefuse(id: string): Promise<BulkRunAnswer> {
+    if (!isUuid(id)) return refuse(400, 'invalid_id', 'a bulk run id is a uuid');
+    const bulkRun = await this.repo.find(id);
+    return bulkRun ? { ok: true, bulkRun } : refuse(404, 'unknown_bulk_run', `no bulk run ${id}`);
+  }
+
+  private async notWaiting(id: string): Promise<BulkRunAnswer> {
+    const now = await this.repo.find(id);
+    return refuse(
+      409,
+      'not_pending',
+      `bulk run ${id} is ${now?.state ?? 'gone'}: only a bulk run waiting for a confirmation can be confirmed or cancelled`,
+    );
+  }
+}
+
+function refuse(status: BulkRunRefusal['status'], code: string, message: string): BulkRunAnswer {
+  return { ok: false, refusal: { status, code, message } };
+}
+
+/** Why the rule cannot have a bulk run (unknown, disabled, or it needs an event to be judged). */
+export function bulkRefusal(rule: RuleDefinition | undefined, ruleId: string): BulkRunRefusal | undefined {
+  if (!rule) return { status: 404, code: 'unknown_rule', message: `no rule "${ruleId}" in the running set` };
+  if (!rule.enabled)
+    return { status: 409, code: 'rule_disabled', message: `"${rule.id}" is disabled (enabled: false)` };
+  const blocker = contactOnlyBlocker(rule.trigger, rule.conditions);
+  return blocker
+    ? { status: 409, code: 'needs_event', message: `"${rule.id}" cannot run in bulk: ${blocker}` }
+    : undefined;
+}
