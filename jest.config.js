@@ -40,7 +40,7 @@ module.exports = {
     {
       displayName: 'unit',
       testEnvironment: 'node',
-      roots: ['<rootDir>/src', '<rootDir>/packages', '<rootDir>/scripts'],
+      roots: ['<rootDir>/src', '<rootDir>/packages', '<rootDir>/scripts', '<rootDir>/bench'],
       testMatch: ['**/*.spec.ts'],
       transform: { '^.+\\.ts$': swc },
       ...packages,

@@ -1,0 +1,71 @@
+// The load generator of bench:soak, in its own process: signed contact.updated deliveries at a
+// fixed overall rate (autocannon's overallRate) for a duration, each for a mirrored contact.
+// One in GUARDED_EVERY is a guarded no-op (the rule matches, its add-tag finds the tag there), the
+// rest match no rule. Reports the deliveries and their 2xx answers every `tick` seconds to the
+// parent, then autocannon's result.
+import autocannon from 'autocannon';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Contact } from '@crm-rules/crm-contract';
+import { signatureHeader } from '../src/language/net/verify-signature';
+
+const [url, secret, rate, seconds, connections, contactsFile, vipTagId, tick] = process.argv.slice(2);
+const contacts = JSON.parse(readFileSync(contactsFile, 'utf8')) as Contact[];
+const GUARDED_EVERY = 10;
+let next = Math.floor(Math.random() * contacts.length);
+let sent = 0;
+
+function payload(): string {
+  const contact = contacts[next++ % contacts.length];
+  const guarded = ++sent % GUARDED_EVERY === 0;
+  const data: Contact = {
+    ...contact,
+    status: 'active',
+    customFields: { ...contact.customFields, plan: guarded ? 'enterprise' : 'free' },
+    tags: guarded
+      ? [...contact.tags.filter((t) => t.id !== vipTagId), { id: vipTagId, name: 'vip', color: '#000' }]
+      : contact.tags,
+    updatedAt: new Date().toISOString(),
+  };
+  return JSON.stringify({
+    id: `evt_${randomUUID()}`,
+    type: 'contact.updated',
+    createdAt: data.updatedAt,
+    data,
+  });
+}
+
+const counts = { answered: 0, ok: 0, errors: 0 };
+const instance = autocannon(
+  {
+    url,
+    method: 'POST',
+    connections: Number(connections),
+    overallRate: Number(rate),
+    duration: Number(seconds),
+    headers: { 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (req) => {
+          const body = payload();
+          return {
+            ...req,
+            body,
+            headers: { ...req.headers, 'x-service-signature': signatureHeader(secret, body) },
+          };
+        },
+      },
+    ],
+  },
+  (err, result) => {
+    clearInterval(ticker);
+    process.send!(err ? { error: String(err) } : { result, counts }, () => process.exit(0));
+  },
+);
+instance.on('response', (_client, status) => {
+  counts.answered++;
+  if (status >= 200 && status < 300) counts.ok++;
+});
+instance.on('reqError', () => counts.errors++);
+// The counts so far, cumulative: the parent takes differences per interval.
+const ticker = setInterval(() => process.send!({ tick: { ...counts } }), Number(tick) * 1000);
