@@ -47,12 +47,15 @@ export class BulkRunsAdminController {
   @HttpCode(201)
   @ApiOperation({
     summary:
-      'Preview a rule for a list of contacts: { contactIds: [uuid, ...] } (at most 10,000). The rule is evaluated on the contact mirror; the answer names who matches and forecasts the CRM calls and minutes at bulk priority. Nothing runs before POST /admin/bulk-runs/:id/confirm',
+      "Preview a rule for a list of contacts: { contactIds: [uuid, ...] } (at most 10,000), or for the members of a segment: { segment } (a segment rule's segment.name or rule id, its members as its last sweep stored them). The rule is evaluated on the contact mirror; the answer names who matches and forecasts the CRM calls and minutes at bulk priority. Nothing runs before POST /admin/bulk-runs/:id/confirm",
   })
   async create(@Req() req: Request & WithPrincipal, @Param('id') ruleId: string, @Body() body: unknown) {
-    const contactIds = (body as { contactIds?: unknown } | undefined)?.contactIds;
+    const { contactIds, segment } = (body ?? {}) as { contactIds?: unknown; segment?: unknown };
+    const by = manualCaller(req.principal, ADMIN_API_CALLER);
     return this.view(
-      await this.bulkRuns.createForList(ruleId, contactIds, manualCaller(req.principal, ADMIN_API_CALLER)),
+      segment !== undefined
+        ? await this.bulkRuns.createForSegment(ruleId, segment, by)
+        : await this.bulkRuns.createForList(ruleId, contactIds, by),
     );
   }
 

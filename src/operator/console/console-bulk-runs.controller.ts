@@ -44,9 +44,12 @@ export class ConsoleBulkRunsController {
     @Req() req: ConsoleRequest,
     @Res() res: Response,
     @Param('id') ruleId: string,
-    @Body() body: { contactIds?: string },
+    @Body() body: { contactIds?: string; segment?: string },
   ) {
-    const answer = await this.bulkRuns.createForList(ruleId, pastedIds(body?.contactIds), this.by(req));
+    const segment = typeof body?.segment === 'string' ? body.segment.trim() : '';
+    const answer = segment
+      ? await this.bulkRuns.createForSegment(ruleId, segment, this.by(req))
+      : await this.bulkRuns.createForList(ruleId, pastedIds(body?.contactIds), this.by(req));
     if (!answer.ok) {
       const ctx = { title: `Bulk run of ${ruleId}`, section: 'rules' };
       return this.pages.send(

@@ -16,6 +16,7 @@ import type { RuleDefinition } from '../../language/rules/format/rule-types';
 import { BulkRunsRepository, type BulkRunRow } from '../../persistence/ledger/bulk-runs.repository';
 import { admitBulkEntries, type BulkEntry } from '../admission/admit-bulk-entries';
 import { BulkRunsQueue } from './bulk-runs-queue.service';
+import { SegmentMembershipsRepository } from '../segments/sweeps/segment-memberships.repository';
 import { BULK_EVENT_TYPE, BULK_RUN_MAX_CONTACTS, BulkRunPreviewService } from './bulk-run-preview.service';
 
 /** Runs created per transaction: a crash loses at most one chunk's work, which the retry redoes. */
@@ -82,6 +83,58 @@ export class BulkRunsService {
     );
     this.logger.log(
       `bulk run ${bulkRun.id} of ${rule!.id} by ${by}: ${preview.contactIds.length} of ${ids.length} contacts match; waiting for a confirmation`,
+    );
+    return { ok: true, bulkRun };
+  }
+
+  /**
+   * A manual bulk run for the members of a segment rule's segment (its `segment.name` or its id),
+   * as its last sweep stored them; previewed like a list.
+   */
+  async createForSegment(ruleId: string, segment: unknown, by: string): Promise<BulkRunAnswer> {
+    if (typeof segment !== 'string' || !segment.trim())
+      return refuse(
+        400,
+        'invalid_segment',
+        "segment must be the name of a segment rule's segment, or its rule id",
+      );
+    const set = await this.rules.loaded();
+    const rule = set.rule(ruleId);
+    const refused = bulkRefusal(rule, ruleId);
+    if (refused) return { ok: false, refusal: refused };
+    const name = segment.trim();
+    const owner = set
+      .scheduledRules()
+      .find((r) => r.id === name || (r.trigger.kind === 'schedule' && r.trigger.segment.name === name));
+    if (!owner)
+      return refuse(404, 'unknown_segment', `no segment rule named "${name}" (segment.name or rule id)`);
+    const members = await new SegmentMembershipsRepository(this.db).memberIds(
+      owner.id,
+      BULK_RUN_MAX_CONTACTS + 1,
+    );
+    const preview = await this.preview.ofList(set, rule!, members.slice(0, BULK_RUN_MAX_CONTACTS));
+    const notes = [
+      members.length === 0
+        ? `segment "${name}" has no stored members: its rule ${owner.id} has not swept yet (POST /admin/rules/${owner.id}/sweep)`
+        : null,
+      members.length > BULK_RUN_MAX_CONTACTS
+        ? `the segment has more than ${BULK_RUN_MAX_CONTACTS} members: the first ${BULK_RUN_MAX_CONTACTS} by id are evaluated`
+        : null,
+      preview.detail,
+    ].filter((n): n is string => n !== null);
+    const bulkRun = await this.repo.insertPreviewed(
+      {
+        ruleId: rule!.id,
+        ruleVersion: rule!.version,
+        rulesCommit: set.commit ?? null,
+        source: 'segment',
+        sourceDetail: name,
+        createdBy: by,
+      },
+      { ...preview, detail: notes.length ? notes.join('; ') : null },
+    );
+    this.logger.log(
+      `bulk run ${bulkRun.id} of ${rule!.id} for segment ${name} by ${by}: ${preview.contactIds.length} of ${members.length} members match; waiting for a confirmation`,
     );
     return { ok: true, bulkRun };
   }

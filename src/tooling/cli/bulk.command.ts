@@ -57,11 +57,21 @@ export function addBulk(program: Command, println: Print, eprintln: Print, state
     .description('one bulk run: who, the forecast, its runs by status')
     .action((id: string) => run({ method: 'GET', path: `bulk-runs/${encodeURIComponent(id)}` }, details)());
   bulk
-    .command('create <rule> <contactIds...>')
-    .description('preview RULE for these contacts (ids); nothing runs before `bulk confirm`')
-    .action((rule: string, contactIds: string[]) =>
+    .command('create <rule> [contactIds...]')
+    .description(
+      "preview RULE for these contacts (ids) or a segment's members; nothing runs before `bulk confirm`",
+    )
+    .option(
+      '--segment <name>',
+      "a segment rule's segment (or its rule id): its members as its last sweep stored them",
+    )
+    .action((rule: string, contactIds: string[], o: { segment?: string }) =>
       run(
-        { method: 'POST', path: `rules/${encodeURIComponent(rule)}/bulk-runs`, body: { contactIds } },
+        {
+          method: 'POST',
+          path: `rules/${encodeURIComponent(rule)}/bulk-runs`,
+          body: o.segment ? { segment: o.segment } : { contactIds },
+        },
         details,
       )(),
     );

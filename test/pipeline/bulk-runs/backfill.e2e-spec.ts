@@ -26,6 +26,18 @@ const BACKFILL = [
   '',
 ].join('\n');
 const MESSAGE_RULE = 'rule: on-message\non: message.created\ndo:\n  - add-tag: customer\n';
+// A segment whose members (after its sweep) a bulk run can take; its own action is beside the point.
+const SEGMENT_RULE = [
+  'rule: everyone-active',
+  'on:',
+  '  schedule: "0 0 1 1 *"',
+  '  segment:',
+  '    name: Everyone active',
+  '    filters: { status: active }',
+  'do:',
+  '  - add-tag: customer',
+  '',
+].join('\n');
 
 describe('backfill and bulk runs', () => {
   let h: Harness;
@@ -35,7 +47,7 @@ describe('backfill and bulk runs', () => {
 
   beforeAll(async () => {
     h = await startHarness({
-      rules: { 'placeholder.yaml': PLACEHOLDER, 'message.yaml': MESSAGE_RULE },
+      rules: { 'placeholder.yaml': PLACEHOLDER, 'message.yaml': MESSAGE_RULE, 'segment.yaml': SEGMENT_RULE },
       subscribe: false,
       quiet: true,
       env: { CRM_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET, RULES_WATCH: 'false' },
@@ -145,6 +157,31 @@ describe('backfill and bulk runs', () => {
       `bulk:${created.body.id}`,
     ]);
     expect(n).toBe(0);
+  });
+
+  it('previews a bulk run for the members of a segment, as its last sweep stored them', async () => {
+    const before = await admin(h, 'POST', '/admin/rules/backfill-gold/bulk-runs', {
+      segment: 'Everyone active',
+    });
+    expect(before.status).toBe(201);
+    expect(before.body).toMatchObject({ source: 'segment', sourceDetail: 'Everyone active', contacts: 0 });
+    expect(before.body.detail).toContain('has no stored members: its rule everyone-active has not swept yet');
+    expect((await admin(h, 'POST', '/admin/rules/everyone-active/sweep')).status).toBe(202);
+    await eventually(async () => {
+      const [s] = await db.query(`SELECT status FROM segment_sweeps WHERE rule_id = 'everyone-active'`);
+      return s?.status === 'succeeded';
+    }, 60_000);
+    const after = await admin(h, 'POST', '/admin/rules/backfill-gold/bulk-runs', {
+      segment: 'everyone-active',
+    });
+    expect(after.status).toBe(201);
+    // Every contact is active: the segment holds the twelve (and the sandbox's own), eight Gold ones match.
+    expect(after.body).toMatchObject({ source: 'segment', contacts: 8, detail: null });
+    expect(after.body.evaluated).toBeGreaterThanOrEqual(12);
+    const unknown = await admin(h, 'POST', '/admin/rules/backfill-gold/bulk-runs', { segment: 'nope' });
+    expect([unknown.status, unknown.body.error]).toEqual([404, 'unknown_segment']);
+    const blank = await admin(h, 'POST', '/admin/rules/backfill-gold/bulk-runs', { segment: ' ' });
+    expect([blank.status, blank.body.error]).toEqual([400, 'invalid_segment']);
   });
 
   it('crm-rules bulk creates, shows and confirms a bulk run; a second confirm fails', async () => {

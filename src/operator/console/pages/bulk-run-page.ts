@@ -28,7 +28,10 @@ export function bulkRunSummary(
     href: `/console/bulk-runs/${b.id}`,
     state: b.state.replace('_', ' '),
     tone: STATE_TONE[b.state] ?? 'info',
-    source: SOURCE_TEXT[b.source] ?? b.source,
+    source:
+      b.source === 'segment' && b.sourceDetail
+        ? `the members of segment ${b.sourceDetail}`
+        : (SOURCE_TEXT[b.source] ?? b.source),
     contacts,
     createdAt: when(b.createdAt),
     createdBy: b.createdBy,

@@ -98,6 +98,15 @@ export class SegmentMembershipsRepository {
     );
   }
 
+  /** The segment's members as its last sweep stored them, by id (a bulk run for a segment). */
+  async memberIds(ruleId: string, limit: number): Promise<string[]> {
+    const rows: { contact_id: string }[] = await this.db.query(
+      `SELECT contact_id FROM segment_memberships WHERE rule_id = $1 ORDER BY contact_id LIMIT $2`,
+      [ruleId, limit],
+    );
+    return rows.map((r) => r.contact_id);
+  }
+
   /** Stored members that left (mirror row present, `gone` false) or whose contact is gone ($1 rule, $2 after, $3 limit). */
   leftBatch(ruleId: string, filters: ResolvedFilters, after: string, limit: number): Promise<LeftBatchRow[]> {
     const where = segmentWhere(filters, 'm', 4);
