@@ -4,10 +4,9 @@
 // rest match no rule. Reports the deliveries and their 2xx answers every `tick` seconds to the
 // parent, then autocannon's result.
 import autocannon from 'autocannon';
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Contact } from '@crm-rules/crm-contract';
-import { signatureHeader } from '../src/language/net/verify-signature';
+import { contactUpdateBody, signedRequests } from './contact-update-load';
 
 const [url, secret, rate, seconds, connections, contactsFile, vipTagId, tick] = process.argv.slice(2);
 const contacts = JSON.parse(readFileSync(contactsFile, 'utf8')) as Contact[];
@@ -16,23 +15,7 @@ let next = Math.floor(Math.random() * contacts.length);
 let sent = 0;
 
 function payload(): string {
-  const contact = contacts[next++ % contacts.length];
-  const guarded = ++sent % GUARDED_EVERY === 0;
-  const data: Contact = {
-    ...contact,
-    status: 'active',
-    customFields: { ...contact.customFields, plan: guarded ? 'enterprise' : 'free' },
-    tags: guarded
-      ? [...contact.tags.filter((t) => t.id !== vipTagId), { id: vipTagId, name: 'vip', color: '#000' }]
-      : contact.tags,
-    updatedAt: new Date().toISOString(),
-  };
-  return JSON.stringify({
-    id: `evt_${randomUUID()}`,
-    type: 'contact.updated',
-    createdAt: data.updatedAt,
-    data,
-  });
+  return contactUpdateBody(contacts[next++ % contacts.length], ++sent % GUARDED_EVERY === 0, vipTagId);
 }
 
 const counts = { answered: 0, ok: 0, errors: 0 };
@@ -44,18 +27,7 @@ const instance = autocannon(
     overallRate: Number(rate),
     duration: Number(seconds),
     headers: { 'content-type': 'application/json' },
-    requests: [
-      {
-        setupRequest: (req) => {
-          const body = payload();
-          return {
-            ...req,
-            body,
-            headers: { ...req.headers, 'x-service-signature': signatureHeader(secret, body) },
-          };
-        },
-      },
-    ],
+    requests: signedRequests(secret, payload),
   },
   (err, result) => {
     clearInterval(ticker);

@@ -9,11 +9,12 @@ import { BulkRunPreviewService } from './bulk-run-preview.service';
 import { BulkRunProcessor } from './bulk-run.processor';
 import { BulkRunsQueue } from './bulk-runs-queue.service';
 import { BulkRunsService } from './bulk-runs.service';
+import { BulkRunExecutor } from './bulk-run-executor.service';
 
 @Module({
   imports: [RuleSetModule, RuleControlsModule, QueuesModule],
-  providers: [BulkRunsService, BulkRunPreviewService, BulkRunsQueue],
-  exports: [BulkRunsService],
+  providers: [BulkRunsService, BulkRunExecutor, BulkRunPreviewService, BulkRunsQueue],
+  exports: [BulkRunsService, BulkRunExecutor],
 })
 export class BulkRunsModule {}
 

@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { BulkRunsService } from '../../../src/pipeline/bulk-runs/bulk-runs.service';
+import { BulkRunExecutor } from '../../../src/pipeline/bulk-runs/bulk-run-executor.service';
 import { CrmGateway } from '../../../src/outbound/crm-gateway/crm-gateway.service';
 import { admin, crm, eventually, Harness, newContact, startHarness } from '../../support/engine-harness';
 import { api } from '../../support/http';
@@ -118,7 +118,7 @@ describe('backfill and bulk runs', () => {
 
     // A job retried after a crash (state back to running, no progress recorded) makes no second run.
     await db.query(`UPDATE bulk_runs SET state = 'running', runs_created = 0 WHERE id = $1`, [prepared.id]);
-    await h.app.get(BulkRunsService).execute(prepared.id);
+    await h.app.get(BulkRunExecutor).execute(prepared.id);
     const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM runs WHERE trigger_key = $1`, [
       `bulk:${prepared.id}`,
     ]);
