@@ -14,9 +14,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { BENCH_SEALING_KEY, benchDatabase, dropRedisPrefix, printTable } from './bench-support';
+import { benchDatabase, dropRedisPrefix, printTable } from './bench-support';
 import { fillMirror } from './mirror-fill';
-import { forkBench, rssMb, startEngineProcess, VIP_TAG_ID, writeRules } from './throughput-support';
+import {
+  benchEngineEnv,
+  forkBench,
+  rssMb,
+  startEngineProcess,
+  VIP_TAG_ID,
+  writeRules,
+} from './throughput-support';
 import { soakVerdict, type SoakSample } from './soak-stats';
 
 const arg = (name: string, fallback: number) => {
@@ -45,21 +52,17 @@ async function main() {
   writeRules(rulesDir);
   const prefix = `crmr-bench-${randomUUID().slice(0, 6)}`;
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const env = {
-    DATABASE_URL: db.url,
-    DATABASE_POOL_MAX: '16',
-    REDIS_PREFIX: prefix,
-    CRM_BASE_URL: (await crm.message).url,
-    CRM_API_KEY: 'sk_demo_full',
-    WEBHOOK_SECRET_KEY: BENCH_SEALING_KEY,
-    CRM_RATE_LIMIT: String(LIMIT),
-    CRM_RATE_WINDOW_MS: String(WINDOW_MS),
-    CRM_WEBHOOK_SECRET: SECRET,
-    ADMIN_TOKEN,
-    RULES_DIR: rulesDir,
-    RULES_WATCH: 'false',
-    LOG_LEVEL: 'warn',
-  };
+  const env = benchEngineEnv({
+    databaseUrl: db.url,
+    redisPrefix: prefix,
+    crmUrl: (await crm.message).url,
+    rateLimit: LIMIT,
+    rateWindowMs: WINDOW_MS,
+    webhookSecret: SECRET,
+    adminToken: ADMIN_TOKEN,
+    rulesDir,
+    poolMax: 16,
+  });
   const ds = await new DataSource({ type: 'postgres', url: db.url, extra: { max: 2 } }).initialize();
   const u = new URL(redisUrl);
   const events = new Queue('events', {

@@ -10,9 +10,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { BENCH_SEALING_KEY, benchDatabase, dropRedisPrefix, printTable } from './bench-support';
+import { benchDatabase, dropRedisPrefix, printTable } from './bench-support';
 import { fillMirror } from './mirror-fill';
 import {
+  benchEngineEnv,
   forkBench,
   SEGMENT_RULE,
   startEngineProcess,
@@ -172,20 +173,16 @@ async function main() {
   const rulesDir = mkdtempSync(join(tmpdir(), 'crmr-bench-storage-'));
   writeRules(rulesDir);
   const prefix = `crmr-bench-${randomUUID().slice(0, 6)}`;
-  const env = {
-    DATABASE_URL: db.url,
-    REDIS_PREFIX: prefix,
-    CRM_BASE_URL: (await crm.message).url,
-    CRM_API_KEY: 'sk_demo_full',
-    CRM_RATE_LIMIT: String(LIMIT),
-    CRM_RATE_WINDOW_MS: String(WINDOW_MS),
-    CRM_WEBHOOK_SECRET: SECRET,
-    WEBHOOK_SECRET_KEY: BENCH_SEALING_KEY,
-    ADMIN_TOKEN,
-    RULES_DIR: rulesDir,
-    RULES_WATCH: 'false',
-    LOG_LEVEL: 'warn',
-  };
+  const env = benchEngineEnv({
+    databaseUrl: db.url,
+    redisPrefix: prefix,
+    crmUrl: (await crm.message).url,
+    rateLimit: LIMIT,
+    rateWindowMs: WINDOW_MS,
+    webhookSecret: SECRET,
+    adminToken: ADMIN_TOKEN,
+    rulesDir,
+  });
   const ds = await new DataSource({ type: 'postgres', url: db.url, extra: { max: 2 } }).initialize();
   const procs: EngineProcess[] = [];
   try {

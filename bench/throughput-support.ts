@@ -1,5 +1,6 @@
 // Helpers of bench:throughput: its rule set, engine processes started by ROLE, and what is read
 // from them (RSS and CPU from /proc, counters from /metrics).
+import { BENCH_SEALING_KEY } from './bench-support';
 import { ChildProcess, fork, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -142,4 +143,34 @@ export async function counterBy(
     }
   }
   return sums;
+}
+
+/** The environment of a bench's engine processes (API and workers): one definition for every bench. */
+export function benchEngineEnv(o: {
+  databaseUrl: string;
+  redisPrefix: string;
+  crmUrl: string;
+  rateLimit: number;
+  rateWindowMs: number;
+  webhookSecret: string;
+  adminToken: string;
+  rulesDir: string;
+  /** DATABASE_POOL_MAX when several processes share one server's connections. */
+  poolMax?: number;
+}): Record<string, string> {
+  return {
+    DATABASE_URL: o.databaseUrl,
+    ...(o.poolMax ? { DATABASE_POOL_MAX: String(o.poolMax) } : {}),
+    REDIS_PREFIX: o.redisPrefix,
+    CRM_BASE_URL: o.crmUrl,
+    CRM_API_KEY: 'sk_demo_full',
+    WEBHOOK_SECRET_KEY: BENCH_SEALING_KEY,
+    CRM_RATE_LIMIT: String(o.rateLimit),
+    CRM_RATE_WINDOW_MS: String(o.rateWindowMs),
+    CRM_WEBHOOK_SECRET: o.webhookSecret,
+    ADMIN_TOKEN: o.adminToken,
+    RULES_DIR: o.rulesDir,
+    RULES_WATCH: 'false',
+    LOG_LEVEL: 'warn',
+  };
 }

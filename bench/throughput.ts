@@ -11,9 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { DataSource } from 'typeorm';
-import { BENCH_SEALING_KEY, benchDatabase, dropRedisPrefix, printTable } from './bench-support';
+import { benchDatabase, dropRedisPrefix, printTable } from './bench-support';
 import { fillMirror } from './mirror-fill';
 import {
+  benchEngineEnv,
   counter,
   counterBy,
   cpuMs,
@@ -68,21 +69,17 @@ async function main() {
   const rulesDir = mkdtempSync(join(tmpdir(), 'crmr-bench-throughput-'));
   writeRules(rulesDir);
   const prefix = `crmr-bench-${randomUUID().slice(0, 6)}`;
-  const env = {
-    DATABASE_URL: db.url,
-    DATABASE_POOL_MAX: '16', // 5 processes × 16 stay under a shared server's 100 connections
-    REDIS_PREFIX: prefix,
-    CRM_BASE_URL: (await crm.message).url,
-    CRM_API_KEY: 'sk_demo_full',
-    WEBHOOK_SECRET_KEY: BENCH_SEALING_KEY,
-    CRM_RATE_LIMIT: String(LIMIT),
-    CRM_RATE_WINDOW_MS: String(WINDOW_MS),
-    CRM_WEBHOOK_SECRET: SECRET,
-    ADMIN_TOKEN,
-    RULES_DIR: rulesDir,
-    RULES_WATCH: 'false',
-    LOG_LEVEL: 'warn',
-  };
+  const env = benchEngineEnv({
+    databaseUrl: db.url,
+    redisPrefix: prefix,
+    crmUrl: (await crm.message).url,
+    rateLimit: LIMIT,
+    rateWindowMs: WINDOW_MS,
+    webhookSecret: SECRET,
+    adminToken: ADMIN_TOKEN,
+    rulesDir,
+    poolMax: 16, // 5 processes × 16 stay under a shared server's 100 connections
+  });
   const ds = await new DataSource({ type: 'postgres', url: db.url, extra: { max: 2 } }).initialize();
   const b: Bench = {
     ds,

@@ -3,6 +3,7 @@
 // prepared on activation land here too (the rule page lists them). The work is BulkRunsService's.
 import { Body, Controller, Get, NotFoundException, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { isUuid } from '@crm-rules/crm-contract';
 import type { Response } from 'express';
 import {
   bulkTriggerKey,
@@ -19,7 +20,6 @@ import { contactHref } from './pages/display-format';
 import { manualCaller } from '../access/principal';
 import { MinRole } from '../roles/min-role.decorator';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHOWN = 50;
 
 @ApiExcludeController()
@@ -84,7 +84,7 @@ export class ConsoleBulkRunsController {
   }
 
   private async show(req: ConsoleRequest, res: Response, id: string, flash?: string, status = 200) {
-    const row = UUID.test(id) ? await this.bulkRuns.repository.find(id) : undefined;
+    const row = isUuid(id) ? await this.bulkRuns.repository.find(id) : undefined;
     if (!row) throw new NotFoundException(`no bulk run ${id}`);
     const shown = row.contactIds.slice(0, SHOWN);
     const [names, runs] = await Promise.all([

@@ -2,6 +2,7 @@
 // matched or not, recomputed on demand (an unmatched event keeps only a compact decision, issue 35).
 import { Controller, Get, NotFoundException, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { isUuid } from '@crm-rules/crm-contract';
 import type { Request, Response } from 'express';
 import { InboxEventsRepository, REPLAY_KEY_PREFIX } from '../../persistence/ledger/inbox-events.repository';
 import { RunsRepository } from '../../persistence/ledger/runs.repository';
@@ -14,8 +15,6 @@ import { MinRole } from '../roles/min-role.decorator';
 
 /** Newest events on the list: enough for a page; narrow with the filters. */
 const LIST_LIMIT = 200;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @ApiExcludeController()
 @MinRole('viewer')
@@ -34,7 +33,7 @@ export class ConsoleEventsController {
     const { filter, error } = eventFilter(q);
     const contact = typeof q.contact === 'string' ? q.contact.trim() : '';
     // An id as it is; anything else is a name, phone or email looked up in the mirror.
-    const found = contact && !UUID.test(contact) ? await this.names.search(contact) : undefined;
+    const found = contact && !isUuid(contact) ? await this.names.search(contact) : undefined;
     const contacts = contact ? (found ? found.map((c) => c.id) : [contact]) : undefined;
     const rows = (error || contacts?.length === 0
       ? []
@@ -62,7 +61,7 @@ export class ConsoleEventsController {
 
   @Get(':id')
   async event(@Req() req: Request, @Res() res: Response, @Param('id') id: string) {
-    const shown = UUID.test(id) ? ((await this.inbox.views.show(id)) as ShownEvent | undefined) : undefined;
+    const shown = isUuid(id) ? ((await this.inbox.views.show(id)) as ShownEvent | undefined) : undefined;
     const row = shown && (await this.inbox.views.forExplain(id));
     if (!shown || !row) throw new NotFoundException(`no event ${id}`);
     let explain: EventExplain | undefined;
