@@ -36,7 +36,7 @@ describe('the demo never erases a real ledger', () => {
       [`event:${randomUUID()}`],
     );
     await db.dataSource.query(
-      `INSERT INTO action_results (run_id, action_index, action, status) VALUES ($1, 0, '{"type":"send-message"}', 'succeeded')`,
+      `INSERT INTO action_results (run_trigger_at, run_id, action_index, action, status) VALUES ((SELECT trigger_at FROM runs WHERE id = $1), $1, 0, '{"type":"send-message"}', 'succeeded')`,
       [run.id],
     );
     await db.dataSource.query(

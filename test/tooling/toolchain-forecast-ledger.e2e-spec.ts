@@ -56,7 +56,7 @@ describe('crm-rules forecast with the messages already sent', () => {
       [`event:${randomUUID()}`, contactId],
     );
     await db.dataSource.query(
-      `INSERT INTO action_results (run_id, action_index, action, status, started_at) VALUES ($1, 0, $2, $3, $4)`,
+      `INSERT INTO action_results (run_trigger_at, run_id, action_index, action, status, started_at) VALUES ((SELECT trigger_at FROM runs WHERE id = $1), $1, 0, $2, $3, $4)`,
       [r.id, JSON.stringify({ type }), status, at],
     );
   }

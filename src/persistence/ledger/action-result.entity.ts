@@ -1,24 +1,39 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { RunEntity } from './run.entity';
 import type { RuleAction } from '../../language/rules/format/rule-types';
 import type { ActionStatus, ActionTarget } from '../../language/catalogue/action-result-terms';
 
 /** One action of one run. (run, index) is unique: a retried job resumes after the last finished one. */
 @Entity('action_results')
-@Index('UQ_action_results_run_index', ['runId', 'actionIndex'], { unique: true })
+@Index('UQ_action_results_run_index', ['runId', 'actionIndex', 'runTriggerAt'], { unique: true })
 @Index('IDX_action_results_status', ['status'])
 // Partial, on the customer messages not sent (a reason list TypeORM would rewrite): migration
 // 1766050000002-AddActionResultsMessageSkipsIndex.
 @Index('IDX_action_results_message_skips', { synchronize: false })
 export class ActionResultEntity {
-  @PrimaryGeneratedColumn('uuid')
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_action_results' })
   id!: string;
 
   @Column({ name: 'run_id', type: 'uuid' })
   runId!: string;
 
+  /** Its run's trigger_at, the partition key: a run and its results share a day and go together. */
+  @PrimaryColumn({
+    name: 'run_trigger_at',
+    type: 'timestamptz',
+    primaryKeyConstraintName: 'PK_action_results',
+  })
+  runTriggerAt!: Date;
+
   @ManyToOne(() => RunEntity, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'run_id', foreignKeyConstraintName: 'FK_action_results_run' })
+  @JoinColumn([
+    { name: 'run_id', referencedColumnName: 'id', foreignKeyConstraintName: 'FK_action_results_run' },
+    {
+      name: 'run_trigger_at',
+      referencedColumnName: 'triggerAt',
+      foreignKeyConstraintName: 'FK_action_results_run',
+    },
+  ])
   run?: RunEntity;
 
   @Column({ name: 'action_index', type: 'int' })

@@ -48,6 +48,8 @@ export interface Failure {
 /** The action rows of one new run: see insertForRun. */
 export interface NewActionRows {
   runId: string;
+  /** The run's trigger_at: its results live in its day (the partition key). */
+  triggerAt: Date;
   actions: readonly RuleAction[];
   how: 'pending' | 'shadow' | readonly { reason: string; detail: string }[];
 }
@@ -90,26 +92,32 @@ export class ActionResultsRepository {
    * act; or, for a run settled at creation, skipped with each guard's reason and detail, as the
    * runner's `skip` records them (reason, error_message, finished_at).
    */
-  insertForRun(runId: string, actions: readonly RuleAction[], how: NewActionRows['how']): Promise<void> {
-    return this.insertForRuns([{ runId, actions, how }]);
+  insertForRun(
+    runId: string,
+    triggerAt: Date,
+    actions: readonly RuleAction[],
+    how: NewActionRows['how'],
+  ): Promise<void> {
+    return this.insertForRuns([{ runId, triggerAt, actions, how }]);
   }
 
   /** The action rows of several new runs (a batch of events), in one statement. */
   async insertForRuns(runs: readonly NewActionRows[]): Promise<void> {
     const rows = runs
       .filter((r) => r.actions.length > 0)
-      .map(({ runId, actions, how }) => ({
+      .map(({ runId, triggerAt, actions, how }) => ({
         runId,
+        triggerAt,
         actions,
         skips: how === 'pending' ? null : how === 'shadow' ? actions.map(() => SHADOW_SKIP) : how,
       }));
     if (rows.length === 0) return;
     await this.db.query(
-      `INSERT INTO action_results (run_id, action_index, action, status, reason, error_message, finished_at)
-       SELECT r."runId", (a.ordinality - 1)::int, a.value, CASE WHEN r.skips IS NULL THEN 'pending' ELSE 'skipped' END,
+      `INSERT INTO action_results (run_id, run_trigger_at, action_index, action, status, reason, error_message, finished_at)
+       SELECT r."runId", r."triggerAt", (a.ordinality - 1)::int, a.value, CASE WHEN r.skips IS NULL THEN 'pending' ELSE 'skipped' END,
               r.skips -> (a.ordinality - 1)::int ->> 'reason', r.skips -> (a.ordinality - 1)::int ->> 'detail',
               CASE WHEN r.skips IS NOT NULL THEN now() END
-         FROM jsonb_to_recordset($1::jsonb) AS r("runId" uuid, actions jsonb, skips jsonb)
+         FROM jsonb_to_recordset($1::jsonb) AS r("runId" uuid, "triggerAt" timestamptz, actions jsonb, skips jsonb)
         CROSS JOIN LATERAL jsonb_array_elements(r.actions) WITH ORDINALITY AS a`,
       [JSON.stringify(rows)],
     );

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import type { PreviousState } from '../../language/rules/format/rule-types';
 
 /**
@@ -34,16 +34,31 @@ export interface UnmatchedDecision {
  */
 export type InboxOutcome = 'contact_gone' | 'mirror_skipped' | 'contact_not_found';
 
-/** Every accepted webhook delivery, committed before the 2xx. `event_key` carries deduplication. */
+/**
+ * Every accepted webhook delivery, committed before the 2xx. `event_key` carries deduplication, with
+ * `event_at`, the partition key (daily partitions: migration 1795990000000-PartitionLedgerByDay).
+ */
 @Entity('inbox_events')
-@Index('UQ_inbox_events_event_key', ['eventKey'], { unique: true })
+@Index('UQ_inbox_events_event_key', ['eventKey', 'eventAt'], { unique: true })
 @Index('IDX_inbox_events_pending', ['receivedAt'], { where: `status = 'pending'` })
 @Index('IDX_inbox_events_failed', ['receivedAt'], { where: `status = 'failed'` })
 @Index('IDX_inbox_events_processed', ['receivedAt'], { where: `status = 'processed'` })
 @Index('IDX_inbox_events_contact_not_found', ['receivedAt'], { where: `outcome = 'contact_not_found'` })
 export class InboxEventEntity {
-  @PrimaryGeneratedColumn('uuid')
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_inbox_events' })
   id!: string;
+
+  /**
+   * The event's time: the signed body's `createdAt` when it holds one (a resend is the same body,
+   * so the same day and the same key), else its arrival (src/pipeline/intake/inbox-payload.ts).
+   */
+  @PrimaryColumn({
+    name: 'event_at',
+    type: 'timestamptz',
+    default: () => 'now()',
+    primaryKeyConstraintName: 'PK_inbox_events',
+  })
+  eventAt!: Date;
 
   /** The CRM event id, or `sha256:<body hash>` when the payload has none. */
   @Column({ name: 'event_key', type: 'text' })

@@ -25,6 +25,7 @@ export type RunInsert = Pick<
   RunEntity,
   | 'id'
   | 'triggerKey'
+  | 'triggerAt'
   | 'inboxEventId'
   | 'ruleId'
   | 'ruleVersion'

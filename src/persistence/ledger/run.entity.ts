@@ -3,12 +3,10 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
+  PrimaryColumn,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { InboxEventEntity } from './inbox-event.entity';
 import type { ConditionTrace, RuleAction } from '../../language/rules/format/rule-types';
 import type { TimingPlan } from '../../language/rules/gates/run-gates';
 import type { TimelineEntry } from './run-timeline-entry';
@@ -30,7 +28,7 @@ export type RunPriority = 'interactive' | 'bulk';
 
 /** One evaluation of one rule for one contact on one trigger (event or sweep tick). */
 @Entity('runs')
-@Index('UQ_runs_trigger_rule_contact', ['triggerKey', 'ruleId', 'contactId'], { unique: true })
+@Index('UQ_runs_trigger_rule_contact', ['triggerKey', 'ruleId', 'contactId', 'triggerAt'], { unique: true })
 @Index('IDX_runs_contact_created', ['contactId', 'createdAt'])
 @Index('IDX_runs_rule_created', ['ruleId', 'createdAt'])
 @Index('IDX_runs_unfinished', ['updatedAt'], { where: `status IN ('pending', 'running')` })
@@ -46,19 +44,29 @@ export type RunPriority = 'interactive' | 'bulk';
 })
 @Index('IDX_runs_contact_acted', ['contactId'], { where: `status NOT IN ('not_matched', 'suppressed')` })
 export class RunEntity {
-  @PrimaryGeneratedColumn('uuid')
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_runs' })
   id!: string;
+
+  /**
+   * The trigger's time, the partition key (daily partitions): its event's `event_at`, a sweep's
+   * tick, a bulk run's creation. A trigger retried on another day carries the same time, so the
+   * unique key (trigger, rule, contact, trigger_at) still refuses its second run.
+   */
+  @PrimaryColumn({
+    name: 'trigger_at',
+    type: 'timestamptz',
+    default: () => 'now()',
+    primaryKeyConstraintName: 'PK_runs',
+  })
+  triggerAt!: Date;
 
   /** `event:<inbox id>` or `sweep:<rule>:<tick>`. */
   @Column({ name: 'trigger_key', type: 'text' })
   triggerKey!: string;
 
+  /** The event that triggered it; no foreign key: a run's day may outlive its event's. */
   @Column({ name: 'inbox_event_id', type: 'uuid', nullable: true })
   inboxEventId!: string | null;
-
-  @ManyToOne(() => InboxEventEntity, { onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'inbox_event_id', foreignKeyConstraintName: 'FK_runs_inbox_event' })
-  inboxEvent?: InboxEventEntity;
 
   @Column({ name: 'rule_id', type: 'text' })
   ruleId!: string;

@@ -1,4 +1,6 @@
-// Every statement on `runs`. Idempotency lives in its unique key (trigger, rule, contact).
+// Every statement on `runs`. Idempotency lives in its unique key (trigger, rule, contact, and the
+// trigger's time, the partition key). Inserts name no conflict target: the legacy partition's key
+// without the time (migration 1795990000000) arbitrates too, for a trigger from before it.
 import type { Queryable } from '../sql/queryable';
 import { affectedRows, returnedRows } from '../sql/returned-rows';
 import type { RunStatus } from './run.entity';
@@ -19,18 +21,18 @@ const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlation
  */
 const INSERT_RUNS_FROM_JSON = (
   where = '',
-) => `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version,
+) => `INSERT INTO runs (id, trigger_key, trigger_at, inbox_event_id, rule_id, rule_version,
                          rule_set_version, contact_id, status, reason, mode, priority, trace, actions,
                          contact_snapshot, correlation_id, timing, rules_commit, finished_at)
-       SELECT x."id", x."triggerKey", x."inboxEventId", x."ruleId", x."ruleVersion", x."ruleSetVersion",
+       SELECT x."id", x."triggerKey", x."triggerAt", x."inboxEventId", x."ruleId", x."ruleVersion", x."ruleSetVersion",
               x."contactId", x."status", x."reason", x."mode", x."priority", x."trace", x."actions",
               x."contactSnapshot", x."correlationId", x."timing", x."rulesCommit",
               CASE WHEN x."status" IN ('pending','running') THEN NULL ELSE now() END
-         FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS ("id" uuid, "triggerKey" text, "inboxEventId" uuid,
+         FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS ("id" uuid, "triggerKey" text, "triggerAt" timestamptz, "inboxEventId" uuid,
               "ruleId" text, "ruleVersion" text, "ruleSetVersion" text, "contactId" text, "status" text,
               "reason" text, "mode" text, "priority" text, "trace" jsonb, "actions" jsonb, "contactSnapshot" jsonb,
               "correlationId" text, "timing" jsonb, "rulesCommit" text)) WITH ORDINALITY
-           AS x("id", "triggerKey", "inboxEventId", "ruleId", "ruleVersion", "ruleSetVersion", "contactId",
+           AS x("id", "triggerKey", "triggerAt", "inboxEventId", "ruleId", "ruleVersion", "ruleSetVersion", "contactId",
                 "status", "reason", "mode", "priority", "trace", "actions", "contactSnapshot", "correlationId",
                 "timing", "rulesCommit", "position")
         ${where}
@@ -61,10 +63,10 @@ export class RunsRepository {
     const inserted: unknown[] = await this.db.query(
       `INSERT INTO runs (id, trigger_key, inbox_event_id, rule_id, rule_version, rule_set_version, contact_id,
                          status, reason, mode, priority, trace, actions, contact_snapshot, correlation_id, timing,
-                         rules_commit, finished_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,
+                         rules_commit, trigger_at, finished_at)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,
                CASE WHEN $8 IN ('pending','running') THEN NULL ELSE now() END)
-       ON CONFLICT (trigger_key, rule_id, contact_id) DO NOTHING RETURNING id`,
+       ON CONFLICT DO NOTHING RETURNING id`,
       [
         run.id,
         run.triggerKey,
@@ -83,6 +85,7 @@ export class RunsRepository {
         run.correlationId,
         run.timing ? JSON.stringify(run.timing) : null,
         run.rulesCommit ?? null,
+        run.triggerAt,
       ],
     );
     return inserted.length > 0;
@@ -97,10 +100,18 @@ export class RunsRepository {
   async insertMany(runs: readonly RunInsert[]): Promise<Set<string>> {
     if (runs.length === 0) return new Set();
     const inserted: { id: string }[] = await this.db.query(
-      `${INSERT_RUNS_FROM_JSON()} ON CONFLICT (trigger_key, rule_id, contact_id) DO NOTHING RETURNING id`,
+      `${INSERT_RUNS_FROM_JSON()} ON CONFLICT DO NOTHING RETURNING id`,
       [JSON.stringify(runs)],
     );
     return new Set(inserted.map((r) => r.id));
+  }
+
+  /**
+   * Holds a trigger for the caller's transaction (a manual run's, whose time is not derived from
+   * anything a second submit carries): a second holder waits until the first commits.
+   */
+  async lockTrigger(triggerKey: string): Promise<void> {
+    await this.db.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`trigger:${triggerKey}`]);
   }
 
   /** Unfinished runs of a contact up to the given run: trigger order, then rule priority (insertion) order. */

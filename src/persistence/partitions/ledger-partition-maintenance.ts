@@ -63,7 +63,7 @@ export class LedgerPartitionMaintenance {
 
   async dropBefore(cutoff: Date): Promise<PartitionUpkeep[]> {
     const upkeep: PartitionUpkeep[] = [];
-    for (const t of this.tables) {
+    for (const t of this.tables.filter((table) => !table.droppedWith)) {
       const done: PartitionUpkeep = { table: t.table, dropped: [], kept: [] };
       const children = (await this.partitions.children(t.table)).map((c) => c.name);
       for (const day of partitionsBefore(children, cutoff)) {

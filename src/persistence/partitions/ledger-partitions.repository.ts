@@ -90,12 +90,16 @@ export class LedgerPartitionsRepository {
 
   /**
    * Detaches and drops children in one transaction, in the order given (referencing tables
-   * first: a run's day cannot go while its action results' day still points at it).
+   * first: a run's day cannot go while its action results' day still points at it); a child that
+   * does not exist is passed over.
    */
   async dropChildren(children: readonly { parent: string; name: string }[]): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.query(LOCK_TIMEOUT);
       for (const c of children) {
+        // A dependent's day may never have been made (created ahead only since its table was).
+        const [{ found }] = await tx.query(`SELECT to_regclass($1) IS NOT NULL AS found`, [c.name]);
+        if (!found) continue;
         await tx.query(
           `ALTER TABLE ${assertIdentifier(c.parent)} DETACH PARTITION ${assertIdentifier(c.name)}`,
         );

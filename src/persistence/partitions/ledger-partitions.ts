@@ -16,6 +16,8 @@ export interface PartitionedTable {
    * day goes first, in the same transaction, and only with this table's.
    */
   dependents?: readonly string[];
+  /** A dependent of that table: its days are created ahead here but dropped only with that table's. */
+  droppedWith?: string;
 }
 
 /**
@@ -23,7 +25,18 @@ export interface PartitionedTable {
  * ahead and drops whole days past the horizon before its row deletes (which then find only the
  * legacy and DEFAULT partitions' old rows). docs/RELIABILITY.md, "Retention by partition".
  */
-export const PARTITIONED_TABLES: readonly PartitionedTable[] = [{ table: 'contact_journal', keep: null }];
+export const PARTITIONED_TABLES: readonly PartitionedTable[] = [
+  { table: 'contact_journal', keep: null },
+  // Work (pending) and evidence an operator acts on (failed), as the row pruner keeps them.
+  { table: 'inbox_events', keep: `status IN ('pending', 'failed')` },
+  // Every run the row pruner keeps: live (pending, running, waiting) and an operator's (dead, uncertain).
+  {
+    table: 'runs',
+    keep: `status NOT IN ('succeeded', 'failed', 'not_matched', 'suppressed', 'cancelled')`,
+    dependents: ['action_results'],
+  },
+  { table: 'action_results', keep: null, droppedWith: 'runs' },
+];
 
 export interface DailyPartition {
   /** `<table>_pYYYYMMDD`. */

@@ -12,6 +12,8 @@ export interface BulkAdmission {
   rulesCommit?: string;
   /** `bulk:<bulk run id>`. */
   triggerKey: string;
+  /** The bulk run's creation: every chunk and retry carries it. */
+  triggerAt: Date;
   eventType: string;
   control: { paused: boolean; mode: 'live' | 'shadow' };
   correlationId: string;
@@ -34,6 +36,7 @@ export async function admitBulkEntries(
     created.push(
       await createRun(tx, {
         triggerKey: batch.triggerKey,
+        triggerAt: batch.triggerAt,
         inboxEventId: null,
         eventType: batch.eventType,
         priority: 'bulk',

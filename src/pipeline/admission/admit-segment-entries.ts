@@ -14,6 +14,8 @@ export interface SegmentAdmission {
   /** The deployed version the set came from (runs record it). */
   rulesCommit?: string;
   triggerKey: string;
+  /** The sweep's tick: every retry of the batch carries it. */
+  triggerAt: Date;
   actions: RuleAction[];
   /** Operators' switches at the start of the sweep (console): paused records `paused`, nothing acts. */
   control: { paused: boolean; mode: 'live' | 'shadow' };
@@ -37,6 +39,7 @@ export async function admitSegmentEntries(
     created.push(
       await createRun(tx, {
         triggerKey: batch.triggerKey,
+        triggerAt: batch.triggerAt,
         inboxEventId: null,
         eventType: 'sweep',
         priority: 'bulk',

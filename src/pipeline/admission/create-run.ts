@@ -17,6 +17,11 @@ import { RunsRepository } from '../../persistence/ledger/runs.repository';
 
 export interface NewRun {
   triggerKey: string;
+  /**
+   * The trigger's time, the same for every retry of it (the event's `event_at`, the sweep's tick,
+   * the bulk run's creation): the runs' partition key, part of their unique key.
+   */
+  triggerAt: Date;
   inboxEventId: string | null;
   eventType: string;
   replay?: boolean;
@@ -82,6 +87,7 @@ export async function createRun(tx: EntityManager, input: NewRun, settle?: Settl
   if (status === 'pending') {
     await new ActionResultsRepository(tx).insertForRun(
       id,
+      input.triggerAt,
       input.evaluation.actions,
       shadow ? 'shadow' : (settled ?? 'pending'),
     );
@@ -124,6 +130,7 @@ export function runInsert(input: NewRun, id: string, status: RunStatus, reason: 
   return {
     id,
     triggerKey: input.triggerKey,
+    triggerAt: input.triggerAt,
     inboxEventId: input.inboxEventId,
     ruleId: input.rule.id,
     ruleVersion: input.rule.version,

@@ -112,6 +112,7 @@ export async function recordMatchedEvents(
         ? [
             {
               runId: a.id,
+              triggerAt: matched[i].triggerAt,
               actions: matched[i].evaluation.actions,
               how: matched[i].evaluation.mode === 'shadow' ? ('shadow' as const) : (settled[i] ?? 'pending'),
             },

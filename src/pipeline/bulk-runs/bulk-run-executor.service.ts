@@ -72,6 +72,7 @@ export class BulkRunExecutor {
             ruleSetVersion: set.version,
             ...(set.commit ? { rulesCommit: set.commit } : {}),
             triggerKey: bulkTriggerKey(id),
+            triggerAt: run.createdAt,
             eventType: BULK_EVENT_TYPE,
             control: { paused: this.controls.isPaused(rule.id), mode: this.controls.modeOf(rule) },
             correlationId: `bulk-${id}`,

@@ -8,6 +8,20 @@ export function eventKeyOf(payload: Record<string, unknown>, rawBody: Buffer): s
   return `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
 }
 
+const EARLIEST_EVENT = Date.UTC(2000, 0, 1);
+const LATEST_EVENT = Date.UTC(9999, 0, 1);
+
+/**
+ * The event's time from its signed body: `createdAt` when it is a date (the CRM's events carry it,
+ * docs/CRM-API.md A19), else null (the inbox dates it by arrival). A resend is the same body, so
+ * the same time: the inbox row's partition key and part of its dedupe key.
+ */
+export function eventTimeOf(payload: Record<string, unknown>): Date | null {
+  if (typeof payload.createdAt !== 'string') return null;
+  const at = Date.parse(payload.createdAt);
+  return Number.isFinite(at) && at >= EARLIEST_EVENT && at < LATEST_EVENT ? new Date(at) : null;
+}
+
 // A `\u0000` escape that is not itself escaped (`\\u0000` is a backslash and the text "u0000").
 const NUL_ESCAPE = /(?<!\\)((?:\\\\)*)\\u0000/g;
 

@@ -6,7 +6,7 @@ import { EngineMetrics } from '../../operator/ops/engine-metrics';
 import { EventsQueue } from '../../runtime/queues/events-queue.service';
 import { InboxBatcher, Stored, UnstorablePayloadError } from './inbox-batcher';
 import { INTAKE_DB } from './intake-db';
-import { contactIdOf, eventKeyOf, storableJson } from './inbox-payload';
+import { contactIdOf, eventKeyOf, eventTimeOf, storableJson } from './inbox-payload';
 import {
   checkSignatureHeader,
   matchSignature,
@@ -132,6 +132,7 @@ export class IntakeService {
         payloadJson: text.json,
         rawBody: text.raw,
         contactId,
+        eventAt: eventTimeOf(payload),
       });
     } catch (err) {
       if (err instanceof UnstorablePayloadError) {

@@ -81,6 +81,7 @@ export class EventMatcher {
       if (!rule) return [];
       const run: NewRun = {
         triggerKey: `event:${row.id}`,
+        triggerAt: row.event_at,
         inboxEventId: row.id,
         eventType: row.type,
         // An operator's replay is deliberate: loop protection does not hold it back.

@@ -7,6 +7,9 @@ import { InboxEventsRepository } from '../../../src/persistence/ledger/inbox-eve
 import type { RuleDefinition } from '../../../src/language/rules/format/rule-types';
 import { createTestDb, type TestDb } from '../../support/test-db';
 
+/** One trigger time for every run of these events: a recorded twice event meets its first runs. */
+const TRIGGER_AT = new Date('2026-11-28T12:00:00Z');
+
 jest.setTimeout(60_000);
 
 let db: TestDb;
@@ -27,6 +30,7 @@ function unmatched(inboxEventId: string, ruleId: string): NewRun {
   const rule = { id: ruleId, version: 'v1', actions: [] } as unknown as RuleDefinition;
   return {
     triggerKey: `event:${inboxEventId}`,
+    triggerAt: TRIGGER_AT,
     inboxEventId,
     eventType: 'contact.updated',
     priority: 'interactive',

@@ -85,14 +85,13 @@ describe('contact_journal partitioned by day: migration of a filled database', (
     const [{ relkind }] = await ds.query(`SELECT relkind FROM pg_class WHERE relname = 'contact_journal'`);
     expect(relkind).toBe('p');
     const view = await new LedgerPartitionMaintenance(ds).view();
-    expect(view).toEqual([
+    expect(view.find((t) => t.table === 'contact_journal')).toEqual(
       expect.objectContaining({
-        table: 'contact_journal',
         days: 3,
         defaultRows: 0,
         others: ['contact_journal_default', 'contact_journal_legacy'],
       }),
-    ]);
+    );
   });
 
   it.each(TABLES)('keeps every row of %s as it was', async (table) => {

@@ -16,6 +16,9 @@ import {
 } from '../../../src/pipeline/admission/record-matched-events';
 import type { RuleAction, RuleDefinition } from '../../../src/language/rules/format/rule-types';
 
+/** One trigger time for every run of these events: a recorded twice event meets its first runs. */
+const TRIGGER_AT = new Date('2026-11-28T12:00:00Z');
+
 // Names resolve from the cache only (as in the events transaction): every tag is known.
 export const directory = {
   cachedOnly: () => ({ resolveTag: async (name: string) => ({ id: `tag-${name}`, name, color: '' }) }),
@@ -44,6 +47,7 @@ export function newRun(inboxEventId: string, contactId: string, spec: RunSpec): 
   const r = spec.rule;
   return {
     triggerKey: `event:${inboxEventId}`,
+    triggerAt: TRIGGER_AT,
     inboxEventId,
     eventType: 'contact.updated',
     replay: spec.replay ?? false,
@@ -191,8 +195,8 @@ export function matchedEventsFixture(ds: DataSource) {
       [randomUUID(), `seed:${seedEvent.inboxEventId}`, `${world}-c3`, randomUUID(), `${world}-c8`],
     );
     await ds.query(
-      `INSERT INTO action_results (run_id, action_index, action, status, finished_at)
-       SELECT id, 0, '{}', 'succeeded', now() FROM runs WHERE contact_id = $1`,
+      `INSERT INTO action_results (run_id, run_trigger_at, action_index, action, status, finished_at)
+       SELECT id, trigger_at, 0, '{}', 'succeeded', now() FROM runs WHERE contact_id = $1`,
       [`${world}-c3`],
     );
   }

@@ -22,7 +22,7 @@ async function succeededAction(): Promise<{ runId: string; id: string }> {
     [`event:${randomUUID()}`],
   );
   const [row] = await db.dataSource.query(
-    `INSERT INTO action_results (run_id, action_index, action, status) VALUES ($1, 0, '{"type":"send-message"}', 'pending')
+    `INSERT INTO action_results (run_trigger_at, run_id, action_index, action, status) VALUES ((SELECT trigger_at FROM runs WHERE id = $1), $1, 0, '{"type":"send-message"}', 'pending')
      RETURNING id`,
     [run.id],
   );
@@ -61,7 +61,7 @@ describe('fail() can never undo a success', () => {
   it('still records the failure of an action that did not succeed', async () => {
     const { runId } = await succeededAction();
     const [row] = await db.dataSource.query(
-      `INSERT INTO action_results (run_id, action_index, action, status) VALUES ($1, 1, '{"type":"add-tag"}', 'running')
+      `INSERT INTO action_results (run_trigger_at, run_id, action_index, action, status) VALUES ((SELECT trigger_at FROM runs WHERE id = $1), $1, 1, '{"type":"add-tag"}', 'running')
        RETURNING id`,
       [runId],
     );

@@ -11,11 +11,14 @@ const MAX_IN_FLIGHT = 2;
 import { intakeDbProvider } from '../../../src/pipeline/intake/intake-db';
 import { testDatabaseUrl } from '../../support/test-db';
 
+// CRM events carry their time (the inbox's partition key): one autocommit INSERT per batch.
+const CREATED_AT = '2026-11-28T10:00:00.000Z';
 const row = (key: string): InboxRow => ({
   key,
   type: 'contact.updated',
-  payloadJson: `{"id":"${key}","type":"contact.updated","data":{}}`,
+  payloadJson: `{"id":"${key}","type":"contact.updated","createdAt":"${CREATED_AT}","data":{}}`,
   contactId: null,
+  eventAt: new Date(CREATED_AT),
 });
 
 /** The real DataSource, with the inbox inserts it runs counted (and how many ran at once), each held 5 loop turns. */

@@ -17,7 +17,7 @@ import { CrmApiError } from '../../../language/crm-terms/crm-errors';
 import { CrmReads } from '../../../outbound/crm-gateway/crm-reads';
 import { isUuid } from '../../../outbound/crm-gateway/crm-http';
 import type { Contact } from '@crm-rules/crm-contract';
-import { createRun, type NewRun } from '../create-run';
+import { createRun, type NewRun, type PendingRun } from '../create-run';
 import { RunsRepository } from '../../../persistence/ledger/runs.repository';
 import { formatEvaluation } from '../../../language/matching/format-explain';
 import { ActionsQueue } from '../../../runtime/queues/actions-queue.service';
@@ -142,6 +142,7 @@ export class ManualRunsService {
     if (first) return this.repeated(first, triggerKey, opts.by, explain);
     const input: NewRun = {
       triggerKey,
+      triggerAt: new Date(),
       inboxEventId: null,
       eventType: MANUAL_EVENT_TYPE,
       priority: 'interactive',
@@ -154,10 +155,17 @@ export class ManualRunsService {
       contactSnapshot: contact as unknown as Record<string, unknown>,
       correlationId,
     };
-    const created = await this.db.transaction((tx) => createRun(tx, input));
-    // Two submits at once: the one whose insert lost finds the winner's run.
-    const stored = await runs.views.ofTrigger(triggerKey, rule!.id, contact.id);
-    if (stored && stored.id !== created.id) return this.repeated(stored, triggerKey, opts.by, explain);
+    // A manual trigger's time is its first submit's, so the unique key alone cannot tell two submits
+    // at once apart: the second waits on the trigger's lock and then finds the first one's run.
+    type Outcome = { repeat: { id: string; status: string } } | { created: PendingRun };
+    const outcome = await this.db.transaction(async (tx): Promise<Outcome> => {
+      const inTx = runs.in(tx);
+      await inTx.lockTrigger(triggerKey);
+      const stored = await inTx.views.ofTrigger(triggerKey, rule!.id, contact.id);
+      return stored ? { repeat: stored } : { created: await createRun(tx, input) };
+    });
+    if ('repeat' in outcome) return this.repeated(outcome.repeat, triggerKey, opts.by, explain);
+    const { created } = outcome;
     // Committed first, enqueued second: if Redis is down the reconciler finds the pending run.
     if (created.status === 'pending')
       await this.actions

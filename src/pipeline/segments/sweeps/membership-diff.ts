@@ -174,6 +174,7 @@ export class MembershipDiff {
         ruleSetVersion: ctx.ruleSetVersion,
         ...(ctx.rulesCommit ? { rulesCommit: ctx.rulesCommit } : {}),
         triggerKey,
+        triggerAt: ctx.tick,
         actions,
         control: ctx.control,
         correlationId: `sweep-${ctx.sweepId}`,
