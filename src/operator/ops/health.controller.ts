@@ -75,7 +75,8 @@ export class HealthController {
     } catch {
       return {};
     }
-    return { subscription: await delivery.state() };
+    // A part of the detail that cannot be read says so; the probe's answer stands.
+    return { subscription: await delivery.state().catch((err: Error) => ({ error: err.message })) };
   }
 
   /** The ledger's daily partitions, in the detail: days present, rows outside every day (docs/RELIABILITY.md). */

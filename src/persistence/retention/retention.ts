@@ -59,20 +59,21 @@ export const GROWING_TABLES = [
     grows: 'every rule evaluated for a trigger (event or sweep tick) and contact',
     horizon: 'ledger',
     prunes:
-      'finished runs (succeeded, failed, not_matched, suppressed, cancelled) by created_at; dead, uncertain, pending, running and waiting runs stay',
+      'whole days by trigger_at dropped as partitions with their results, unless a run of the day stays; then finished runs (succeeded, failed, not_matched, suppressed, cancelled) by created_at; dead, uncertain, pending, running and waiting runs stay',
   },
   {
     table: 'action_results',
     grows: 'every action of a run that matched',
     horizon: 'ledger',
-    prunes: 'those of pruned runs',
+    prunes: 'those of pruned runs and of dropped days',
     prunedWith: 'runs',
   },
   {
     table: 'inbox_events',
     grows: 'every webhook delivery (payload and raw body)',
     horizon: 'ledger',
-    prunes: 'processed events by received_at; pending and failed events stay',
+    prunes:
+      'whole days by event_at dropped as partitions, unless an event of the day stays; then processed events by received_at; pending and failed events stay',
   },
   {
     table: 'contact_journal',
