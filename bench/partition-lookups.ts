@@ -1,11 +1,13 @@
 // npm run bench:partition-lookups — what a look-up by id costs on the partitioned ledger as days
-// accumulate. The events worker and the runner find inbox events and runs by id alone (their jobs
-// carry no time), which Postgres cannot prune to one day: it probes every day's index. This times
-// the statements the hot path runs, by id alone and by id with the partition key, with the days a
-// fresh install has (today, 3 ahead, the legacy past, the DEFAULT) and with RETENTION_DAYS more.
+// accumulate. The events worker and the runner find inbox events and runs by id (their jobs carry
+// no time). By id alone Postgres cannot prune to one day: it plans and probes every day. A ledger id
+// names its day (src/persistence/partitions/ledger-id.ts), which the repositories add to every
+// look-up by id. This times both forms, and the same statements on an unpartitioned copy, with the
+// days a fresh install has (today, 3 ahead, the legacy past, the DEFAULT) and with 30 more.
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/persistence/schema/data-source';
 import { dailyPartition } from '../src/persistence/partitions/ledger-partitions';
+import { sameDay } from '../src/persistence/partitions/ledger-id';
 import { LedgerPartitionsRepository } from '../src/persistence/partitions/ledger-partitions.repository';
 import { benchDatabase, printTable } from './bench-support';
 
@@ -16,19 +18,29 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 interface Probe {
   label: string;
   sql: string;
-  params: (row: { id: string; at: Date }) => unknown[];
+  params: (row: { id: string }) => unknown[];
 }
 
 const PROBES: Probe[] = [
+  {
+    label: 'unpartitioned copy: read by id',
+    sql: `SELECT id, payload FROM inbox_flat WHERE id = $1`,
+    params: (r) => [r.id],
+  },
+  {
+    label: 'unpartitioned copy: update by id',
+    sql: `UPDATE inbox_flat SET attempts = attempts WHERE id = $1`,
+    params: (r) => [r.id],
+  },
   {
     label: 'inbox: read by id',
     sql: `SELECT id, payload FROM inbox_events WHERE id = $1`,
     params: (r) => [r.id],
   },
   {
-    label: 'inbox: read by id and event_at',
-    sql: `SELECT id, payload FROM inbox_events WHERE id = $1 AND event_at = $2`,
-    params: (r) => [r.id, r.at],
+    label: 'inbox: read by id, its day named by the id',
+    sql: `SELECT id, payload FROM inbox_events WHERE id = $1 AND ${sameDay('event_at', '$1')}`,
+    params: (r) => [r.id],
   },
   {
     label: 'inbox: update by id',
@@ -36,9 +48,9 @@ const PROBES: Probe[] = [
     params: (r) => [r.id],
   },
   {
-    label: 'inbox: update by id and event_at',
-    sql: `UPDATE inbox_events SET attempts = attempts WHERE id = $1 AND event_at = $2`,
-    params: (r) => [r.id, r.at],
+    label: 'inbox: update by id, its day named by the id',
+    sql: `UPDATE inbox_events SET attempts = attempts WHERE id = $1 AND ${sameDay('event_at', '$1')}`,
+    params: (r) => [r.id],
   },
 ];
 
@@ -60,18 +72,21 @@ async function time(ds: DataSource, probe: Probe, rows: { id: string; at: Date }
 }
 
 async function main(): Promise<void> {
-  const db = await benchDatabase('partition-lookups');
+  const db = await benchDatabase('lookups');
   const ds = new DataSource(dataSourceOptions(db.url, { extra: { max: 2 } }));
   await ds.initialize();
   try {
     const now = new Date();
     await ds.query(
-      `INSERT INTO inbox_events (event_key, type, payload, event_at, status)
-       SELECT 'id:' || gen_random_uuid(), 'contact.updated', '{"type":"contact.updated","data":{}}', $1, 'processed'
+      `INSERT INTO inbox_events (id, event_key, type, payload, event_at, status)
+       SELECT ledger_uuid($1), 'id:' || gen_random_uuid(), 'contact.updated', '{"type":"contact.updated","data":{}}', $1, 'processed'
          FROM generate_series(1, 20000)`,
       [now],
     );
-    await ds.query(`ANALYZE inbox_events`);
+    // The same rows in a plain table, as the inbox was before it was partitioned.
+    await ds.query(`CREATE TABLE inbox_flat AS SELECT * FROM inbox_events`);
+    await ds.query(`ALTER TABLE inbox_flat ADD PRIMARY KEY (id)`);
+    await ds.query(`ANALYZE inbox_events, inbox_flat`);
     const rows: { id: string; at: Date }[] = (
       await ds.query(`SELECT id, event_at AS at FROM inbox_events ORDER BY random() LIMIT 5000`)
     ).map((r: { id: string; at: Date }) => r);

@@ -43,6 +43,7 @@ export class PartitionLedgerByDay1795990000000 implements MigrationInterface {
     const latest = Math.max(Date.now(), newest ? new Date(newest).getTime() : 0);
     const boundary = new Date((Math.floor(latest / DAY_MS) + (newest ? 1 : 0)) * DAY_MS).toISOString();
 
+    for (const fn of LEDGER_ID_FUNCTIONS) await q(fn);
     await q(`ALTER TABLE action_results DROP CONSTRAINT "FK_action_results_run"`);
     await q(`ALTER TABLE runs DROP CONSTRAINT "FK_runs_inbox_event"`);
 
@@ -86,6 +87,12 @@ export class PartitionLedgerByDay1795990000000 implements MigrationInterface {
     // Checks every result against its run once (legacy results and runs both carry LEGACY_AT).
     await q(`ALTER TABLE action_results ADD CONSTRAINT "FK_action_results_run" FOREIGN KEY (run_id, run_trigger_at)
                REFERENCES runs (id, trigger_at) ON DELETE CASCADE`);
+    // An id that names a day names its row's (legacy rows' v4 ids name none): a look-up by id that
+    // reads only that day cannot miss the row.
+    for (const [table, key] of KEYS) {
+      await q(`ALTER TABLE ${table} ADD CONSTRAINT "CHK_${table}_id_day"
+                 CHECK (${key} >= ledger_day_from(id) AND ${key} < ledger_day_to(id))`);
+    }
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
@@ -128,8 +135,42 @@ export class PartitionLedgerByDay1795990000000 implements MigrationInterface {
                REFERENCES inbox_events (id) ON DELETE SET NULL`);
     await q(`ALTER TABLE action_results ADD CONSTRAINT "FK_action_results_run" FOREIGN KEY (run_id)
                REFERENCES runs (id) ON DELETE CASCADE`);
+    for (const fn of ['ledger_uuid(timestamptz)', 'ledger_days_to(uuid[])', 'ledger_days_from(uuid[])'])
+      await q(`DROP FUNCTION ${fn}`);
+    await q(`DROP FUNCTION ledger_day_to(uuid)`);
+    await q(`DROP FUNCTION ledger_day_from(uuid)`);
   }
 }
+
+const KEYS = [
+  ['inbox_events', 'event_at'],
+  ['runs', 'trigger_at'],
+  ['action_results', 'run_trigger_at'],
+] as const;
+
+/**
+ * Ledger ids name their day (src/persistence/partitions/ledger-id.ts, the same arithmetic): a
+ * UUIDv7 whose first 48 bits are the milliseconds of the row's key. The day functions are
+ * immutable, so Postgres folds them for a bound id at planning and prunes to that day; an id that
+ * is not v7 names (-infinity, infinity): every day.
+ */
+const LEDGER_ID_FUNCTIONS = [
+  `CREATE FUNCTION ledger_day_from(id uuid) RETURNS timestamptz LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+     SELECT CASE WHEN substr(id::text, 15, 1) = '7'
+       THEN to_timestamp(floor(('x' || substr(replace(id::text, '-', ''), 1, 12))::bit(48)::bigint / 86400000.0) * 86400)
+       ELSE '-infinity'::timestamptz END $$`,
+  `CREATE FUNCTION ledger_day_to(id uuid) RETURNS timestamptz LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+     SELECT CASE WHEN substr(id::text, 15, 1) = '7' THEN ledger_day_from(id) + interval '1 day'
+       ELSE 'infinity'::timestamptz END $$`,
+  `CREATE FUNCTION ledger_days_from(ids uuid[]) RETURNS timestamptz LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+     SELECT coalesce(min(ledger_day_from(i)), 'infinity') FROM unnest(ids) AS i $$`,
+  `CREATE FUNCTION ledger_days_to(ids uuid[]) RETURNS timestamptz LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+     SELECT coalesce(max(ledger_day_to(i)), '-infinity') FROM unnest(ids) AS i $$`,
+  // A v7 id for a row whose key is `at` (volatile: random bits), as ledgerId() makes in the engine.
+  `CREATE FUNCTION ledger_uuid(at timestamptz) RETURNS uuid LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
+     SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid()) placing
+       substring(int8send(floor(extract(epoch FROM at) * 1000)::bigint) from 3) from 1 for 6), 52, 1), 53, 1), 'hex')::uuid $$`,
+];
 
 /** The indexes that keep their definition (the partitioned parent builds them on each day). */
 const INBOX_INDEXES: readonly [string, string][] = [

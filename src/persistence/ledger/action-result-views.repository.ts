@@ -17,6 +17,7 @@ import {
 } from './action-result-view-types';
 
 import { attentionSkipSql } from './attention-skip-sql';
+import { sameDay, sameDays } from '../partitions/ledger-id';
 
 export * from './action-result-view-types';
 
@@ -25,7 +26,7 @@ export * from './action-result-view-types';
  * finished_at; the overview counts them every 5 s).
  */
 function skippedMessagesFrom(f: SkippedMessageFilter): string {
-  return `FROM action_results a JOIN runs r ON r.id = a.run_id
+  return `FROM action_results a JOIN runs r ON r.id = a.run_id AND r.trigger_at = a.run_trigger_at
   WHERE ${attentionSkipSql(f, '$2')} AND a.finished_at >= $1
     AND ($3::text IS NULL OR r.rule_id = $3) AND ($4::uuid[] IS NULL OR r.id = ANY($4::uuid[]))`;
 }
@@ -39,7 +40,7 @@ export class ActionResultViews {
   /** Actions of the runs created since, by status. */
   async countsByStatusSince(since: Date): Promise<Record<string, number>> {
     const rows: { status: string; n: number }[] = await this.db.query(
-      `SELECT a.status, count(*)::int AS n FROM action_results a JOIN runs r ON r.id = a.run_id
+      `SELECT a.status, count(*)::int AS n FROM action_results a JOIN runs r ON r.id = a.run_id AND r.trigger_at = a.run_trigger_at
         WHERE r.created_at >= $1 GROUP BY a.status`,
       [since],
     );
@@ -49,7 +50,7 @@ export class ActionResultViews {
   /** Actions still to be executed, by their run's gateway priority: each is a CRM call ahead. */
   async unfinishedByPriority(): Promise<{ interactive: number; bulk: number }> {
     const rows: { priority: 'interactive' | 'bulk'; n: number }[] = await this.db.query(
-      `SELECT r.priority, count(*)::int AS n FROM action_results a JOIN runs r ON r.id = a.run_id
+      `SELECT r.priority, count(*)::int AS n FROM action_results a JOIN runs r ON r.id = a.run_id AND r.trigger_at = a.run_trigger_at
         WHERE a.status IN ('pending', 'running') GROUP BY r.priority`,
     );
     const out = { interactive: 0, bulk: 0 };
@@ -63,7 +64,7 @@ export class ActionResultViews {
       `SELECT a.id, a.run_id AS "runId", a.action_index AS "index", r.rule_id AS "ruleId", r.contact_id AS "contactId",
               a.action, a.status, a.error_code AS "errorCode", a.error_message AS "errorMessage",
               a.request_id AS "requestId", a.attempts, a.finished_at AS "finishedAt"
-         FROM action_results a JOIN runs r ON r.id = a.run_id
+         FROM action_results a JOIN runs r ON r.id = a.run_id AND r.trigger_at = a.run_trigger_at
         WHERE a.status = ANY($1) AND ($2::text IS NULL OR r.rule_id = $2)
           AND ($4::uuid[] IS NULL OR r.id = ANY($4::uuid[]))
         ORDER BY coalesce(a.finished_at, r.created_at) DESC LIMIT $3`,
@@ -111,7 +112,7 @@ export class ActionResultViews {
   ): Promise<{ category: string | null; status: string; reason: string | null; n: number }[]> {
     return this.db.query(
       `SELECT a.action->>'category' AS category, a.status, a.reason, count(*)::int AS n
-         FROM runs r JOIN action_results a ON a.run_id = r.id
+         FROM runs r JOIN action_results a ON a.run_id = r.id AND a.run_trigger_at = r.trigger_at
         WHERE r.rule_id = $1 AND r.created_at >= $3 AND a.action->>'type' = ANY($2::text[])
         GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
       [ruleId, types, since],
@@ -124,7 +125,7 @@ export class ActionResultViews {
       `SELECT a.run_id AS "runId", r.rule_id AS "ruleId", a.action_index AS "index", a.action, a.status, a.reason,
               a.error_message AS "errorMessage", a.error_code AS "errorCode", a.http_status AS "httpStatus", a.request_id AS "requestId",
               a.duration_ms AS "durationMs", a.started_at AS "startedAt", a.finished_at AS "finishedAt"
-         FROM action_results a JOIN runs r ON r.id = a.run_id WHERE a.run_id = ANY($1::uuid[])`,
+         FROM action_results a JOIN runs r ON r.id = a.run_id AND r.trigger_at = a.run_trigger_at WHERE a.run_id = ANY($1::uuid[]) AND ${sameDays('a.run_trigger_at', '$1')}`,
       [runIds],
     );
   }
@@ -134,7 +135,7 @@ export class ActionResultViews {
     return this.db.query(
       `SELECT a.id, a.run_id AS "runId", a.action ->> 'type' AS type, a.started_at AS "startedAt",
               a.error_code AS "errorCode", a.http_status AS "httpStatus"
-         FROM action_results a JOIN runs r ON r.id = a.run_id
+         FROM action_results a JOIN runs r ON r.id = a.run_id AND r.trigger_at = a.run_trigger_at
         WHERE a.status = ANY($1) AND r.status = ANY($1) AND ($2::uuid[] IS NULL OR r.id = ANY($2::uuid[]))`,
       [statuses, runIds],
     );
@@ -147,7 +148,7 @@ export class ActionResultViews {
   sentOfTrigger(triggerKey: string, types: string[]): Promise<SentForTrigger[]> {
     return this.db.query(
       `SELECT r.rule_id AS "ruleId", r.contact_id AS "contactId", a.action, a.status
-         FROM runs r JOIN action_results a ON a.run_id = r.id
+         FROM runs r JOIN action_results a ON a.run_id = r.id AND a.run_trigger_at = r.trigger_at
         WHERE r.trigger_key = $1 AND a.status = ANY($3) AND a.action ->> 'type' = ANY($2)
         ORDER BY r.seq, a.action_index`,
       [triggerKey, types, MAYBE_SENT],
@@ -157,7 +158,7 @@ export class ActionResultViews {
   /** Actions of one rule's runs on the given triggers (a sweep's), counted by status. */
   async countsByStatus(ruleId: string, triggerKeys: string[]): Promise<Record<string, number>> {
     const rows: { status: string; n: number }[] = await this.db.query(
-      `SELECT a.status, count(*)::int AS n FROM runs r JOIN action_results a ON a.run_id = r.id
+      `SELECT a.status, count(*)::int AS n FROM runs r JOIN action_results a ON a.run_id = r.id AND a.run_trigger_at = r.trigger_at
         WHERE r.trigger_key = ANY($1::text[]) AND r.rule_id = $2 GROUP BY a.status`,
       [triggerKeys, ruleId],
     );
@@ -170,7 +171,7 @@ export class ActionResultViews {
       `SELECT action_index AS "index", action, status, reason, error_code AS "errorCode", error_message AS "errorMessage",
               http_status AS "httpStatus", request_id AS "requestId", attempts, started_at AS "startedAt",
               finished_at AS "finishedAt", duration_ms AS "durationMs", saved, target
-         FROM action_results WHERE run_id = $1 ORDER BY action_index`,
+         FROM action_results WHERE run_id = $1 AND ${sameDay('run_trigger_at', '$1')} ORDER BY action_index`,
       [runId],
     );
   }
@@ -198,7 +199,7 @@ export class ActionResultViews {
     limit: number,
   ): Promise<{ at: Date; category?: string }[]> {
     const rows: { started_at: Date; category: string | null }[] = await this.db.query(
-      `SELECT a.started_at, a.action->>'category' AS category FROM runs r JOIN action_results a ON a.run_id = r.id
+      `SELECT a.started_at, a.action->>'category' AS category FROM runs r JOIN action_results a ON a.run_id = r.id AND a.run_trigger_at = r.trigger_at
         WHERE r.contact_id = $1 AND r.status NOT IN ('not_matched', 'suppressed')
           AND a.action->>'type' = ANY($2::text[])
           AND a.status = ANY($5) AND a.started_at > $3

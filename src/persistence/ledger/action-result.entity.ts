@@ -1,10 +1,24 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
 import { RunEntity } from './run.entity';
 import type { RuleAction } from '../../language/rules/format/rule-types';
 import type { ActionStatus, ActionTarget } from '../../language/catalogue/action-result-terms';
 
 /** One action of one run. (run, index) is unique: a retried job resumes after the last finished one. */
 @Entity('action_results')
+// Its id names its day (src/persistence/partitions/ledger-id.ts; migration 1795990000000).
+@Check(
+  'CHK_action_results_id_day',
+  `run_trigger_at >= ledger_day_from(id) AND run_trigger_at < ledger_day_to(id)`,
+)
 @Index('UQ_action_results_run_index', ['runId', 'actionIndex', 'runTriggerAt'], { unique: true })
 @Index('IDX_action_results_status', ['status'])
 // Partial, on the customer messages not sent (a reason list TypeORM would rewrite): migration

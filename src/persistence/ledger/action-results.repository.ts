@@ -7,6 +7,7 @@ import type { SnakeRow } from '../sql/snake-row';
 import type { ActionResultEntity } from './action-result.entity';
 import type { ActionStatus, ActionTarget } from '../../language/catalogue/action-result-terms';
 import { ActionResultViews, MAYBE_SENT } from './action-result-views.repository';
+import { sameDay, sameDays } from '../partitions/ledger-id';
 
 export type {
   ActionNeedingAttention,
@@ -113,8 +114,8 @@ export class ActionResultsRepository {
       }));
     if (rows.length === 0) return;
     await this.db.query(
-      `INSERT INTO action_results (run_id, run_trigger_at, action_index, action, status, reason, error_message, finished_at)
-       SELECT r."runId", r."triggerAt", (a.ordinality - 1)::int, a.value, CASE WHEN r.skips IS NULL THEN 'pending' ELSE 'skipped' END,
+      `INSERT INTO action_results (id, run_id, run_trigger_at, action_index, action, status, reason, error_message, finished_at)
+       SELECT ledger_uuid(r."triggerAt"), r."runId", r."triggerAt", (a.ordinality - 1)::int, a.value, CASE WHEN r.skips IS NULL THEN 'pending' ELSE 'skipped' END,
               r.skips -> (a.ordinality - 1)::int ->> 'reason', r.skips -> (a.ordinality - 1)::int ->> 'detail',
               CASE WHEN r.skips IS NOT NULL THEN now() END
          FROM jsonb_to_recordset($1::jsonb) AS r("runId" uuid, "triggerAt" timestamptz, actions jsonb, skips jsonb)
@@ -126,7 +127,7 @@ export class ActionResultsRepository {
   ofRun(runId: string): Promise<ActionRow[]> {
     return this.db.query(
       `SELECT id, action_index, action, status, target, started_at, saved, error_code, http_status, attempts
-         FROM action_results WHERE run_id = $1 ORDER BY action_index`,
+         FROM action_results WHERE run_id = $1 AND ${sameDay('run_trigger_at', '$1')} ORDER BY action_index`,
       [runId],
     );
   }
@@ -140,7 +141,7 @@ export class ActionResultsRepository {
     return this.durably(async (tx) => {
       const rows: { started_at: Date }[] = await tx.query(
         `UPDATE action_results SET status = 'running', attempts = attempts + 1, started_at = now()
-          WHERE id = $1 AND status <> 'succeeded' RETURNING started_at`,
+          WHERE id = $1 AND ${sameDay('run_trigger_at', '$1')} AND status <> 'succeeded' RETURNING started_at`,
         [id],
       );
       // A succeeded action is never attempted again (two runners of one run, a stale row read).
@@ -153,7 +154,10 @@ export class ActionResultsRepository {
   /** What the attempt aims at, durably, before the call (see ActionTarget). */
   setTarget(id: string, target: ActionTarget): Promise<void> {
     return this.durably(async (tx) => {
-      await tx.query(`UPDATE action_results SET target = $2 WHERE id = $1`, [id, JSON.stringify(target)]);
+      await tx.query(
+        `UPDATE action_results SET target = $2 WHERE id = $1 AND ${sameDay('run_trigger_at', '$1')}`,
+        [id, JSON.stringify(target)],
+      );
     });
   }
 
@@ -170,14 +174,14 @@ export class ActionResultsRepository {
           : ['skipped', 'discarded'];
     const rows = await this.db.query(
       `UPDATE action_results SET status = $2, reason = $3, finished_at = CASE WHEN $2 = 'pending' THEN NULL ELSE now() END
-        WHERE id = $1 AND status = 'uncertain' RETURNING run_id AS "runId"`,
+        WHERE id = $1 AND ${sameDay('run_trigger_at', '$1')} AND status = 'uncertain' RETURNING run_id AS "runId"`,
       [id, status, reason],
     );
     const [row] = returnedRows<{ runId: string }>(rows);
     if (row && resolution !== 'discard')
       await this.db.query(
         `UPDATE action_results SET status = 'pending', reason = NULL, finished_at = NULL
-          WHERE run_id = $1 AND status = 'skipped' AND reason = 'previous_action_uncertain'`,
+          WHERE run_id = $1 AND ${sameDay('run_trigger_at', '$1')} AND status = 'skipped' AND reason = 'previous_action_uncertain'`,
         [row.runId],
       );
     return row;
@@ -187,7 +191,7 @@ export class ActionResultsRepository {
   async skip(id: string, reason: string, detail: string): Promise<void> {
     await this.db.query(
       `UPDATE action_results SET status = 'skipped', reason = $2, error_message = $3, finished_at = now()
-        WHERE id = $1 AND status <> 'succeeded'`,
+        WHERE id = $1 AND ${sameDay('run_trigger_at', '$1')} AND status <> 'succeeded'`,
       [id, reason, detail],
     );
   }
@@ -206,7 +210,7 @@ export class ActionResultsRepository {
     return this.durably(async (tx) => {
       await tx.query(
         `UPDATE action_results SET status = 'succeeded', reason = $4, request_id = $3, duration_ms = $2, finished_at = now(),
-                error_code = NULL, error_message = NULL, http_status = NULL, saved = $5 WHERE id = $1`,
+                error_code = NULL, error_message = NULL, http_status = NULL, saved = $5 WHERE id = $1 AND ${sameDay('run_trigger_at', '$1')}`,
         [id, durationMs, requestId, reason, saved === null ? null : JSON.stringify(saved)],
       );
     });
@@ -221,7 +225,7 @@ export class ActionResultsRepository {
     await this.db.query(
       `UPDATE action_results SET status = $2, reason = $3, error_code = $3, error_message = $4, http_status = $5,
               request_id = $6, duration_ms = $7, finished_at = CASE WHEN $2 = 'pending' THEN NULL ELSE now() END
-        WHERE id = $1 AND status <> 'succeeded'`,
+        WHERE id = $1 AND ${sameDay('run_trigger_at', '$1')} AND status <> 'succeeded'`,
       [id, status, f.code, f.message.slice(0, 2000), f.status, f.requestId, durationMs],
     );
   }
@@ -230,7 +234,7 @@ export class ActionResultsRepository {
   async deferUnsent(id: string, code: string, message: string): Promise<void> {
     await this.db.query(
       `UPDATE action_results SET status = 'pending', attempts = GREATEST(attempts - 1, 0), reason = $2,
-              error_code = $2, error_message = $3, finished_at = NULL WHERE id = $1 AND status = 'running'`,
+              error_code = $2, error_message = $3, finished_at = NULL WHERE id = $1 AND ${sameDay('run_trigger_at', '$1')} AND status = 'running'`,
       [id, code, message.slice(0, 2000)],
     );
   }
@@ -238,7 +242,7 @@ export class ActionResultsRepository {
   async skipRemaining(runId: string, afterIndex: number, reason: string): Promise<void> {
     await this.db.query(
       `UPDATE action_results SET status = 'skipped', reason = $3, finished_at = now()
-        WHERE run_id = $1 AND action_index > $2 AND status IN ('pending', 'running')`,
+        WHERE run_id = $1 AND ${sameDay('run_trigger_at', '$1')} AND action_index > $2 AND status IN ('pending', 'running')`,
       [runId, afterIndex, reason],
     );
   }
@@ -257,7 +261,7 @@ export class ActionResultsRepository {
   ): Promise<Map<string, string>> {
     const rows: { key: string; status: string }[] = await this.db.query(
       `SELECT a.action_index || ':' || (a.action ->> 'type') AS key, a.status
-         FROM runs r JOIN action_results a ON a.run_id = r.id
+         FROM runs r JOIN action_results a ON a.run_id = r.id AND a.run_trigger_at = r.trigger_at
         WHERE r.trigger_key = $1 AND r.rule_id = $2 AND r.contact_id = $3 AND a.status = ANY($5)
           AND a.action ->> 'type' = ANY($4)`,
       [triggerKey, ruleId, contactId, types, MAYBE_SENT],
@@ -272,7 +276,7 @@ export class ActionResultsRepository {
   async reopen(runIds: string[], statuses: string[]): Promise<void> {
     await this.db.query(
       `UPDATE action_results SET status = 'pending', finished_at = NULL, attempts = 0
-        WHERE run_id = ANY($1) AND (status = ANY($2) OR reason = 'previous_action_failed') AND status <> 'succeeded'`,
+        WHERE run_id = ANY($1) AND ${sameDays('run_trigger_at', '$1')} AND (status = ANY($2) OR reason = 'previous_action_failed') AND status <> 'succeeded'`,
       [runIds, statuses],
     );
   }
@@ -288,7 +292,7 @@ export class ActionResultsRepository {
     const rows: RuleContact[] = await this.db.query(
       `SELECT p.rule_id AS "ruleId", p.contact_id AS "contactId"
          FROM unnest($1::text[], $2::text[]) AS p(rule_id, contact_id)
-        WHERE EXISTS (SELECT 1 FROM action_results a JOIN runs r ON r.id = a.run_id
+        WHERE EXISTS (SELECT 1 FROM action_results a JOIN runs r ON r.id = a.run_id AND r.trigger_at = a.run_trigger_at
                        WHERE r.rule_id = p.rule_id AND r.contact_id = p.contact_id AND a.status = 'succeeded'
                          AND a.finished_at > now() - ($3::bigint * interval '1 millisecond'))`,
       [pairs.map((p) => p.ruleId), pairs.map((p) => p.contactId), windowMs],

@@ -6,6 +6,7 @@ import type { EntityManager } from 'typeorm';
 import type { SnakeRow } from '../sql/snake-row';
 import type { InboxEventEntity } from './inbox-event.entity';
 import type { RunEntity } from './run.entity';
+import { sameDay } from '../partitions/ledger-id';
 
 /** Needs `transaction` besides `query`: the pool (DataSource) or an EntityManager. */
 export type Db = Pick<EntityManager, 'query' | 'transaction'>;
@@ -135,14 +136,17 @@ export class InboxEventViews {
   async forExplain(id: string): Promise<EventToExplain | undefined> {
     const [row] = await this.db.query(
       `SELECT id, type, payload, status, contact_id, event_key, attempts, previous_contact, unmatched
-         FROM inbox_events WHERE id = $1`,
+         FROM inbox_events WHERE id = $1 AND ${sameDay('event_at', '$1')}`,
       [id],
     );
     return row;
   }
 
   async show(id: string): Promise<Record<string, unknown> | undefined> {
-    const [row] = await this.db.query(`SELECT ${VIEW}, payload FROM inbox_events WHERE id = $1`, [id]);
+    const [row] = await this.db.query(
+      `SELECT ${VIEW}, payload FROM inbox_events WHERE id = $1 AND ${sameDay('event_at', '$1')}`,
+      [id],
+    );
     return row;
   }
 

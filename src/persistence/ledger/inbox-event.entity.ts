@@ -1,4 +1,12 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  PrimaryColumn,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
 import type { PreviousState } from '../../language/rules/format/rule-types';
 
 /**
@@ -39,6 +47,8 @@ export type InboxOutcome = 'contact_gone' | 'mirror_skipped' | 'contact_not_foun
  * `event_at`, the partition key (daily partitions: migration 1795990000000-PartitionLedgerByDay).
  */
 @Entity('inbox_events')
+// Its id names its day (src/persistence/partitions/ledger-id.ts; migration 1795990000000).
+@Check('CHK_inbox_events_id_day', `event_at >= ledger_day_from(id) AND event_at < ledger_day_to(id)`)
 @Index('UQ_inbox_events_event_key', ['eventKey', 'eventAt'], { unique: true })
 @Index('IDX_inbox_events_pending', ['receivedAt'], { where: `status = 'pending'` })
 @Index('IDX_inbox_events_failed', ['receivedAt'], { where: `status = 'failed'` })

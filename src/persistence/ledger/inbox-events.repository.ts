@@ -4,6 +4,7 @@ import { affectedRows, returnedRows } from '../sql/returned-rows';
 import type { SnakeRow } from '../sql/snake-row';
 import type { InboxEventEntity, InboxOutcome, UnmatchedDecision } from './inbox-event.entity';
 import { InboxEventViews, type Db } from './inbox-event-views.repository';
+import { sameDay, sameDays } from '../partitions/ledger-id';
 
 export type {
   ContactDeliveryRow,
@@ -28,9 +29,10 @@ export interface NewInboxEvent {
   eventAt?: Date | null;
 }
 
-/** The intake's insert; `$7` says which rows must first be looked for by key (no body time). */
-const INSERT_INBOX_EVENTS = `INSERT INTO inbox_events (event_key, type, payload, contact_id, raw_body, event_at, batch_key)
-       SELECT r.key, r.type, r.payload, r.contact_id, r.raw_body, coalesce(r.event_at, now()), $7::uuid
+/** The intake's insert; with `$8` the rows without a body time are first looked for by key on every day. */
+const INSERT_INBOX_EVENTS = `INSERT INTO inbox_events (id, event_key, type, payload, contact_id, raw_body, event_at, batch_key)
+       SELECT ledger_uuid(coalesce(r.event_at, now())), r.key, r.type, r.payload, r.contact_id, r.raw_body,
+              coalesce(r.event_at, now()), $7::uuid
          FROM unnest($1::text[], $2::text[], $3::jsonb[], $4::text[], $5::text[], $6::timestamptz[])
            AS r(key, type, payload, contact_id, raw_body, event_at)
         WHERE r.event_at IS NOT NULL OR NOT $8::boolean
@@ -118,8 +120,9 @@ export class InboxEventsRepository {
    */
   async deleteProcessedBefore(cutoff: Date, limit: number): Promise<number> {
     const result = await this.db.query(
-      `DELETE FROM inbox_events WHERE id IN (
-         SELECT id FROM inbox_events WHERE status = 'processed' AND received_at < $1 LIMIT $2)`,
+      // With the partition key, each id is looked up in its own day only.
+      `DELETE FROM inbox_events WHERE (id, event_at) IN (
+         SELECT id, event_at FROM inbox_events WHERE status = 'processed' AND received_at < $1 LIMIT $2)`,
       [cutoff, limit],
     );
     return affectedRows(result);
@@ -137,7 +140,7 @@ export class InboxEventsRepository {
   findMany(ids: readonly string[]): Promise<InboxEventRow[]> {
     return this.db.query(
       `SELECT id, event_at, type, payload, status, contact_id, event_key, attempts, previous_contact
-         FROM inbox_events WHERE id = ANY($1::uuid[])`,
+         FROM inbox_events WHERE id = ANY($1::uuid[]) AND ${sameDays('event_at', '$1')}`,
       [ids],
     );
   }
@@ -152,7 +155,7 @@ export class InboxEventsRepository {
     const rows: { id: string }[] = returnedRows(
       await this.db.query(
         `UPDATE inbox_events SET status = 'processed', processed_at = now(), unmatched = NULLIF(($2::jsonb) -> id::text, 'null'::jsonb)
-          WHERE id IN (SELECT unnest($1::uuid[]) ORDER BY 1) AND status = 'pending' RETURNING id`,
+          WHERE id IN (SELECT unnest($1::uuid[]) ORDER BY 1) AND ${sameDays('event_at', '$1')} AND status = 'pending' RETURNING id`,
         [[...decisions.keys()].sort(), JSON.stringify(Object.fromEntries(decisions))],
       ),
     );
@@ -164,17 +167,17 @@ export class InboxEventsRepository {
     await this.db.query(
       `UPDATE inbox_events SET status = 'processed', processed_at = now(), outcome = $2,
               last_error = COALESCE($3, last_error)
-        WHERE id = $1`,
+        WHERE id = $1 AND ${sameDay('event_at', '$1')}`,
       [id, outcome, note],
     );
   }
 
   /** The contact of a custom source's event, once the events worker has looked it up. */
   async setContactId(id: string, contactId: string): Promise<void> {
-    await this.db.query(`UPDATE inbox_events SET contact_id = $2 WHERE id = $1 AND contact_id IS NULL`, [
-      id,
-      contactId,
-    ]);
+    await this.db.query(
+      `UPDATE inbox_events SET contact_id = $2 WHERE id = $1 AND ${sameDay('event_at', '$1')} AND contact_id IS NULL`,
+      [id, contactId],
+    );
   }
 
   /** Counts a failed attempt and keeps its error; the attempts so far, or undefined if no longer pending. */
@@ -182,7 +185,7 @@ export class InboxEventsRepository {
     const [row] = returnedRows<{ attempts: number }>(
       await this.db.query(
         `UPDATE inbox_events SET attempts = attempts + 1, last_error = $2
-          WHERE id = $1 AND status = 'pending' RETURNING attempts`,
+          WHERE id = $1 AND ${sameDay('event_at', '$1')} AND status = 'pending' RETURNING attempts`,
         [id, error.slice(0, 2000)],
       ),
     );
@@ -193,7 +196,7 @@ export class InboxEventsRepository {
   async markFailed(id: string): Promise<boolean> {
     const rows = returnedRows(
       await this.db.query(
-        `UPDATE inbox_events SET status = 'failed' WHERE id = $1 AND status = 'pending' RETURNING id`,
+        `UPDATE inbox_events SET status = 'failed' WHERE id = $1 AND ${sameDay('event_at', '$1')} AND status = 'pending' RETURNING id`,
         [id],
       ),
     );
@@ -205,7 +208,7 @@ export class InboxEventsRepository {
     const rows = returnedRows(
       await this.db.query(
         `UPDATE inbox_events SET status = 'pending', attempts = 0, processed_at = NULL
-          WHERE id = $1 AND status = 'failed' RETURNING id`,
+          WHERE id = $1 AND ${sameDay('event_at', '$1')} AND status = 'failed' RETURNING id`,
         [id],
       ),
     );
@@ -230,10 +233,10 @@ export class InboxEventsRepository {
    */
   async insertReplayCopy(id: string, replayId: string, force = false): Promise<string | undefined> {
     const [copy] = await this.db.query(
-      `INSERT INTO inbox_events (event_key, type, payload, contact_id)
-       SELECT $3 || CASE WHEN event_key ~ '^replay:(force|safe):' THEN split_part(event_key, ':', 3) ELSE id::text END
+      `INSERT INTO inbox_events (id, event_at, event_key, type, payload, contact_id)
+       SELECT ledger_uuid(now()), now(), $3 || CASE WHEN event_key ~ '^replay:(force|safe):' THEN split_part(event_key, ':', 3) ELSE id::text END
               || ':' || $2, type, payload, contact_id
-         FROM inbox_events WHERE id = $1
+         FROM inbox_events WHERE id = $1 AND ${sameDay('event_at', '$1')}
        RETURNING id`,
       [id, replayId, `${REPLAY_KEY_PREFIX}${force ? 'force' : 'safe'}:`],
     );
@@ -242,7 +245,10 @@ export class InboxEventsRepository {
 
   /** The status of one stored event, undefined if none (the console's replay form checks it). */
   async statusOf(id: string): Promise<string | undefined> {
-    const [row] = await this.db.query(`SELECT status FROM inbox_events WHERE id = $1`, [id]);
+    const [row] = await this.db.query(
+      `SELECT status FROM inbox_events WHERE id = $1 AND ${sameDay('event_at', '$1')}`,
+      [id],
+    );
     return row?.status;
   }
 }

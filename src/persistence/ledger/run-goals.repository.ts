@@ -6,6 +6,7 @@ import type { Queryable } from '../sql/queryable';
 import type { RunRow } from './run-rows';
 import type { TimelineEntry } from './run-timeline-entry';
 import { returnedRows } from '../sql/returned-rows';
+import { sameDay } from '../partitions/ledger-id';
 
 /** A run as the runner and the event path read it, with its trigger's payload (alias e: inbox_events). */
 export const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.contact_snapshot, r.priority,
@@ -30,7 +31,7 @@ export class RunGoals {
    */
   endableByEventOf(contactIds: string[]): Promise<RunRow[]> {
     return this.db.query(
-      `SELECT ${RUN_ROW} FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
+      `SELECT ${RUN_ROW} FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id AND ${sameDay('e.event_at', 'r.inbox_event_id')}
         WHERE r.contact_id = ANY($1::text[])
           AND (r.status = 'waiting' OR (r.goal_until > now() AND r.goal_reached_at IS NULL))
         ORDER BY r.created_at`,
@@ -45,7 +46,7 @@ export class RunGoals {
   async recordConversion(runId: string, entry: TimelineEntry): Promise<boolean> {
     const rows = await this.db.query(
       `UPDATE runs SET goal_reached_at = now(), timeline = timeline || $2::jsonb
-        WHERE id = $1 AND goal_reached_at IS NULL AND goal_until > now() RETURNING id`,
+        WHERE id = $1 AND ${sameDay('trigger_at', '$1')} AND goal_reached_at IS NULL AND goal_until > now() RETURNING id`,
       [runId, JSON.stringify([entry])],
     );
     return returnedRows(rows).length > 0;

@@ -12,6 +12,7 @@ import type {
   RunFilter,
   RunListRow,
 } from './run-rows';
+import { sameDay } from '../partitions/ledger-id';
 
 const LIST_COLUMNS = `id, trigger_key AS "triggerKey", rule_id AS "ruleId", rule_version AS "ruleVersion",
   contact_id AS "contactId", status, reason, mode, created_at AS "createdAt", finished_at AS "finishedAt"`;
@@ -196,7 +197,7 @@ export class RunViews {
               rule_set_version AS "ruleSetVersion", rules_commit AS "rulesCommit", contact_id AS "contactId", status, reason, mode, priority, trace, actions,
               correlation_id AS "correlationId", waiting_until AS "waitingUntil", timeline,
               created_at AS "createdAt", finished_at AS "finishedAt"
-         FROM runs WHERE id = $1`,
+         FROM runs WHERE id = $1 AND ${sameDay('trigger_at', '$1')}`,
       [id],
     );
     return run;

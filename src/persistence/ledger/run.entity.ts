@@ -1,4 +1,5 @@
 import {
+  Check,
   Column,
   CreateDateColumn,
   Entity,
@@ -28,6 +29,8 @@ export type RunPriority = 'interactive' | 'bulk';
 
 /** One evaluation of one rule for one contact on one trigger (event or sweep tick). */
 @Entity('runs')
+// Its id names its day (src/persistence/partitions/ledger-id.ts; migration 1795990000000).
+@Check('CHK_runs_id_day', `trigger_at >= ledger_day_from(id) AND trigger_at < ledger_day_to(id)`)
 @Index('UQ_runs_trigger_rule_contact', ['triggerKey', 'ruleId', 'contactId', 'triggerAt'], { unique: true })
 @Index('IDX_runs_contact_created', ['contactId', 'createdAt'])
 @Index('IDX_runs_rule_created', ['ruleId', 'createdAt'])

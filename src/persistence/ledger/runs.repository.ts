@@ -8,6 +8,7 @@ import type { TimelineEntry } from './run-timeline-entry';
 import type { QueueableRun, RunInsert, RunRow } from './run-rows';
 import { GOAL_UNTIL, RUN_ROW, RunGoals } from './run-goals.repository';
 import { RunViews } from './run-views.repository';
+import { sameDay } from '../partitions/ledger-id';
 
 const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlationId", priority,
                    waiting_until AS "waitingUntil"`;
@@ -118,7 +119,7 @@ export class RunsRepository {
   unfinishedUpTo(contactId: string, runId: string): Promise<RunRow[]> {
     return this.db.query(
       `SELECT ${RUN_ROW}
-         FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
+         FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id AND ${sameDay('e.event_at', 'r.inbox_event_id')}
         WHERE r.contact_id = $1 AND r.status IN ('pending', 'running')
           AND r.created_at <= (SELECT created_at FROM runs WHERE id = $2)
         ORDER BY r.created_at, r.seq`,
@@ -139,14 +140,17 @@ export class RunsRepository {
   }
 
   async markStatus(runId: string, status: RunStatus): Promise<void> {
-    await this.db.query(`UPDATE runs SET status = $2, updated_at = now() WHERE id = $1`, [runId, status]);
+    await this.db.query(
+      `UPDATE runs SET status = $2, updated_at = now() WHERE id = $1 AND ${sameDay('trigger_at', '$1')}`,
+      [runId, status],
+    );
   }
 
   /** A succeeded run of a rule with a goal stays enrolled for conversion for its plan's window. */
   async finish(runId: string, status: RunStatus): Promise<void> {
     await this.db.query(
       `UPDATE runs SET status = $2, updated_at = now(), finished_at = now(), goal_until = ${GOAL_UNTIL}
-        WHERE id = $1`,
+        WHERE id = $1 AND ${sameDay('trigger_at', '$1')}`,
       [runId, status],
     );
   }
@@ -169,7 +173,7 @@ export class RunsRepository {
   /** An uncertain run an operator resolved (sent or send again) back to pending; its job is ensured by the caller. */
   async reopenOne(runId: string): Promise<QueueableRun | undefined> {
     const rows = await this.db.query(
-      `UPDATE runs SET status = 'pending', finished_at = NULL, updated_at = now() WHERE id = $1 RETURNING ${QUEUEABLE}`,
+      `UPDATE runs SET status = 'pending', finished_at = NULL, updated_at = now() WHERE id = $1 AND ${sameDay('trigger_at', '$1')} RETURNING ${QUEUEABLE}`,
       [runId],
     );
     return returnedRows<QueueableRun>(rows)[0];
@@ -201,8 +205,9 @@ export class RunsRepository {
    */
   async deleteFinishedBefore(cutoff: Date, limit: number): Promise<number> {
     const result = await this.db.query(
-      `DELETE FROM runs WHERE id IN (
-         SELECT id FROM runs
+      // With the partition key, each id is looked up in its own day only.
+      `DELETE FROM runs WHERE (id, trigger_at) IN (
+         SELECT id, trigger_at FROM runs
           WHERE created_at < $1 AND status IN ('succeeded', 'failed', 'not_matched', 'suppressed', 'cancelled')
           LIMIT $2)`,
       [cutoff, limit],
@@ -215,7 +220,7 @@ export class RunsRepository {
   /** Records a step of the run's timeline. */
   async record(runId: string, entry: TimelineEntry): Promise<void> {
     await this.db.query(
-      `UPDATE runs SET timeline = timeline || $2::jsonb, updated_at = now() WHERE id = $1`,
+      `UPDATE runs SET timeline = timeline || $2::jsonb, updated_at = now() WHERE id = $1 AND ${sameDay('trigger_at', '$1')}`,
       [runId, JSON.stringify([entry])],
     );
   }
@@ -224,7 +229,7 @@ export class RunsRepository {
   async startWaiting(runId: string, until: Date, entry: TimelineEntry): Promise<void> {
     await this.db.query(
       `UPDATE runs SET status = 'waiting', waiting_until = $2, timeline = timeline || $3::jsonb, updated_at = now()
-        WHERE id = $1`,
+        WHERE id = $1 AND ${sameDay('trigger_at', '$1')}`,
       [runId, until, JSON.stringify([entry])],
     );
   }
@@ -235,8 +240,8 @@ export class RunsRepository {
    */
   async dueWaiting(runId: string, now: Date): Promise<RunRow | undefined> {
     const [row] = await this.db.query(
-      `SELECT ${RUN_ROW} FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id
-        WHERE r.id = $1 AND r.status = 'waiting' AND r.waiting_until <= $3::timestamptz + ($2::int * interval '1 millisecond')`,
+      `SELECT ${RUN_ROW} FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id AND ${sameDay('e.event_at', 'r.inbox_event_id')}
+        WHERE r.id = $1 AND ${sameDay('r.trigger_at', '$1')} AND r.status = 'waiting' AND r.waiting_until <= $3::timestamptz + ($2::int * interval '1 millisecond')`,
       [runId, WAKE_TOLERANCE_MS, now],
     );
     return row;
@@ -248,7 +253,7 @@ export class RunsRepository {
       returnedRows(
         await this.db.query(
           `UPDATE runs SET status = 'pending', waiting_until = NULL, timeline = timeline || $2::jsonb, updated_at = now()
-            WHERE id = $1 AND status = 'waiting' RETURNING id`,
+            WHERE id = $1 AND ${sameDay('trigger_at', '$1')} AND status = 'waiting' RETURNING id`,
           [runId, JSON.stringify([entry])],
         ),
       ).length > 0
@@ -265,7 +270,7 @@ export class RunsRepository {
         await this.db.query(
           `UPDATE runs SET status = 'cancelled', reason = $2, waiting_until = NULL, timeline = timeline || $3::jsonb,
                   updated_at = now(), finished_at = now()
-            WHERE id = $1 AND status IN (${onlyWaiting ? `'waiting'` : `'waiting', 'pending', 'running'`})
+            WHERE id = $1 AND ${sameDay('trigger_at', '$1')} AND status IN (${onlyWaiting ? `'waiting'` : `'waiting', 'pending', 'running'`})
             RETURNING id`,
           [runId, entry.reason ?? null, JSON.stringify([entry])],
         ),

@@ -6,6 +6,7 @@ import type { Contact } from '@crm-rules/crm-contract';
 import type { Queryable } from '../sql/queryable';
 import type { InboxEventEntity } from './inbox-event.entity';
 import type { RunRow } from './run-rows';
+import { sameDays } from '../partitions/ledger-id';
 
 /**
  * One statement over runs, contact_leases, contact_mirror (and, for templated values, the event's
@@ -36,7 +37,7 @@ const SETTLEMENT_STATE_SQL = `
          NULL::jsonb AS event_payload
     FROM unnest($1::text[]) AS c(id)
   UNION ALL
-  SELECT 'event', e.id::text, NULL, NULL, e.payload FROM inbox_events e WHERE e.id = ANY($2::uuid[])`;
+  SELECT 'event', e.id::text, NULL, NULL, e.payload FROM inbox_events e WHERE e.id = ANY($2::uuid[]) AND ${sameDays('e.event_at', '$2')}`;
 
 /** The statement's rows: one per contact, one per event; the columns of the other kind are null. */
 interface SettlementStateRow {

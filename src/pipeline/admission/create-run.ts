@@ -1,13 +1,13 @@
 // Writes a run and its action rows in the caller's transaction. Idempotency lives in the unique
 // constraints: (trigger, rule, contact) for runs, (rule, contact) for once/cooldown enrollments.
 // Only the events pipeline, segment sweeps and manual runs (src/pipeline/admission/manual-runs) create runs.
-import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Queryable } from '../../persistence/sql/queryable';
 import { timingPlanOf, type TimingPlan } from '../../language/rules/gates/run-gates';
 import type { RuleDefinition, RuleEvaluation } from '../../language/rules/format/rule-types';
 import { canLoop, OWN_WRITE_LOOP, OWN_WRITE_LOOP_WINDOW_MS } from './loop-brake';
 import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
+import { ledgerId } from '../../persistence/partitions/ledger-id';
 import { EnrollmentsRepository } from '../../persistence/ledger/enrollments.repository';
 import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
 import type { UnmatchedDecision } from '../../persistence/ledger/inbox-event.entity';
@@ -69,7 +69,7 @@ export type SettleHook = (
 ) => Promise<SettledAction[] | undefined>;
 
 export async function createRun(tx: EntityManager, input: NewRun, settle?: SettleHook): Promise<PendingRun> {
-  const id = randomUUID();
+  const id = ledgerId(input.triggerAt);
   const { status, reason } = !input.evaluation.matched
     ? { status: 'not_matched' as RunStatus, reason: null }
     : input.paused

@@ -4,10 +4,10 @@
 // statements, about seven round trips per batch instead of about nine per event: what bounds the
 // events worker (docs/BENCHMARKS.md, throughput). Anything unusual keeps a per-run statement.
 import { OWN_WRITE_LOOP, OWN_WRITE_LOOP_WINDOW_MS } from './loop-brake';
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { Queryable } from '../../persistence/sql/queryable';
 import type { TimingPlan } from '../../language/rules/gates/run-gates';
+import { ledgerId } from '../../persistence/partitions/ledger-id';
 import { ActionResultsRepository, ruleContactKey } from '../../persistence/ledger/action-results.repository';
 import {
   createRun,
@@ -158,7 +158,7 @@ async function admitAll(
   );
   const admitted: { id: string; status: RunStatus; reason: string | null }[] = [];
   for (const run of matched) {
-    const id = randomUUID();
+    const id = ledgerId(run.triggerAt);
     if (run.paused) admitted.push({ id, status: 'suppressed', reason: 'paused' });
     else if (loopChecked(run) && held.has(ruleContactKey({ ruleId: run.rule.id, contactId: run.contactId })))
       admitted.push({ id, ...OWN_WRITE_LOOP });

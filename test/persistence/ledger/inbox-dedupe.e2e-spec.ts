@@ -64,14 +64,23 @@ describe('inbox dedupe across daily partitions', () => {
   });
 
   it('refuses a timeless resend that comes days later, on another day', async () => {
-    await inbox.insertOnSynchronousSession([row('sha256:late', null)], crypto.randomUUID());
-    // The first delivery two days back (the row moves to the legacy past): the resend is today.
+    // The first delivery, two days back (stored then, on its own day).
     await db.query(
-      `UPDATE inbox_events SET event_at = event_at - interval '2 days' WHERE event_key = 'sha256:late'`,
+      `INSERT INTO inbox_events (id, event_key, type, payload, event_at)
+       VALUES (ledger_uuid(now() - interval '2 days'), 'sha256:late', 'contact.updated', '{}', now() - interval '2 days')`,
     );
     expect(await inbox.insertOnSynchronousSession([row('sha256:late', null)], crypto.randomUUID())).toEqual(
       [],
     );
     expect(await rowsOf('sha256:late')).toBe(1);
+  });
+
+  it('refuses a row whose id names another day than its time: a look-up by id reads that day only', async () => {
+    await expect(
+      db.query(
+        `INSERT INTO inbox_events (id, event_key, type, payload, event_at)
+         VALUES (ledger_uuid(now() - interval '1 day'), 'id:wrong-day', 'contact.updated', '{}', now())`,
+      ),
+    ).rejects.toThrow(/CHK_inbox_events_id_day/);
   });
 });
