@@ -1,6 +1,7 @@
 // npm run bench:e2e — event → first CRM call latency with the budget free: a signed delivery
 // arrives, is committed, matched, and its action's gateway call starts. Measured from Postgres
 // timestamps (inbox_events.received_at → action_results.started_at), one clock.
+// `--steps` (or BENCH_STEPS=1) also prints where the time goes, step by step (bench/e2e-steps.ts).
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -14,11 +15,13 @@ import { signatureHeader } from '../src/language/net/verify-signature';
 import { EngineMetrics } from '../src/operator/ops/engine-metrics';
 import { BENCH_SEALING_KEY, benchDatabase, printTable } from './bench-support';
 import { percentile } from './stats';
+import { StepProbe } from './e2e-steps';
 import { SANDBOX_MAIN_PATH } from '@crm-rules/crm-sandbox';
 
 const SECRET = 'whsec_bench_0123456789abcdef0123456789';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 300);
 const RATE_PER_S = Number(process.env.BENCH_RATE ?? 50);
+const STEPS = process.argv.includes('--steps') || process.env.BENCH_STEPS === '1';
 
 function startSandboxProcess(): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
@@ -58,16 +61,18 @@ async function main() {
   process.once('exit', () => sandbox.child.kill()); // never outlive the benchmark, even when it fails
   config.crm.baseUrl = sandbox.url;
   const engine = await startEngine(config, { quiet: true, subscribe: false });
+  const probe = STEPS ? new StepProbe() : undefined;
+  probe?.attach(engine.app);
   const auth = { authorization: 'Bearer sk_demo_full', 'content-type': 'application/json' };
   try {
-    const contacts = [];
+    const contacts: { id: string }[] = [];
     for (let i = 0; i < EVENTS; i++) {
       const res = await fetch(`${sandbox.url}/v1/contacts`, {
         method: 'POST',
         headers: auth,
         body: JSON.stringify({ name: `Bench ${i}`, phone: `55119${String(i).padStart(8, '0')}` }),
       });
-      contacts.push(await res.json());
+      contacts.push((await res.json()) as { id: string });
     }
     const loop = monitorEventLoopDelay({ resolution: 5 });
     loop.enable();
@@ -79,11 +84,15 @@ async function main() {
         createdAt: new Date().toISOString(),
         data: contacts[i],
       });
-      await fetch(`${engine.url}/webhooks/crm`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-service-signature': signatureHeader(SECRET, body) },
-        body,
-      });
+      const headers = {
+        'content-type': 'application/json',
+        'x-service-signature': signatureHeader(SECRET, body),
+      };
+      probe?.mark(contacts[i].id, 'sent');
+      const res = await fetch(`${engine.url}/webhooks/crm`, { method: 'POST', headers, body });
+      probe?.mark(contacts[i].id, 'answered');
+      if (probe) probe.noteEvent(((await res.json()) as { id: string }).id, contacts[i].id);
+      else await res.arrayBuffer();
       const due = started + ((i + 1) * 1000) / RATE_PER_S;
       if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
     }
@@ -129,6 +138,7 @@ async function main() {
         'max ms': actMs[actMs.length - 1]?.toFixed(1),
       },
     ]);
+    const steps = probe?.report(await postgresStamps(ds));
     const dispatch = (await engine.app.get(EngineMetrics).runDispatch.get()).values;
     console.log(
       `\nruns executed in the events job / queued: ${dispatch.map((v) => `${v.labels.how} ${v.value}`).join(', ') || 'none'}`,
@@ -152,6 +162,7 @@ async function main() {
       ...Object.fromEntries(dispatch.map((v) => [`dispatch_${v.labels.how}`, v.value])),
       loop_p50_ms: round3(loop.percentile(50) / 1e6),
       loop_p99_ms: round3(loop.percentile(99) / 1e6),
+      ...steps,
     };
     console.log(`BENCH_RESULT ${JSON.stringify(result)}`);
   } finally {
@@ -159,6 +170,25 @@ async function main() {
     sandbox.child.kill();
     await db.drop();
   }
+}
+
+/** The steps Postgres stamped, per contact: inbox insert, run created, action `running` (epoch ms). */
+async function postgresStamps(
+  ds: DataSource,
+): Promise<Map<string, { received: number; created: number; running: number }>> {
+  const rows: { contact_id: string; received: string; created: string; running: string }[] = await ds.query(
+    `SELECT e.contact_id, EXTRACT(EPOCH FROM e.received_at) * 1000 AS received,
+            EXTRACT(EPOCH FROM r.created_at) * 1000 AS created,
+            EXTRACT(EPOCH FROM a.started_at) * 1000 AS running
+       FROM action_results a JOIN runs r ON r.id = a.run_id JOIN inbox_events e ON e.id = r.inbox_event_id
+      WHERE a.started_at IS NOT NULL`,
+  );
+  return new Map(
+    rows.map((r) => [
+      r.contact_id,
+      { received: Number(r.received), created: Number(r.created), running: Number(r.running) },
+    ]),
+  );
 }
 
 function round3(x: number | undefined): number | null {
