@@ -14,10 +14,15 @@ export type Db = Pick<EntityManager, 'query' | 'transaction'>;
 const VIEW = `id, event_key AS "eventKey", type, status, outcome, unmatched, attempts, last_error AS "lastError",
   contact_id AS "contactId", received_at AS "receivedAt", processed_at AS "processedAt"`;
 
-/** An event to explain (EventExplainer): the events worker's columns and the stored decision. */
-export type EventToExplain = Pick<
+/**
+ * An event as the events processor works it (find, findMany): columns of the table's one row type,
+ * InboxEventEntity, as `SELECT` returns them. `previous_contact`: the contact before this event,
+ * captured with the mirror upsert when a change operator needs it.
+ */
+export type InboxEventRow = Pick<
   SnakeRow<InboxEventEntity>,
   | 'id'
+  | 'event_at'
   | 'type'
   | 'payload'
   | 'status'
@@ -25,8 +30,10 @@ export type EventToExplain = Pick<
   | 'event_key'
   | 'attempts'
   | 'previous_contact'
-  | 'unmatched'
 >;
+
+/** An event to explain (EventExplainer): the events worker's columns and the stored decision. */
+export type EventToExplain = Omit<InboxEventRow, 'event_at'> & Pick<SnakeRow<InboxEventEntity>, 'unmatched'>;
 
 /** `last_error` under the name the views give it. */
 type EventError = { error: InboxEventEntity['lastError'] };

@@ -1,13 +1,13 @@
 // Every statement on `inbox_events`: the intake's group commit, the events processor's claim and
 // mark, the reconciler's scan and the admin replay.
 import { affectedRows, returnedRows } from '../sql/returned-rows';
-import type { SnakeRow } from '../sql/snake-row';
-import type { InboxEventEntity, InboxOutcome, UnmatchedDecision } from './inbox-event.entity';
-import { InboxEventViews, type Db } from './inbox-event-views.repository';
+import type { InboxOutcome, UnmatchedDecision } from './inbox-event.entity';
+import { InboxEventViews, type Db, type InboxEventRow } from './inbox-event-views.repository';
 import { sameDay, sameDays } from '../partitions/ledger-id';
 
 export type {
   ContactDeliveryRow,
+  InboxEventRow,
   FailedEventRow,
   InboxExportCursor,
   InboxExportRow,
@@ -39,24 +39,6 @@ const INSERT_INBOX_EVENTS = `INSERT INTO inbox_events (id, event_key, type, payl
            OR NOT EXISTS (SELECT 1 FROM inbox_events e WHERE e.event_key = r.key)
        ON CONFLICT DO NOTHING
        RETURNING id, event_key, current_setting('synchronous_commit') AS commit_mode`;
-
-/**
- * An event as the events processor works it (find, findMany): columns of the table's one row type,
- * InboxEventEntity, as `SELECT` returns them. `previous_contact`: the contact before this event,
- * captured with the mirror upsert when a change operator needs it.
- */
-export type InboxEventRow = Pick<
-  SnakeRow<InboxEventEntity>,
-  | 'id'
-  | 'event_at'
-  | 'type'
-  | 'payload'
-  | 'status'
-  | 'contact_id'
-  | 'event_key'
-  | 'attempts'
-  | 'previous_contact'
->;
 
 /** Event keys of operator replays start with this: they skip the mirror and loop protection. */
 export const REPLAY_KEY_PREFIX = 'replay:';

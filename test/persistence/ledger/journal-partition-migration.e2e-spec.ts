@@ -3,10 +3,9 @@
 // old delivery and a second note of an old contact version; retention then drops whole days and
 // keeps the rest.
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { loadConfig } from '../../../src/runtime/config/load-config';
-import { dataSourceOptions } from '../../../src/persistence/schema/data-source';
-import { dropDatabase, ensureDatabase } from '../../../src/persistence/schema/migrate';
+import type { DataSource } from 'typeorm';
+import { dropDatabase } from '../../../src/persistence/schema/migrate';
+import { databaseBefore } from '../../support/schema-before';
 import { ContactJournalRepository } from '../../../src/persistence/journal/contact-journal.repository';
 import { InboxEventsRepository } from '../../../src/persistence/ledger/inbox-events.repository';
 import { LedgerPartitionMaintenance } from '../../../src/persistence/partitions/ledger-partition-maintenance';
@@ -24,19 +23,7 @@ describe('contact_journal partitioned by day: migration of a filled database', (
   const daysAgo = (d: number) => new Date(Date.now() - d * DAY_MS);
 
   beforeAll(async () => {
-    const base = new URL(loadConfig().databaseUrl);
-    base.pathname = `/crmr_test_${process.pid}_${randomUUID().slice(0, 8)}`;
-    url = base.toString();
-    await ensureDatabase(url);
-    ds = new DataSource(dataSourceOptions(url, { extra: { max: 3 } }));
-    await ds.initialize();
-    // The schema before: every migration, then this one (and any after it) undone.
-    await ds.runMigrations();
-    const later = ds.migrations.filter(
-      (m) => Number(/(\d{13})$/.exec(m.name ?? '')?.[1]) >= PARTITION_MIGRATION,
-    );
-    expect(later.length).toBeGreaterThan(0);
-    for (let i = 0; i < later.length; i++) await ds.undoLastMigration();
+    ({ url, ds } = await databaseBefore(PARTITION_MIGRATION));
     expect(
       (await ds.query(`SELECT relkind FROM pg_class WHERE relname = 'contact_journal'`))[0].relkind,
     ).toBe('r');

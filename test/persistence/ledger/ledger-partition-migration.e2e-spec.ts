@@ -3,10 +3,9 @@
 // refused, a run of an old trigger is not made twice, an old waiting run still takes new results,
 // new rows land in their day, and retention drops a day with the past left whole.
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { loadConfig } from '../../../src/runtime/config/load-config';
-import { dataSourceOptions } from '../../../src/persistence/schema/data-source';
-import { dropDatabase, ensureDatabase } from '../../../src/persistence/schema/migrate';
+import type { DataSource } from 'typeorm';
+import { dropDatabase } from '../../../src/persistence/schema/migrate';
+import { databaseBefore } from '../../support/schema-before';
 import { InboxEventsRepository } from '../../../src/persistence/ledger/inbox-events.repository';
 import { RunsRepository } from '../../../src/persistence/ledger/runs.repository';
 import { ActionResultsRepository } from '../../../src/persistence/ledger/action-results.repository';
@@ -55,15 +54,7 @@ describe('inbox_events, runs and action_results partitioned by day: migration of
   let boundary: Date;
 
   beforeAll(async () => {
-    const base = new URL(loadConfig().databaseUrl);
-    base.pathname = `/crmr_test_${process.pid}_${randomUUID().slice(0, 8)}`;
-    url = base.toString();
-    await ensureDatabase(url);
-    ds = new DataSource(dataSourceOptions(url, { extra: { max: 3 } }));
-    await ds.initialize();
-    await ds.runMigrations();
-    const later = ds.migrations.filter((m) => Number(/(\d{13})$/.exec(m.name ?? '')?.[1]) >= MIGRATION);
-    for (let i = 0; i < later.length; i++) await ds.undoLastMigration();
+    ({ url, ds } = await databaseBefore(MIGRATION));
     expect((await ds.query(`SELECT relkind FROM pg_class WHERE relname = 'runs'`))[0].relkind).toBe('r');
 
     const event = async (key: string, createdAt: Date, status: string) =>
