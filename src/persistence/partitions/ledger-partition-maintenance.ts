@@ -56,7 +56,7 @@ export class LedgerPartitionMaintenance {
           .map((c) => c.upTo!.getTime()),
       );
       const days = partitionsAhead(t.table, now).filter((d) => d.from.getTime() >= legacyEnd);
-      blocked.push(...(await this.partitions.createDays(t.table, days)));
+      blocked.push(...(await this.partitions.createDays(t.table, days, t.lockFirst)));
     }
     return blocked;
   }
@@ -76,7 +76,7 @@ export class LedgerPartitionMaintenance {
           ...(t.dependents ?? []).map((dep) => ({ parent: dep, name: dailyPartition(dep, day.from).name })),
           { parent: t.table, name: day.name },
         ];
-        await this.partitions.dropChildren(children);
+        await this.partitions.dropChildren(children, t.lockFirst);
         done.dropped.push(...children.map((c) => c.name));
       }
       upkeep.push(done);

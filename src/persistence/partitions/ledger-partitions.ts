@@ -18,6 +18,11 @@ export interface PartitionedTable {
   dependents?: readonly string[];
   /** A dependent of that table: its days are created ahead here but dropped only with that table's. */
   droppedWith?: string;
+  /**
+   * Tables its DDL must lock first, in the order writers lock them (a foreign key's other side):
+   * ledger-partitions.repository.ts lockInWritersOrder.
+   */
+  lockFirst?: readonly string[];
 }
 
 /**
@@ -34,8 +39,9 @@ export const PARTITIONED_TABLES: readonly PartitionedTable[] = [
     table: 'runs',
     keep: `status NOT IN ('succeeded', 'failed', 'not_matched', 'suppressed', 'cancelled')`,
     dependents: ['action_results'],
+    lockFirst: ['runs', 'action_results'],
   },
-  { table: 'action_results', keep: null, droppedWith: 'runs' },
+  { table: 'action_results', keep: null, droppedWith: 'runs', lockFirst: ['runs', 'action_results'] },
 ];
 
 export interface DailyPartition {
