@@ -208,4 +208,26 @@ export class ActionResultViews {
     );
     return rows.map((r) => ({ at: new Date(r.started_at), ...(r.category ? { category: r.category } : {}) }));
   }
+
+  /**
+   * The actions of `types` in the rule's run on the contact for a trigger that were sent or may
+   * have been (MAYBE_SENT: succeeded, uncertain, running), as `<index>:<type>` → status. A replay
+   * without force skips these (already_sent_for_trigger): an uncertain or interrupted send may
+   * have reached the customer, and the engine never sends a message twice on its own.
+   */
+  async sentForTrigger(
+    triggerKey: string,
+    ruleId: string,
+    contactId: string,
+    types: string[],
+  ): Promise<Map<string, string>> {
+    const rows: { key: string; status: string }[] = await this.db.query(
+      `SELECT a.action_index || ':' || (a.action ->> 'type') AS key, a.status
+         FROM runs r JOIN action_results a ON a.run_id = r.id AND a.run_trigger_at = r.trigger_at
+        WHERE r.trigger_key = $1 AND r.rule_id = $2 AND r.contact_id = $3 AND a.status = ANY($5)
+          AND a.action ->> 'type' = ANY($4)`,
+      [triggerKey, ruleId, contactId, types, MAYBE_SENT],
+    );
+    return new Map(rows.map((r) => [r.key, r.status]));
+  }
 }

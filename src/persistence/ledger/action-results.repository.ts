@@ -6,7 +6,7 @@ import type { RuleAction } from '../../language/rules/format/rule-types';
 import type { SnakeRow } from '../sql/snake-row';
 import type { ActionResultEntity } from './action-result.entity';
 import type { ActionStatus, ActionTarget } from '../../language/catalogue/action-result-terms';
-import { ActionResultViews, MAYBE_SENT } from './action-result-views.repository';
+import { ActionResultViews } from './action-result-views.repository';
 import { sameDay, sameDays } from '../partitions/ledger-id';
 
 export type {
@@ -245,28 +245,6 @@ export class ActionResultsRepository {
         WHERE run_id = $1 AND ${sameDay('run_trigger_at', '$1')} AND action_index > $2 AND status IN ('pending', 'running')`,
       [runId, afterIndex, reason],
     );
-  }
-
-  /**
-   * The actions of `types` in the rule's run on the contact for a trigger that were sent or may
-   * have been (MAYBE_SENT: succeeded, uncertain, running), as `<index>:<type>` → status. A replay
-   * without force skips these (already_sent_for_trigger): an uncertain or interrupted send may
-   * have reached the customer, and the engine never sends a message twice on its own.
-   */
-  async sentForTrigger(
-    triggerKey: string,
-    ruleId: string,
-    contactId: string,
-    types: string[],
-  ): Promise<Map<string, string>> {
-    const rows: { key: string; status: string }[] = await this.db.query(
-      `SELECT a.action_index || ':' || (a.action ->> 'type') AS key, a.status
-         FROM runs r JOIN action_results a ON a.run_id = r.id AND a.run_trigger_at = r.trigger_at
-        WHERE r.trigger_key = $1 AND r.rule_id = $2 AND r.contact_id = $3 AND a.status = ANY($5)
-          AND a.action ->> 'type' = ANY($4)`,
-      [triggerKey, ruleId, contactId, types, MAYBE_SENT],
-    );
-    return new Map(rows.map((r) => [r.key, r.status]));
   }
 
   /**

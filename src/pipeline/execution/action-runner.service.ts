@@ -114,7 +114,12 @@ export class ActionRunnerService {
     const ctx: ExecutionContext = { contact, message: messageOf(run), steps: savedSteps(actions) };
     // A replay without force: messages sent (or maybe sent) for the original trigger are not sent again.
     const sent = run.replay_of
-      ? await ledger.actions.sentForTrigger(run.replay_of, run.rule_id, run.contact_id, AT_MOST_ONCE_TYPES)
+      ? await ledger.actions.views.sentForTrigger(
+          run.replay_of,
+          run.rule_id,
+          run.contact_id,
+          AT_MOST_ONCE_TYPES,
+        )
       : undefined;
     for (const row of actions) {
       const step = nextStep(row.status);
