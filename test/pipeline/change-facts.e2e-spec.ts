@@ -1,13 +1,16 @@
 // Change operators end to end: signed contact.* webhooks in a chosen order, the mirror keeping the
 // previous state, runs recorded with their trace. Events are delivered one after the other, each
-// processed before the next, because "previous" is the state the engine had when it arrived.
+// processed and its runs ended before the next, because "previous" is the state the engine had when
+// it arrived. The rules write the contact (add-tag), and the mirror takes the CRM's answer to that
+// write: so a change the engine must see again later is made in the sandbox too (`changed`), as in
+// the CRM, or the answer to the engine's write would undo it in the mirror.
 import { DataSource } from 'typeorm';
 import { ContactMirrorService } from '../../src/pipeline/contact-mirror/contact-mirror.service';
 import { CrmDirectory } from '../../src/outbound/crm-gateway/crm-directory.service';
 import type { PreviousCapture } from '../../src/pipeline/contact-mirror/mirror-event-upserts';
 import type { Contact } from '@crm-rules/crm-contract';
 import { DEMO } from '../support/demo-fixture';
-import { ADMIN_TOKEN, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
+import { ADMIN_TOKEN, crm, eventually, Harness, newContact, startHarness } from '../support/engine-harness';
 import { api } from '../support/http';
 import { contactEvent, deliver, TEST_WEBHOOK_SECRET } from '../support/webhooks';
 
@@ -45,7 +48,7 @@ describe('change facts: previous state from the contact mirror', () => {
   });
   afterAll(async () => h?.stop());
 
-  /** Delivers the event and waits until it is processed; its runs, by rule. */
+  /** Delivers the event and waits until it is processed and its runs have ended; its runs, by rule. */
   async function send(type: string, contact: Record<string, unknown>): Promise<Record<string, RunRow>> {
     const event = contactEvent(type, contact);
     expect((await deliver(h.url, JSON.stringify(event))).status).toBe(200);
@@ -55,10 +58,13 @@ describe('change facts: previous state from the contact mirror', () => {
       ]);
       return row?.status === 'processed' ? (row.id as string) : undefined;
     });
-    const runs: RunRow[] = await db.query(
-      `SELECT rule_id, status, trace FROM runs WHERE inbox_event_id = $1`,
-      [id],
-    );
+    const runs = await eventually(async () => {
+      const rows: RunRow[] = await db.query(
+        `SELECT rule_id, status, trace FROM runs WHERE inbox_event_id = $1`,
+        [id],
+      );
+      return rows.some((r) => ['pending', 'running'].includes(r.status)) ? undefined : rows;
+    });
     // A rule that did not match has no run (issue 35): its trace is the explain on demand.
     const explained = await api(h.url, 'GET', `/admin/events/${id}/explain`, undefined, {
       'x-admin-token': ADMIN_TOKEN,
@@ -72,6 +78,13 @@ describe('change facts: previous state from the contact mirror', () => {
         trace: r.trace,
       }));
     return Object.fromEntries([...unmatched, ...runs].map((r) => [r.rule_id, r]));
+  }
+
+  /** The change made in the sandbox (PATCH, assumption A4): the contact as the CRM answers it. */
+  async function changed(contact: Record<string, unknown>, patch: Record<string, unknown>) {
+    const res = await crm(h, 'PATCH', `/v1/contacts/${contact.id}`, patch);
+    expect(res.status).toBe(200);
+    return res.body as Record<string, unknown>;
   }
 
   let clock = 0;
@@ -109,7 +122,7 @@ describe('change facts: previous state from the contact mirror', () => {
     const contact = await newContact(h, 'Quinn Qualified');
     await send('contact.created', contact);
 
-    const change = await send('contact.updated', later(contact, { stageId: DEMO.stages.qualified }));
+    const change = await send('contact.updated', await changed(contact, { stageId: DEMO.stages.qualified }));
     expect(change['on-qualified'].status).not.toBe('not_matched');
     expect(change['on-qualified'].trace[0]).toMatchObject({
       operator: 'changedTo',
@@ -118,10 +131,7 @@ describe('change facts: previous state from the contact mirror', () => {
       result: true,
     });
 
-    const rename = await send(
-      'contact.updated',
-      later(contact, { stageId: DEMO.stages.qualified, name: 'Quinn Q.' }),
-    );
+    const rename = await send('contact.updated', await changed(contact, { name: 'Quinn Q.' }));
     expect(rename['on-qualified'].status).toBe('not_matched');
     expect(rename['on-qualified'].trace[0]).toMatchObject({ before: DEMO.stages.qualified, result: false });
 
@@ -136,13 +146,16 @@ describe('change facts: previous state from the contact mirror', () => {
     const contact = await newContact(h, 'Vera Vip');
     await send('contact.created', contact);
 
-    const added = await send('contact.updated', later(contact, { tags: [VIP] }));
+    const added = await send('contact.updated', await changed(contact, { tagIds: [VIP.id] }));
     expect(added['on-vip'].status).not.toBe('not_matched');
     expect(added['on-vip'].trace[0]).toMatchObject({ before: [], actual: ['vip'], result: true });
 
-    const again = await send('contact.updated', later(contact, { tags: [VIP], notes: 'still vip' }));
+    // The rule's own add-tag answered the contact with vip and customer: the previous state.
+    const again = await send('contact.updated', await changed(contact, { name: 'Vera still vip' }));
     expect(again['on-vip'].status).toBe('not_matched');
-    expect(again['on-vip'].trace[0]).toMatchObject({ before: ['vip'], actual: ['vip'], result: false });
+    expect(again['on-vip'].trace[0]).toMatchObject({ result: false });
+    for (const side of ['before', 'actual'])
+      expect([...(again['on-vip'].trace[0][side] as string[])].sort()).toEqual(['customer', 'vip']);
   });
 
   it('does not run on first sight of a contact, and the trace says "no previous state"', async () => {
