@@ -107,6 +107,17 @@ describe('quiet days and quiet hours per category, and a segment suppression: en
     const vip = DEMO.tags.vip;
     const rui = await newContact(h, 'Rui Holiday', { assigneeId: DEMO.members.ana });
     const vera = await newContact(h, 'Vera Vip', { assigneeId: DEMO.members.ana, tagIds: [vip] });
+    // The rule fires on `shipped` added, which needs the contact as it was: the sandbox delivers
+    // each webhook on its own request, so under load the update could overtake the creation and be
+    // the engine's first sight of the contact (no previous state, no match: RELIABILITY.md).
+    await eventually(async () => {
+      const [{ n }] = await db.query(
+        `SELECT count(*)::int AS n FROM inbox_events
+          WHERE contact_id = ANY($1) AND type = 'contact.created' AND status = 'processed'`,
+        [[rui.id, vera.id]],
+      );
+      return n === 2 || undefined;
+    });
     expect((await crm(h, 'PATCH', `/v1/contacts/${rui.id}`, { tagIds: [shipped] })).status).toBe(200);
     expect((await crm(h, 'PATCH', `/v1/contacts/${vera.id}`, { tagIds: [vip, shipped] })).status).toBe(200);
     const actions = (contactId: string) =>
