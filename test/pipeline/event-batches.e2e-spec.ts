@@ -51,7 +51,10 @@ describe('events jobs of intake batches', () => {
     });
   };
   const inboxRows = (ids: string[]) =>
-    db.query(`SELECT id, status, attempts, batch_key FROM inbox_events WHERE id = ANY($1::uuid[])`, [ids]);
+    db.query(
+      `SELECT id, status, attempts, batch_key, last_error FROM inbox_events WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
   const tagsOf = async (contactId: string) =>
     ((await crm(h, 'GET', `/v1/contacts/${contactId}`)).body.tags as { name: string }[]).map((t) => t.name);
   /** The job ids BullMQ's event stream says were added to the events queue since `from`. */
@@ -119,6 +122,11 @@ describe('events jobs of intake batches', () => {
       const now = await inboxRows(ids);
       return now.every((r: { status: string }) => r.status === 'processed') ? now : undefined;
     }, 30000);
+    // Only the message event failed an attempt (its error names the failed contact read).
+    const failedAttempts = done
+      .filter((r: { attempts: number }) => r.attempts > 0)
+      .map((r: { id: string; last_error: string }) => [r.id, r.last_error]);
+    expect(failedAttempts).toEqual([[ids[0], expect.stringContaining('500')]]);
     // One job carried the thirteen events; the failed one got a job of its own for its retry.
     const added = await addedJobs(from);
     expect(added).toEqual([batchJob, eventJobId(ids[0])]);

@@ -8,7 +8,7 @@ import {
   partitionsBefore,
   type PartitionedTable,
 } from './ledger-partitions';
-import { LedgerPartitionsRepository } from './ledger-partitions.repository';
+import { isLockBusy, LedgerPartitionsRepository } from './ledger-partitions.repository';
 
 export interface PartitionUpkeep {
   table: string;
@@ -16,6 +16,15 @@ export interface PartitionUpkeep {
   dropped: string[];
   /** Days past the horizon kept: they hold rows that must live on (their finished rows go by rows). */
   kept: { name: string; rows: number }[];
+  /** Days not dropped this time because writers held the tables (LOCK_TIMEOUT): the next tick drops them. */
+  busy: string[];
+}
+
+/** Days ahead not created because writers held their tables past the DDL's lock timeout. */
+export class PartitionsBusyError extends Error {
+  constructor(readonly tables: string[]) {
+    super(`days ahead of ${tables.join(', ')} not created: writers held the tables (tried again later)`);
+  }
 }
 
 export interface PartitionsView {
@@ -43,10 +52,12 @@ export class LedgerPartitionMaintenance {
   /**
    * Today and the days ahead, for every partitioned table (at start and on each retention tick).
    * Returns the days the DEFAULT partition's rows kept from being created (health detail shows
-   * those rows as `defaultRows`).
+   * those rows as `defaultRows`). Throws PartitionsBusyError, after trying every table, when some
+   * days gave way to writers.
    */
   async createAhead(now: Date): Promise<string[]> {
     const blocked: string[] = [];
+    const busy: string[] = [];
     for (const t of this.tables) {
       // Days the legacy past (the migration's partition up to the day after it ran) already covers.
       const legacyEnd = Math.max(
@@ -56,15 +67,21 @@ export class LedgerPartitionMaintenance {
           .map((c) => c.upTo!.getTime()),
       );
       const days = partitionsAhead(t.table, now).filter((d) => d.from.getTime() >= legacyEnd);
-      blocked.push(...(await this.partitions.createDays(t.table, days, t.lockFirst)));
+      try {
+        blocked.push(...(await this.partitions.createDays(t.table, days, t.lockFirst)));
+      } catch (err) {
+        if (!isLockBusy(err)) throw err;
+        busy.push(t.table);
+      }
     }
+    if (busy.length > 0) throw new PartitionsBusyError(busy);
     return blocked;
   }
 
   async dropBefore(cutoff: Date): Promise<PartitionUpkeep[]> {
     const upkeep: PartitionUpkeep[] = [];
     for (const t of this.tables.filter((table) => !table.droppedWith)) {
-      const done: PartitionUpkeep = { table: t.table, dropped: [], kept: [] };
+      const done: PartitionUpkeep = { table: t.table, dropped: [], kept: [], busy: [] };
       const children = (await this.partitions.children(t.table)).map((c) => c.name);
       for (const day of partitionsBefore(children, cutoff)) {
         const rows = t.keep ? await this.partitions.countKept(day.name, t.keep) : 0;
@@ -76,8 +93,13 @@ export class LedgerPartitionMaintenance {
           ...(t.dependents ?? []).map((dep) => ({ parent: dep, name: dailyPartition(dep, day.from).name })),
           { parent: t.table, name: day.name },
         ];
-        await this.partitions.dropChildren(children, t.lockFirst);
-        done.dropped.push(...children.map((c) => c.name));
+        try {
+          await this.partitions.dropChildren(children, t.lockFirst);
+          done.dropped.push(...children.map((c) => c.name));
+        } catch (err) {
+          if (!isLockBusy(err)) throw err;
+          done.busy.push(day.name);
+        }
       }
       upkeep.push(done);
     }

@@ -5,11 +5,22 @@ import type { DataSource } from 'typeorm';
 import { assertIdentifier, parsePartitionName, type DailyPartition } from './ledger-partitions';
 
 /**
- * Creating or detaching a partition locks its parent against every write: a long query holding the
- * table must not queue the writers behind the DDL. Past the timeout the statement fails, the job
- * is retried later (days are created 3 ahead; the DEFAULT partition takes rows meanwhile).
+ * Creating or detaching a partition locks its parent against every write, and the DEFAULT
+ * partition whole: the DDL must not queue the writers behind it for long. The timeout is also below
+ * Postgres' deadlock_timeout (1 s by default), so when the DDL and a writer wait on each other (a
+ * run's transaction that read action results, holding their DEFAULT partition, then inserts runs
+ * that the DDL holds) the DDL gives up first, and the writer never sees "deadlock detected" (seen
+ * in CI: an events batch's transaction failed one attempt while the start created its days).
+ * A day given up is made on a later try (isLockBusy; days are created 3 ahead, the DEFAULT
+ * partition takes rows meanwhile).
  */
-const LOCK_TIMEOUT = `SET LOCAL lock_timeout = '2s'`;
+const LOCK_TIMEOUT = `SET LOCAL lock_timeout = '200ms'`;
+/** Postgres' lock_not_available: a lock the DDL waited for past LOCK_TIMEOUT. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/** The DDL gave way to writers (LOCK_TIMEOUT): try again later, nothing was changed. */
+export const isLockBusy = (err: unknown) => (err as { code?: string }).code === LOCK_NOT_AVAILABLE;
+
 /** "updated partition constraint for default partition would be violated by some row". */
 const CHECK_VIOLATION = '23514';
 

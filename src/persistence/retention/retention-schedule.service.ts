@@ -20,8 +20,17 @@ export class RetentionSchedule implements OnApplicationBootstrap {
       .catch((err: Error) => this.logger.warn(`retention not scheduled (Redis): ${err.message}`));
     // The days ahead at once (a DEFAULT partition takes rows meanwhile): one job per day whatever
     // the number of scheduler processes starting (the job id).
+    // Retried with backoff: the DDL gives way to writers past its lock timeout (PartitionsBusyError).
     await this.queue
-      .add(PARTITIONS_JOB, {}, { jobId: `${PARTITIONS_JOB}-${new Date().toISOString().slice(0, 10)}` })
+      .add(
+        PARTITIONS_JOB,
+        {},
+        {
+          jobId: `${PARTITIONS_JOB}-${new Date().toISOString().slice(0, 10)}`,
+          attempts: 8,
+          backoff: { type: 'exponential', delay: 1000 },
+        },
+      )
       .catch((err: Error) => this.logger.warn(`partitions not queued (Redis): ${err.message}`));
   }
 }

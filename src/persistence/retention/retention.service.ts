@@ -4,7 +4,11 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../runtime/config/app-config';
 import { GROWING_TABLES, pruneInBatches, retentionCutoffs, type PrunedTableName } from './retention';
 import { discoverPruners, type TablePruner } from './table-pruner';
-import { LedgerPartitionMaintenance, type PartitionUpkeep } from '../partitions/ledger-partition-maintenance';
+import {
+  LedgerPartitionMaintenance,
+  PartitionsBusyError,
+  type PartitionUpkeep,
+} from '../partitions/ledger-partition-maintenance';
 
 export interface PruneResult {
   /** RETENTION_DAYS ago: the ledger's horizon. */
@@ -52,7 +56,13 @@ export class RetentionService implements OnModuleInit {
   async prune(now = new Date()): Promise<PruneResult> {
     const days = { ledger: this.config.retentionDays, audit: this.config.retentionAuditDays };
     const cutoffs = retentionCutoffs(now, days, this.config.consoleSession.idleMs);
-    for (const day of await this.partitions.createAhead(now))
+    // Days ahead that gave way to writers are made by the next tick (3 days ahead): the prune goes on.
+    const blocked = await this.partitions.createAhead(now).catch((err: unknown) => {
+      if (!(err instanceof PartitionsBusyError)) throw err;
+      this.logger.warn(err.message);
+      return [];
+    });
+    for (const day of blocked)
       this.logger.warn(`${day} not created: the DEFAULT partition holds rows of that day (pruned by rows)`);
     const partitions = await this.partitions.dropBefore(cutoffs.ledger);
     const deleted = {} as Record<PrunedTableName, number>;
@@ -69,9 +79,12 @@ export class RetentionService implements OnModuleInit {
           .map((p) => `; ${p.table} days dropped ${p.dropped.length}, kept ${p.kept.length}`)
           .join(''),
     );
-    for (const p of partitions)
+    for (const p of partitions) {
       for (const k of p.kept)
         this.logger.warn(`${k.name} is past the horizon but kept: ${k.rows} rows in it must live on`);
+      for (const day of p.busy)
+        this.logger.warn(`${day} is past the horizon but not dropped: writers held the table (next tick)`);
+    }
     return {
       cutoff: cutoffs.ledger.toISOString(),
       auditCutoff: cutoffs.audit.toISOString(),
