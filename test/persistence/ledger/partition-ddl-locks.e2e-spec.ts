@@ -6,6 +6,7 @@
 // Postgres' deadlock_timeout (1 s), so in such a cycle the DDL gives up first; a later try makes
 // the day. Here: a writer holds the DEFAULT partition and then writes runs; the DDL reports its
 // tables busy, the writer commits, and the next try makes every day.
+import type { QueryRunner } from 'typeorm';
 import { eventually } from '../../support/polling';
 import { createTestDb, type TestDb } from '../../support/test-db';
 import {
