@@ -1,7 +1,8 @@
 // Every statement on `action_results`. (run, index) is unique: a retried job resumes after the
 // last finished action instead of repeating it.
-import type { Queryable, Transactional } from '../sql/queryable';
+import type { Transactional } from '../sql/queryable';
 import { returnedRows } from '../sql/returned-rows';
+import { assertSynchronous, SYNC_COMMIT_FROM, SYNC_COMMIT_MODE } from '../sql/synchronous-commit';
 import type { RuleAction } from '../../language/rules/format/rule-types';
 import type { SnakeRow } from '../sql/snake-row';
 import type { ActionResultEntity } from './action-result.entity';
@@ -78,17 +79,6 @@ export class ActionResultsRepository {
   }
 
   /**
-   * `fn` in a transaction committed synchronously (the pool's default is asynchronous, see
-   * src/persistence/schema/data-source.ts); over the pool, its connection is held only for these statements.
-   */
-  private durably<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (tx) => {
-      await tx.query(`SET LOCAL synchronous_commit = on`);
-      return fn(tx);
-    });
-  }
-
-  /**
    * One row per action of a new run: pending for the runner; skipped `shadow_mode` when nothing may
    * act; or, for a run settled at creation, skipped with each guard's reason and detail, as the
    * runner's `skip` records them (reason, error_message, finished_at).
@@ -137,28 +127,31 @@ export class ActionResultsRepository {
    * have reached the CRM, and when it began (at-most-once writes are looked up from then on).
    * Returns the start time; throws for an action that already succeeded (never moved back).
    */
-  markRunning(id: string): Promise<Date> {
-    return this.durably(async (tx) => {
-      const rows: { started_at: Date }[] = await tx.query(
-        `UPDATE action_results SET status = 'running', attempts = attempts + 1, started_at = now()
-          WHERE id = $1 AND ${sameDay('run_trigger_at', '$1')} AND status <> 'succeeded' RETURNING started_at`,
+  async markRunning(id: string): Promise<Date> {
+    const rows = returnedRows<{ started_at: Date; commit_mode: string }>(
+      await this.db.query(
+        `UPDATE action_results a SET status = 'running', attempts = a.attempts + 1, started_at = now()
+           FROM ${SYNC_COMMIT_FROM}
+          WHERE a.id = $1 AND ${sameDay('a.run_trigger_at', '$1')} AND a.status <> 'succeeded'
+          RETURNING a.started_at, ${SYNC_COMMIT_MODE}`,
         [id],
-      );
-      // A succeeded action is never attempted again (two runners of one run, a stale row read).
-      const [row] = returnedRows<{ started_at: Date }>(rows);
-      if (!row) throw new Error(`action ${id} already succeeded: not attempted again`);
-      return row.started_at;
-    });
+      ),
+    );
+    assertSynchronous(rows);
+    // A succeeded action is never attempted again (two runners of one run, a stale row read).
+    const [row] = rows;
+    if (!row) throw new Error(`action ${id} already succeeded: not attempted again`);
+    return row.started_at;
   }
 
-  /** What the attempt aims at, durably, before the call (see ActionTarget). */
-  setTarget(id: string, target: ActionTarget): Promise<void> {
-    return this.durably(async (tx) => {
-      await tx.query(
-        `UPDATE action_results SET target = $2 WHERE id = $1 AND ${sameDay('run_trigger_at', '$1')}`,
-        [id, JSON.stringify(target)],
-      );
-    });
+  /** What the attempt aims at, durably (synchronous commit), before the call (see ActionTarget). */
+  async setTarget(id: string, target: ActionTarget): Promise<void> {
+    const rows = await this.db.query(
+      `UPDATE action_results a SET target = $2 FROM ${SYNC_COMMIT_FROM}
+        WHERE a.id = $1 AND ${sameDay('a.run_trigger_at', '$1')} RETURNING ${SYNC_COMMIT_MODE}`,
+      [id, JSON.stringify(target)],
+    );
+    assertSynchronous(returnedRows(rows));
   }
 
   /** An operator's decision on an uncertain action; the run it belongs to, or undefined when it is not uncertain. */
@@ -200,20 +193,21 @@ export class ActionResultsRepository {
    * Synchronous commit: once the CRM took the write, the ledger must not forget it (a forgotten
    * reaction or message would be sent again).
    */
-  succeed(
+  async succeed(
     id: string,
     durationMs: number,
     requestId: string | null,
     reason: string | null = null,
     saved: Record<string, unknown> | null = null,
   ) {
-    return this.durably(async (tx) => {
-      await tx.query(
-        `UPDATE action_results SET status = 'succeeded', reason = $4, request_id = $3, duration_ms = $2, finished_at = now(),
-                error_code = NULL, error_message = NULL, http_status = NULL, saved = $5 WHERE id = $1 AND ${sameDay('run_trigger_at', '$1')}`,
-        [id, durationMs, requestId, reason, saved === null ? null : JSON.stringify(saved)],
-      );
-    });
+    const rows = await this.db.query(
+      `UPDATE action_results a SET status = 'succeeded', reason = $4, request_id = $3, duration_ms = $2, finished_at = now(),
+              error_code = NULL, error_message = NULL, http_status = NULL, saved = $5
+         FROM ${SYNC_COMMIT_FROM}
+        WHERE a.id = $1 AND ${sameDay('a.run_trigger_at', '$1')} RETURNING ${SYNC_COMMIT_MODE}`,
+      [id, durationMs, requestId, reason, saved === null ? null : JSON.stringify(saved)],
+    );
+    assertSynchronous(returnedRows(rows));
   }
 
   /**

@@ -121,7 +121,7 @@ export class RunsRepository {
       `SELECT ${RUN_ROW}
          FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id AND ${sameDay('e.event_at', 'r.inbox_event_id')}
         WHERE r.contact_id = $1 AND r.status IN ('pending', 'running')
-          AND r.created_at <= (SELECT created_at FROM runs WHERE id = $2)
+          AND r.created_at <= (SELECT created_at FROM runs WHERE id = $2 AND ${sameDay('trigger_at', '$2')})
         ORDER BY r.created_at, r.seq`,
       [contactId, runId],
     );

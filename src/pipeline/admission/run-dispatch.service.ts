@@ -54,7 +54,7 @@ export class RunDispatchService {
     this.inline++;
     try {
       // Not the final attempt: a transient failure leaves the run to the actions job's retries.
-      await this.runner.runForContact(last.contactId, last.id, false);
+      await this.runner.runForContact(last.contactId, last.id, false, true);
       return 'inline';
     } catch (err) {
       if (err instanceof ContactBusyError) return 'busy';

@@ -22,6 +22,7 @@ import type { ExecutionEnv, TriggerMessage } from '../../language/catalogue/acti
 import { ACTION_DEFINITIONS, actionDefinition } from '../../language/catalogue/catalogue';
 import { resolveAction } from '../../language/catalogue/resolve-action';
 import { describeFailure } from './action-failure';
+import { CrmCallTally } from './crm-call-tally';
 import { settleFailure } from './settle-failure';
 import { freshestContact, messageOf, needsFreshRead, nextStep } from './run-steps';
 import { assignFirstIfNeeded, pickFromPool, pickMember } from './member-pick';
@@ -79,13 +80,22 @@ export class ActionRunnerService {
     private readonly policy: PolicyGateService,
   ) {}
 
-  /** Runs every unfinished run of the contact up to and including `runId`. */
-  async runForContact(contactId: string, runId: string, finalAttempt: boolean): Promise<void> {
+  /**
+   * Runs every unfinished run of the contact up to and including `runId`. `justCreated`: the run
+   * was created pending by this process a moment ago (inline dispatch), so it is no waiting run
+   * to wake, and the wake's look-up is spared.
+   */
+  async runForContact(
+    contactId: string,
+    runId: string,
+    finalAttempt: boolean,
+    justCreated = false,
+  ): Promise<void> {
     const outcome = await withContactLease(this.leases, contactId, async (lease) => {
       // Ledger statements go over the pool, each checked against the lease first.
       const ledger = this.ledgerWhile(lease);
       // A job that wakes a waiting run: resume it (or cancel it) before working the contact's runs.
-      await this.timing.wake(ledger, runId);
+      if (!justCreated) await this.timing.wake(ledger, runId);
       for (const run of await ledger.runs.unfinishedUpTo(contactId, runId)) {
         await this.executeRun(ledger, run, finalAttempt && run.id === runId);
       }
@@ -101,16 +111,18 @@ export class ActionRunnerService {
   }
 
   private async executeRun(ledger: Ledger, run: RunRow, finalAttempt: boolean): Promise<void> {
-    await ledger.runs.markStatus(run.id, 'running');
-    const actions = await ledger.actions.ofRun(run.id);
+    // Independent of each other, so side by side (one round trip before the first call, not
+    // three); the mirror's copy is read at once and left unused when the contact is read afresh.
+    const [, actions, mirrored] = await Promise.all([
+      ledger.runs.markStatus(run.id, 'running'),
+      ledger.actions.ofRun(run.id),
+      this.mirror.find(run.contact_id, ledger.conn),
+    ]);
     // A row left `running` means a crash mid-call: read the contact again so guards see the write
     // if it happened (no_change), instead of repeating it.
     const contact = needsFreshRead(actions.map((a) => a.status))
       ? await this.readContact(run)
-      : freshestContact(
-          run.contact_snapshot as unknown as Contact,
-          await this.mirror.find(run.contact_id, ledger.conn),
-        );
+      : freshestContact(run.contact_snapshot as unknown as Contact, mirrored);
     const ctx: ExecutionContext = { contact, message: messageOf(run), steps: savedSteps(actions) };
     // A replay without force: messages sent (or maybe sent) for the original trigger are not sent again.
     const sent = run.replay_of
@@ -172,33 +184,19 @@ export class ActionRunnerService {
   ): Promise<Outcome> {
     const action = row.action as RuleAction;
     // Budget waits and calls of this action, for the contact timeline (contact_journal).
-    const calls = { count: 0, waitedMs: 0 };
-    const onGranted = (ms: number) => void (calls.count++, (calls.waitedMs += ms));
+    const calls = new CrmCallTally(this.journal, run, row, action.type);
     const def = actionDefinition(action.type);
-    const base = { priority: run.priority, correlationId: run.correlation_id ?? undefined, onGranted };
+    const base = {
+      priority: run.priority,
+      correlationId: run.correlation_id ?? undefined,
+      onGranted: calls.onGranted,
+    };
     // The gateway must not repeat a customer-facing write on an outcome that may have applied it.
     const opts = def.repeat === 'at-most-once' ? { ...base, retryUnclear: false } : base;
     const target: ActionTarget = { ...(row.target ?? {}) };
     const started = Date.now();
     const outboundRow = def.repeat === 'idempotent-by-key';
     let since = row.started_at ? new Date(row.started_at) : new Date();
-    const noteCalls = (outcome: string, requestId?: string | null) =>
-      calls.count > 0 &&
-      this.journal.note({
-        contactId: run.contact_id,
-        kind: 'crm.call',
-        detail: {
-          runId: run.id,
-          index: row.action_index,
-          operation: action.type,
-          priority: run.priority,
-          calls: calls.count,
-          waitedMs: calls.waitedMs,
-          durationMs: Date.now() - started,
-          outcome,
-          requestId,
-        },
-      });
     const fail = (err: unknown) =>
       err instanceof HostLimitedError
         ? this.timing.deferForHost(ledger, run, row, err)
@@ -272,7 +270,7 @@ export class ActionRunnerService {
       await ledger.actions.succeed(row.id, Date.now() - started, requestId, null, outbound?.saved ?? null);
       afterRunning = undefined;
       if (outbound && action.type === 'http-request') ctx.steps[action.name] = outbound.saved;
-      noteCalls('ok', requestId);
+      calls.note('ok', requestId);
       ctx.contact = after ?? applyActionLocally(resolved, ctx.contact);
       // The CRM's answer is the freshest state there is: later runs' guards start from it (best effort).
       if (after)
@@ -287,7 +285,7 @@ export class ActionRunnerService {
       );
       return 'next';
     } catch (err) {
-      noteCalls(describeFailure(err).code, describeFailure(err).requestId);
+      calls.note(describeFailure(err).code, describeFailure(err).requestId);
       // Thrown by settling itself: the row is left as it is and the job retried.
       if (err instanceof TransientActionError) throw err;
       if (afterRunning) return afterRunning(err);
