@@ -1,6 +1,7 @@
 // npm run bench:storage — what one event leaves in Postgres: rows written (inserts, updates and
 // deletes, from pg_stat_database), rows added and bytes grown per table (count(*) and
-// pg_total_relation_size, indexes and TOAST included), per event, for two kinds of event on a rule
+// pg_total_relation_size, indexes and TOAST included) and the lasting part of that growth (less the
+// heap space VACUUM frees: dead row versions), per event, for two kinds of event on a rule
 // set with 50 rules listening to the event's kind: `unmatched` (no rule matches) and `matched` (one
 // rule matches; its add-tag is a guarded no-op, so no CRM call). One ROLE=api and one ROLE=worker
 // process, the CRM sandbox and the load generator in processes of their own, as bench:throughput.
@@ -51,18 +52,25 @@ function writeRules(dir: string): void {
 interface TableSize {
   rows: number;
   bytes: number;
+  /** Heap space VACUUM found free for new rows (pg_freespacemap): on disk, but not lasting. */
+  free: number;
+  /** Of `bytes`, the table's indexes. */
+  indexes: number;
 }
 
-/** Every table of the schema: its live rows and its total size on disk. */
+/** Every table of the schema: its live rows, its total size on disk and its heap's free space. */
 async function tableSizes(ds: DataSource): Promise<Map<string, TableSize>> {
-  const tables: { name: string; bytes: string }[] = await ds.query(
-    `SELECT relname AS name, pg_total_relation_size(relid)::bigint AS bytes FROM pg_stat_user_tables`,
+  const tables: { name: string; bytes: string; free: string; indexes: string }[] = await ds.query(
+    `SELECT relname AS name, pg_total_relation_size(relid)::bigint AS bytes,
+            (SELECT COALESCE(sum(avail), 0) FROM pg_freespace(relid))::bigint AS free,
+            pg_indexes_size(relid)::bigint AS indexes
+       FROM pg_stat_user_tables`,
   );
   const sizes = new Map<string, TableSize>();
   for (const t of tables) {
     // ONLY: a partitioned table's own rows (none); each partition counts its own, once.
     const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM ONLY "${t.name}"`);
-    sizes.set(t.name, { rows: n, bytes: Number(t.bytes) });
+    sizes.set(t.name, { rows: n, bytes: Number(t.bytes), free: Number(t.free), indexes: Number(t.indexes) });
   }
   return sizes;
 }
@@ -135,19 +143,30 @@ async function phase(ds: DataSource, api: EngineProcess, contactsFile: string, m
     .sort((a, b) => b['rows written/event'] - a['rows written/event'])
     .map((w) => ({ ...w, 'rows written/event': w['rows written/event'].toFixed(2) }));
   const after = await tableSizes(ds);
+  // Lasting: what stays once VACUUM (autovacuum, in a running system) has made the dead row
+  // versions' space free for new rows: the growth less the heap's new free space. Index pages
+  // are counted whole (their free space is not in the free space map): an upper bound.
+  await ds.query('VACUUM');
+  const settled = await tableSizes(ds);
   const perTable: Record<string, string | number>[] = [];
   let rows = 0;
   let bytes = 0;
+  let lasting = 0;
   for (const [name, a] of after) {
-    const b = before.get(name) ?? { rows: 0, bytes: 0 };
+    const b = before.get(name) ?? { rows: 0, bytes: 0, free: 0, indexes: 0 };
     if (a.rows === b.rows && a.bytes === b.bytes) continue;
+    const v = settled.get(name) ?? a;
+    const kept = v.bytes - v.free - (b.bytes - b.free);
     rows += a.rows - b.rows;
     bytes += a.bytes - b.bytes;
+    lasting += kept;
     perTable.push({
       mode: m.mode,
       table: name,
       'rows added/event': ((a.rows - b.rows) / EVENTS).toFixed(2),
       'bytes/event': Math.round((a.bytes - b.bytes) / EVENTS),
+      'lasting bytes/event': Math.round(kept / EVENTS),
+      'of which indexes': Math.round((v.indexes - b.indexes) / EVENTS),
     });
   }
   return {
@@ -159,6 +178,7 @@ async function phase(ds: DataSource, api: EngineProcess, contactsFile: string, m
       'rows written/event': (written / EVENTS).toFixed(2),
       'rows added/event': (rows / EVENTS).toFixed(2),
       'bytes/event': Math.round(bytes / EVENTS),
+      'lasting bytes/event': Math.round(lasting / EVENTS),
     },
   };
 }
@@ -184,6 +204,8 @@ async function main() {
     rulesDir,
   });
   const ds = await new DataSource({ type: 'postgres', url: db.url, extra: { max: 2 } }).initialize();
+  // A contrib module of Postgres (in Debian's postgresql package): the heap's free space per table.
+  await ds.query('CREATE EXTENSION IF NOT EXISTS pg_freespacemap');
   const procs: EngineProcess[] = [];
   try {
     procs.push(await startEngineProcess('api', env), await startEngineProcess('worker', env));
@@ -203,6 +225,7 @@ async function main() {
       result[`${total.mode}.rows_written_per_event`] = Number(total['rows written/event']);
       result[`${total.mode}.rows_added_per_event`] = Number(total['rows added/event']);
       result[`${total.mode}.bytes_per_event`] = Number(total['bytes/event']);
+      result[`${total.mode}.lasting_bytes_per_event`] = Number(total['lasting bytes/event']);
     }
     console.log(`BENCH_RESULT ${JSON.stringify(result)}`);
   } finally {
