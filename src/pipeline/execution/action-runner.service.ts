@@ -111,12 +111,13 @@ export class ActionRunnerService {
   }
 
   private async executeRun(ledger: Ledger, run: RunRow, finalAttempt: boolean): Promise<void> {
-    // Independent of each other, so side by side (one round trip before the first call, not
-    // three); the mirror's copy is read at once and left unused when the contact is read afresh.
+    // Side by side (one round trip, not three); the mirror's copy goes unused when the contact is
+    // read afresh. Each in an async function: the lease's fence throws synchronously, and a throw
+    // while the array is built would leave the promises made before it rejected and unhandled.
     const [, actions, mirrored] = await Promise.all([
-      ledger.runs.markStatus(run.id, 'running'),
-      ledger.actions.ofRun(run.id),
-      this.mirror.find(run.contact_id, ledger.conn),
+      (async () => ledger.runs.markStatus(run.id, 'running'))(),
+      (async () => ledger.actions.ofRun(run.id))(),
+      (async () => this.mirror.find(run.contact_id, ledger.conn))(),
     ]);
     // A row left `running` means a crash mid-call: read the contact again so guards see the write
     // if it happened (no_change), instead of repeating it.
