@@ -2,7 +2,6 @@
 // last finished action instead of repeating it.
 import type { Transactional } from '../sql/queryable';
 import { returnedRows } from '../sql/returned-rows';
-import { assertSynchronous, SYNC_COMMIT_FROM, SYNC_COMMIT_MODE } from '../sql/synchronous-commit';
 import type { RuleAction } from '../../language/rules/format/rule-types';
 import type { SnakeRow } from '../sql/snake-row';
 import type { ActionResultEntity } from './action-result.entity';
@@ -64,6 +63,20 @@ export interface RuleContact {
 export const ruleContactKey = (p: RuleContact): string => `${p.ruleId}\u0000${p.contactId}`;
 
 const SHADOW_SKIP = { reason: 'shadow_mode', detail: null };
+
+// The durable marks (running, target, success) commit synchronously in one statement on a pool
+// whose default is asynchronous (src/persistence/schema/data-source.ts): set_config(..., true)
+// applies to the statement's own transaction, and Postgres reads synchronous_commit when it
+// commits, after the statement ran. BEGIN; SET LOCAL ...; UPDATE; COMMIT took four round trips.
+// test/persistence/ledger/synchronous-commit.e2e-spec.ts counts one WAL flush per mark.
+const SYNC_COMMIT_FROM = `(SELECT set_config('synchronous_commit', 'on', true) AS commit_mode) sync`;
+const SYNC_COMMIT_MODE = `sync.commit_mode`;
+
+/** Throws unless every row returned says synchronous commit was on (no row: nothing written). */
+function assertSynchronous(rows: readonly { commit_mode: string }[]): void {
+  const mode = rows.find((r) => r.commit_mode !== 'on')?.commit_mode;
+  if (mode !== undefined) throw new Error(`ledger write committed with synchronous_commit=${mode}`);
+}
 
 export class ActionResultsRepository {
   /** The read-only views (console, admin, retry, sweep reports, the messaging policy's caps). */

@@ -2,10 +2,14 @@
 // through the pool fenced by the contact's lease, so a job that lost its lease writes nothing more.
 import type { Transactional } from './queryable';
 
-/** `db`, with `check()` (which throws to refuse) run before each statement and each transaction. */
+/**
+ * `db`, with `check()` (which throws to refuse) run before each statement and each transaction.
+ * A refusal is a rejected promise, never a synchronous throw: statements started side by side
+ * (Promise.all) all fail the same way, none left rejected and unhandled.
+ */
 export function fenced(db: Transactional, check: () => void): Transactional {
   return {
-    query: (sql, params) => (check(), db.query(sql, params)),
-    transaction: (fn) => (check(), db.transaction(fn)),
+    query: async (sql, params) => (check(), db.query(sql, params)),
+    transaction: async (fn) => (check(), db.transaction(fn)),
   };
 }

@@ -112,12 +112,11 @@ export class ActionRunnerService {
 
   private async executeRun(ledger: Ledger, run: RunRow, finalAttempt: boolean): Promise<void> {
     // Side by side (one round trip, not three); the mirror's copy goes unused when the contact is
-    // read afresh. Each in an async function: the lease's fence throws synchronously, and a throw
-    // while the array is built would leave the promises made before it rejected and unhandled.
+    // read afresh. A lost lease fails each as a rejection (fenced), which Promise.all handles.
     const [, actions, mirrored] = await Promise.all([
-      (async () => ledger.runs.markStatus(run.id, 'running'))(),
-      (async () => ledger.actions.ofRun(run.id))(),
-      (async () => this.mirror.find(run.contact_id, ledger.conn))(),
+      ledger.runs.markStatus(run.id, 'running'),
+      ledger.actions.ofRun(run.id),
+      this.mirror.find(run.contact_id, ledger.conn),
     ]);
     // A row left `running` means a crash mid-call: read the contact again so guards see the write
     // if it happened (no_change), instead of repeating it.
@@ -185,7 +184,8 @@ export class ActionRunnerService {
   ): Promise<Outcome> {
     const action = row.action as RuleAction;
     // Budget waits and calls of this action, for the contact timeline (contact_journal).
-    const calls = new CrmCallTally(this.journal, run, row, action.type);
+    const started = Date.now();
+    const calls = new CrmCallTally(this.journal, run, row, action.type, started);
     const def = actionDefinition(action.type);
     const base = {
       priority: run.priority,
@@ -195,7 +195,6 @@ export class ActionRunnerService {
     // The gateway must not repeat a customer-facing write on an outcome that may have applied it.
     const opts = def.repeat === 'at-most-once' ? { ...base, retryUnclear: false } : base;
     const target: ActionTarget = { ...(row.target ?? {}) };
-    const started = Date.now();
     const outboundRow = def.repeat === 'idempotent-by-key';
     let since = row.started_at ? new Date(row.started_at) : new Date();
     const fail = (err: unknown) =>

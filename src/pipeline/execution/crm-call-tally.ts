@@ -7,13 +7,14 @@ import type { RunRow } from '../../persistence/ledger/run-rows';
 export class CrmCallTally {
   private count = 0;
   private waitedMs = 0;
-  private readonly started = Date.now();
 
   constructor(
     private readonly journal: ContactJournalRepository,
     private readonly run: RunRow,
     private readonly row: ActionRow,
     private readonly operation: string,
+    /** When the attempt began (Date.now()): the note's durationMs counts from it. */
+    private readonly started: number,
   ) {}
 
   /** The gateway's callback for each call granted after `ms` of waiting for budget. */

@@ -1,6 +1,6 @@
 // The action marks that say a call may have reached the CRM (running) and that it did (succeeded)
 // must be durable before the engine goes on, on a pool that commits asynchronously by default.
-// They are one statement each (src/persistence/sql/synchronous-commit.ts): set_config within the
+// They are one statement each (SYNC_COMMIT_FROM in src/persistence/ledger/action-results.repository.ts): set_config within the
 // statement, read by Postgres at its commit. Measured here by WAL flushes: at least one per mark.
 import { DataSource } from 'typeorm';
 import { createTestDb, type TestDb } from '../../support/test-db';
