@@ -7,12 +7,9 @@ import { assertIdentifier, parsePartitionName, type DailyPartition } from './led
 /**
  * Creating or detaching a partition locks its parent against every write, and the DEFAULT
  * partition whole: the DDL must not queue the writers behind it for long. The timeout is also below
- * Postgres' deadlock_timeout (1 s by default), so when the DDL and a writer wait on each other (a
- * run's transaction that read action results, holding their DEFAULT partition, then inserts runs
- * that the DDL holds) the DDL gives up first, and the writer never sees "deadlock detected" (seen
- * in CI: an events batch's transaction failed one attempt while the start created its days).
- * A day given up is made on a later try (isLockBusy; days are created 3 ahead, the DEFAULT
- * partition takes rows meanwhile).
+ * Postgres' deadlock_timeout (1 s by default), so when the DDL and a writer wait on each other the
+ * DDL gives up first, and the writer never sees "deadlock detected". A day given up is made on a
+ * later try (isLockBusy; days are created 3 ahead, the DEFAULT partition takes rows meanwhile).
  */
 const LOCK_TIMEOUT = `SET LOCAL lock_timeout = '200ms'`;
 /** Postgres' lock_not_available: a lock the DDL waited for past LOCK_TIMEOUT. */
@@ -25,16 +22,26 @@ export const isLockBusy = (err: unknown) => (err as { code?: string }).code === 
 const CHECK_VIOLATION = '23514';
 
 /**
- * A partition of a table in a foreign key locks the other table too (its triggers change), after
- * the partition's own parent. Writers lock them the other way round (a run, then its action
- * results): a run's transaction holding `runs` and waiting for `action_results` and the DDL holding
- * `action_results` and waiting for `runs` deadlock (seen: a manual run's 500 during the start's
- * day creation). So the DDL first takes the tables in the writers' order, in the mode the foreign
- * key's triggers need, and waits behind the writers instead of across them.
+ * The locks a partition's DDL needs, taken before it and in one round trip with it, so that the DDL
+ * never holds a lock while it waits for long (the timeout argument above needs that):
+ *
+ * - The tables in the writers' order (a run, then its action results): a partition of a table in a
+ *   foreign key locks the other table too (its triggers change), so taken the other way round a
+ *   run's transaction holding `runs` and waiting for `action_results` and the DDL holding
+ *   `action_results` and waiting for `runs` would deadlock (seen: a manual run's 500).
+ * - The tables the DDL changes in ACCESS EXCLUSIVE at once, the others in SHARE ROW EXCLUSIVE
+ *   (what the foreign key's triggers need). Never a weaker lock raised later: a DDL holding
+ *   `runs` in SHARE ROW EXCLUSIVE and waiting to raise it made a reader's next write (retry-dead:
+ *   read runs, then update them) fail with "deadlock detected" at its first request (seen in the
+ *   request fuzz). Queued for ACCESS EXCLUSIVE while holding nothing of the table, the DDL lets
+ *   such a write go ahead of it.
  */
-async function lockInWritersOrder(tx: { query(sql: string): Promise<unknown> }, tables: readonly string[]) {
-  for (const table of tables)
-    await tx.query(`LOCK TABLE ${assertIdentifier(table)} IN SHARE ROW EXCLUSIVE MODE`);
+function ddlLocks(tables: readonly string[], changed: readonly string[]): string {
+  const modes = tables.map(
+    (t) =>
+      `LOCK TABLE ${assertIdentifier(t)} IN ${changed.includes(t) ? 'ACCESS EXCLUSIVE' : 'SHARE ROW EXCLUSIVE'} MODE`,
+  );
+  return [LOCK_TIMEOUT, ...modes].join(';\n');
 }
 
 export interface PartitionState {
@@ -69,14 +76,14 @@ export class LedgerPartitionsRepository {
       const [{ found }] = await this.db.query(`SELECT to_regclass($1) IS NOT NULL AS found`, [d.name]);
       if (found) continue;
       try {
-        await this.db.transaction(async (tx) => {
-          await tx.query(LOCK_TIMEOUT);
-          await lockInWritersOrder(tx, lockFirst);
-          await tx.query(
-            `CREATE TABLE IF NOT EXISTS ${assertIdentifier(d.name)} PARTITION OF ${parent}
+        // One round trip (several statements, no parameters): no client pause between the locks.
+        await this.db.transaction((tx) =>
+          tx.query(
+            `${ddlLocks(lockFirst.length ? lockFirst : [parent], [parent])};
+             CREATE TABLE IF NOT EXISTS ${assertIdentifier(d.name)} PARTITION OF ${parent}
                FOR VALUES FROM ('${d.from.toISOString()}') TO ('${d.to.toISOString()}')`,
-          );
-        });
+          ),
+        );
       } catch (err) {
         if ((err as { code?: string }).code !== CHECK_VIOLATION) throw err;
         blocked.push(d.name);
@@ -130,18 +137,22 @@ export class LedgerPartitionsRepository {
     children: readonly { parent: string; name: string }[],
     lockFirst: readonly string[] = [],
   ): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.query(LOCK_TIMEOUT);
-      await lockInWritersOrder(tx, lockFirst);
-      for (const c of children) {
-        // A dependent's day may never have been made (created ahead only since its table was).
-        const [{ found }] = await tx.query(`SELECT to_regclass($1) IS NOT NULL AS found`, [c.name]);
-        if (!found) continue;
-        await tx.query(
-          `ALTER TABLE ${assertIdentifier(c.parent)} DETACH PARTITION ${assertIdentifier(c.name)}`,
-        );
-        await tx.query(`DROP TABLE ${c.name}`);
-      }
-    });
+    // A dependent's day may never have been made (created ahead only since its table was).
+    const found: { name: string }[] = await this.db.query(
+      `SELECT n AS name FROM unnest($1::text[]) n WHERE to_regclass(n) IS NOT NULL`,
+      [children.map((c) => c.name)],
+    );
+    const present = children.filter((c) => found.some((f) => f.name === c.name));
+    if (!present.length) return;
+    const parents = [...new Set(present.map((c) => assertIdentifier(c.parent)))];
+    const statements = present.map(
+      (c) =>
+        `ALTER TABLE ${assertIdentifier(c.parent)} DETACH PARTITION ${assertIdentifier(c.name)};
+         DROP TABLE ${assertIdentifier(c.name)}`,
+    );
+    // One round trip, as createDays: the locks first, no client pause between them.
+    await this.db.transaction((tx) =>
+      tx.query(`${ddlLocks(lockFirst.length ? lockFirst : parents, parents)};\n${statements.join(';\n')}`),
+    );
   }
 }

@@ -48,7 +48,7 @@ describe('partition DDL against a writer holding the tables the other way round'
         () => 'created',
         (err: unknown) => err,
       );
-    // The DDL makes the runs days, then holds `runs` and waits for action_results' DEFAULT partition.
+    // The DDL makes the runs days, then holds `runs` and waits for action_results (its DEFAULT partition).
     let settled = false;
     void ddl.then(() => (settled = true));
     await eventually(
@@ -57,7 +57,7 @@ describe('partition DDL against a writer holding the tables the other way round'
         (
           await db.dataSource.query(
             `SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-              WHERE NOT l.granted AND c.relname = 'action_results_default'`,
+              WHERE NOT l.granted AND c.relname IN ('action_results', 'action_results_default')`,
           )
         ).length > 0,
       30_000,
@@ -83,5 +83,41 @@ describe('partition DDL against a writer holding the tables the other way round'
     await expect(maintenance().createAhead(AHEAD)).resolves.toEqual([]);
     expect(await dayExists(`runs_p${stamp(AHEAD)}`)).toBe(true);
     expect(await dayExists(`action_results_p${stamp(AHEAD)}`)).toBe(true);
+  });
+
+  // Seen in a fuzz run: an operator's retry-dead (read runs, then update them) got "deadlock
+  // detected" at once while the start made a runs day. The DDL held `runs` in a weaker mode and
+  // waited to raise it to ACCESS EXCLUSIVE: a reader's write then closed the cycle at its first
+  // request. Now the DDL takes its own table's strongest lock first, holding nothing of it before.
+  it("a reader's write goes ahead of the waiting DDL instead of closing a cycle", async () => {
+    const later = new Date(AHEAD.getTime() + 10 * DAY_MS);
+    await writer.startTransaction();
+    await writer.query(`SELECT count(*) FROM runs`);
+    let settled = false;
+    const ddl = maintenance()
+      .createAhead(later)
+      .then(
+        () => 'created',
+        (err: unknown) => err,
+      )
+      .finally(() => (settled = true));
+    await eventually(
+      async () =>
+        settled ||
+        (
+          await db.dataSource.query(
+            `SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+              WHERE NOT l.granted AND c.relname IN ('runs', 'runs_default')`,
+          )
+        ).length > 0,
+      30_000,
+      5,
+    );
+    await expect(writer.query(`UPDATE runs SET updated_at = now() WHERE false`)).resolves.toBeDefined();
+    await writer.commitTransaction();
+    const outcome = await ddl;
+    expect(outcome === 'created' || outcome instanceof PartitionsBusyError).toBe(true);
+    await expect(maintenance().createAhead(later)).resolves.toEqual([]);
+    expect(await dayExists(`runs_p${stamp(later)}`)).toBe(true);
   });
 });
