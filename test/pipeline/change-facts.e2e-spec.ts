@@ -53,7 +53,7 @@ describe('change facts: previous state from the contact mirror', () => {
     const event = contactEvent(type, contact);
     expect((await deliver(h.url, JSON.stringify(event))).status).toBe(200);
     const id = await eventually(async () => {
-      const [row] = await db.query(`SELECT id, status FROM inbox_events WHERE payload->>'id' = $1`, [
+      const [row] = await db.query(`SELECT id, status FROM inbox_events WHERE event_key = 'id:' || $1`, [
         event.id,
       ]);
       return row?.status === 'processed' ? (row.id as string) : undefined;

@@ -124,7 +124,9 @@ describe('crm-rules diff and forecast over recorded custom-source events', () =>
         actions: ['add-tag "vip"'],
       }),
     ]);
-    const [inbox] = await db.query(`SELECT payload->>'id' AS id FROM inbox_events WHERE id = $1`, [notActed]);
+    const [inbox] = await db.query(`SELECT substr(event_key, 4) AS id FROM inbox_events WHERE id = $1`, [
+      notActed,
+    ]);
     expect([ids.includes(notActed), inbox.id]).toEqual([true, gainedEvent.id]);
 
     // forecast --events: the working tree's rule tags on both orders (one call each).

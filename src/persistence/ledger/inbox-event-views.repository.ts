@@ -7,6 +7,13 @@ import type { SnakeRow } from '../sql/snake-row';
 import type { InboxEventEntity } from './inbox-event.entity';
 import type { RunEntity } from './run.entity';
 import { sameDay } from '../partitions/ledger-id';
+import { unpackPayload, withPayload } from './packed-payload';
+
+/** What ofContact's SQL reads from a jsonb payload, read from an unpacked one. */
+function contactVersionOf(payload: Record<string, unknown>): string | null {
+  const data = payload.data as { updatedAt?: unknown } | undefined;
+  return typeof data?.updatedAt === 'string' ? data.updatedAt : null;
+}
 
 /** Needs `transaction` besides `query`: the pool (DataSource) or an EntityManager. */
 export type Db = Pick<EntityManager, 'query' | 'transaction'>;
@@ -72,15 +79,19 @@ export class InboxEventViews {
   constructor(private readonly db: Db) {}
 
   /** A contact's deliveries, the newest `limit`, in time order (contact timeline). */
-  ofContact(contactId: string, limit: number): Promise<ContactDeliveryRow[]> {
-    return this.db.query(
+  async ofContact(contactId: string, limit: number): Promise<ContactDeliveryRow[]> {
+    const rows: (ContactDeliveryRow & { packed: Buffer | null })[] = await this.db.query(
       `SELECT * FROM (SELECT id, type, event_key AS "eventKey", status, outcome, unmatched, last_error AS error,
                              CASE WHEN type LIKE 'contact.%' THEN payload->'data'->>'updatedAt' END AS "contactVersion",
+                             CASE WHEN type LIKE 'contact.%' THEN payload_packed END AS packed,
                              received_at AS "receivedAt",
                              processed_at AS "processedAt"
                         FROM inbox_events WHERE contact_id = $1 ORDER BY received_at DESC LIMIT $2) d
         ORDER BY "receivedAt"`,
       [contactId, limit],
+    );
+    return rows.map(({ packed, ...row }) =>
+      packed ? { ...row, contactVersion: contactVersionOf(unpackPayload(packed)) } : row,
     );
   }
 
@@ -142,19 +153,19 @@ export class InboxEventViews {
   /** One event as the explain on demand reads it: the columns the events worker reads, and its decision. */
   async forExplain(id: string): Promise<EventToExplain | undefined> {
     const [row] = await this.db.query(
-      `SELECT id, type, payload, status, contact_id, event_key, attempts, previous_contact, unmatched
+      `SELECT id, type, payload, payload_packed, status, contact_id, event_key, attempts, previous_contact, unmatched
          FROM inbox_events WHERE id = $1 AND ${sameDay('event_at', '$1')}`,
       [id],
     );
-    return row;
+    return row && withPayload(row);
   }
 
   async show(id: string): Promise<Record<string, unknown> | undefined> {
     const [row] = await this.db.query(
-      `SELECT ${VIEW}, payload FROM inbox_events WHERE id = $1 AND ${sameDay('event_at', '$1')}`,
+      `SELECT ${VIEW}, payload, payload_packed FROM inbox_events WHERE id = $1 AND ${sameDay('event_at', '$1')}`,
       [id],
     );
-    return row;
+    return row && withPayload(row);
   }
 
   /**
@@ -163,14 +174,14 @@ export class InboxEventViews {
    * contact read at the time, which the payload does not carry; an event no rule matched has no
    * runs, so no such state: the export leaves `contact` out).
    */
-  pageForExport(
+  async pageForExport(
     range: { since: Date; until: Date },
     after: InboxExportCursor | undefined,
     limit: number,
   ): Promise<InboxExportRow[]> {
-    return this.db.query(
+    const rows: (InboxExportRow & { payload_packed: Buffer | null })[] = await this.db.query(
       // received_at travels as text too: a JS Date drops the microseconds the cursor compares.
-      `SELECT e.id, e.type, e.payload, e.contact_id, e.received_at, e.received_at::text AS cursor_at,
+      `SELECT e.id, e.type, e.payload, e.payload_packed, e.contact_id, e.received_at, e.received_at::text AS cursor_at,
               e.previous_contact AS previous,
               (SELECT r.contact_snapshot FROM runs r
                 WHERE r.inbox_event_id = e.id AND r.contact_snapshot IS NOT NULL LIMIT 1) AS contact
@@ -181,5 +192,6 @@ export class InboxEventViews {
         LIMIT $5`,
       [range.since, range.until, after?.receivedAt ?? null, after?.id ?? null, limit],
     );
+    return rows.map(withPayload);
   }
 }

@@ -49,6 +49,7 @@ export type InboxOutcome = 'contact_gone' | 'mirror_skipped' | 'contact_not_foun
 @Entity('inbox_events')
 // Its id names its day (src/persistence/partitions/ledger-id.ts; migration 1795990000000).
 @Check('CHK_inbox_events_id_day', `event_at >= ledger_day_from(id) AND event_at < ledger_day_to(id)`)
+@Check('CHK_inbox_events_payload_kept', `payload IS NOT NULL OR payload_packed IS NOT NULL`)
 @Index('UQ_inbox_events_event_key', ['eventKey', 'eventAt'], { unique: true })
 @Index('IDX_inbox_events_pending', ['receivedAt'], { where: `status = 'pending'` })
 @Index('IDX_inbox_events_failed', ['receivedAt'], { where: `status = 'failed'` })
@@ -77,8 +78,16 @@ export class InboxEventEntity {
   @Column({ type: 'text' })
   type!: string;
 
-  @Column({ type: 'jsonb' })
+  /**
+   * The delivery as JSON. NULL once an event no rule matched is processed: then `payloadPacked`
+   * keeps it (src/persistence/ledger/packed-payload.ts); the repositories hand out either as JSON.
+   */
+  @Column({ type: 'jsonb', nullable: true })
   payload!: InboxPayload;
+
+  /** The payload deflated (packed-payload.ts), for a processed event no rule matched; else NULL. */
+  @Column({ name: 'payload_packed', type: 'bytea', nullable: true })
+  payloadPacked!: Buffer | null;
 
   /** The delivery's exact text when `payload` had to differ from it (a \u0000, shown as U+FFFD). */
   @Column({ name: 'raw_body', type: 'text', nullable: true })

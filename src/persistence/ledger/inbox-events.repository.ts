@@ -4,6 +4,7 @@ import { affectedRows, returnedRows } from '../sql/returned-rows';
 import type { InboxOutcome, UnmatchedDecision } from './inbox-event.entity';
 import { InboxEventViews, type Db, type InboxEventRow } from './inbox-event-views.repository';
 import { sameDay, sameDays } from '../partitions/ledger-id';
+import { packPayload, withPayload } from './packed-payload';
 
 export type {
   ContactDeliveryRow,
@@ -119,26 +120,35 @@ export class InboxEventsRepository {
   }
 
   /** The rows of several events in one read (an events job of an intake batch); missing ids are left out. */
-  findMany(ids: readonly string[]): Promise<InboxEventRow[]> {
-    return this.db.query(
-      `SELECT id, event_at, type, payload, status, contact_id, event_key, attempts, previous_contact
+  async findMany(ids: readonly string[]): Promise<InboxEventRow[]> {
+    const rows: (InboxEventRow & { payload_packed: Buffer | null })[] = await this.db.query(
+      `SELECT id, event_at, type, payload, payload_packed, status, contact_id, event_key, attempts, previous_contact
          FROM inbox_events WHERE id = ANY($1::uuid[]) AND ${sameDays('event_at', '$1')}`,
       [ids],
     );
+    return rows.map(withPayload);
   }
 
   /**
    * Events claimed in one statement with the decision of their rules that did not match on their
    * own row (no runs rows for those; null: every listening rule matched): pending → processed, ids
    * locked in a fixed order. The ids claimed; an event no longer
-   * pending (another job claimed it) is left as it is.
+   * pending (another job claimed it) is left as it is. An event in `toPack` (no rule matched: no run
+   * will ever read its payload in SQL) keeps that payload packed instead of as jsonb (packed-payload.ts).
    */
-  async claimUnmatched(decisions: ReadonlyMap<string, UnmatchedDecision | null>): Promise<Set<string>> {
+  async claimUnmatched(
+    decisions: ReadonlyMap<string, UnmatchedDecision | null>,
+    toPack: ReadonlyMap<string, unknown> = new Map(),
+  ): Promise<Set<string>> {
+    const ids = [...decisions.keys()].sort();
+    const packed = ids.map((id) => (toPack.has(id) ? packPayload(toPack.get(id)) : null));
     const rows: { id: string }[] = returnedRows(
       await this.db.query(
-        `UPDATE inbox_events SET status = 'processed', processed_at = now(), unmatched = NULLIF(($2::jsonb) -> id::text, 'null'::jsonb)
+        `UPDATE inbox_events SET status = 'processed', processed_at = now(), unmatched = NULLIF(($2::jsonb) -> id::text, 'null'::jsonb),
+                payload_packed = coalesce(($3::bytea[])[array_position($1::uuid[], id)], payload_packed),
+                payload = CASE WHEN ($3::bytea[])[array_position($1::uuid[], id)] IS NULL THEN payload END
           WHERE id IN (SELECT unnest($1::uuid[]) ORDER BY 1) AND ${sameDays('event_at', '$1')} AND status = 'pending' RETURNING id`,
-        [[...decisions.keys()].sort(), JSON.stringify(Object.fromEntries(decisions))],
+        [ids, JSON.stringify(Object.fromEntries(decisions)), packed],
       ),
     );
     return new Set(rows.map((r) => r.id));
@@ -214,13 +224,28 @@ export class InboxEventsRepository {
    * sent for it (RUN_ROW's replay_of in runs.repository.ts).
    */
   async insertReplayCopy(id: string, replayId: string, force = false): Promise<string | undefined> {
+    const [original]: {
+      event_key: string;
+      type: string;
+      payload: unknown;
+      payload_packed: Buffer | null;
+      contact_id: string | null;
+    }[] = await this.db.query(
+      `SELECT event_key, type, payload, payload_packed, contact_id FROM inbox_events WHERE id = $1 AND ${sameDay('event_at', '$1')}`,
+      [id],
+    );
+    if (!original) return undefined;
+    const first = /^replay:(force|safe):/.test(original.event_key) ? original.event_key.split(':')[2] : id;
+    // A pending row always holds its payload as jsonb: the runs of the copy read it in SQL.
     const [copy] = await this.db.query(
       `INSERT INTO inbox_events (id, event_at, event_key, type, payload, contact_id)
-       SELECT ledger_uuid(now()), now(), $3 || CASE WHEN event_key ~ '^replay:(force|safe):' THEN split_part(event_key, ':', 3) ELSE id::text END
-              || ':' || $2, type, payload, contact_id
-         FROM inbox_events WHERE id = $1 AND ${sameDay('event_at', '$1')}
-       RETURNING id`,
-      [id, replayId, `${REPLAY_KEY_PREFIX}${force ? 'force' : 'safe'}:`],
+       VALUES (ledger_uuid(now()), now(), $1, $2, $3::jsonb, $4) RETURNING id`,
+      [
+        `${REPLAY_KEY_PREFIX}${force ? 'force' : 'safe'}:${first}:${replayId}`,
+        original.type,
+        JSON.stringify(withPayload(original).payload),
+        original.contact_id,
+      ],
     );
     return copy?.id;
   }

@@ -99,6 +99,8 @@ export async function createRun(tx: EntityManager, input: NewRun, settle?: Settl
 export interface UnmatchedEvent {
   inboxEventId: string;
   runs: NewRun[];
+  /** The event's payload, kept packed on its row from now on (no run will read it in SQL). */
+  payload: unknown;
 }
 
 /** The compact decision kept on an unmatched event's row: its rule set and how many rules listened. */
@@ -113,8 +115,8 @@ export function unmatchedDecision(runs: readonly NewRun[]): UnmatchedDecision {
 
 /**
  * Several events no rule matched, recorded with one statement whatever their number: the claim of
- * every event (pending → processed) with its decision on its own row, and no runs rows (issue 35:
- * one compact row per unmatched event; the explain is rebuilt on demand). True for each event
+ * every event (pending → processed) with its decision and its packed payload on its own row, and no
+ * runs rows (issue 35: one compact row per unmatched event; the explain is rebuilt on demand). True for each event
  * claimed; false when it was no longer pending (claimed by another job): nothing written.
  */
 export async function recordUnmatchedEvents(
@@ -122,7 +124,8 @@ export async function recordUnmatchedEvents(
   events: readonly UnmatchedEvent[],
 ): Promise<boolean[]> {
   const decisions = new Map(events.map((e) => [e.inboxEventId, unmatchedDecision(e.runs)]));
-  const claimed = await new InboxEventsRepository(db).claimUnmatched(decisions);
+  const payloads = new Map(events.map((e) => [e.inboxEventId, e.payload]));
+  const claimed = await new InboxEventsRepository(db).claimUnmatched(decisions, payloads);
   return events.map((e) => claimed.has(e.inboxEventId));
 }
 

@@ -18,10 +18,10 @@ beforeAll(async () => {
 });
 afterAll(() => db.drop());
 
-async function storedEvent(): Promise<string> {
+async function storedEvent(payload: object = {}): Promise<string> {
   const [row] = await db.dataSource.query(
-    `INSERT INTO inbox_events (event_key, type, payload, contact_id) VALUES ($1, 'contact.updated', '{}', 'c1') RETURNING id`,
-    [randomUUID()],
+    `INSERT INTO inbox_events (event_key, type, payload, contact_id) VALUES ($1, 'contact.updated', $2, 'c1') RETURNING id`,
+    [randomUUID(), JSON.stringify(payload)],
   );
   return row.id;
 }
@@ -75,6 +75,7 @@ describe('recording an event', () => {
     const events = [a, taken, b].map((id) => ({
       inboxEventId: id,
       runs: [unmatched(id, 'rule-a'), unmatched(id, 'rule-b')],
+      payload: {},
     }));
     const statements: string[] = [];
     const counting = new Proxy(db.dataSource, {
@@ -106,7 +107,9 @@ describe('recording an event', () => {
   it('keeps the deployed commit in the decision when the rule set came from one', async () => {
     const id = await storedEvent();
     const runs = [{ ...unmatched(id, 'rule-a'), rulesCommit: 'abc1234' }];
-    expect(await recordUnmatchedEvents(db.dataSource, [{ inboxEventId: id, runs }])).toEqual([true]);
+    expect(await recordUnmatchedEvents(db.dataSource, [{ inboxEventId: id, runs, payload: {} }])).toEqual([
+      true,
+    ]);
     const [row] = await db.dataSource.query(`SELECT unmatched FROM inbox_events WHERE id = $1`, [id]);
     expect(row.unmatched).toEqual({ set: 'set1', commit: 'abc1234', rules: 1 });
   });
@@ -114,7 +117,7 @@ describe('recording an event', () => {
   it('stores a decision of a few dozen bytes whatever the number of rules that listened', async () => {
     const id = await storedEvent();
     const runs = Array.from({ length: 50 }, (_, i) => unmatched(id, `rule-${i}`));
-    await recordUnmatchedEvents(db.dataSource, [{ inboxEventId: id, runs }]);
+    await recordUnmatchedEvents(db.dataSource, [{ inboxEventId: id, runs, payload: {} }]);
     const [row] = await db.dataSource.query(
       `SELECT pg_column_size(unmatched) AS bytes FROM inbox_events WHERE id = $1`,
       [id],
