@@ -154,13 +154,23 @@ export class InboxEventsRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** `note` (why the mirror skipped the payload) replaces last_error; without one it is kept. */
-  async markProcessed(id: string, outcome: InboxOutcome | null = null, note: string | null = null) {
+  /**
+   * `note` (why the mirror skipped the payload) replaces last_error; without one it is kept. With
+   * `toPack` (an event that leaves no run), the payload is kept packed from now on, as claimUnmatched does.
+   */
+  async markProcessed(
+    id: string,
+    outcome: InboxOutcome | null = null,
+    note: string | null = null,
+    toPack?: { payload: unknown },
+  ) {
     await this.db.query(
       `UPDATE inbox_events SET status = 'processed', processed_at = now(), outcome = $2,
-              last_error = COALESCE($3, last_error)
+              last_error = COALESCE($3, last_error),
+              payload_packed = coalesce($4::bytea, payload_packed),
+              payload = CASE WHEN $4::bytea IS NULL THEN payload END
         WHERE id = $1 AND ${sameDay('event_at', '$1')}`,
-      [id, outcome, note],
+      [id, outcome, note, toPack ? packPayload(toPack.payload) : null],
     );
   }
 

@@ -56,9 +56,16 @@ export class EventRecords {
     return this.runs.stale(staleAfterMs, limit, engineNow);
   }
 
-  /** An event that leaves no run: processed, with the outcome and note worth telling. */
-  endWithoutRuns(inboxEventId: string, outcome: InboxOutcome | null = null, note: string | null = null) {
-    return this.inbox.markProcessed(inboxEventId, outcome, note);
+  /**
+   * An event that leaves no run: processed, with the outcome and note worth telling, and its
+   * payload kept packed (no run will read it in SQL; src/persistence/ledger/packed-payload.ts).
+   */
+  endWithoutRuns(
+    event: Pick<InboxEventRow, 'id' | 'payload'>,
+    outcome: InboxOutcome | null = null,
+    note: string | null = null,
+  ) {
+    return this.inbox.markProcessed(event.id, outcome, note, { payload: event.payload });
   }
 
   /** Counts a failed attempt and keeps its error; the attempts so far, or undefined if no longer pending. */

@@ -89,12 +89,12 @@ export class EventPipeline {
     const note = mirrorSkipped && `contact mirror not updated: ${mirrorSkipped}`;
     const outcome = note ? 'mirror_skipped' : null;
     if (!plan.match) {
-      await this.ledger.endWithoutRuns(row.id, outcome, note);
+      await this.ledger.endWithoutRuns(row, outcome, note);
       return;
     }
     const decided = await this.matcher.match(row, event, ruleSet, plan, mirrorSkipped, correlationId);
     if (decided.outcome === 'contact_gone') {
-      await this.ledger.endWithoutRuns(row.id, 'contact_gone');
+      await this.ledger.endWithoutRuns(row, 'contact_gone');
       this.logger.log(`event ${row.type} ${row.id}: contact ${row.contact_id} is gone [${correlationId}]`);
       return;
     }

@@ -55,6 +55,12 @@ describe('the console page of one event', () => {
     expect((await deliver(h.url, JSON.stringify(contactEvent('contact.updated', ada)))).status).toBe(200);
     const event = await processed(ada.id);
     expect(event.unmatched).toMatchObject({ rules: 1 });
+    // Its payload is kept packed (issue 35 goal 1); the page and its explain read it all the same.
+    const { rows } = await db.query(
+      `SELECT payload IS NULL AS gone, octet_length(payload_packed) AS packed FROM inbox_events WHERE id = $1`,
+      [event.id],
+    );
+    expect(rows[0]).toMatchObject({ gone: true, packed: expect.any(Number) });
     const page = await get(`/console/events/${event.id}`);
     expect(page.status).toBe(200);
     expect(page.html).toContain('no rule matched: 1 rule(s) of rule set');

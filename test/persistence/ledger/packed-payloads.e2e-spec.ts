@@ -147,6 +147,26 @@ describe('packed payloads of events no rule matched', () => {
     expect(row).toEqual({ payload, payload_packed: null });
   });
 
+  it('packs the payload of an event that ends without runs (no rule listens, contact gone)', async () => {
+    const payload = contactEvent('2026-11-29T12:30:00.000Z');
+    const id = await stored(payload);
+    await inbox.markProcessed(id, 'contact_gone', null, { payload });
+    const [row] = await db.dataSource.query(
+      `SELECT payload, payload_packed IS NOT NULL AS packed, status, outcome FROM inbox_events WHERE id = $1`,
+      [id],
+    );
+    expect(row).toEqual({ payload: null, packed: true, status: 'processed', outcome: 'contact_gone' });
+    expect((await inbox.views.show(id))?.payload).toEqual(payload);
+    // Without a payload to pack (a custom source's contact not found) the jsonb stays.
+    const kept = await stored(contactEvent('2026-11-29T12:40:00.000Z'));
+    await inbox.markProcessed(kept, 'contact_not_found', 'no such order');
+    const [plain] = await db.dataSource.query(
+      `SELECT payload IS NOT NULL AS jsonb FROM inbox_events WHERE id = $1`,
+      [kept],
+    );
+    expect(plain.jsonb).toBe(true);
+  });
+
   it('refuses a row that keeps its payload neither way', async () => {
     await expect(
       db.dataSource.query(
