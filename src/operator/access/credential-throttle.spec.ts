@@ -1,4 +1,10 @@
-import { delaySchedule, isAlertBurst, LOGIN_THROTTLE, loginDelayMs } from './credential-throttle';
+import {
+  checksInFlight,
+  delaySchedule,
+  isAlertBurst,
+  LOGIN_THROTTLE,
+  loginDelayMs,
+} from './credential-throttle';
 
 describe('console login throttle', () => {
   it.each([
@@ -34,5 +40,24 @@ describe('console login throttle', () => {
     [20, true],
   ])('alerts at %i failures in a row: %s', (failures, alert) => {
     expect(isAlertBurst(failures)).toBe(alert);
+  });
+
+  it.each([
+    [0, 4],
+    [1, 3],
+    [2, 2],
+    [3, 1],
+    [4, 1],
+    [50, 1],
+  ])('with %i failure(s) on record checks at most %i credential(s) at once', (failures, inFlight) => {
+    expect(checksInFlight(failures)).toBe(inFlight);
+  });
+
+  it('never checks at once more than could all be wrong without a wait', () => {
+    for (let failures = 0; failures < 20; failures++) {
+      const all = failures + checksInFlight(failures);
+      // The last of them waits behind the others' failures: at most the free ones, or one at a time.
+      expect(all <= LOGIN_THROTTLE.freeFailures + 1 || checksInFlight(failures) === 1).toBe(true);
+    }
   });
 });
