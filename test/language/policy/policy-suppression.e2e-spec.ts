@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { DEMO } from '../../support/demo-fixture';
 import { api } from '../../support/http';
 import { crm, eventually, Harness, newContact, startHarness } from '../../support/engine-harness';
+import { storedEventsOf } from '../../support/stored-events';
 
 const RECIPES = join(__dirname, '..', '..', '..', 'recipes');
 const marketing = (id: string) =>
@@ -150,13 +151,11 @@ describe('suppression in the messaging policy, end to end', () => {
     expect(again.status).toBe(201);
     // The second STOP's run is evaluated (not matched: the contact carries the tag) and sends nothing.
     await eventually(async () => {
-      const [row] = await db.query(
-        `SELECT count(*)::int AS n FROM inbox_events
-          WHERE contact_id = $1 AND type = 'message.created' AND status = 'processed'
-            AND payload->'data'->>'isOutgoing' = 'false'`,
-        [contact.id],
+      const inbound = (await storedEventsOf(db, contact.id)).filter(
+        (e) =>
+          e.type === 'message.created' && e.status === 'processed' && e.payload.data?.isOutgoing === false,
       );
-      return row.n >= 2 ? true : undefined;
+      return inbound.length >= 2 ? true : undefined;
     }, 60_000);
     expect(await outgoing()).toHaveLength(1);
   });

@@ -13,6 +13,7 @@ import type { SandboxFixture } from '@crm-rules/crm-sandbox';
 import { DEMO } from '../../support/demo-fixture';
 import { admin, crm, eventually, Harness, newContact, startHarness } from '../../support/engine-harness';
 import { api } from '../../support/http';
+import { storedEventsOf } from '../../support/stored-events';
 
 const RECIPES = join(__dirname, '..', '..', '..', 'recipes');
 const recipeFiles = {
@@ -177,9 +178,9 @@ describe('recipes, each file as written, at run time', () => {
     // rule's run for the event when it matched; no run when it did not (the event, processed, keeps
     // the decision: issue 35). Its run is written with the event's claim, in one transaction.
     const decided = await eventually(async () => {
-      const [event] = await db.query(
-        `SELECT id, status, processed_at FROM inbox_events WHERE contact_id = $1 AND payload->'data'->>'id' = $2`,
-        [writer.id, inbound.message.id],
+      // By what it carries, in the engine: an event no rule matched keeps its payload packed.
+      const event = (await storedEventsOf(db, writer.id)).find(
+        (e) => e.payload.data?.id === inbound.message.id,
       );
       if (event?.status !== 'processed') return undefined;
       const [run] = await db.query(
