@@ -4,7 +4,7 @@ import { affectedRows, returnedRows } from '../sql/returned-rows';
 import type { InboxOutcome, UnmatchedDecision } from './inbox-event.entity';
 import { InboxEventViews, type Db, type InboxEventRow } from './inbox-event-views.repository';
 import { sameDay, sameDays } from '../partitions/ledger-id';
-import { packPayload, withPayload } from './packed-payload';
+import { packPayload, unpackPayload, withPayload } from './packed-payload';
 
 export type {
   ContactDeliveryRow,
@@ -40,6 +40,21 @@ const INSERT_INBOX_EVENTS = `INSERT INTO inbox_events (id, event_key, type, payl
            OR NOT EXISTS (SELECT 1 FROM inbox_events e WHERE e.event_key = r.key)
        ON CONFLICT DO NOTHING
        RETURNING id, event_key, current_setting('synchronous_commit') AS commit_mode`;
+
+/**
+ * The SET of a processed mark that keeps the payload packed (`packed`: the bytes, or NULL to keep
+ * the jsonb). The packed text is JSON as JavaScript wrote it, so a number with more than 15 digits
+ * (beyond what a double holds exactly: a 19-digit id, 1e400) would not come back as the CRM sent
+ * it: such a payload keeps its jsonb, which holds every digit. About 5 µs of Postgres per row (psql,
+ * 12,800 bench payloads).
+ */
+const packedInstead = (packed: string) => {
+  const pack = `${packed} IS NOT NULL AND NOT EXISTS (
+      SELECT 1 FROM jsonb_path_query(payload, 'strict $.** ? (@.type() == "number")') v
+       WHERE length(regexp_replace(v::text, '[^0-9]', '', 'g')) > 15)`;
+  return `payload_packed = CASE WHEN ${pack} THEN ${packed} ELSE payload_packed END,
+          payload = CASE WHEN ${pack} THEN NULL ELSE payload END`;
+};
 
 /** Event keys of operator replays start with this: they skip the mirror and loop protection. */
 export const REPLAY_KEY_PREFIX = 'replay:';
@@ -145,8 +160,7 @@ export class InboxEventsRepository {
     const rows: { id: string }[] = returnedRows(
       await this.db.query(
         `UPDATE inbox_events SET status = 'processed', processed_at = now(), unmatched = NULLIF(($2::jsonb) -> id::text, 'null'::jsonb),
-                payload_packed = coalesce(($3::bytea[])[array_position($1::uuid[], id)], payload_packed),
-                payload = CASE WHEN ($3::bytea[])[array_position($1::uuid[], id)] IS NULL THEN payload END
+                ${packedInstead('($3::bytea[])[array_position($1::uuid[], id)]')}
           WHERE id IN (SELECT unnest($1::uuid[]) ORDER BY 1) AND ${sameDays('event_at', '$1')} AND status = 'pending' RETURNING id`,
         [ids, JSON.stringify(Object.fromEntries(decisions)), packed],
       ),
@@ -167,8 +181,7 @@ export class InboxEventsRepository {
     await this.db.query(
       `UPDATE inbox_events SET status = 'processed', processed_at = now(), outcome = $2,
               last_error = COALESCE($3, last_error),
-              payload_packed = coalesce($4::bytea, payload_packed),
-              payload = CASE WHEN $4::bytea IS NULL THEN payload END
+              ${packedInstead('$4::bytea')}
         WHERE id = $1 AND ${sameDay('event_at', '$1')}`,
       [id, outcome, note, toPack ? packPayload(toPack.payload) : null],
     );
@@ -234,27 +247,23 @@ export class InboxEventsRepository {
    * sent for it (RUN_ROW's replay_of in runs.repository.ts).
    */
   async insertReplayCopy(id: string, replayId: string, force = false): Promise<string | undefined> {
-    const [original]: {
-      event_key: string;
-      type: string;
-      payload: unknown;
-      payload_packed: Buffer | null;
-      contact_id: string | null;
-    }[] = await this.db.query(
-      `SELECT event_key, type, payload, payload_packed, contact_id FROM inbox_events WHERE id = $1 AND ${sameDay('event_at', '$1')}`,
+    // A packed payload is unpacked here; a jsonb one is copied by Postgres, every digit as it was.
+    const [packed]: { payload_packed: Buffer }[] = await this.db.query(
+      `SELECT payload_packed FROM inbox_events WHERE id = $1 AND ${sameDay('event_at', '$1')} AND payload IS NULL`,
       [id],
     );
-    if (!original) return undefined;
-    const first = /^replay:(force|safe):/.test(original.event_key) ? original.event_key.split(':')[2] : id;
     // A pending row always holds its payload as jsonb: the runs of the copy read it in SQL.
     const [copy] = await this.db.query(
       `INSERT INTO inbox_events (id, event_at, event_key, type, payload, contact_id)
-       VALUES (ledger_uuid(now()), now(), $1, $2, $3::jsonb, $4) RETURNING id`,
+       SELECT ledger_uuid(now()), now(), $3 || CASE WHEN event_key ~ '^replay:(force|safe):' THEN split_part(event_key, ':', 3) ELSE id::text END
+              || ':' || $2, type, coalesce(payload, $4::jsonb), contact_id
+         FROM inbox_events WHERE id = $1 AND ${sameDay('event_at', '$1')}
+       RETURNING id`,
       [
-        `${REPLAY_KEY_PREFIX}${force ? 'force' : 'safe'}:${first}:${replayId}`,
-        original.type,
-        JSON.stringify(withPayload(original).payload),
-        original.contact_id,
+        id,
+        replayId,
+        `${REPLAY_KEY_PREFIX}${force ? 'force' : 'safe'}:`,
+        packed ? JSON.stringify(unpackPayload(packed.payload_packed)) : null,
       ],
     );
     return copy?.id;

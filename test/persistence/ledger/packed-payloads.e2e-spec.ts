@@ -167,6 +167,28 @@ describe('packed payloads of events no rule matched', () => {
     expect(plain.jsonb).toBe(true);
   });
 
+  it('keeps the jsonb of a payload whose numbers a double cannot hold exactly', async () => {
+    const outcome = async (data: string) => {
+      const [row] = await db.dataSource.query(
+        `INSERT INTO inbox_events (event_key, type, payload, contact_id)
+         VALUES ($1, 'custom.orders', $2::jsonb, $3) RETURNING id`,
+        [randomUUID(), `{"type": "custom.orders", "data": ${data}}`, CONTACT_ID],
+      );
+      await inbox.markProcessed(row.id, null, null, { payload: JSON.parse(`{"data": ${data}}`) });
+      const [kept] = await db.dataSource.query(
+        `SELECT payload::text AS text, payload_packed IS NOT NULL AS packed FROM inbox_events WHERE id = $1`,
+        [row.id],
+      );
+      return kept.packed ? 'packed' : kept.text;
+    };
+    // Exact in a double: packed.
+    expect(await outcome('{"total": 1234.5, "count": 123456789012345, "rate": -0.25}')).toBe('packed');
+    // Not: kept as jsonb, every digit as sent.
+    expect(await outcome('{"orderId": 12345678901234567890}')).toContain('12345678901234567890');
+    expect(await outcome('{"ratio": 0.10000000000000000001}')).toContain('0.10000000000000000001');
+    expect(await outcome('{"big": 1e400}')).not.toBe('packed');
+  });
+
   it('refuses a row that keeps its payload neither way', async () => {
     await expect(
       db.dataSource.query(
