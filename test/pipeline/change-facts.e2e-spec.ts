@@ -134,6 +134,14 @@ describe('change facts: previous state from the contact mirror', () => {
     const rename = await send('contact.updated', await changed(contact, { name: 'Quinn Q.' }));
     expect(rename['on-qualified'].status).toBe('not_matched');
     expect(rename['on-qualified'].trace[0]).toMatchObject({ before: DEMO.stages.qualified, result: false });
+    // No rule matched the rename: its payload and the state before it are kept packed (issue 35),
+    // and the explain above read them back.
+    const [packed] = await db.query(
+      `SELECT count(*)::int AS n FROM inbox_events
+        WHERE contact_id = $1 AND previous_packed IS NOT NULL AND previous_contact IS NULL AND payload IS NULL`,
+      [contact.id],
+    );
+    expect(packed.n).toBeGreaterThan(0);
 
     const [{ n }] = await db.query(
       `SELECT count(*)::int AS n FROM runs WHERE contact_id = $1 AND rule_id = 'on-qualified' AND status <> 'not_matched'`,

@@ -153,7 +153,8 @@ export class InboxEventViews {
   /** One event as the explain on demand reads it: the columns the events worker reads, and its decision. */
   async forExplain(id: string): Promise<EventToExplain | undefined> {
     const [row] = await this.db.query(
-      `SELECT id, type, payload, payload_packed, status, contact_id, event_key, attempts, previous_contact, unmatched
+      `SELECT id, type, payload, payload_packed, status, contact_id, event_key, attempts, previous_contact,
+              previous_packed, unmatched
          FROM inbox_events WHERE id = $1 AND ${sameDay('event_at', '$1')}`,
       [id],
     );
@@ -179,10 +180,11 @@ export class InboxEventViews {
     after: InboxExportCursor | undefined,
     limit: number,
   ): Promise<InboxExportRow[]> {
-    const rows: (InboxExportRow & { payload_packed: Buffer | null })[] = await this.db.query(
-      // received_at travels as text too: a JS Date drops the microseconds the cursor compares.
-      `SELECT e.id, e.type, e.payload, e.payload_packed, e.contact_id, e.received_at, e.received_at::text AS cursor_at,
-              e.previous_contact AS previous,
+    const rows: (InboxExportRow & { payload_packed: Buffer | null; previous_packed: Buffer | null })[] =
+      await this.db.query(
+        // received_at travels as text too: a JS Date drops the microseconds the cursor compares.
+        `SELECT e.id, e.type, e.payload, e.payload_packed, e.contact_id, e.received_at, e.received_at::text AS cursor_at,
+              e.previous_contact AS previous, e.previous_packed,
               (SELECT r.contact_snapshot FROM runs r
                 WHERE r.inbox_event_id = e.id AND r.contact_snapshot IS NOT NULL LIMIT 1) AS contact
          FROM inbox_events e
@@ -190,8 +192,11 @@ export class InboxEventViews {
           AND ($3::timestamptz IS NULL OR (e.received_at, e.id) > ($3::timestamptz, $4::uuid))
         ORDER BY e.received_at, e.id
         LIMIT $5`,
-      [range.since, range.until, after?.receivedAt ?? null, after?.id ?? null, limit],
-    );
-    return rows.map(withPayload);
+        [range.since, range.until, after?.receivedAt ?? null, after?.id ?? null, limit],
+      );
+    return rows.map(({ previous_packed: previous, ...row }) => ({
+      ...withPayload(row),
+      ...(previous ? { previous: unpackPayload(previous) as InboxExportRow['previous'] } : {}),
+    }));
   }
 }

@@ -97,6 +97,10 @@ export class InboxEventEntity {
   @Column({ name: 'previous_contact', type: 'jsonb', nullable: true })
   previousContact!: PreviousState | null;
 
+  /** `previous_contact` packed with the payload (packed-payload.ts), then NULL there; else NULL. */
+  @Column({ name: 'previous_packed', type: 'bytea', nullable: true })
+  previousPacked!: Buffer | null;
+
   /** The intake's group commit that stored it, when that was enqueued as one job (eventsBatchJobId). */
   @Column({ name: 'batch_key', type: 'uuid', nullable: true })
   batchKey!: string | null;

@@ -42,19 +42,26 @@ const INSERT_INBOX_EVENTS = `INSERT INTO inbox_events (id, event_key, type, payl
        RETURNING id, event_key, current_setting('synchronous_commit') AS commit_mode`;
 
 /**
- * The SET of a processed mark that keeps the payload packed (`packed`: the bytes, or NULL to keep
- * the jsonb). The packed text is JSON as JavaScript wrote it, so a number with more than 15 digits
- * (beyond what a double holds exactly: a 19-digit id, 1e400) would not come back as the CRM sent
- * it: such a payload keeps its jsonb, which holds every digit. About 5 µs of Postgres per row (psql,
- * 12,800 bench payloads).
+ * The SET of a processed mark that keeps a jsonb column packed instead (`packed`: the bytes, or
+ * NULL to keep the jsonb). The packed text is JSON as JavaScript wrote it, so a number with more
+ * than 15 digits (beyond what a double holds exactly: a 19-digit id, 1e400) would not come back as
+ * the CRM sent it: such a value keeps its jsonb, which holds every digit. About 5 µs of Postgres
+ * per row (psql, 12,800 bench payloads).
  */
-const packedInstead = (packed: string) => {
-  const pack = `${packed} IS NOT NULL AND NOT EXISTS (
-      SELECT 1 FROM jsonb_path_query(payload, 'strict $.** ? (@.type() == "number")') v
+const packedInstead = (column: 'payload' | 'previous_contact', into: string, packed: string) => {
+  const pack = `${packed} IS NOT NULL AND ${column} IS NOT NULL AND NOT EXISTS (
+      SELECT 1 FROM jsonb_path_query(${column}, 'strict $.** ? (@.type() == "number")') v
        WHERE length(regexp_replace(v::text, '[^0-9]', '', 'g')) > 15)`;
-  return `payload_packed = CASE WHEN ${pack} THEN ${packed} ELSE payload_packed END,
-          payload = CASE WHEN ${pack} THEN NULL ELSE payload END`;
+  return `${into} = CASE WHEN ${pack} THEN ${packed} ELSE ${into} END,
+          ${column} = CASE WHEN ${pack} THEN NULL ELSE ${column} END`;
 };
+
+/** What an event that leaves no run keeps packed: its payload, and the contact before it when noted. */
+export interface ToPack {
+  payload: unknown;
+  /** `previous_contact` as the events worker holds it (kept on the row, or noted this attempt). */
+  previous?: unknown;
+}
 
 /** Event keys of operator replays start with this: they skip the mirror and loop protection. */
 export const REPLAY_KEY_PREFIX = 'replay:';
@@ -136,11 +143,13 @@ export class InboxEventsRepository {
 
   /** The rows of several events in one read (an events job of an intake batch); missing ids are left out. */
   async findMany(ids: readonly string[]): Promise<InboxEventRow[]> {
-    const rows: (InboxEventRow & { payload_packed: Buffer | null })[] = await this.db.query(
-      `SELECT id, event_at, type, payload, payload_packed, status, contact_id, event_key, attempts, previous_contact
+    const rows: (InboxEventRow & { payload_packed: Buffer | null; previous_packed: Buffer | null })[] =
+      await this.db.query(
+        `SELECT id, event_at, type, payload, payload_packed, status, contact_id, event_key, attempts, previous_contact,
+              previous_packed
          FROM inbox_events WHERE id = ANY($1::uuid[]) AND ${sameDays('event_at', '$1')}`,
-      [ids],
-    );
+        [ids],
+      );
     return rows.map(withPayload);
   }
 
@@ -149,20 +158,28 @@ export class InboxEventsRepository {
    * own row (no runs rows for those; null: every listening rule matched): pending → processed, ids
    * locked in a fixed order. The ids claimed; an event no longer
    * pending (another job claimed it) is left as it is. An event in `toPack` (no rule matched: no run
-   * will ever read its payload in SQL) keeps that payload packed instead of as jsonb (packed-payload.ts).
+   * will ever read its payload in SQL) keeps its payload, and its previous contact state, packed
+   * instead of as jsonb (packed-payload.ts).
    */
   async claimUnmatched(
     decisions: ReadonlyMap<string, UnmatchedDecision | null>,
-    toPack: ReadonlyMap<string, unknown> = new Map(),
+    toPack: ReadonlyMap<string, ToPack> = new Map(),
   ): Promise<Set<string>> {
     const ids = [...decisions.keys()].sort();
-    const packed = ids.map((id) => (toPack.has(id) ? packPayload(toPack.get(id)) : null));
+    const parts = ids.map((id) => toPack.get(id));
+    const at = 'array_position($1::uuid[], id)';
     const rows: { id: string }[] = returnedRows(
       await this.db.query(
         `UPDATE inbox_events SET status = 'processed', processed_at = now(), unmatched = NULLIF(($2::jsonb) -> id::text, 'null'::jsonb),
-                ${packedInstead('($3::bytea[])[array_position($1::uuid[], id)]')}
+                ${packedInstead('payload', 'payload_packed', `($3::bytea[])[${at}]`)},
+                ${packedInstead('previous_contact', 'previous_packed', `($4::bytea[])[${at}]`)}
           WHERE id IN (SELECT unnest($1::uuid[]) ORDER BY 1) AND ${sameDays('event_at', '$1')} AND status = 'pending' RETURNING id`,
-        [ids, JSON.stringify(Object.fromEntries(decisions)), packed],
+        [
+          ids,
+          JSON.stringify(Object.fromEntries(decisions)),
+          parts.map((p) => (p ? packPayload(p.payload) : null)),
+          parts.map((p) => (p?.previous ? packPayload(p.previous) : null)),
+        ],
       ),
     );
     return new Set(rows.map((r) => r.id));
@@ -176,14 +193,21 @@ export class InboxEventsRepository {
     id: string,
     outcome: InboxOutcome | null = null,
     note: string | null = null,
-    toPack?: { payload: unknown },
+    toPack?: ToPack,
   ) {
     await this.db.query(
       `UPDATE inbox_events SET status = 'processed', processed_at = now(), outcome = $2,
               last_error = COALESCE($3, last_error),
-              ${packedInstead('$4::bytea')}
+              ${packedInstead('payload', 'payload_packed', '$4::bytea')},
+              ${packedInstead('previous_contact', 'previous_packed', '$5::bytea')}
         WHERE id = $1 AND ${sameDay('event_at', '$1')}`,
-      [id, outcome, note, toPack ? packPayload(toPack.payload) : null],
+      [
+        id,
+        outcome,
+        note,
+        toPack ? packPayload(toPack.payload) : null,
+        toPack?.previous ? packPayload(toPack.previous) : null,
+      ],
     );
   }
 

@@ -59,6 +59,17 @@ describe('packed payloads', () => {
     ],
     ['a jsonb row', { id: 'e', payload: { a: 1 }, payload_packed: null }, { id: 'e', payload: { a: 1 } }],
     ['a row read without the column', { id: 'e', payload: { a: 1 } }, { id: 'e', payload: { a: 1 } }],
+    [
+      'a row with its previous state packed',
+      {
+        id: 'e',
+        payload: null,
+        payload_packed: packPayload({ a: 1 }),
+        previous_contact: null,
+        previous_packed: packPayload({ missing: 'x' }),
+      },
+      { id: 'e', payload: { a: 1 }, previous_contact: { missing: 'x' } },
+    ],
   ])('hands out %s with its payload as JSON', (_, row, expected) => {
     expect(withPayload(row)).toEqual(expected);
   });

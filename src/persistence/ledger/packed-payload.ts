@@ -67,12 +67,16 @@ export function unpackPayload(packed: Buffer): Record<string, unknown> {
 }
 
 /**
- * A row as its readers expect it: `payload` as JSON whichever way it was kept, and no
- * `payload_packed`. Rows read without that column, or kept as jsonb, pass as they are.
+ * A row as its readers expect it: `payload` (and `previous_contact`, when read) as JSON whichever
+ * way it was kept, and no packed columns. Rows read without them, or kept as jsonb, pass as they are.
  */
-export function withPayload<R extends { payload: unknown; payload_packed?: Buffer | null }>(
-  row: R,
-): Omit<R, 'payload_packed'> {
-  const { payload_packed: packed, ...rest } = row;
-  return packed ? { ...rest, payload: unpackPayload(packed) } : rest;
+export function withPayload<
+  R extends { payload: unknown; payload_packed?: Buffer | null; previous_packed?: Buffer | null },
+>(row: R): Omit<R, 'payload_packed' | 'previous_packed'> {
+  const { payload_packed: packed, previous_packed: previous, ...rest } = row;
+  return {
+    ...rest,
+    ...(packed ? { payload: unpackPayload(packed) } : {}),
+    ...(previous ? { previous_contact: unpackPayload(previous) } : {}),
+  };
 }

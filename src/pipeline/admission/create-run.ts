@@ -101,6 +101,8 @@ export interface UnmatchedEvent {
   runs: NewRun[];
   /** The event's payload, kept packed on its row from now on (no run will read it in SQL). */
   payload: unknown;
+  /** The contact before the event, when a change operator needed it: packed likewise. */
+  previous?: unknown;
 }
 
 /** The compact decision kept on an unmatched event's row: its rule set and how many rules listened. */
@@ -124,7 +126,7 @@ export async function recordUnmatchedEvents(
   events: readonly UnmatchedEvent[],
 ): Promise<boolean[]> {
   const decisions = new Map(events.map((e) => [e.inboxEventId, unmatchedDecision(e.runs)]));
-  const payloads = new Map(events.map((e) => [e.inboxEventId, e.payload]));
+  const payloads = new Map(events.map((e) => [e.inboxEventId, { payload: e.payload, previous: e.previous }]));
   const claimed = await new InboxEventsRepository(db).claimUnmatched(decisions, payloads);
   return events.map((e) => claimed.has(e.inboxEventId));
 }

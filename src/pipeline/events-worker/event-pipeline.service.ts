@@ -102,7 +102,14 @@ export class EventPipeline {
     // No rule matched (most events): the decision on the event's own row, no runs, in a batched
     // claim shared with concurrent jobs.
     if (!runs.some((run) => run.evaluation.matched) && !outcome && !note) {
-      if (await this.unmatched.record({ inboxEventId: row.id, runs, payload: row.payload }))
+      if (
+        await this.unmatched.record({
+          inboxEventId: row.id,
+          runs,
+          payload: row.payload,
+          previous: row.previous_contact ?? plan.capture?.previous,
+        })
+      )
         for (const run of runs) this.metrics.runs.inc({ status: 'not_matched', rule: run.rule.id });
       return;
     }

@@ -112,6 +112,34 @@ describe('packed payloads of events no rule matched', () => {
     expect(timeline.find((e) => e.id === id)?.contactVersion).toBe('2026-11-29T10:00:00.000Z');
   });
 
+  it('packs the contact before the event too, and explain and the export read it', async () => {
+    const payload = contactEvent('2026-11-29T10:30:00.000Z');
+    const previous = {
+      contact: { ...(payload.data as object), tags: [], updatedAt: '2026-11-29T10:00:00.000Z' },
+    };
+    const id = await stored(payload);
+    await db.dataSource.query(`UPDATE inbox_events SET previous_contact = $2 WHERE id = $1`, [
+      id,
+      JSON.stringify(previous),
+    ]);
+    await recordUnmatchedEvents(db.dataSource, [
+      { inboxEventId: id, runs: [notMatched(id)], payload, previous },
+    ]);
+    const [row] = await db.dataSource.query(
+      `SELECT previous_contact, pg_column_size(previous_packed) AS packed FROM inbox_events WHERE id = $1`,
+      [id],
+    );
+    expect(row.previous_contact).toBeNull();
+    expect(row.packed).toBeLessThan(JSON.stringify(previous).length / 2);
+    expect((await inbox.views.forExplain(id))?.previous_contact).toEqual(previous);
+    const page = await inbox.views.pageForExport(
+      { since: new Date(0), until: new Date(Date.now() + 60_000) },
+      undefined,
+      1000,
+    );
+    expect(page.find((e) => e.id === id)?.previous).toEqual(previous);
+  });
+
   it('replays a packed event as a pending copy whose payload is jsonb again', async () => {
     const payload = contactEvent('2026-11-29T11:00:00.000Z');
     const id = await recordedUnmatched(payload);
