@@ -4,7 +4,7 @@ import { affectedRows, returnedRows } from '../sql/returned-rows';
 import type { InboxOutcome, UnmatchedDecision } from './inbox-event.entity';
 import { InboxEventViews, type Db, type InboxEventRow } from './inbox-event-views.repository';
 import { sameDay, sameDays } from '../partitions/ledger-id';
-import { packPayload, unpackPayload, withPayload } from './packed-payload';
+import { packPayload, unpackPayload, withPayload, type ToPack } from './packed-payload';
 
 export type {
   ContactDeliveryRow,
@@ -55,13 +55,6 @@ const packedInstead = (column: 'payload' | 'previous_contact', into: string, pac
   return `${into} = CASE WHEN ${pack} THEN ${packed} ELSE ${into} END,
           ${column} = CASE WHEN ${pack} THEN NULL ELSE ${column} END`;
 };
-
-/** What an event that leaves no run keeps packed: its payload, and the contact before it when noted. */
-export interface ToPack {
-  payload: unknown;
-  /** `previous_contact` as the events worker holds it (kept on the row, or noted this attempt). */
-  previous?: unknown;
-}
 
 /** Event keys of operator replays start with this: they skip the mirror and loop protection. */
 export const REPLAY_KEY_PREFIX = 'replay:';

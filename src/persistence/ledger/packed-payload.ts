@@ -38,6 +38,13 @@ const CURRENT_FORMAT = 1;
 /** The intake takes bodies up to 1 MB; a packed payload never unpacks to more than this. */
 const MAX_UNPACKED_BYTES = 16 * 1024 * 1024;
 
+/** What an event that leaves no run keeps packed: its payload, and the contact before it when noted. */
+export interface ToPack {
+  payload: unknown;
+  /** `previous_contact` as the events worker holds it (kept on the row, or noted this attempt). */
+  previous?: unknown;
+}
+
 /** The payload as packed bytes: the format's byte, then the deflated JSON text. */
 export function packPayload(payload: unknown): Buffer {
   const format = FORMATS.get(CURRENT_FORMAT)!;
