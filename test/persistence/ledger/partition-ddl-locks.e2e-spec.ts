@@ -27,6 +27,24 @@ describe('partition DDL against a writer holding the tables the other way round'
   const dayExists = async (name: string) =>
     (await db.dataSource.query(`SELECT to_regclass($1) IS NOT NULL AS found`, [name]))[0].found as boolean;
   const stamp = (d: Date) => d.toISOString().slice(0, 10).replace(/-/g, '');
+  /** Until the DDL waits for a lock on one of `relations`, or has ended (given up or done). */
+  const waitingOn = async (ddl: Promise<unknown>, relations: string[]) => {
+    let settled = false;
+    void ddl.finally(() => (settled = true));
+    await eventually(
+      async () =>
+        settled ||
+        (
+          await db.dataSource.query(
+            `SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+              WHERE NOT l.granted AND c.relname = ANY($1)`,
+            [relations],
+          )
+        ).length > 0,
+      30_000,
+      5,
+    );
+  };
 
   beforeAll(async () => {
     db = await createTestDb();
@@ -49,20 +67,7 @@ describe('partition DDL against a writer holding the tables the other way round'
         (err: unknown) => err,
       );
     // The DDL makes the runs days, then holds `runs` and waits for action_results (its DEFAULT partition).
-    let settled = false;
-    void ddl.then(() => (settled = true));
-    await eventually(
-      async () =>
-        settled ||
-        (
-          await db.dataSource.query(
-            `SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-              WHERE NOT l.granted AND c.relname IN ('action_results', 'action_results_default')`,
-          )
-        ).length > 0,
-      30_000,
-      5,
-    );
+    await waitingOn(ddl, ['action_results', 'action_results_default']);
     // The writer's second statement: an insert into runs, which the DDL holds (until it gives up).
     await writer.query(
       `INSERT INTO runs (trigger_key, trigger_at, rule_id, rule_version, rule_set_version, contact_id,
@@ -93,26 +98,13 @@ describe('partition DDL against a writer holding the tables the other way round'
     const later = new Date(AHEAD.getTime() + 10 * DAY_MS);
     await writer.startTransaction();
     await writer.query(`SELECT count(*) FROM runs`);
-    let settled = false;
     const ddl = maintenance()
       .createAhead(later)
       .then(
         () => 'created',
         (err: unknown) => err,
-      )
-      .finally(() => (settled = true));
-    await eventually(
-      async () =>
-        settled ||
-        (
-          await db.dataSource.query(
-            `SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-              WHERE NOT l.granted AND c.relname IN ('runs', 'runs_default')`,
-          )
-        ).length > 0,
-      30_000,
-      5,
-    );
+      );
+    await waitingOn(ddl, ['runs', 'runs_default']);
     await expect(writer.query(`UPDATE runs SET updated_at = now() WHERE false`)).resolves.toBeDefined();
     await writer.commitTransaction();
     const outcome = await ddl;
