@@ -4,6 +4,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { json, type Express } from 'express';
 import { mountApiDocs } from './operator/access/api-docs';
+import { RefuseNulPipe } from './operator/access/refuse-nul.pipe';
 import type { RequestListener, Server } from 'node:http';
 import { PinoLogger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
@@ -80,6 +81,7 @@ export async function startEngine(config: AppConfig, options: EngineOptions = {}
   // req.ip (the credential throttle's key) is the socket's peer unless TRUST_PROXY names proxies.
   (app.getHttpAdapter().getInstance() as Express).set('trust proxy', config.access.trustProxy);
   app.use(json({ limit: '1mb' }));
+  app.useGlobalPipes(new RefuseNulPipe());
   // No app.enableShutdownHooks(): main.ts owns SIGTERM/SIGINT and calls close() once. Nest's own
   // listener closed the app a second time (TypeORM: "Called end on pool more than once") and then
   // re-raised the signal, so a clean stop exited 143 instead of 0.

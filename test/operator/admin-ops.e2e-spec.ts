@@ -42,6 +42,21 @@ describe('admin API, health and metrics as a user would try them', () => {
     expect([missing.status, missing.body.message]).toEqual([404, `event ${unknown} not found`]);
   });
 
+  // Found by the request fuzz: GET /admin/sweeps/%00 reached Postgres, which cannot hold U+0000
+  // in text, and answered 500. Every route now refuses it before its handler (RefuseNulPipe).
+  it('refuses U+0000 in a parameter, the query or a body as bad input, not a 500', async () => {
+    const param = await admin(h, 'GET', '/admin/sweeps/%00');
+    expect([param.status, param.body.message]).toEqual([
+      400,
+      `the request's param "ruleId" holds U+0000, which no field accepts`,
+    ]);
+    expect((await admin(h, 'GET', '/admin/sweeps/sweep-rule?limit=%00')).status).toBe(400);
+    expect((await admin(h, 'POST', '/admin/actions/retry-dead', { runId: 'a\u0000' })).status).toBe(400);
+    expect((await admin(h, 'GET', '/admin/sweeps/sweep-rule')).status).toBe(200);
+    // Without a credential the answer is still 401: the access guard runs before any pipe.
+    expect((await api(h.url, 'GET', '/admin/sweeps/%00')).status).toBe(401);
+  });
+
   it('takes state-changing calls with X-Admin-Token only, and never from another site', async () => {
     const basic = `Basic ${Buffer.from(`admin:${ADMIN_TOKEN}`).toString('base64')}`;
     const reload = (headers: Record<string, string>) =>
