@@ -10,7 +10,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import Redis from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '../../runtime/config/app-config';
 import { clientKey } from './client-key';
-import { checksInFlight, delaySchedule, isAlertBurst, LOGIN_THROTTLE } from './credential-throttle';
+import { delaySchedule, inFlightSchedule, isAlertBurst, LOGIN_THROTTLE } from './credential-throttle';
 
 // KEYS[1] the client's hash {failures, next}, KEYS[2] its checks in flight (a sorted set: attempt
 // token → start ms). ARGV: now ms, lost-check ms, forget-after ms, the token, then how many checks
@@ -47,8 +47,7 @@ const TURN_POLL_MS = 20;
 
 export type Door = 'console' | 'admin' | 'health' | 'queue_board' | 'docs' | 'metrics';
 
-export type LoginAttempt =
-  { allowed: true; token: string } | { allowed: false; retryAfterMs: number; failures: number };
+export type LoginAttempt = { allowed: true; token: string } | { allowed: false; retryAfterMs: number };
 
 export type Checked<T> =
   | { ok: true; value: T }
@@ -62,10 +61,7 @@ export class CredentialThrottle implements OnApplicationShutdown {
   private readonly redis: Redis;
   private readonly prefix: string;
   private readonly schedule = delaySchedule(LOGIN_THROTTLE);
-  /** Checks allowed in flight with 0, 1, … failures on record, down to the one always allowed. */
-  private readonly inFlight = Array.from({ length: LOGIN_THROTTLE.freeFailures + 2 }, (_, f) =>
-    checksInFlight(f),
-  );
+  private readonly inFlight = inFlightSchedule(LOGIN_THROTTLE);
   /** The clock of the waits; e2e tests replace it to step through them without sleeping. */
   now: () => number = Date.now;
   /** Told of every alertEvery-th failure in a row from one client (the console wires its alerts). */
@@ -168,7 +164,7 @@ export class CredentialThrottle implements OnApplicationShutdown {
       this.logger.warn(
         `credential at ${door} from ${client} refused unchecked: ${failures} wrong in a row, ${waited}`,
       );
-      return { allowed: false, retryAfterMs: state === 2 ? 1_000 : ms, failures };
+      return { allowed: false, retryAfterMs: state === 2 ? 1_000 : ms };
     }
   }
 

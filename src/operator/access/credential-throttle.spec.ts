@@ -1,6 +1,7 @@
 import {
   checksInFlight,
   delaySchedule,
+  inFlightSchedule,
   isAlertBurst,
   LOGIN_THROTTLE,
   loginDelayMs,
@@ -59,5 +60,9 @@ describe('console login throttle', () => {
       // The last of them waits behind the others' failures: at most the free ones, or one at a time.
       expect(all <= LOGIN_THROTTLE.freeFailures + 1 || checksInFlight(failures) === 1).toBe(true);
     }
+  });
+
+  it('lists the checks allowed in flight down to the one always allowed, that one last', () => {
+    expect(inFlightSchedule()).toEqual([4, 3, 2, 1, 1]);
   });
 });

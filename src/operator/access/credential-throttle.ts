@@ -61,3 +61,11 @@ export function isAlertBurst(failures: number, policy: ThrottlePolicy = LOGIN_TH
 export function checksInFlight(failures: number, policy: ThrottlePolicy = LOGIN_THROTTLE): number {
   return Math.max(1, policy.freeFailures - failures + 1);
 }
+
+/**
+ * The checks allowed in flight with 0, 1, … failures on record, down to the one always allowed:
+ * what the Redis script indexes (its last entry stands for every count beyond the list).
+ */
+export function inFlightSchedule(policy: ThrottlePolicy = LOGIN_THROTTLE): number[] {
+  return Array.from({ length: policy.freeFailures + 2 }, (_, failures) => checksInFlight(failures, policy));
+}

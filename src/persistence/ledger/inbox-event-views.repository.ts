@@ -180,11 +180,12 @@ export class InboxEventViews {
     after: InboxExportCursor | undefined,
     limit: number,
   ): Promise<InboxExportRow[]> {
-    const rows: (InboxExportRow & { payload_packed: Buffer | null; previous_packed: Buffer | null })[] =
+    type Stored = Omit<InboxExportRow, 'previous'> & Pick<SnakeRow<InboxEventEntity>, 'previous_contact'>;
+    const rows: (Stored & { payload_packed: Buffer | null; previous_packed: Buffer | null })[] =
       await this.db.query(
         // received_at travels as text too: a JS Date drops the microseconds the cursor compares.
         `SELECT e.id, e.type, e.payload, e.payload_packed, e.contact_id, e.received_at, e.received_at::text AS cursor_at,
-              e.previous_contact AS previous, e.previous_packed,
+              e.previous_contact, e.previous_packed,
               (SELECT r.contact_snapshot FROM runs r
                 WHERE r.inbox_event_id = e.id AND r.contact_snapshot IS NOT NULL LIMIT 1) AS contact
          FROM inbox_events e
@@ -194,9 +195,10 @@ export class InboxEventViews {
         LIMIT $5`,
         [range.since, range.until, after?.receivedAt ?? null, after?.id ?? null, limit],
       );
-    return rows.map(({ previous_packed: previous, ...row }) => ({
-      ...withPayload(row),
-      ...(previous ? { previous: unpackPayload(previous) as InboxExportRow['previous'] } : {}),
-    }));
+    // Read as the table names it, so withPayload unpacks it as for every other reader.
+    return rows.map((row) => {
+      const { previous_contact: previous, ...event } = withPayload(row);
+      return { ...event, previous };
+    });
   }
 }

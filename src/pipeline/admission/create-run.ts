@@ -10,6 +10,7 @@ import { ActionResultsRepository } from '../../persistence/ledger/action-results
 import { ledgerId } from '../../persistence/partitions/ledger-id';
 import { EnrollmentsRepository } from '../../persistence/ledger/enrollments.repository';
 import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
+import type { ToPack } from '../../persistence/ledger/packed-payload';
 import type { UnmatchedDecision } from '../../persistence/ledger/inbox-event.entity';
 import type { RunPriority, RunStatus } from '../../persistence/ledger/run.entity';
 import type { RunInsert } from '../../persistence/ledger/run-rows';
@@ -96,13 +97,10 @@ export async function createRun(tx: EntityManager, input: NewRun, settle?: Settl
 }
 
 /** An event no rule matched: the evaluations of the rules that listened (all not matched). */
-export interface UnmatchedEvent {
+/** Its payload (and previous contact state) are kept packed on its row: no run will read them in SQL. */
+export interface UnmatchedEvent extends ToPack {
   inboxEventId: string;
   runs: NewRun[];
-  /** The event's payload, kept packed on its row from now on (no run will read it in SQL). */
-  payload: unknown;
-  /** The contact before the event, when a change operator needed it: packed likewise. */
-  previous?: unknown;
 }
 
 /** The compact decision kept on an unmatched event's row: its rule set and how many rules listened. */
@@ -126,8 +124,8 @@ export async function recordUnmatchedEvents(
   events: readonly UnmatchedEvent[],
 ): Promise<boolean[]> {
   const decisions = new Map(events.map((e) => [e.inboxEventId, unmatchedDecision(e.runs)]));
-  const payloads = new Map(events.map((e) => [e.inboxEventId, { payload: e.payload, previous: e.previous }]));
-  const claimed = await new InboxEventsRepository(db).claimUnmatched(decisions, payloads);
+  const toPack = new Map(events.map((e) => [e.inboxEventId, e]));
+  const claimed = await new InboxEventsRepository(db).claimUnmatched(decisions, toPack);
   return events.map((e) => claimed.has(e.inboxEventId));
 }
 
