@@ -274,12 +274,9 @@ export class ActionResultsRepository {
   /** recentSuccess for several (rule, contact) pairs in one statement: the pairs held back, as keys. */
   async recentSuccesses(pairs: readonly RuleContact[], windowMs: number): Promise<Set<string>> {
     if (pairs.length === 0) return new Set();
+    // A function with a cached plan (migration 1796010000000): the run that acted may be of any day.
     const rows: RuleContact[] = await this.db.query(
-      `SELECT p.rule_id AS "ruleId", p.contact_id AS "contactId"
-         FROM unnest($1::text[], $2::text[]) AS p(rule_id, contact_id)
-        WHERE EXISTS (SELECT 1 FROM action_results a JOIN runs r ON r.id = a.run_id AND r.trigger_at = a.run_trigger_at
-                       WHERE r.rule_id = p.rule_id AND r.contact_id = p.contact_id AND a.status = 'succeeded'
-                         AND a.finished_at > now() - ($3::bigint * interval '1 millisecond'))`,
+      `SELECT rule_id AS "ruleId", contact_id AS "contactId" FROM runs_recent_successes($1::text[], $2::text[], $3::bigint)`,
       [pairs.map((p) => p.ruleId), pairs.map((p) => p.contactId), windowMs],
     );
     return new Set(rows.map(ruleContactKey));

@@ -6,7 +6,6 @@ import type { Contact } from '@crm-rules/crm-contract';
 import type { Queryable } from '../sql/queryable';
 import type { InboxEventEntity } from './inbox-event.entity';
 import type { RunRow } from './run-rows';
-import { sameDays } from '../partitions/ledger-id';
 
 /**
  * One statement over runs, contact_leases, contact_mirror (and, for templated values, the event's
@@ -27,17 +26,9 @@ import { sameDays } from '../partitions/ledger-id';
  * inserting any run, for all its candidate contacts at once: the runs of the batch itself are
  * accounted for in memory, in batch order (settle-batch-order.ts).
  */
-const SETTLEMENT_STATE_SQL = `
-  SELECT 'contact' AS kind, c.id,
-         NOT EXISTS (SELECT 1 FROM runs
-                      WHERE contact_id = c.id AND status IN ('pending', 'running', 'waiting'))
-         AND NOT EXISTS (SELECT 1 FROM contact_leases WHERE contact_id = c.id AND expires_at >= now())
-           AS quiet,
-         (SELECT raw FROM contact_mirror WHERE id = c.id) AS mirrored,
-         NULL::jsonb AS event_payload
-    FROM unnest($1::text[]) AS c(id)
-  UNION ALL
-  SELECT 'event', e.id::text, NULL, NULL, e.payload FROM inbox_events e WHERE e.id = ANY($2::uuid[]) AND ${sameDays('e.event_at', '$2')}`;
+// The statement is a function with a cached plan (migration 1796010000000): a contact's unfinished
+// runs may be of any day, and planning against every daily partition cost more than the read.
+const SETTLEMENT_STATE_SQL = `SELECT * FROM contacts_settlement_state($1::text[], $2::uuid[])`;
 
 /** The statement's rows: one per contact, one per event; the columns of the other kind are null. */
 interface SettlementStateRow {
