@@ -24,7 +24,18 @@ export function dataSourceOptions(
     // no event and repeats no write. The two commits that promise something to the outside are
     // synchronous: the inbox insert (before the 2xx) and an action's success (after the CRM write).
     // Measured: per-statement WAL flushes were the e2e latency's main cost (docs/BENCHMARKS.md).
-    extra: { max: poolMax, connectionTimeoutMillis: 5000, options: '-c synchronous_commit=off' },
+    // Idle connections are kept for 10 minutes (node-postgres closes them after 10 s by default): a
+    // new one is a new Postgres backend whose first statements load the catalog of every daily
+    // partition and plan the ledger look-ups again (migration 1796010000000), tens of ms for the
+    // events that open it. The pool's size still bounds them (docs/SCALING.md). An idle connection
+    // keeps no process alive (allowExitOnIdle): a CLI that is done exits at once.
+    extra: {
+      max: poolMax,
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 10 * 60_000,
+      allowExitOnIdle: true,
+      options: '-c synchronous_commit=off',
+    },
     ...overrides,
   } as DataSourceOptions;
 }
