@@ -10,7 +10,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * run-time pruning still narrows what a parameter names (an event's or a run's day).
  *
  * The callers: src/persistence/ledger/run-goals.repository.ts (runs_endable_by_event),
- * runs.repository.ts (runs_unfinished_up_to), action-results.repository.ts
+ * runs.repository.ts (runs_unfinished_up_to, runs_due_waiting: a wake reads its run's trigger,
+ * whose day the planner cannot know), action-results.repository.ts
  * (runs_recent_successes), settlement-state.repository.ts (contacts_settlement_state). A change
  * to one of them is a new migration that replaces the function.
  */
@@ -24,6 +25,7 @@ export class LedgerLookupsPlannedOnce1796010000000 implements MigrationInterface
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP FUNCTION IF EXISTS contacts_settlement_state(text[], uuid[])`);
     await queryRunner.query(`DROP FUNCTION IF EXISTS runs_recent_successes(text[], text[], bigint)`);
+    await queryRunner.query(`DROP FUNCTION IF EXISTS runs_due_waiting(uuid, int, timestamptz)`);
     await queryRunner.query(`DROP FUNCTION IF EXISTS runs_unfinished_up_to(text, uuid)`);
     await queryRunner.query(`DROP FUNCTION IF EXISTS runs_endable_by_event(text[])`);
   }
@@ -68,6 +70,14 @@ const FUNCTIONS = [
         AND r.created_at <= (SELECT u.created_at FROM runs u WHERE u.id = up_to
                                AND u.trigger_at >= ledger_day_from(up_to) AND u.trigger_at < ledger_day_to(up_to))
       ORDER BY r.created_at, r.seq`,
+  ),
+  // A waiting run whose time has come at the engine's `engine_now` (its wake job may fire a moment early).
+  planned(
+    'runs_due_waiting(run uuid, tolerance_ms int, engine_now timestamptz)',
+    `TABLE (${RUN_ROW_TYPE})`,
+    `SELECT ${RUN_ROW} FROM runs r ${OF_TRIGGER}
+      WHERE r.id = run AND r.trigger_at >= ledger_day_from(run) AND r.trigger_at < ledger_day_to(run)
+        AND r.status = 'waiting' AND r.waiting_until <= engine_now + (tolerance_ms * interval '1 millisecond')`,
   ),
   // The (rule, contact) pairs whose own write succeeded within the window (loop protection).
   planned(

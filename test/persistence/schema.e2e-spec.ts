@@ -22,12 +22,13 @@ describe('migrations and entities', () => {
   it('keeps the event path look-ups on cached generic plans', async () => {
     const rows: { name: string; config: string[] | null }[] = await ds.query(
       `SELECT proname AS name, proconfig AS config FROM pg_proc
-        WHERE proname IN ('runs_endable_by_event', 'runs_unfinished_up_to', 'runs_recent_successes',
-                          'contacts_settlement_state') ORDER BY 1`,
+        WHERE proname IN ('runs_endable_by_event', 'runs_unfinished_up_to', 'runs_due_waiting',
+                          'runs_recent_successes', 'contacts_settlement_state') ORDER BY 1`,
     );
     expect(rows).toEqual(
       [
         'contacts_settlement_state',
+        'runs_due_waiting',
         'runs_endable_by_event',
         'runs_recent_successes',
         'runs_unfinished_up_to',

@@ -261,7 +261,7 @@ export class InboxEventsRepository {
    * A new pending copy of a stored event (an operator's replay: a new trigger); undefined if none.
    * Its key, `replay:<force|safe>:<original event id>:<replay id>`, names the original event (a
    * replay of a replay names the first one): without force the runner skips the messages already
-   * sent for it (RUN_ROW's replay_of in runs.repository.ts).
+   * sent for it (the run row's replay_of, migration 1796010000000).
    */
   async insertReplayCopy(id: string, replayId: string, force = false): Promise<string | undefined> {
     // A packed payload is unpacked here; a jsonb one is copied by Postgres, every digit as it was.

@@ -8,11 +8,6 @@ import type { TimelineEntry } from './run-timeline-entry';
 import { returnedRows } from '../sql/returned-rows';
 import { sameDay } from '../partitions/ledger-id';
 
-/** A run as the runner and the event path read it, with its trigger's payload (alias e: inbox_events). */
-export const RUN_ROW = `r.id, r.rule_id, r.contact_id, r.status, r.correlation_id, r.contact_snapshot, r.priority,
-                 r.timing, r.timeline, e.payload AS event_payload,
-                 CASE WHEN e.event_key LIKE 'replay:safe:%' THEN 'event:' || split_part(e.event_key, ':', 3) END AS replay_of`;
-
 /**
  * `goal_until` of a run finishing with status $2: a succeeded run whose plan has a goal stays
  * enrolled for its window (`timing.goalWithinMs`); any other run, or one without a goal, is not.
@@ -26,7 +21,7 @@ export class RunGoals {
 
   /**
    * The runs of these contacts (a batch of events) a later event may end or convert, oldest first:
-   * waiting runs, and succeeded runs in their goal window not converted yet (RUN_ROW's columns). One
+   * waiting runs, and succeeded runs in their goal window not converted yet, as RunRow. One
    * statement on two partial indexes (IDX_runs_waiting, IDX_runs_goal_enrolled): rules without waits
    * or goals add nothing.
    */

@@ -6,7 +6,7 @@ import { affectedRows, returnedRows } from '../sql/returned-rows';
 import type { RunStatus } from './run.entity';
 import type { TimelineEntry } from './run-timeline-entry';
 import type { QueueableRun, RunInsert, RunRow } from './run-rows';
-import { GOAL_UNTIL, RUN_ROW, RunGoals } from './run-goals.repository';
+import { GOAL_UNTIL, RunGoals } from './run-goals.repository';
 import { RunViews } from './run-views.repository';
 import { sameDay } from '../partitions/ledger-id';
 
@@ -117,7 +117,7 @@ export class RunsRepository {
 
   /** Unfinished runs of a contact up to the given run: trigger order, then rule priority (insertion) order. */
   unfinishedUpTo(contactId: string, runId: string): Promise<RunRow[]> {
-    // RUN_ROW's columns, from a function with a cached plan (migration 1796010000000): unfinished
+    // RunRow's columns, from a function with a cached plan (migration 1796010000000): unfinished
     // runs may be of any day, and planning against every partition cost more than the read.
     return this.db.query(`SELECT * FROM runs_unfinished_up_to($1, $2::uuid)`, [contactId, runId]);
   }
@@ -234,11 +234,13 @@ export class RunsRepository {
    * delay was computed from (the job may fire a moment early on it).
    */
   async dueWaiting(runId: string, now: Date): Promise<RunRow | undefined> {
-    const [row] = await this.db.query(
-      `SELECT ${RUN_ROW} FROM runs r LEFT JOIN inbox_events e ON e.id = r.inbox_event_id AND ${sameDay('e.event_at', 'r.inbox_event_id')}
-        WHERE r.id = $1 AND ${sameDay('r.trigger_at', '$1')} AND r.status = 'waiting' AND r.waiting_until <= $3::timestamptz + ($2::int * interval '1 millisecond')`,
-      [runId, WAKE_TOLERANCE_MS, now],
-    );
+    // RunRow's columns, from a function with a cached plan (migration 1796010000000): the trigger's
+    // day is the run's own to know, so the planner saw every day of inbox_events at every wake.
+    const [row] = await this.db.query(`SELECT * FROM runs_due_waiting($1::uuid, $2::int, $3::timestamptz)`, [
+      runId,
+      WAKE_TOLERANCE_MS,
+      now,
+    ]);
     return row;
   }
 
