@@ -5,12 +5,8 @@ import { loadConfig } from '../src/runtime/config/load-config';
 import { DataSource } from 'typeorm';
 import { dropDatabase, ensureDatabase, runMigrations } from '../src/persistence/schema/migrate';
 import { dataSourceOptions } from '../src/persistence/schema/data-source';
-import { LedgerPartitionsRepository } from '../src/persistence/partitions/ledger-partitions.repository';
-import {
-  PARTITIONED_TABLES,
-  PARTITION_DAYS_AHEAD,
-  partitionsAhead,
-} from '../src/persistence/partitions/ledger-partitions';
+import { LedgerPartitionMaintenance } from '../src/persistence/partitions/ledger-partition-maintenance';
+import { PARTITION_DAYS_AHEAD } from '../src/persistence/partitions/ledger-partitions';
 
 export async function benchDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
   const u = new URL(loadConfig().databaseUrl);
@@ -35,14 +31,7 @@ async function addLedgerDays(url: string, days: number): Promise<void> {
   if (days <= PARTITION_DAYS_AHEAD + 1) return;
   const db = await new DataSource(dataSourceOptions(url, {}, 2)).initialize();
   try {
-    const partitions = new LedgerPartitionsRepository(db);
-    for (const t of PARTITIONED_TABLES)
-      await partitions.createDays(
-        t.table,
-        // Past the days the migrations made (and a legacy partition that may end tomorrow).
-        partitionsAhead(t.table, new Date(), days - 1).slice(PARTITION_DAYS_AHEAD + 1),
-        t.lockFirst,
-      );
+    await new LedgerPartitionMaintenance(db).createAhead(new Date(), days - 1);
   } finally {
     await db.destroy();
   }

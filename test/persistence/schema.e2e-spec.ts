@@ -20,20 +20,18 @@ describe('migrations and entities', () => {
   // Migration 1796010000000: planned as plain statements, these cost a plan over every daily
   // partition at every event; a function without the setting would quietly bring that back.
   it('keeps the event path look-ups on cached generic plans', async () => {
+    const lookUps = [
+      'contacts_settlement_state',
+      'runs_due_waiting',
+      'runs_endable_by_event',
+      'runs_recent_successes',
+      'runs_unfinished_up_to',
+    ];
     const rows: { name: string; config: string[] | null }[] = await ds.query(
-      `SELECT proname AS name, proconfig AS config FROM pg_proc
-        WHERE proname IN ('runs_endable_by_event', 'runs_unfinished_up_to', 'runs_due_waiting',
-                          'runs_recent_successes', 'contacts_settlement_state') ORDER BY 1`,
+      `SELECT proname AS name, proconfig AS config FROM pg_proc WHERE proname = ANY($1) ORDER BY 1`,
+      [lookUps],
     );
-    expect(rows).toEqual(
-      [
-        'contacts_settlement_state',
-        'runs_due_waiting',
-        'runs_endable_by_event',
-        'runs_recent_successes',
-        'runs_unfinished_up_to',
-      ].map((name) => ({ name, config: ['plan_cache_mode=force_generic_plan'] })),
-    );
+    expect(rows).toEqual(lookUps.map((name) => ({ name, config: ['plan_cache_mode=force_generic_plan'] })));
   });
 
   it('can all be reverted with down() and applied again', async () => {

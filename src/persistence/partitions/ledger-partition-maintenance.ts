@@ -3,6 +3,7 @@
 import type { DataSource } from 'typeorm';
 import {
   dailyPartition,
+  PARTITION_DAYS_AHEAD,
   PARTITIONED_TABLES,
   partitionsAhead,
   partitionsBefore,
@@ -50,12 +51,13 @@ export class LedgerPartitionMaintenance {
   }
 
   /**
-   * Today and the days ahead, for every partitioned table (at start and on each retention tick).
+   * Today and `ahead` days after it, for every partitioned table (at start and on each retention
+   * tick; a benchmark asks for a month, bench/bench-support.ts).
    * Returns the days the DEFAULT partition's rows kept from being created (health detail shows
    * those rows as `defaultRows`). Throws PartitionsBusyError, after trying every table, when some
    * days gave way to writers.
    */
-  async createAhead(now: Date): Promise<string[]> {
+  async createAhead(now: Date, ahead = PARTITION_DAYS_AHEAD): Promise<string[]> {
     const blocked: string[] = [];
     const busy: string[] = [];
     for (const t of this.tables) {
@@ -66,7 +68,7 @@ export class LedgerPartitionMaintenance {
           .filter((c) => c.from === null && c.upTo)
           .map((c) => c.upTo!.getTime()),
       );
-      const days = partitionsAhead(t.table, now).filter((d) => d.from.getTime() >= legacyEnd);
+      const days = partitionsAhead(t.table, now, ahead).filter((d) => d.from.getTime() >= legacyEnd);
       try {
         blocked.push(...(await this.partitions.createDays(t.table, days, t.lockFirst)));
       } catch (err) {

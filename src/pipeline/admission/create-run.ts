@@ -96,8 +96,10 @@ export async function createRun(tx: EntityManager, input: NewRun, settle?: Settl
   return { ...run, status: finalStatus, ...(settled ? { settled } : {}), ...(reason ? { reason } : {}) };
 }
 
-/** An event no rule matched: the evaluations of the rules that listened (all not matched). */
-/** Its payload (and previous contact state) are kept packed on its row: no run will read them in SQL. */
+/**
+ * An event no rule matched: the evaluations of the rules that listened (all not matched). Its
+ * payload (and previous contact state) are kept packed on its row: no run will read them in SQL.
+ */
 export interface UnmatchedEvent extends ToPack {
   inboxEventId: string;
   runs: NewRun[];
