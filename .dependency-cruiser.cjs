@@ -131,7 +131,7 @@ const forbidden = [
     severity: 'error',
     from: { path: '^src/', pathNot: '^src/pipeline/admission/' },
     to: {
-      path: '^src/pipeline/admission/(create-run|record-matched-events|settle-in-transaction)[.]ts$',
+      path: '^src/pipeline/admission/(create-run|record-matched-events(-at-once)?|settle-in-transaction)[.]ts$',
       dependencyTypesNot: ['type-only'],
     },
   },

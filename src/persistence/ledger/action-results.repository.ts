@@ -55,14 +55,40 @@ export interface NewActionRows {
   how: 'pending' | 'shadow' | readonly { reason: string; detail: string }[];
 }
 
+const SHADOW_SKIP = { reason: 'shadow_mode', detail: null };
+
+/** The JSON parameter of insertActionRowsSql for these runs; null when none has an action. */
+export function actionRowsParam(runs: readonly NewActionRows[]): string | null {
+  const rows = runs
+    .filter((r) => r.actions.length > 0)
+    .map(({ runId, triggerAt, actions, how }) => ({
+      runId,
+      triggerAt,
+      actions,
+      skips: how === 'pending' ? null : how === 'shadow' ? actions.map(() => SHADOW_SKIP) : how,
+    }));
+  return rows.length ? JSON.stringify(rows) : null;
+}
+
+/**
+ * The insert of action rows from `param` (actionRowsParam's JSON), with `where` over `r."runId"`:
+ * a statement that also writes the runs (MatchedEventWrites) keeps only the runs it inserted.
+ */
+export function insertActionRowsSql(param: string, where = ''): string {
+  return `INSERT INTO action_results (id, run_id, run_trigger_at, action_index, action, status, reason, error_message, finished_at)
+       SELECT ledger_uuid(r."triggerAt"), r."runId", r."triggerAt", (a.ordinality - 1)::int, a.value, CASE WHEN r.skips IS NULL THEN 'pending' ELSE 'skipped' END,
+              r.skips -> (a.ordinality - 1)::int ->> 'reason', r.skips -> (a.ordinality - 1)::int ->> 'detail',
+              CASE WHEN r.skips IS NOT NULL THEN now() END
+         FROM jsonb_to_recordset(${param}::jsonb) AS r("runId" uuid, "triggerAt" timestamptz, actions jsonb, skips jsonb)
+        CROSS JOIN LATERAL jsonb_array_elements(r.actions) WITH ORDINALITY AS a ${where}`;
+}
+
 export interface RuleContact {
   ruleId: string;
   contactId: string;
 }
 
 export const ruleContactKey = (p: RuleContact): string => `${p.ruleId}\u0000${p.contactId}`;
-
-const SHADOW_SKIP = { reason: 'shadow_mode', detail: null };
 
 // The durable marks (running, target, success) commit synchronously in one statement on a pool
 // whose default is asynchronous (src/persistence/schema/data-source.ts): set_config(..., true)
@@ -107,24 +133,8 @@ export class ActionResultsRepository {
 
   /** The action rows of several new runs (a batch of events), in one statement. */
   async insertForRuns(runs: readonly NewActionRows[]): Promise<void> {
-    const rows = runs
-      .filter((r) => r.actions.length > 0)
-      .map(({ runId, triggerAt, actions, how }) => ({
-        runId,
-        triggerAt,
-        actions,
-        skips: how === 'pending' ? null : how === 'shadow' ? actions.map(() => SHADOW_SKIP) : how,
-      }));
-    if (rows.length === 0) return;
-    await this.db.query(
-      `INSERT INTO action_results (id, run_id, run_trigger_at, action_index, action, status, reason, error_message, finished_at)
-       SELECT ledger_uuid(r."triggerAt"), r."runId", r."triggerAt", (a.ordinality - 1)::int, a.value, CASE WHEN r.skips IS NULL THEN 'pending' ELSE 'skipped' END,
-              r.skips -> (a.ordinality - 1)::int ->> 'reason', r.skips -> (a.ordinality - 1)::int ->> 'detail',
-              CASE WHEN r.skips IS NOT NULL THEN now() END
-         FROM jsonb_to_recordset($1::jsonb) AS r("runId" uuid, "triggerAt" timestamptz, actions jsonb, skips jsonb)
-        CROSS JOIN LATERAL jsonb_array_elements(r.actions) WITH ORDINALITY AS a`,
-      [JSON.stringify(rows)],
-    );
+    const rows = actionRowsParam(runs);
+    if (rows) await this.db.query(insertActionRowsSql('$1'), [rows]);
   }
 
   ofRun(runId: string): Promise<ActionRow[]> {

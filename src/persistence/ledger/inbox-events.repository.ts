@@ -56,6 +56,19 @@ const packedInstead = (column: 'payload' | 'previous_contact', into: string, pac
           ${column} = CASE WHEN ${pack} THEN NULL ELSE ${column} END`;
 };
 
+/**
+ * The claim of the events whose ids are in `ids` (a uuid[] parameter): pending → processed, with
+ * the decision of their rules that did not match from `decisions` (a jsonb parameter: id → decision
+ * or null) and, when given, more SET clauses (`also`). Rows are locked in id order; an event no
+ * longer pending is left as it is. Returns the ids claimed.
+ */
+export function claimSql(ids: string, decisions: string, also = ''): string {
+  return `UPDATE inbox_events SET status = 'processed', processed_at = now(),
+                unmatched = NULLIF((${decisions}::jsonb) -> id::text, 'null'::jsonb)${also ? `, ${also}` : ''}
+          WHERE id IN (SELECT unnest(${ids}::uuid[]) ORDER BY 1) AND ${sameDays('event_at', ids)} AND status = 'pending'
+      RETURNING id`;
+}
+
 /** Event keys of operator replays start with this: they skip the mirror and loop protection. */
 export const REPLAY_KEY_PREFIX = 'replay:';
 
@@ -163,10 +176,12 @@ export class InboxEventsRepository {
     const at = 'array_position($1::uuid[], id)';
     const rows: { id: string }[] = returnedRows(
       await this.db.query(
-        `UPDATE inbox_events SET status = 'processed', processed_at = now(), unmatched = NULLIF(($2::jsonb) -> id::text, 'null'::jsonb),
-                ${packedInstead('payload', 'payload_packed', `($3::bytea[])[${at}]`)},
-                ${packedInstead('previous_contact', 'previous_packed', `($4::bytea[])[${at}]`)}
-          WHERE id IN (SELECT unnest($1::uuid[]) ORDER BY 1) AND ${sameDays('event_at', '$1')} AND status = 'pending' RETURNING id`,
+        claimSql(
+          '$1',
+          '$2',
+          `${packedInstead('payload', 'payload_packed', `($3::bytea[])[${at}]`)},
+           ${packedInstead('previous_contact', 'previous_packed', `($4::bytea[])[${at}]`)}`,
+        ),
         [
           ids,
           JSON.stringify(Object.fromEntries(decisions)),

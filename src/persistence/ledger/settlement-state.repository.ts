@@ -1,7 +1,7 @@
 // The one read settlement at creation decides from (src/pipeline/admission/settle-in-transaction.ts),
 // over runs, contact_leases, contact_mirror and inbox_events: a statement spanning four tables, so it
-// has its own small read-only repository rather than a place in one table's. Called with the events
-// transaction's queryable.
+// has its own small read-only repository rather than a place in one table's. Called on the pool
+// before a batch's write (record-matched-events-at-once.ts), or in the events transaction.
 import type { Contact } from '@crm-rules/crm-contract';
 import type { Queryable } from '../sql/queryable';
 import type { InboxEventEntity } from './inbox-event.entity';
@@ -53,7 +53,7 @@ export interface SettlementStates {
 }
 
 export class SettlementStateRepository {
-  /** `db`: the events transaction the settlement runs in. */
+  /** `db`: the pool, or the events transaction the settlement runs in. */
   constructor(private readonly db: Queryable) {}
 
   /** The settlement read of one run, or of a batch's candidates: one statement either way. */

@@ -8,7 +8,13 @@ import type { EntityManager } from 'typeorm';
 import type { Queryable } from '../../persistence/sql/queryable';
 import type { TimingPlan } from '../../language/rules/gates/run-gates';
 import { ledgerId } from '../../persistence/partitions/ledger-id';
-import { ActionResultsRepository, ruleContactKey } from '../../persistence/ledger/action-results.repository';
+import {
+  ActionResultsRepository,
+  ruleContactKey,
+  type NewActionRows,
+  type RuleContact,
+} from '../../persistence/ledger/action-results.repository';
+import type { RunInsert } from '../../persistence/ledger/run-rows';
 import {
   createRun,
   unmatchedDecision,
@@ -84,49 +90,116 @@ export async function recordMatchedEvents(
   settle: BatchSettleHook,
 ): Promise<(PendingRun[] | null)[]> {
   // The rules that did not match leave no runs: the claim keeps their decision on the event's row.
-  const claimed = await new InboxEventsRepository(tx).claimUnmatched(
-    new Map(events.map((e) => [e.inboxEventId, decisionOf(e)])),
-  );
-  const runs = new RunsRepository(tx);
+  const claimed = await new InboxEventsRepository(tx).claimUnmatched(decisionsOf(events));
   // A second copy of an event in the same batch (two jobs of it) finds it claimed, as it would
   // behind the first copy's lock: nothing written for it.
   const mine = events.map((e, i) => claimed.has(e.inboxEventId) && firstIndexOf(events, e) === i);
-  const ofClaimed = events.filter((_, i) => mine[i]);
   // Batch order: the events in the order they were handed over, each event's runs in rule order.
-  const matched = ofClaimed.flatMap((e) => e.runs.filter((r) => r.evaluation.matched));
-  const admitted = await admitAll(tx, matched);
-  const settled = await settle(
-    tx,
-    admitted.map((a, i) => ({ run: matched[i], status: a.status, timing: timingOf(matched[i]) })),
+  const matched = events.filter((_, i) => mine[i]).flatMap(matchedRunsOf);
+  const held = await new ActionResultsRepository(tx).recentSuccesses(
+    loopPairs(matched),
+    OWN_WRITE_LOOP_WINDOW_MS,
   );
+  const admitted: Admission[] = [];
+  for (const run of matched) {
+    const id = ledgerId(run.triggerAt);
+    admitted.push(admitHeld(run, id, held) ?? { id, ...(await enrollmentAdmission(tx, run, id)) });
+  }
+  const settled = await settle(tx, admittedRuns(matched, admitted));
+  const { rows, actions } = writesOf(matched, admitted, settled);
+  const inserted = await new RunsRepository(tx).insertMany(rows);
+  // Action rows for the admitted runs actually written (a trigger seen before writes nothing).
+  await new ActionResultsRepository(tx).insertForRuns(actions.filter((a) => inserted.has(a.runId)));
+  for (const event of events.filter((_, i) => mine[i])) await markOutcome(tx, event);
+  return createdOf(events, mine, { matched, rows, inserted, settled });
+}
+
+/** Whether a run was admitted (id, status, and why not pending). */
+export interface Admission {
+  id: string;
+  status: RunStatus;
+  reason: string | null;
+}
+
+/** The matched runs of an event, in rule order. */
+export function matchedRunsOf(event: MatchedEvent): NewRun[] {
+  return event.runs.filter((r) => r.evaluation.matched);
+}
+
+/** The (rule, contact) pairs loop protection looks up for these runs, in ONE lookup. */
+export function loopPairs(matched: readonly NewRun[]): RuleContact[] {
+  return matched
+    .filter((run) => !run.paused && loopChecked(run))
+    .map((run) => ({ ruleId: run.rule.id, contactId: run.contactId }));
+}
+
+/**
+ * Admission of a matched run, as createRun makes it: paused first (no statement), then loop
+ * protection from the batch's one lookup (`held`: no run of the batch can add a succeeded action
+ * row, since settled and shadow rows are skips, so one lookup sees what per-run lookups would).
+ * Undefined for a run whose rule has an enrollment gate (once / cooldown / at-most): its claim is
+ * a statement of the events transaction, per run, in batch order.
+ */
+export function admitHeld(run: NewRun, id: string, held: ReadonlySet<string>): Admission | undefined {
+  if (run.paused) return { id, status: 'suppressed', reason: 'paused' };
+  if (loopChecked(run) && held.has(ruleContactKey({ ruleId: run.rule.id, contactId: run.contactId })))
+    return { id, ...OWN_WRITE_LOOP };
+  if (hasEnrollmentGate(run)) return undefined;
+  return { id, status: 'pending', reason: null };
+}
+
+/** What settlement decides for: each admitted run with its status and timing. */
+export function admittedRuns(matched: readonly NewRun[], admitted: readonly Admission[]): AdmittedRun[] {
+  return admitted.map((a, i) => ({ run: matched[i], status: a.status, timing: timingOf(matched[i]) }));
+}
+
+/** The run rows to insert and the action rows of those left to act (or settled, or shadow). */
+export function writesOf(
+  matched: readonly NewRun[],
+  admitted: readonly Admission[],
+  settled: readonly (SettledAction[] | undefined)[],
+): { rows: RunInsert[]; actions: NewActionRows[] } {
   const rows = admitted.map((a, i) => {
     const shadow = matched[i].evaluation.mode === 'shadow';
     const final: RunStatus = a.status === 'pending' && (shadow || settled[i]) ? 'succeeded' : a.status;
     return runInsert(matched[i], a.id, final, a.reason);
   });
-  const inserted = await runs.insertMany(rows);
-  // Action rows for the admitted runs actually written (a trigger seen before writes nothing).
-  await new ActionResultsRepository(tx).insertForRuns(
-    admitted.flatMap((a, i) =>
-      a.status === 'pending' && inserted.has(a.id)
-        ? [
-            {
-              runId: a.id,
-              triggerAt: matched[i].triggerAt,
-              actions: matched[i].evaluation.actions,
-              how: matched[i].evaluation.mode === 'shadow' ? ('shadow' as const) : (settled[i] ?? 'pending'),
-            },
-          ]
-        : [],
-    ),
+  const actions = admitted.flatMap((a, i): NewActionRows[] =>
+    a.status === 'pending'
+      ? [
+          {
+            runId: a.id,
+            triggerAt: matched[i].triggerAt,
+            actions: matched[i].evaluation.actions,
+            how: matched[i].evaluation.mode === 'shadow' ? 'shadow' : (settled[i] ?? 'pending'),
+          },
+        ]
+      : [],
   );
-  for (const event of ofClaimed) await markOutcome(tx, event);
-  const createdOf = new Map<NewRun, PendingRun>();
-  for (const run of ofClaimed.flatMap((e) => e.runs))
-    if (!run.evaluation.matched) createdOf.set(run, notMatched(run));
+  return { rows, actions };
+}
+
+/**
+ * `created[i]` for each event's runs (null for an event not written: not claimed, or a second
+ * copy): a run not inserted was seen before (suppressed); a rule that did not match has no run.
+ */
+export function createdOf(
+  events: readonly MatchedEvent[],
+  mine: readonly boolean[],
+  written: {
+    matched: readonly NewRun[];
+    rows: readonly RunInsert[];
+    inserted: ReadonlySet<string>;
+    settled: readonly (SettledAction[] | undefined)[];
+  },
+): (PendingRun[] | null)[] {
+  const { matched, rows, inserted, settled } = written;
+  const created = new Map<NewRun, PendingRun>();
+  for (const run of events.filter((_, i) => mine[i]).flatMap((e) => e.runs))
+    if (!run.evaluation.matched) created.set(run, notMatched(run));
   rows.forEach((row, i) => {
     const run = { id: row.id, contactId: row.contactId, priority: row.priority };
-    createdOf.set(
+    created.set(
       matched[i],
       !inserted.has(row.id)
         ? { ...run, status: 'suppressed' } // same trigger seen before
@@ -138,34 +211,12 @@ export async function recordMatchedEvents(
           },
     );
   });
-  return events.map((e, i) => (mine[i] ? e.runs.map((run) => createdOf.get(run)!) : null));
+  return events.map((e, i) => (mine[i] ? e.runs.map((run) => created.get(run)!) : null));
 }
 
-/**
- * Admission of each matched run, in batch order: paused first (no statement), then loop
- * protection for every checked pair in ONE lookup (no run of the batch can add a succeeded action
- * row: settled and shadow rows are skips, so one lookup sees what per-run lookups would), then
- * once / cooldown / at-most claims per run, as createRun makes them.
- */
-async function admitAll(
-  tx: EntityManager,
-  matched: readonly NewRun[],
-): Promise<{ id: string; status: RunStatus; reason: string | null }[]> {
-  const checked = matched.filter((run) => !run.paused && loopChecked(run));
-  const held = await new ActionResultsRepository(tx).recentSuccesses(
-    checked.map((run) => ({ ruleId: run.rule.id, contactId: run.contactId })),
-    OWN_WRITE_LOOP_WINDOW_MS,
-  );
-  const admitted: { id: string; status: RunStatus; reason: string | null }[] = [];
-  for (const run of matched) {
-    const id = ledgerId(run.triggerAt);
-    if (run.paused) admitted.push({ id, status: 'suppressed', reason: 'paused' });
-    else if (loopChecked(run) && held.has(ruleContactKey({ ruleId: run.rule.id, contactId: run.contactId })))
-      admitted.push({ id, ...OWN_WRITE_LOOP });
-    else if (hasEnrollmentGate(run)) admitted.push({ id, ...(await enrollmentAdmission(tx, run, id)) });
-    else admitted.push({ id, status: 'pending', reason: null });
-  }
-  return admitted;
+/** The claim's decisions: per event, that of its rules that did not match (null: all matched). */
+export function decisionsOf(events: readonly MatchedEvent[]): Map<string, UnmatchedDecision | null> {
+  return new Map(events.map((e) => [e.inboxEventId, decisionOf(e)]));
 }
 
 function firstIndexOf(events: readonly MatchedEvent[], event: MatchedEvent): number {

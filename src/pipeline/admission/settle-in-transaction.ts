@@ -66,28 +66,59 @@ function withTypes(skips: ActionSkip[] | undefined, shape: RunShape): SettledAct
 }
 
 /**
- * The hook recordMatchedEvents calls: every candidate's contact and payload in ONE read, then
- * the decision in batch order (settle-batch-order.ts: an earlier run of the contact left pending in
- * the batch holds the later ones back, as a run inserted earlier in the transaction would).
+ * What the settlement of these runs reads: the candidates' contacts and the events whose payload
+ * their templated values need; null when no run is a candidate (nothing to read).
  */
-export function settleBatchInTransaction(directory: CrmDirectory): BatchSettleHook {
-  return async (tx: Queryable, admitted: readonly AdmittedRun[]) => {
+export function settlementReadOf(
+  admitted: readonly AdmittedRun[],
+): { contactIds: string[]; eventIds: string[] } | null {
+  const shapes = admitted.map((a) => shapeOf(a.run, a.status, a.timing));
+  const candidates = admitted.flatMap((a, i) => (settleExclusion(shapes[i]) ? [] : [i]));
+  if (candidates.length === 0) return null;
+  return {
+    contactIds: candidates.map((i) => admitted[i].run.contactId),
+    eventIds: candidates.flatMap((i) => payloadEventOf(admitted[i].run, shapes[i]) ?? []),
+  };
+}
+
+/**
+ * The decision in batch order (settle-batch-order.ts: an earlier run of the contact left pending
+ * in the batch holds the later ones back, as a run inserted earlier in the transaction would),
+ * from a read of settlementReadOf's contacts and events (or of more: a read made for runs
+ * admitted later as suppressed sees the same for the rest). Undefined `states`: nothing was read.
+ */
+export function settleFromStates(directory: CrmDirectory) {
+  return async (
+    admitted: readonly AdmittedRun[],
+    states: SettlementStates | undefined,
+  ): Promise<(SettledAction[] | undefined)[]> => {
     const shapes = admitted.map((a) => shapeOf(a.run, a.status, a.timing));
-    const candidate = shapes.map((shape) => !settleExclusion(shape));
-    const states = candidate.includes(true)
-      ? await new SettlementStateRepository(tx).read(
-          admitted.filter((_, i) => candidate[i]).map((a) => a.run.contactId),
-          admitted.flatMap((a, i) => (candidate[i] ? (payloadEventOf(a.run, shapes[i]) ?? []) : [])),
-        )
-      : undefined;
     const runs: BatchRun[] = await Promise.all(
       admitted.map(async ({ run }, i) => ({
         contactId: run.contactId,
         shape: shapes[i],
-        read: states && candidate[i] ? await batchReadOf(directory, run, shapes[i], states) : undefined,
+        read:
+          states && !settleExclusion(shapes[i])
+            ? await batchReadOf(directory, run, shapes[i], states)
+            : undefined,
       })),
     );
     return settleInBatchOrder(runs).map((skips, i) => withTypes(skips, shapes[i]));
+  };
+}
+
+/**
+ * The hook recordMatchedEvents calls: every candidate's contact and payload in ONE read, in the
+ * events transaction, then the decision (settleFromStates).
+ */
+export function settleBatchInTransaction(directory: CrmDirectory): BatchSettleHook {
+  const decide = settleFromStates(directory);
+  return async (tx: Queryable, admitted: readonly AdmittedRun[]) => {
+    const read = settlementReadOf(admitted);
+    const states = read
+      ? await new SettlementStateRepository(tx).read(read.contactIds, read.eventIds)
+      : undefined;
+    return decide(admitted, states);
   };
 }
 

@@ -5,8 +5,10 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
   settleBatchInTransaction,
+  settleFromStates,
   settleInTransaction,
 } from '../../../src/pipeline/admission/settle-in-transaction';
+import { recordMatchedEventsAtOnce } from '../../../src/pipeline/admission/record-matched-events-at-once';
 import type { CrmDirectory } from '../../../src/outbound/crm-gateway/crm-directory.service';
 import type { NewRun, PendingRun } from '../../../src/pipeline/admission/create-run';
 import {
@@ -184,6 +186,15 @@ export function matchedEventsFixture(ds: DataSource) {
     );
   }
 
+  /** The path of two round trips: the reads side by side, then one statement, on the pool. */
+  function atOnce(events: MatchedEvent[], statements: string[] = []) {
+    const db = {
+      query: (sql: string, params?: unknown[]) => (statements.push(sql), ds.query(sql, params)),
+      transaction: ds.transaction.bind(ds),
+    } as unknown as DataSource;
+    return recordMatchedEventsAtOnce(db, events, settleFromStates(directory));
+  }
+
   /** Before a world's events: a recent success of r-write on c3 (loop protection), a busy c8. */
   async function seed(world: string): Promise<void> {
     const [seedEvent] = await eventsOf(world, [{ contact: 'seed', runs: [] }]);
@@ -201,5 +212,5 @@ export function matchedEventsFixture(ds: DataSource) {
     );
   }
 
-  return { eventsOf, ledgerOf, perEvent, batched, seed };
+  return { eventsOf, ledgerOf, perEvent, batched, atOnce, seed };
 }

@@ -1,0 +1,80 @@
+// The ledger write of a batch of matched events in two round trips instead of a transaction of
+// seven (BEGIN, claim, loop lookup, settlement read, runs, action rows, COMMIT): the two reads side
+// by side, then ONE statement that claims, inserts the runs and their action rows
+// (MatchedEventWrites). It writes the same rows as recordMatchedEvents, which stays the path of a
+// batch this one does not take: a rule with an enrollment gate (its claims are statements of a
+// transaction, per run, in order) or an outcome to note (one more statement).
+import type { Transactional } from '../../persistence/sql/queryable';
+import { ledgerId } from '../../persistence/partitions/ledger-id';
+import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
+import { MatchedEventWrites } from '../../persistence/ledger/matched-event-writes.repository';
+import {
+  SettlementStateRepository,
+  type SettlementStates,
+} from '../../persistence/ledger/settlement-state.repository';
+import { OWN_WRITE_LOOP_WINDOW_MS } from './loop-brake';
+import { hasEnrollmentGate, type PendingRun, type SettledAction } from './create-run';
+import {
+  admitHeld,
+  admittedRuns,
+  createdOf,
+  decisionsOf,
+  loopPairs,
+  matchedRunsOf,
+  writesOf,
+  type Admission,
+  type AdmittedRun,
+  type MatchedEvent,
+} from './record-matched-events';
+import { settlementReadOf } from './settle-in-transaction';
+
+/** The settlement's decision from its read (settle-in-transaction.ts settleFromStates). */
+export type SettleFromStates = (
+  admitted: readonly AdmittedRun[],
+  states: SettlementStates | undefined,
+) => Promise<(SettledAction[] | undefined)[]>;
+
+/** Whether recordMatchedEventsAtOnce takes this batch (else: recordMatchedEvents in a transaction). */
+export function writableAtOnce(events: readonly MatchedEvent[]): boolean {
+  return events.every(
+    (e) => !e.outcome && !e.note && !e.runs.some((r) => r.evaluation.matched && hasEnrollmentGate(r)),
+  );
+}
+
+/**
+ * `db`: the pool (each read and the write commit by themselves). Returns `created[i]` for
+ * `events[i].runs`, null for an event not written (claimed by another job, or a second copy).
+ *
+ * The reads come before the claim instead of after it, each its own snapshot under READ COMMITTED
+ * as in the transaction: what a concurrent transaction commits between a read and the write is
+ * ordered after this batch either way (settlement-state.repository.ts says why that is sound).
+ * They are made for every first copy of an event; one another job claims first writes nothing.
+ */
+export async function recordMatchedEventsAtOnce(
+  db: Transactional,
+  events: readonly MatchedEvent[],
+  settle: SettleFromStates,
+): Promise<(PendingRun[] | null)[]> {
+  const first = events.map((e, i) => events.findIndex((o) => o.inboxEventId === e.inboxEventId) === i);
+  // Batch order: the events in the order they were handed over, each event's runs in rule order.
+  const matched = events.filter((_, i) => first[i]).flatMap(matchedRunsOf);
+  const ids = matched.map((run) => ledgerId(run.triggerAt));
+  // What settlement reads if every run is admitted: a run loop protection holds back only reads
+  // its contact for nothing.
+  const read = settlementReadOf(
+    admittedRuns(
+      matched,
+      matched.map((run, i) => admitHeld(run, ids[i], new Set()) as Admission),
+    ),
+  );
+  const [held, states] = await Promise.all([
+    new ActionResultsRepository(db).recentSuccesses(loopPairs(matched), OWN_WRITE_LOOP_WINDOW_MS),
+    read ? new SettlementStateRepository(db).read(read.contactIds, read.eventIds) : undefined,
+  ]);
+  const admitted = matched.map((run, i) => admitHeld(run, ids[i], held) as Admission);
+  const settled = await settle(admittedRuns(matched, admitted), states);
+  const { rows, actions } = writesOf(matched, admitted, settled);
+  const { claimed, inserted } = await new MatchedEventWrites(db).write(decisionsOf(events), rows, actions);
+  const mine = events.map((e, i) => first[i] && claimed.has(e.inboxEventId));
+  return createdOf(events, mine, { matched, rows, inserted, settled });
+}

@@ -1,0 +1,174 @@
+// Events with matched runs recorded in two round trips (recordMatchedEventsAtOnce: the reads side
+// by side, then one statement that claims, inserts runs and action rows) against the per-event
+// path, on a real database: the same rows, three statements for any batch, nothing written twice,
+// and the batches it leaves to the transaction (enrollment gates, an outcome to note).
+import { createTestDb, type TestDb } from '../../support/test-db';
+import { writableAtOnce } from '../../../src/pipeline/admission/record-matched-events-at-once';
+import { MatchedEventsRecorder } from '../../../src/pipeline/admission/matched-events-recorder';
+import {
+  directory,
+  matchedEventsFixture,
+  NO_OP,
+  ONCE,
+  QUIET,
+  statusesOf,
+  WINDOWED,
+  WRITE,
+  type EventSpec,
+} from './matched-events-fixture';
+
+jest.setTimeout(60_000);
+
+let db: TestDb;
+let fixture: ReturnType<typeof matchedEventsFixture>;
+beforeAll(async () => {
+  db = await createTestDb();
+  fixture = matchedEventsFixture(db.dataSource);
+});
+afterAll(() => db.drop());
+
+/** matched-events.e2e-spec.ts' scenario without what the transaction keeps (once, an outcome). */
+const SCENARIO: EventSpec[] = [
+  { contact: 'c1', runs: [{ rule: NO_OP }, { rule: QUIET, matched: false }] },
+  { contact: 'c2', runs: [{ rule: WRITE }, { rule: NO_OP }] },
+  { contact: 'c2', runs: [{ rule: NO_OP }] },
+  { contact: 'c3', runs: [{ rule: WRITE }] },
+  { contact: 'c3', runs: [{ rule: WRITE, replay: true }, { rule: NO_OP }] },
+  { contact: 'c5', runs: [{ rule: NO_OP, shadow: true }, { rule: WRITE, paused: true }, { rule: NO_OP }] },
+  { contact: 'c6', runs: [{ rule: WINDOWED }, { rule: QUIET, matched: false }] },
+  { contact: 'c7', runs: [{ rule: NO_OP }], claimedBefore: true },
+  { contact: 'c8', runs: [{ rule: NO_OP }] },
+];
+
+describe('recording events with matched runs at once (two round trips)', () => {
+  const { eventsOf, ledgerOf, perEvent, atOnce, seed } = {
+    eventsOf: (...a: Parameters<typeof fixture.eventsOf>) => fixture.eventsOf(...a),
+    ledgerOf: (...a: Parameters<typeof fixture.ledgerOf>) => fixture.ledgerOf(...a),
+    perEvent: (...a: Parameters<typeof fixture.perEvent>) => fixture.perEvent(...a),
+    atOnce: (...a: Parameters<typeof fixture.atOnce>) => fixture.atOnce(...a),
+    seed: (...a: Parameters<typeof fixture.seed>) => fixture.seed(...a),
+  };
+
+  it('writes exactly what the per-event path writes, in three statements', async () => {
+    await seed('one');
+    await seed('all');
+    const one = await eventsOf('one', SCENARIO);
+    const all = await eventsOf('all', SCENARIO);
+    expect(writableAtOnce(all)).toBe(true);
+    const perEventResults = await perEvent(one);
+    const statements: string[] = [];
+    const results = await atOnce(all, statements);
+    expect(statusesOf(results)).toEqual(statusesOf(perEventResults));
+    results.forEach((created, i) =>
+      created?.forEach((run, k) => expect(run.contactId).toBe(all[i].runs[k].contactId)),
+    );
+    expect(await ledgerOf('all', all)).toEqual(await ledgerOf('one', one));
+    // Spot checks: a settled no-op, a write left pending with the no-op behind it, the loop brake,
+    // an event another job claimed (nothing), a contact busy in the database (its no-op waits).
+    const statuses = statusesOf(results);
+    expect(statuses[0]).toEqual([
+      ['succeeded', ['no_change']],
+      ['not_matched', null],
+    ]);
+    expect(statuses[1]).toEqual([
+      ['pending', null],
+      ['pending', null],
+    ]);
+    expect(statuses[3]).toEqual([['suppressed', null]]);
+    expect(statuses[7]).toBeNull();
+    expect(statuses[8]).toEqual([['pending', null]]);
+    // Loop lookup and settlement read (side by side), then the write.
+    expect(statements).toHaveLength(3);
+  });
+
+  it('records a batch of guarded no-ops in three statements, as the per-event path would', async () => {
+    const specs: EventSpec[] = Array.from({ length: 10 }, (_, i) => ({
+      contact: `g${i}`,
+      runs: [{ rule: NO_OP }],
+    }));
+    const one = await eventsOf('gone', specs);
+    const all = await eventsOf('gall', specs);
+    const statements: string[] = [];
+    const perEventResults = await perEvent(one);
+    const results = await atOnce(all, statements);
+    expect(statusesOf(results)).toEqual(specs.map(() => [['succeeded', ['no_change']]]));
+    expect(statusesOf(results)).toEqual(statusesOf(perEventResults));
+    expect(await ledgerOf('gall', all)).toEqual(await ledgerOf('gone', one));
+    expect(statements).toHaveLength(3);
+  });
+
+  it("holds a contact's second no-op behind its pending write; settles it behind a settled one", async () => {
+    const behindWrite = await eventsOf('two', [
+      { contact: 'x', runs: [{ rule: WRITE }] },
+      { contact: 'x', runs: [{ rule: NO_OP }] },
+    ]);
+    expect(statusesOf(await atOnce(behindWrite))).toEqual([[['pending', null]], [['pending', null]]]);
+    const behindNoOp = await eventsOf('two', [
+      { contact: 'y', runs: [{ rule: NO_OP }] },
+      { contact: 'y', runs: [{ rule: NO_OP }] },
+    ]);
+    expect(statusesOf(await atOnce(behindNoOp))).toEqual([
+      [['succeeded', ['no_change']]],
+      [['succeeded', ['no_change']]],
+    ]);
+  });
+
+  it('writes a second copy of an event in the batch once', async () => {
+    const [event] = await eventsOf('copy', [{ contact: 'z', runs: [{ rule: WRITE }] }]);
+    const results = await atOnce([event, event]);
+    expect(statusesOf(results)).toEqual([[['pending', null]], null]);
+    const ledger = await ledgerOf('copy', [event]);
+    expect(ledger.runs).toHaveLength(1);
+  });
+
+  it('writes nothing new for a repeated batch: not claimed, or (pending again) every run suppressed', async () => {
+    const events = await eventsOf(
+      'again',
+      SCENARIO.filter((e) => !e.claimedBefore),
+    );
+    await atOnce(events);
+    const before = await ledgerOf('again', events);
+    expect(await atOnce(events)).toEqual(events.map(() => null));
+    await db.dataSource.query(`UPDATE inbox_events SET status = 'pending' WHERE id = ANY($1)`, [
+      events.map((e) => e.inboxEventId),
+    ]);
+    const again = await atOnce(events);
+    expect(again.map((created) => created?.map((run) => run.status))).toEqual(
+      events.map((e) => e.runs.map((r) => (r.evaluation.matched ? 'suppressed' : 'not_matched'))),
+    );
+    expect((await ledgerOf('again', events)).runs).toEqual(before.runs);
+  });
+
+  it('writes nothing at all when Postgres refuses one run: the statement is all or nothing', async () => {
+    const events = await eventsOf('refused', [
+      { contact: 'c1', runs: [{ rule: NO_OP }] },
+      { contact: 'c2', runs: [{ rule: WRITE }] },
+    ]);
+    events[1].runs[0] = { ...events[1].runs[0], ruleSetVersion: null as unknown as string };
+    await expect(atOnce(events)).rejects.toThrow(/rule_set_version/);
+    const ledger = await ledgerOf('refused', events);
+    expect(ledger.inbox.map((e: { status: string }) => e.status)).toEqual(['pending', 'pending']);
+    expect(ledger.runs).toEqual([]);
+  });
+
+  it('leaves enrollment gates and outcomes to the transaction; the recorder writes both kinds', async () => {
+    const gated = await eventsOf('gated', [{ contact: 'o', runs: [{ rule: ONCE }] }]);
+    const noted = await eventsOf('noted', [
+      { contact: 'n', runs: [{ rule: WRITE }], outcome: 'mirror_skipped' },
+    ]);
+    expect(writableAtOnce(gated)).toBe(false);
+    expect(writableAtOnce(noted)).toBe(false);
+    const plain = await eventsOf('plain', [{ contact: 'p', runs: [{ rule: NO_OP }] }]);
+    const recorder = new MatchedEventsRecorder(db.dataSource, directory);
+    const [g, n, p] = await Promise.all([...gated, ...noted, ...plain].map((e) => recorder.record(e)));
+    expect([g, n, p].map((created) => created?.map((run) => run.status))).toEqual([
+      ['pending'],
+      ['pending'],
+      ['succeeded'],
+    ]);
+    const [{ outcome }] = await db.dataSource.query(`SELECT outcome FROM inbox_events WHERE id = $1`, [
+      noted[0].inboxEventId,
+    ]);
+    expect(outcome).toBe('mirror_skipped');
+  });
+});
