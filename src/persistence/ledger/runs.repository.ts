@@ -136,10 +136,15 @@ export class RunsRepository {
     );
   }
 
-  async markStatus(runId: string, status: RunStatus): Promise<void> {
+  /**
+   * pending → running as the runner starts it (running stays running). A run finished meanwhile is
+   * left as it is: the runner may mark a run it has not yet found unfinished (action-runner.service.ts).
+   */
+  async markRunning(runId: string): Promise<void> {
     await this.db.query(
-      `UPDATE runs SET status = $2, updated_at = now() WHERE id = $1 AND ${sameDay('trigger_at', '$1')}`,
-      [runId, status],
+      `UPDATE runs SET status = 'running', updated_at = now()
+        WHERE id = $1 AND ${sameDay('trigger_at', '$1')} AND status IN ('pending', 'running')`,
+      [runId],
     );
   }
 

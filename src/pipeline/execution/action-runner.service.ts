@@ -33,6 +33,7 @@ import {
 } from './run-repositories';
 import { settleAfterRunning, settleUnclear } from './unclear-outcome';
 import { withContactLease, type HeldLease } from './contact-lease';
+import { startRun, type MirrorRead, type RunStart } from './run-start';
 import { OutboundRequests } from '../../outbound/egress/outbound-requests.service';
 import { outboundFor, savedSteps, type SavedSteps } from './http-request-action';
 import { noteCrmAnswers } from '../../outbound/crm-gateway/crm-answers';
@@ -64,6 +65,7 @@ const contactFacts = (contact: Contact) => contact as unknown as Record<string, 
 @Injectable()
 export class ActionRunnerService {
   private readonly logger = new Logger(ActionRunnerService.name);
+  private readonly readMirror: MirrorRead = (contactId, db) => this.mirror.find(contactId, db);
 
   constructor(
     private readonly dataSource: DataSource,
@@ -96,8 +98,15 @@ export class ActionRunnerService {
       const ledger = this.ledgerWhile(lease);
       // A job that wakes a waiting run: resume it (or cancel it) before working the contact's runs.
       if (!justCreated) await this.timing.wake(ledger, runId);
-      for (const run of await ledger.runs.unfinishedUpTo(contactId, runId)) {
-        await this.executeRun(ledger, run, finalAttempt && run.id === runId);
+      // A run created a moment ago is most often its contact's only unfinished one: its start is
+      // read beside the look-up (one round trip, not two), and used only if it is first in line.
+      const [unfinished, early] = await Promise.all([
+        ledger.runs.unfinishedUpTo(contactId, runId),
+        justCreated ? startRun(ledger, this.readMirror, { id: runId, contactId }) : undefined,
+      ]);
+      for (const run of unfinished) {
+        const started = run.id === runId && unfinished.length === 1 ? early : undefined;
+        await this.executeRun(ledger, run, finalAttempt && run.id === runId, started);
       }
     });
     if (!outcome.acquired)
@@ -110,14 +119,14 @@ export class ActionRunnerService {
     return { conn, runs: this.runs.in(conn), actions: this.actionResults.in(conn) };
   }
 
-  private async executeRun(ledger: Ledger, run: RunRow, finalAttempt: boolean): Promise<void> {
-    // Side by side (one round trip, not three); the mirror's copy goes unused when the contact is
-    // read afresh. A lost lease fails each as a rejection (fenced), which Promise.all handles.
-    const [, actions, mirrored] = await Promise.all([
-      ledger.runs.markStatus(run.id, 'running'),
-      ledger.actions.ofRun(run.id),
-      this.mirror.find(run.contact_id, ledger.conn),
-    ]);
+  private async executeRun(
+    ledger: Ledger,
+    run: RunRow,
+    finalAttempt: boolean,
+    started?: RunStart,
+  ): Promise<void> {
+    const { actions, mirrored } =
+      started ?? (await startRun(ledger, this.readMirror, { id: run.id, contactId: run.contact_id }));
     // A row left `running` means a crash mid-call: read the contact again so guards see the write
     // if it happened (no_change), instead of repeating it.
     const contact = needsFreshRead(actions.map((a) => a.status))
