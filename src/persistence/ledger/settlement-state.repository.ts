@@ -6,6 +6,7 @@ import type { Contact } from '@crm-rules/crm-contract';
 import type { Queryable } from '../sql/queryable';
 import type { InboxEventEntity } from './inbox-event.entity';
 import type { RunRow } from './run-rows';
+import { ruleContactKey, type RuleContact } from './action-results.repository';
 
 /**
  * One statement over runs, contact_leases, contact_mirror (and, for templated values, the event's
@@ -30,9 +31,21 @@ import type { RunRow } from './run-rows';
 // runs may be of any day, and planning against every daily partition cost more than the read.
 const SETTLEMENT_STATE_SQL = `SELECT * FROM contacts_settlement_state($1::text[], $2::uuid[])`;
 
+/**
+ * Loop protection's lookup (ActionResultsRepository.recentSuccesses' function) and the settlement
+ * read in one statement: what a batch written at once reads before its write, one round trip and
+ * one connection. The pairs held back come as rows of kind `held` (id: the rule, contact: the contact).
+ */
+const WITH_RECENT_SUCCESSES_SQL = `SELECT 'held'::text AS kind, h.rule_id AS id, h.contact_id AS contact,
+         NULL::boolean AS quiet, NULL::jsonb AS mirrored, NULL::jsonb AS event_payload
+    FROM runs_recent_successes($1::text[], $2::text[], $3::bigint) h
+  UNION ALL
+  SELECT s.kind, s.id, NULL, s.quiet, s.mirrored, s.event_payload
+    FROM contacts_settlement_state($4::text[], $5::uuid[]) s`;
+
 /** The statement's rows: one per contact, one per event; the columns of the other kind are null. */
 interface SettlementStateRow {
-  kind: 'contact' | 'event';
+  kind: 'contact' | 'event' | 'held';
   /** The contact's id, or the event's (as text). */
   id: string;
   /** Computed: no unfinished run of the contact and no live lease on it. */
@@ -44,6 +57,8 @@ interface SettlementStateRow {
   mirrored: Contact | null;
   /** inbox_events.payload of the event. */
   event_payload: InboxEventEntity['payload'] | null;
+  /** Of a `held` row (the rule is its id). */
+  contact?: string;
 }
 
 /** Per contact: whether it is quiet (no unfinished run, no lease) and its mirror row; per event: its payload. */
@@ -58,15 +73,42 @@ export class SettlementStateRepository {
 
   /** The settlement read of one run, or of a batch's candidates: one statement either way. */
   async read(contactIds: readonly string[], inboxEventIds: readonly string[]): Promise<SettlementStates> {
-    const rows: SettlementStateRow[] = await this.db.query(SETTLEMENT_STATE_SQL, [
+    return statesOf(
+      await this.db.query(SETTLEMENT_STATE_SQL, [[...new Set(contactIds)], [...new Set(inboxEventIds)]]),
+    );
+  }
+
+  /**
+   * The same read (none for empty lists) with loop protection's: the (rule, contact) pairs whose
+   * own write succeeded within `windowMs`, as ruleContactKey keys.
+   */
+  async readWithRecentSuccesses(
+    pairs: readonly RuleContact[],
+    windowMs: number,
+    contactIds: readonly string[],
+    inboxEventIds: readonly string[],
+  ): Promise<{ held: Set<string>; states: SettlementStates }> {
+    const rows: SettlementStateRow[] = await this.db.query(WITH_RECENT_SUCCESSES_SQL, [
+      pairs.map((p) => p.ruleId),
+      pairs.map((p) => p.contactId),
+      windowMs,
       [...new Set(contactIds)],
       [...new Set(inboxEventIds)],
     ]);
-    const states: SettlementStates = { contacts: new Map(), payloads: new Map() };
-    for (const row of rows) {
-      if (row.kind === 'event') states.payloads.set(row.id, row.event_payload);
-      else states.contacts.set(row.id, { quiet: row.quiet === true, mirrored: row.mirrored });
-    }
-    return states;
+    const held = new Set(
+      rows
+        .filter((r) => r.kind === 'held')
+        .map((r) => ruleContactKey({ ruleId: r.id, contactId: r.contact! })),
+    );
+    return { held, states: statesOf(rows.filter((r) => r.kind !== 'held')) };
   }
+}
+
+function statesOf(rows: readonly SettlementStateRow[]): SettlementStates {
+  const states: SettlementStates = { contacts: new Map(), payloads: new Map() };
+  for (const row of rows) {
+    if (row.kind === 'event') states.payloads.set(row.id, row.event_payload);
+    else states.contacts.set(row.id, { quiet: row.quiet === true, mirrored: row.mirrored });
+  }
+  return states;
 }

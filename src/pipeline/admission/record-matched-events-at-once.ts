@@ -1,12 +1,11 @@
 // The ledger write of a batch of matched events in two round trips instead of a transaction of
-// seven (BEGIN, claim, loop lookup, settlement read, runs, action rows, COMMIT): the two reads side
-// by side, then ONE statement that claims, inserts the runs and their action rows
+// seven (BEGIN, claim, loop lookup, settlement read, runs, action rows, COMMIT): ONE statement that
+// reads what loop protection and settlement need, then ONE statement that claims, inserts the runs and their action rows
 // (MatchedEventWrites). It writes the same rows as recordMatchedEvents, which stays the path of a
 // batch this one does not take: a rule with an enrollment gate (its claims are statements of a
 // transaction, per run, in order) or an outcome to note (one more statement).
-import type { Transactional } from '../../persistence/sql/queryable';
+import type { Queryable } from '../../persistence/sql/queryable';
 import { ledgerId } from '../../persistence/partitions/ledger-id';
-import { ActionResultsRepository } from '../../persistence/ledger/action-results.repository';
 import { MatchedEventWrites } from '../../persistence/ledger/matched-event-writes.repository';
 import {
   SettlementStateRepository,
@@ -51,7 +50,7 @@ export function writableAtOnce(events: readonly MatchedEvent[]): boolean {
  * They are made for every first copy of an event; one another job claims first writes nothing.
  */
 export async function recordMatchedEventsAtOnce(
-  db: Transactional,
+  db: Queryable,
   events: readonly MatchedEvent[],
   settle: SettleFromStates,
 ): Promise<(PendingRun[] | null)[]> {
@@ -67,12 +66,14 @@ export async function recordMatchedEventsAtOnce(
       matched.map((run, i) => admitHeld(run, ids[i], new Set()) as Admission),
     ),
   );
-  const [held, states] = await Promise.all([
-    new ActionResultsRepository(db).recentSuccesses(loopPairs(matched), OWN_WRITE_LOOP_WINDOW_MS),
-    read ? new SettlementStateRepository(db).read(read.contactIds, read.eventIds) : undefined,
-  ]);
+  const { held, states } = await new SettlementStateRepository(db).readWithRecentSuccesses(
+    loopPairs(matched),
+    OWN_WRITE_LOOP_WINDOW_MS,
+    read?.contactIds ?? [],
+    read?.eventIds ?? [],
+  );
   const admitted = matched.map((run, i) => admitHeld(run, ids[i], held) as Admission);
-  const settled = await settle(admittedRuns(matched, admitted), states);
+  const settled = await settle(admittedRuns(matched, admitted), read ? states : undefined);
   const { rows, actions } = writesOf(matched, admitted, settled);
   const { claimed, inserted } = await new MatchedEventWrites(db).write(decisionsOf(events), rows, actions);
   const mine = events.map((e, i) => first[i] && claimed.has(e.inboxEventId));

@@ -1,6 +1,6 @@
-// Events with matched runs recorded in two round trips (recordMatchedEventsAtOnce: the reads side
-// by side, then one statement that claims, inserts runs and action rows) against the per-event
-// path, on a real database: the same rows, three statements for any batch, nothing written twice,
+// Events with matched runs recorded in two round trips (recordMatchedEventsAtOnce: one read for
+// loop protection and settlement, then one statement that claims, inserts runs and action rows)
+// against the per-event path, on a real database: the same rows, two statements for any batch, nothing written twice,
 // and the batches it leaves to the transaction (enrollment gates, an outcome to note).
 import { createTestDb, type TestDb } from '../../support/test-db';
 import { writableAtOnce } from '../../../src/pipeline/admission/record-matched-events-at-once';
@@ -49,7 +49,7 @@ describe('recording events with matched runs at once (two round trips)', () => {
     seed: (...a: Parameters<typeof fixture.seed>) => fixture.seed(...a),
   };
 
-  it('writes exactly what the per-event path writes, in three statements', async () => {
+  it('writes exactly what the per-event path writes, in two statements', async () => {
     await seed('one');
     await seed('all');
     const one = await eventsOf('one', SCENARIO);
@@ -77,11 +77,11 @@ describe('recording events with matched runs at once (two round trips)', () => {
     expect(statuses[3]).toEqual([['suppressed', null]]);
     expect(statuses[7]).toBeNull();
     expect(statuses[8]).toEqual([['pending', null]]);
-    // Loop lookup and settlement read (side by side), then the write.
-    expect(statements).toHaveLength(3);
+    // Loop lookup with the settlement read, then the write.
+    expect(statements).toHaveLength(2);
   });
 
-  it('records a batch of guarded no-ops in three statements, as the per-event path would', async () => {
+  it('records a batch of guarded no-ops in two statements, as the per-event path would', async () => {
     const specs: EventSpec[] = Array.from({ length: 10 }, (_, i) => ({
       contact: `g${i}`,
       runs: [{ rule: NO_OP }],
@@ -94,7 +94,7 @@ describe('recording events with matched runs at once (two round trips)', () => {
     expect(statusesOf(results)).toEqual(specs.map(() => [['succeeded', ['no_change']]]));
     expect(statusesOf(results)).toEqual(statusesOf(perEventResults));
     expect(await ledgerOf('gall', all)).toEqual(await ledgerOf('gone', one));
-    expect(statements).toHaveLength(3);
+    expect(statements).toHaveLength(2);
   });
 
   it("holds a contact's second no-op behind its pending write; settles it behind a settled one", async () => {

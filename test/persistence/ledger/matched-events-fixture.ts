@@ -186,7 +186,7 @@ export function matchedEventsFixture(ds: DataSource) {
     );
   }
 
-  /** The path of two round trips: the reads side by side, then one statement, on the pool. */
+  /** The path of two round trips on the pool: one read, then one statement that writes. */
   function atOnce(events: MatchedEvent[], statements: string[] = []) {
     const db = {
       query: (sql: string, params?: unknown[]) => (statements.push(sql), ds.query(sql, params)),
