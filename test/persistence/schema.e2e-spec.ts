@@ -17,13 +17,11 @@ describe('migrations and entities', () => {
     expect(log.upQueries.map((q) => q.query)).toEqual([]);
   });
 
-  // Migrations 1796010000000 and 1796020000000: planned as plain statements, these cost a plan
-  // (over every daily partition, for the look-ups) at every event or batch; a function without
-  // the setting would quietly bring that back.
-  it("keeps the event path's functions on cached generic plans", async () => {
+  // Migration 1796010000000: planned as plain statements, these cost a plan over every daily
+  // partition at every event; a function without the setting would quietly bring that back.
+  it('keeps the event path look-ups on cached generic plans', async () => {
     const lookUps = [
       'contacts_settlement_state',
-      'ledger_write_matched_events',
       'runs_due_waiting',
       'runs_endable_by_event',
       'runs_recent_successes',

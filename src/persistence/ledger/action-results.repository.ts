@@ -71,16 +71,16 @@ export function actionRowsParam(runs: readonly NewActionRows[]): string | null {
 }
 
 /**
- * The insert of action rows from `param` (actionRowsParam's JSON). A copy of it writes a batch of
- * matched events at once (migration 1796020000000-MatchedEventsWrittenAtOnce).
+ * The insert of action rows from `param` (actionRowsParam's JSON), with `where` over `r."runId"`:
+ * a statement that also writes the runs (MatchedEventWrites) keeps only the runs it inserted.
  */
-function insertActionRowsSql(param: string): string {
+export function insertActionRowsSql(param: string, where = ''): string {
   return `INSERT INTO action_results (id, run_id, run_trigger_at, action_index, action, status, reason, error_message, finished_at)
        SELECT ledger_uuid(r."triggerAt"), r."runId", r."triggerAt", (a.ordinality - 1)::int, a.value, CASE WHEN r.skips IS NULL THEN 'pending' ELSE 'skipped' END,
               r.skips -> (a.ordinality - 1)::int ->> 'reason', r.skips -> (a.ordinality - 1)::int ->> 'detail',
               CASE WHEN r.skips IS NOT NULL THEN now() END
          FROM jsonb_to_recordset(${param}::jsonb) AS r("runId" uuid, "triggerAt" timestamptz, actions jsonb, skips jsonb)
-        CROSS JOIN LATERAL jsonb_array_elements(r.actions) WITH ORDINALITY AS a`;
+        CROSS JOIN LATERAL jsonb_array_elements(r.actions) WITH ORDINALITY AS a ${where}`;
 }
 
 export interface RuleContact {

@@ -60,10 +60,9 @@ const packedInstead = (column: 'payload' | 'previous_contact', into: string, pac
  * The claim of the events whose ids are in `ids` (a uuid[] parameter): pending → processed, with
  * the decision of their rules that did not match from `decisions` (a jsonb parameter: id → decision
  * or null) and, when given, more SET clauses (`also`). Rows are locked in id order; an event no
- * longer pending is left as it is. Returns the ids claimed. A copy of it claims a batch of matched
- * events written at once (migration 1796020000000-MatchedEventsWrittenAtOnce).
+ * longer pending is left as it is. Returns the ids claimed.
  */
-function claimSql(ids: string, decisions: string, also = ''): string {
+export function claimSql(ids: string, decisions: string, also = ''): string {
   return `UPDATE inbox_events SET status = 'processed', processed_at = now(),
                 unmatched = NULLIF((${decisions}::jsonb) -> id::text, 'null'::jsonb)${also ? `, ${also}` : ''}
           WHERE id IN (SELECT unnest(${ids}::uuid[]) ORDER BY 1) AND ${sameDays('event_at', ids)} AND status = 'pending'

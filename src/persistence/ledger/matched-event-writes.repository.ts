@@ -1,21 +1,25 @@
 // The write of a batch of matched events as ONE statement: their claim, their runs and the runs'
-// action rows, all or nothing without a transaction, one round trip. The statement is a function
-// with a cached generic plan (migration 1796020000000-MatchedEventsWrittenAtOnce): sent as text,
-// Postgres parsed and planned it at every batch, most of its cost. Its three parts are those of
-// InboxEventsRepository.claimUnmatched, RunsRepository.insertMany and
-// ActionResultsRepository.insertForRuns, which the transaction's path still uses.
+// action rows. Each table's SQL is its own repository's (claimSql, insertRunsFromJsonSql,
+// insertActionRowsSql); this file only chains them, so that one autocommitted statement is what a
+// transaction of three statements (and its BEGIN and COMMIT) was: all or nothing, one round trip.
 import type { Queryable } from '../sql/queryable';
-import { actionRowsParam, type NewActionRows } from './action-results.repository';
+import { actionRowsParam, insertActionRowsSql, type NewActionRows } from './action-results.repository';
+import { claimSql } from './inbox-events.repository';
 import type { UnmatchedDecision } from './inbox-event.entity';
 import type { RunInsert } from './run-rows';
+import { insertRunsFromJsonSql } from './runs.repository';
 
 /**
- * The claim runs first (the runs read what it returned), the runs only of events it claimed (a
- * second job of an event writes nothing), the action rows only of runs inserted (a trigger seen
- * before writes none).
+ * Data-modifying CTEs: the claim runs first (the runs read what it returned), the runs only of
+ * events it claimed (a second job of an event writes nothing), the action rows only of runs
+ * inserted (a trigger seen before writes none). Postgres runs every part exactly once whatever the
+ * final SELECT reads.
  */
-const WRITE_MATCHED_EVENTS = `SELECT kind, written AS id
-  FROM ledger_write_matched_events($1::uuid[], $2::jsonb, $3::jsonb, $4::jsonb)`;
+const WRITE_MATCHED_EVENTS = `WITH claimed AS (${claimSql('$1', '$2')}),
+     inserted AS (${insertRunsFromJsonSql(`WHERE x."inboxEventId" IN (SELECT id FROM claimed)`, '$3')}
+       ON CONFLICT DO NOTHING RETURNING id),
+     acted AS (${insertActionRowsSql('$4', `WHERE r."runId" IN (SELECT id FROM inserted)`)})
+SELECT 'event' AS kind, id FROM claimed UNION ALL SELECT 'run', id FROM inserted`;
 
 export interface MatchedEventsWritten {
   /** The events claimed (pending until now). */

@@ -16,13 +16,14 @@ const QUEUEABLE = `id, contact_id AS "contactId", correlation_id AS "correlation
 // InboxEventsRepository.insertReplayCopy), whose sent messages the runner does not send again.
 
 /**
- * Runs from a JSON array ($1) of RunInsert rows, inserted in the array's order: `seq` (identity) is
- * what orders one trigger's runs (same created_at) for the runner, so the order is stated, not left
- * to the plan. The caller adds its filter and conflict clause. A copy of it writes a batch of
- * matched events at once (migration 1796020000000-MatchedEventsWrittenAtOnce).
+ * Runs from a JSON array (`param`, $1 by default) of RunInsert rows, inserted in the array's order:
+ * `seq` (identity) is what orders one trigger's runs (same created_at) for the runner, so the order
+ * is stated, not left to the plan. The caller adds its filter (over `x."inboxEventId"` and the
+ * other columns) and conflict clause.
  */
-const INSERT_RUNS_FROM_JSON = (
+export const insertRunsFromJsonSql = (
   where = '',
+  param = '$1',
 ) => `INSERT INTO runs (id, trigger_key, trigger_at, inbox_event_id, rule_id, rule_version,
                          rule_set_version, contact_id, status, reason, mode, priority, trace, actions,
                          contact_snapshot, correlation_id, timing, rules_commit, finished_at)
@@ -30,7 +31,7 @@ const INSERT_RUNS_FROM_JSON = (
               x."contactId", x."status", x."reason", x."mode", x."priority", x."trace", x."actions",
               x."contactSnapshot", x."correlationId", x."timing", x."rulesCommit",
               CASE WHEN x."status" IN ('pending','running') THEN NULL ELSE now() END
-         FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS ("id" uuid, "triggerKey" text, "triggerAt" timestamptz, "inboxEventId" uuid,
+         FROM ROWS FROM (jsonb_to_recordset(${param}::jsonb) AS ("id" uuid, "triggerKey" text, "triggerAt" timestamptz, "inboxEventId" uuid,
               "ruleId" text, "ruleVersion" text, "ruleSetVersion" text, "contactId" text, "status" text,
               "reason" text, "mode" text, "priority" text, "trace" jsonb, "actions" jsonb, "contactSnapshot" jsonb,
               "correlationId" text, "timing" jsonb, "rulesCommit" text)) WITH ORDINALITY
@@ -102,7 +103,7 @@ export class RunsRepository {
   async insertMany(runs: readonly RunInsert[]): Promise<Set<string>> {
     if (runs.length === 0) return new Set();
     const inserted: { id: string }[] = await this.db.query(
-      `${INSERT_RUNS_FROM_JSON()} ON CONFLICT DO NOTHING RETURNING id`,
+      `${insertRunsFromJsonSql()} ON CONFLICT DO NOTHING RETURNING id`,
       [JSON.stringify(runs)],
     );
     return new Set(inserted.map((r) => r.id));
