@@ -33,8 +33,17 @@ export type SettleFromStates = (
   states: SettlementStates | undefined,
 ) => Promise<(SettledAction[] | undefined)[]>;
 
+/**
+ * Events per batch up to which the two round trips are taken. Past it the load is high enough that
+ * the transaction's longer write pays: while it is in flight the next batch grows, and fewer, larger
+ * batches cost Postgres less per event (bench:throughput's guarded mode, docs/BENCHMARKS.md "Round 4,
+ * session 9"). Latency is what the small batches of a quiet engine need.
+ */
+export const AT_ONCE_MAX_EVENTS = 8;
+
 /** Whether recordMatchedEventsAtOnce takes this batch (else: recordMatchedEvents in a transaction). */
 export function writableAtOnce(events: readonly MatchedEvent[]): boolean {
+  if (events.length > AT_ONCE_MAX_EVENTS) return false;
   return events.every(
     (e) => !e.outcome && !e.note && !e.runs.some((r) => r.evaluation.matched && hasEnrollmentGate(r)),
   );
