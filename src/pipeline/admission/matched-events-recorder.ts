@@ -11,8 +11,8 @@ import { recordMatchedEvent, recordMatchedEvents, type MatchedEvent } from './re
  * The ledger write of events with a matched run (or an outcome to note), coalesced across the
  * events jobs this process runs at once, like UnmatchedEventsRecorder: the events that reach it in
  * one event-loop turn, or while the previous batch commits, are written together with set-based
- * statements instead of a transaction of about nine round trips each: in two round trips and one
- * statement that writes (record-matched-events-at-once.ts), or, with an enrollment gate or an
+ * statements instead of a transaction of about nine round trips each: a small batch in two round
+ * trips (record-matched-events-at-once.ts); a large one, or one with an enrollment gate or an
  * outcome to note, in one transaction (record-matched-events.ts). A batch that fails
  * (a value Postgres refuses, a deadlock, a serialization failure) is written again event by event
  * through the per-event path, each in its own transaction, so a failure stays the event's own
