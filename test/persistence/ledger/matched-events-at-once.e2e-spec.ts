@@ -11,13 +11,11 @@ import { MatchedEventsRecorder } from '../../../src/pipeline/admission/matched-e
 import {
   directory,
   matchedEventsFixture,
+  AT_ONCE_SCENARIO,
   NO_OP,
   ONCE,
-  QUIET,
   statusesOf,
-  WINDOWED,
   WRITE,
-  type EventSpec,
 } from './matched-events-fixture';
 
 jest.setTimeout(60_000);
@@ -30,18 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.drop());
 
-/** matched-events.e2e-spec.ts' scenario without what the transaction keeps (once, an outcome). */
-const SCENARIO: EventSpec[] = [
-  { contact: 'c1', runs: [{ rule: NO_OP }, { rule: QUIET, matched: false }] },
-  { contact: 'c2', runs: [{ rule: WRITE }, { rule: NO_OP }] },
-  { contact: 'c2', runs: [{ rule: NO_OP }] },
-  { contact: 'c3', runs: [{ rule: WRITE }] },
-  { contact: 'c3', runs: [{ rule: WRITE, replay: true }, { rule: NO_OP }] },
-  { contact: 'c5', runs: [{ rule: NO_OP, shadow: true }, { rule: WRITE, paused: true }, { rule: NO_OP }] },
-  { contact: 'c6', runs: [{ rule: WINDOWED }, { rule: QUIET, matched: false }] },
-  { contact: 'c7', runs: [{ rule: NO_OP }], claimedBefore: true },
-  { contact: 'c8', runs: [{ rule: NO_OP }] },
-];
+const SCENARIO = AT_ONCE_SCENARIO;
 
 describe('recording events with matched runs at once (two round trips)', () => {
   const { eventsOf, ledgerOf, perEvent, atOnce, seed } = {
@@ -80,8 +67,8 @@ describe('recording events with matched runs at once (two round trips)', () => {
       ['pending', null],
     ]);
     expect(statuses[3]).toEqual([['suppressed', null]]);
-    expect(statuses[7]).toBeNull();
-    expect(statuses[8]).toEqual([['pending', null]]);
+    expect(statuses[6]).toBeNull();
+    expect(statuses[7]).toEqual([['pending', null]]);
     // Loop lookup with the settlement read, then the write.
     expect(statements).toHaveLength(2);
   });
@@ -121,62 +108,12 @@ describe('recording events with matched runs at once (two round trips)', () => {
     expect(fn).toEqual(tx);
   });
 
-  it('records a batch of guarded no-ops in two statements, as the per-event path would', async () => {
-    const specs: EventSpec[] = Array.from({ length: 10 }, (_, i) => ({
-      contact: `g${i}`,
-      runs: [{ rule: NO_OP }],
-    }));
-    const one = await eventsOf('gone', specs);
-    const all = await eventsOf('gall', specs);
-    const statements: string[] = [];
-    const perEventResults = await perEvent(one);
-    const results = await atOnce(all, statements);
-    expect(statusesOf(results)).toEqual(specs.map(() => [['succeeded', ['no_change']]]));
-    expect(statusesOf(results)).toEqual(statusesOf(perEventResults));
-    expect(await ledgerOf('gall', all)).toEqual(await ledgerOf('gone', one));
-    expect(statements).toHaveLength(2);
-  });
-
-  it("holds a contact's second no-op behind its pending write; settles it behind a settled one", async () => {
-    const behindWrite = await eventsOf('two', [
-      { contact: 'x', runs: [{ rule: WRITE }] },
-      { contact: 'x', runs: [{ rule: NO_OP }] },
-    ]);
-    expect(statusesOf(await atOnce(behindWrite))).toEqual([[['pending', null]], [['pending', null]]]);
-    const behindNoOp = await eventsOf('two', [
-      { contact: 'y', runs: [{ rule: NO_OP }] },
-      { contact: 'y', runs: [{ rule: NO_OP }] },
-    ]);
-    expect(statusesOf(await atOnce(behindNoOp))).toEqual([
-      [['succeeded', ['no_change']]],
-      [['succeeded', ['no_change']]],
-    ]);
-  });
-
   it('writes a second copy of an event in the batch once', async () => {
     const [event] = await eventsOf('copy', [{ contact: 'z', runs: [{ rule: WRITE }] }]);
     const results = await atOnce([event, event]);
     expect(statusesOf(results)).toEqual([[['pending', null]], null]);
     const ledger = await ledgerOf('copy', [event]);
     expect(ledger.runs).toHaveLength(1);
-  });
-
-  it('writes nothing new for a repeated batch: not claimed, or (pending again) every run suppressed', async () => {
-    const events = await eventsOf(
-      'again',
-      SCENARIO.filter((e) => !e.claimedBefore),
-    );
-    await atOnce(events);
-    const before = await ledgerOf('again', events);
-    expect(await atOnce(events)).toEqual(events.map(() => null));
-    await db.dataSource.query(`UPDATE inbox_events SET status = 'pending' WHERE id = ANY($1)`, [
-      events.map((e) => e.inboxEventId),
-    ]);
-    const again = await atOnce(events);
-    expect(again.map((created) => created?.map((run) => run.status))).toEqual(
-      events.map((e) => e.runs.map((r) => (r.evaluation.matched ? 'suppressed' : 'not_matched'))),
-    );
-    expect((await ledgerOf('again', events)).runs).toEqual(before.runs);
   });
 
   it('writes nothing at all when Postgres refuses one run: the statement is all or nothing', async () => {

@@ -214,3 +214,33 @@ export function matchedEventsFixture(ds: DataSource) {
 
   return { eventsOf, ledgerOf, perEvent, batched, atOnce, seed };
 }
+
+/**
+ * One batch of every kind: a settled no-op, a write with a no-op behind it, loop protection and a
+ * replay, once per contact, shadow / paused / a window / an outcome, an event claimed before, a
+ * contact busy in the database.
+ */
+export const SCENARIO: EventSpec[] = [
+  // A guarded no-op settled, beside a rule that did not match.
+  { contact: 'c1', runs: [{ rule: NO_OP }, { rule: QUIET, matched: false }] },
+  // A write left pending, then a no-op of the same event (behind it: pending).
+  { contact: 'c2', runs: [{ rule: WRITE }, { rule: NO_OP }] },
+  // A second event of c2 in the batch: its no-op waits behind the pending write.
+  { contact: 'c2', runs: [{ rule: NO_OP }] },
+  // Loop protection (r-write succeeded on c3 just now); a replay is not held back.
+  { contact: 'c3', runs: [{ rule: WRITE }] },
+  { contact: 'c3', runs: [{ rule: WRITE, replay: true }, { rule: NO_OP }] },
+  // once per contact: the second event's run is suppressed.
+  { contact: 'c4', runs: [{ rule: ONCE }] },
+  { contact: 'c4', runs: [{ rule: ONCE }] },
+  // Shadow, paused, a window (timing kept on the run, never settled), an outcome to note.
+  { contact: 'c5', runs: [{ rule: NO_OP, shadow: true }, { rule: WRITE, paused: true }, { rule: NO_OP }] },
+  { contact: 'c6', runs: [{ rule: WINDOWED }, { rule: QUIET, matched: false }], outcome: 'mirror_skipped' },
+  // Claimed by another job before: nothing written.
+  { contact: 'c7', runs: [{ rule: NO_OP }], claimedBefore: true },
+  // A contact with an unfinished run in the database: its no-op waits.
+  { contact: 'c8', runs: [{ rule: NO_OP }] },
+];
+
+/** SCENARIO without what only the transaction writes (once per contact, an outcome to note). */
+export const AT_ONCE_SCENARIO = SCENARIO.filter((e) => !e.outcome && !e.runs.some((r) => r.rule === ONCE));

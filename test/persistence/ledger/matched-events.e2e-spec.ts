@@ -7,14 +7,15 @@ import { createTestDb, type TestDb } from '../../support/test-db';
 import {
   directory,
   matchedEventsFixture,
+  AT_ONCE_SCENARIO,
   NO_OP,
-  ONCE,
   QUIET,
+  SCENARIO,
   statusesOf,
-  WINDOWED,
   WRITE,
   type EventSpec,
 } from './matched-events-fixture';
+import type { MatchedEvent } from '../../../src/pipeline/admission/record-matched-events';
 
 jest.setTimeout(60_000);
 
@@ -25,28 +26,6 @@ beforeAll(async () => {
   fixture = matchedEventsFixture(db.dataSource);
 });
 afterAll(() => db.drop());
-
-const SCENARIO: EventSpec[] = [
-  // A guarded no-op settled, beside a rule that did not match.
-  { contact: 'c1', runs: [{ rule: NO_OP }, { rule: QUIET, matched: false }] },
-  // A write left pending, then a no-op of the same event (behind it: pending).
-  { contact: 'c2', runs: [{ rule: WRITE }, { rule: NO_OP }] },
-  // A second event of c2 in the batch: its no-op waits behind the pending write.
-  { contact: 'c2', runs: [{ rule: NO_OP }] },
-  // Loop protection (r-write succeeded on c3 just now); a replay is not held back.
-  { contact: 'c3', runs: [{ rule: WRITE }] },
-  { contact: 'c3', runs: [{ rule: WRITE, replay: true }, { rule: NO_OP }] },
-  // once per contact: the second event's run is suppressed.
-  { contact: 'c4', runs: [{ rule: ONCE }] },
-  { contact: 'c4', runs: [{ rule: ONCE }] },
-  // Shadow, paused, a window (timing kept on the run, never settled), an outcome to note.
-  { contact: 'c5', runs: [{ rule: NO_OP, shadow: true }, { rule: WRITE, paused: true }, { rule: NO_OP }] },
-  { contact: 'c6', runs: [{ rule: WINDOWED }, { rule: QUIET, matched: false }], outcome: 'mirror_skipped' },
-  // Claimed by another job before: nothing written.
-  { contact: 'c7', runs: [{ rule: NO_OP }], claimedBefore: true },
-  // A contact with an unfinished run in the database: its no-op waits.
-  { contact: 'c8', runs: [{ rule: NO_OP }] },
-];
 
 describe('recording events with matched runs in one batch', () => {
   const eventsOf: typeof fixture.eventsOf = (...args) => fixture.eventsOf(...args);
@@ -85,40 +64,6 @@ describe('recording events with matched runs in one batch', () => {
     expect(statements).toHaveLength(8);
   });
 
-  it('records a batch of guarded no-ops in five statements (per event: five each)', async () => {
-    const specs: EventSpec[] = Array.from({ length: 10 }, (_, i) => ({
-      contact: `g${i}`,
-      runs: [{ rule: NO_OP }],
-    }));
-    const one = await eventsOf('gone', specs);
-    const all = await eventsOf('gall', specs);
-    const perEventStatements: string[] = [];
-    const batchStatements: string[] = [];
-    const perEventResults = await perEvent(one, perEventStatements);
-    const batchResults = await batched(all, batchStatements);
-    expect(statusesOf(batchResults)).toEqual(specs.map(() => [['succeeded', ['no_change']]]));
-    expect(statusesOf(batchResults)).toEqual(statusesOf(perEventResults));
-    expect(await ledgerOf('gall', all)).toEqual(await ledgerOf('gone', one));
-    expect(batchStatements).toHaveLength(5);
-    expect(perEventStatements).toHaveLength(50);
-  });
-
-  it("does not settle a contact's second no-op while its first run is pending; does after a settled one", async () => {
-    const behindWrite = await eventsOf('two', [
-      { contact: 'x', runs: [{ rule: WRITE }] },
-      { contact: 'x', runs: [{ rule: NO_OP }] },
-    ]);
-    expect(statusesOf(await batched(behindWrite))).toEqual([[['pending', null]], [['pending', null]]]);
-    const behindNoOp = await eventsOf('two', [
-      { contact: 'y', runs: [{ rule: NO_OP }] },
-      { contact: 'y', runs: [{ rule: NO_OP }] },
-    ]);
-    expect(statusesOf(await batched(behindNoOp))).toEqual([
-      [['succeeded', ['no_change']]],
-      [['succeeded', ['no_change']]],
-    ]);
-  });
-
   it('fails only the event Postgres refuses: the others of the batch are written', async () => {
     const recorder = new MatchedEventsRecorder(db.dataSource, directory);
     const events = await eventsOf('bad', [
@@ -152,24 +97,69 @@ describe('recording events with matched runs in one batch', () => {
       expect.objectContaining({ rules: 1 }),
     ]);
   });
+});
+
+// What both batch paths must do alike: the transaction (recordMatchedEvents) and the two round
+// trips of a small batch (recordMatchedEventsAtOnce, which takes no once / outcome).
+describe.each([
+  { path: 'tx', statements: 5, scenario: SCENARIO },
+  { path: 'once', statements: 2, scenario: AT_ONCE_SCENARIO },
+])('a batch written by path "$path"', ({ path, statements, scenario }) => {
+  const write = (events: MatchedEvent[], counted: string[] = []) =>
+    path === 'tx' ? fixture.batched(events, counted) : fixture.atOnce(events, counted);
+  const world = (name: string) => `${path}-${name}`;
+
+  it('records guarded no-ops in a few statements (per event: five each), as the per-event path', async () => {
+    const specs: EventSpec[] = Array.from({ length: 10 }, (_, i) => ({
+      contact: `g${i}`,
+      runs: [{ rule: NO_OP }],
+    }));
+    const one = await fixture.eventsOf(world('gone'), specs);
+    const all = await fixture.eventsOf(world('gall'), specs);
+    const perEventStatements: string[] = [];
+    const batchStatements: string[] = [];
+    const perEventResults = await fixture.perEvent(one, perEventStatements);
+    const batchResults = await write(all, batchStatements);
+    expect(statusesOf(batchResults)).toEqual(specs.map(() => [['succeeded', ['no_change']]]));
+    expect(statusesOf(batchResults)).toEqual(statusesOf(perEventResults));
+    expect(await fixture.ledgerOf(world('gall'), all)).toEqual(await fixture.ledgerOf(world('gone'), one));
+    expect(batchStatements).toHaveLength(statements);
+    expect(perEventStatements).toHaveLength(50);
+  });
+
+  it("does not settle a contact's second no-op while its first run is pending; does after a settled one", async () => {
+    const behindWrite = await fixture.eventsOf(world('two'), [
+      { contact: 'x', runs: [{ rule: WRITE }] },
+      { contact: 'x', runs: [{ rule: NO_OP }] },
+    ]);
+    expect(statusesOf(await write(behindWrite))).toEqual([[['pending', null]], [['pending', null]]]);
+    const behindNoOp = await fixture.eventsOf(world('two'), [
+      { contact: 'y', runs: [{ rule: NO_OP }] },
+      { contact: 'y', runs: [{ rule: NO_OP }] },
+    ]);
+    expect(statusesOf(await write(behindNoOp))).toEqual([
+      [['succeeded', ['no_change']]],
+      [['succeeded', ['no_change']]],
+    ]);
+  });
 
   it('writes nothing new for a repeated batch: not claimed, or (pending again) every run suppressed', async () => {
-    const events = await eventsOf(
-      'again',
-      SCENARIO.filter((e) => !e.claimedBefore),
+    const events = await fixture.eventsOf(
+      world('again'),
+      scenario.filter((e) => !e.claimedBefore),
     );
-    await batched(events);
-    const before = await ledgerOf('again', events);
-    expect(await batched(events)).toEqual(events.map(() => null));
+    await write(events);
+    const before = await fixture.ledgerOf(world('again'), events);
+    expect(await write(events)).toEqual(events.map(() => null));
     await db.dataSource.query(`UPDATE inbox_events SET status = 'pending' WHERE id = ANY($1)`, [
       events.map((e) => e.inboxEventId),
     ]);
-    const again = await batched(events);
+    const again = await write(events);
     // A rule that did not match has no run to find again: it is not_matched again, nothing written.
     expect(again.map((created) => created?.map((run) => run.status))).toEqual(
       events.map((e) => e.runs.map((r) => (r.evaluation.matched ? 'suppressed' : 'not_matched'))),
     );
-    const after = await ledgerOf('again', events);
+    const after = await fixture.ledgerOf(world('again'), events);
     expect(after.runs).toEqual(before.runs);
     expect(after.enrollments).toEqual(before.enrollments);
   });
