@@ -28,7 +28,7 @@ const STEPS = [
   ['picked', 'events job taken by the worker'],
   ['matching', 'pipeline starts on the read row'],
   ['recording', 'mirror updated, rules matched, runs handed to the ledger'],
-  ['created', 'runs.created_at (Postgres: the start of their transaction)'],
+  ['created', 'runs.created_at (Postgres: the start of the statement or transaction writing them)'],
   ['recorded', 'runs committed'],
   ['dispatched', 'action runner called (inline) for the contact'],
   ['leased', 'contact lease held'],
