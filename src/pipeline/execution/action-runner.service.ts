@@ -19,7 +19,7 @@ import type { RuleAction } from '../../language/rules/format/rule-types';
 import { applyActionLocally, guardAction } from '../../language/catalogue/action-guards';
 import { executeAction } from '../../language/catalogue/execute-action';
 import type { ExecutionEnv, TriggerMessage } from '../../language/catalogue/action-definition';
-import { ACTION_DEFINITIONS, actionDefinition } from '../../language/catalogue/catalogue';
+import { actionDefinition } from '../../language/catalogue/catalogue';
 import { resolveAction } from '../../language/catalogue/resolve-action';
 import { describeFailure } from './action-failure';
 import { CrmCallTally } from './crm-call-tally';
@@ -34,15 +34,13 @@ import {
 import { settleAfterRunning, settleUnclear } from './unclear-outcome';
 import { withContactLease, type HeldLease } from './contact-lease';
 import { startRun, type MirrorRead, type RunStart } from './run-start';
+import { sentForOriginal, skipSentForOriginal } from './replay-sent-skip';
 import { OutboundRequests } from '../../outbound/egress/outbound-requests.service';
 import { outboundFor, savedSteps, type SavedSteps } from './http-request-action';
 import { noteCrmAnswers } from '../../outbound/crm-gateway/crm-answers';
 import { warnMessageSkip } from './message-skip-log';
 import { HostLimitedError } from '../../language/net/egress-errors';
 import { poolRotationOf, type PoolSpec } from '../../language/assignment/pool-spec';
-
-/** Customer-facing writes (send-message, send-template, react): never repeated by the engine. */
-const AT_MOST_ONCE_TYPES = ACTION_DEFINITIONS.filter((d) => d.repeat === 'at-most-once').map((d) => d.type);
 
 interface ExecutionContext {
   contact: Contact;
@@ -134,28 +132,11 @@ export class ActionRunnerService {
       : freshestContact(run.contact_snapshot as unknown as Contact, mirrored);
     const ctx: ExecutionContext = { contact, message: messageOf(run), steps: savedSteps(actions) };
     // A replay without force: messages sent (or maybe sent) for the original trigger are not sent again.
-    const sent = run.replay_of
-      ? await ledger.actions.views.sentForTrigger(
-          run.replay_of,
-          run.rule_id,
-          run.contact_id,
-          AT_MOST_ONCE_TYPES,
-        )
-      : undefined;
+    const sent = await sentForOriginal(ledger, run);
     for (const row of actions) {
       const step = nextStep(row.status);
       if (step === 'skip') continue;
-      const type = (row.action as RuleAction).type;
-      const original = step === 'execute' ? sent?.get(`${row.action_index}:${type}`) : undefined;
-      if (original) {
-        await ledger.actions.skip(
-          row.id,
-          'already_sent_for_trigger',
-          `${original === 'succeeded' ? 'sent' : `maybe sent (${original})`} for ${run.replay_of}; replay with force to send again`,
-        );
-        this.metrics.actions.inc({ type, status: 'skipped', reason: 'already_sent_for_trigger' });
-        continue;
-      }
+      if (step === 'execute' && (await skipSentForOriginal(ledger, this.metrics, run, row, sent))) continue;
       // Waits, windows and limits come before an action is first attempted (src/pipeline/execution/timing).
       const gate =
         step === 'execute' ? await this.timing.gate(ledger, run, row, contactFacts(ctx.contact)) : 'go';
