@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { MicroBatcher } from '../../persistence/sql/micro-batcher';
-import { InboxEventsRepository, type NewInboxEvent } from '../../persistence/ledger/inbox-events.repository';
+import { InboxEventsRepository } from '../../persistence/ledger/inbox-events.repository';
+import type { InboxIntake, NewInboxEvent } from '../../persistence/ledger/inbox-intake.repository';
 
 /** One delivery to store (its exact JSON text, key, type and contact). */
 export type InboxRow = NewInboxEvent;
@@ -24,7 +25,7 @@ const MAX_BATCH = 500;
 export const DEFAULT_MAX_IN_FLIGHT = 8;
 
 export class InboxBatcher {
-  private readonly inbox: InboxEventsRepository;
+  private readonly inbox: InboxIntake;
   private readonly batcher: MicroBatcher<InboxRow, Stored>;
 
   constructor(
@@ -34,7 +35,7 @@ export class InboxBatcher {
     /** At most the pool's size: an insert in flight holds a connection. */
     maxInFlight = DEFAULT_MAX_IN_FLIGHT,
   ) {
-    this.inbox = new InboxEventsRepository(db);
+    this.inbox = new InboxEventsRepository(db).intake;
     this.batcher = new MicroBatcher((rows) => this.write(rows), {
       maxBatch: MAX_BATCH,
       maxInFlight,

@@ -5,10 +5,7 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '../../../src/runtime/config/app-config';
 import { dropDatabase } from '../../../src/persistence/schema/migrate';
 import { intakeDbProvider } from '../../../src/pipeline/intake/intake-db';
-import {
-  InboxEventsRepository,
-  type NewInboxEvent,
-} from '../../../src/persistence/ledger/inbox-events.repository';
+import { InboxIntake, type NewInboxEvent } from '../../../src/persistence/ledger/inbox-intake.repository';
 import { testDatabaseUrl } from '../../support/test-db';
 
 const row = (key: string, eventAt: Date | null): NewInboxEvent => ({
@@ -22,7 +19,7 @@ const row = (key: string, eventAt: Date | null): NewInboxEvent => ({
 describe('inbox dedupe across daily partitions', () => {
   let url: string;
   let db: DataSource;
-  let inbox: InboxEventsRepository;
+  let inbox: InboxIntake;
   const rowsOf = async (key: string) =>
     Number((await db.query(`SELECT count(*) AS n FROM inbox_events WHERE event_key = $1`, [key]))[0].n);
 
@@ -30,7 +27,7 @@ describe('inbox dedupe across daily partitions', () => {
     url = await testDatabaseUrl();
     const factory = intakeDbProvider as { useFactory: (c: Partial<AppConfig>) => Promise<DataSource> };
     db = await factory.useFactory({ databaseUrl: url, intakeDbPoolSize: 4 });
-    inbox = new InboxEventsRepository(db);
+    inbox = new InboxIntake(db);
   });
   afterAll(async () => {
     await db?.destroy();

@@ -7,7 +7,7 @@ import type { DataSource } from 'typeorm';
 import { dropDatabase } from '../../../src/persistence/schema/migrate';
 import { databaseBefore } from '../../support/schema-before';
 import { ContactJournalRepository } from '../../../src/persistence/journal/contact-journal.repository';
-import { InboxEventsRepository } from '../../../src/persistence/ledger/inbox-events.repository';
+import { InboxIntake } from '../../../src/persistence/ledger/inbox-intake.repository';
 import { LedgerPartitionMaintenance } from '../../../src/persistence/partitions/ledger-partition-maintenance';
 
 const PARTITION_MIGRATION = 1795884123819;
@@ -97,7 +97,7 @@ describe('contact_journal partitioned by day: migration of a filled database', (
 
   it('still refuses a resend of an old delivery', async () => {
     const rows = [{ key: 'id:evt_old_1', type: 'contact.updated', payloadJson: '{}', contactId: CONTACT }];
-    expect(await new InboxEventsRepository(ds).insertOnSynchronousSession(rows, randomUUID())).toEqual([]);
+    expect(await new InboxIntake(ds).insertOnSynchronousSession(rows, randomUUID())).toEqual([]);
   });
 
   it('still notes one version of a contact once, an old version and a new one', async () => {

@@ -7,6 +7,7 @@ import type { DataSource } from 'typeorm';
 import { dropDatabase } from '../../../src/persistence/schema/migrate';
 import { databaseBefore } from '../../support/schema-before';
 import { InboxEventsRepository } from '../../../src/persistence/ledger/inbox-events.repository';
+import { InboxIntake } from '../../../src/persistence/ledger/inbox-intake.repository';
 import { RunsRepository } from '../../../src/persistence/ledger/runs.repository';
 import { ActionResultsRepository } from '../../../src/persistence/ledger/action-results.repository';
 import type { RunInsert } from '../../../src/persistence/ledger/run-rows';
@@ -119,7 +120,7 @@ describe('inbox_events, runs and action_results partitioned by day: migration of
   });
 
   it('still refuses a resend of a delivery from before, old or from the last hour', async () => {
-    const inbox = new InboxEventsRepository(ds);
+    const inbox = new InboxIntake(ds);
     // The resend is the same body: the time its stored payload holds (3 days ago, an hour ago).
     for (const key of ['evt_old', 'evt_recent']) {
       const stored = await ds.query(
