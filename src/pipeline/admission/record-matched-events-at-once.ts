@@ -1,37 +1,32 @@
-// The ledger write of a batch of matched events in two round trips instead of a transaction of
-// seven (BEGIN, claim, loop lookup, settlement read, runs, action rows, COMMIT): ONE statement that
-// reads what loop protection and settlement need, then ONE statement that claims, inserts the runs and their action rows
-// (MatchedEventWrites). It writes the same rows as recordMatchedEvents, which stays the path of a
-// batch this one does not take: a rule with an enrollment gate (its claims are statements of a
-// transaction, per run, in order) or an outcome to note (one more statement).
+// The ledger write of a small batch of matched events in two round trips instead of a transaction
+// of seven (BEGIN, claim, loop lookup, settlement read, runs, action rows, COMMIT): ONE statement
+// that reads what loop protection and settlement need, then ONE that claims the events and inserts
+// their runs and action rows (MatchedEventWrites). It writes the same rows as recordMatchedEvents,
+// which stays the path of a batch this one does not take (writableAtOnce): a large one, one with an
+// enrollment gate (its claims are statements of a transaction, per run, in order) or an outcome to
+// note (one more statement).
 import type { Queryable } from '../../persistence/sql/queryable';
 import { ledgerId } from '../../persistence/partitions/ledger-id';
 import { MatchedEventWrites } from '../../persistence/ledger/matched-event-writes.repository';
-import {
-  SettlementStateRepository,
-  type SettlementStates,
-} from '../../persistence/ledger/settlement-state.repository';
+import { SettlementStateRepository } from '../../persistence/ledger/settlement-state.repository';
 import { OWN_WRITE_LOOP_WINDOW_MS } from './loop-brake';
-import { hasEnrollmentGate, type PendingRun, type SettledAction } from './create-run';
+import { hasEnrollmentGate, type NewRun, type PendingRun } from './create-run';
 import {
   admitHeld,
   admittedRuns,
   createdOf,
   decisionsOf,
+  firstCopies,
   loopPairs,
   matchedRunsOf,
   writesOf,
   type Admission,
-  type AdmittedRun,
   type MatchedEvent,
 } from './record-matched-events';
-import { settlementReadOf } from './settle-in-transaction';
+import { settleFromStates, settlementReadOf } from './settle-in-transaction';
 
-/** The settlement's decision from its read (settle-in-transaction.ts settleFromStates). */
-export type SettleFromStates = (
-  admitted: readonly AdmittedRun[],
-  states: SettlementStates | undefined,
-) => Promise<(SettledAction[] | undefined)[]>;
+/** The settlement's decision from its read. */
+export type SettleFromStates = ReturnType<typeof settleFromStates>;
 
 /**
  * Events per batch up to which the two round trips are taken. Past it the load is high enough that
@@ -63,7 +58,7 @@ export async function recordMatchedEventsAtOnce(
   events: readonly MatchedEvent[],
   settle: SettleFromStates,
 ): Promise<(PendingRun[] | null)[]> {
-  const first = events.map((e, i) => events.findIndex((o) => o.inboxEventId === e.inboxEventId) === i);
+  const first = firstCopies(events);
   // Batch order: the events in the order they were handed over, each event's runs in rule order.
   const matched = events.filter((_, i) => first[i]).flatMap(matchedRunsOf);
   const ids = matched.map((run) => ledgerId(run.triggerAt));
@@ -72,7 +67,7 @@ export async function recordMatchedEventsAtOnce(
   const read = settlementReadOf(
     admittedRuns(
       matched,
-      matched.map((run, i) => admitHeld(run, ids[i], new Set()) as Admission),
+      matched.map((run, i) => admitUngated(run, ids[i], new Set())),
     ),
   );
   const { held, states } = await new SettlementStateRepository(db).readWithRecentSuccesses(
@@ -81,10 +76,17 @@ export async function recordMatchedEventsAtOnce(
     read?.contactIds ?? [],
     read?.eventIds ?? [],
   );
-  const admitted = matched.map((run, i) => admitHeld(run, ids[i], held) as Admission);
+  const admitted = matched.map((run, i) => admitUngated(run, ids[i], held));
   const settled = await settle(admittedRuns(matched, admitted), read ? states : undefined);
   const { rows, actions } = writesOf(matched, admitted, settled);
   const { claimed, inserted } = await new MatchedEventWrites(db).write(decisionsOf(events), rows, actions);
   const mine = events.map((e, i) => first[i] && claimed.has(e.inboxEventId));
   return createdOf(events, mine, { matched, rows, inserted, settled });
+}
+
+/** admitHeld for a batch writableAtOnce took: no run has an enrollment gate to claim. */
+function admitUngated(run: NewRun, id: string, held: ReadonlySet<string>): Admission {
+  const admission = admitHeld(run, id, held);
+  if (!admission) throw new Error(`rule ${run.rule.id} has an enrollment gate: not a batch to write at once`);
+  return admission;
 }

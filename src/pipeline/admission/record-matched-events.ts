@@ -93,7 +93,8 @@ export async function recordMatchedEvents(
   const claimed = await new InboxEventsRepository(tx).claimUnmatched(decisionsOf(events));
   // A second copy of an event in the same batch (two jobs of it) finds it claimed, as it would
   // behind the first copy's lock: nothing written for it.
-  const mine = events.map((e, i) => claimed.has(e.inboxEventId) && firstIndexOf(events, e) === i);
+  const first = firstCopies(events);
+  const mine = events.map((e, i) => first[i] && claimed.has(e.inboxEventId));
   // Batch order: the events in the order they were handed over, each event's runs in rule order.
   const matched = events.filter((_, i) => mine[i]).flatMap(matchedRunsOf);
   const held = await new ActionResultsRepository(tx).recentSuccesses(
@@ -219,8 +220,9 @@ export function decisionsOf(events: readonly MatchedEvent[]): Map<string, Unmatc
   return new Map(events.map((e) => [e.inboxEventId, decisionOf(e)]));
 }
 
-function firstIndexOf(events: readonly MatchedEvent[], event: MatchedEvent): number {
-  return events.findIndex((e) => e.inboxEventId === event.inboxEventId);
+/** Per event, whether it is the first copy of its event in the batch (two jobs of one event). */
+export function firstCopies(events: readonly MatchedEvent[]): boolean[] {
+  return events.map((e, i) => events.findIndex((o) => o.inboxEventId === e.inboxEventId) === i);
 }
 
 /** The claim marked it processed; an outcome or a note (mirror skipped) is one more statement, rarely. */
