@@ -21,6 +21,7 @@ import {
   type EventSpec,
 } from './matched-events-fixture';
 import type { MatchedEvent } from '../../../src/pipeline/admission/record-matched-events';
+import type { PendingRun } from '../../../src/pipeline/admission/create-run';
 
 jest.setTimeout(60_000);
 
@@ -32,27 +33,42 @@ beforeAll(async () => {
 });
 afterAll(() => db.drop());
 
-describe('recording events with matched runs in one batch', () => {
-  const eventsOf: typeof fixture.eventsOf = (...args) => fixture.eventsOf(...args);
-  const ledgerOf: typeof fixture.ledgerOf = (...args) => fixture.ledgerOf(...args);
-  const perEvent: typeof fixture.perEvent = (...args) => fixture.perEvent(...args);
-  const batched: typeof fixture.batched = (...args) => fixture.batched(...args);
-  const seed: typeof fixture.seed = (...args) => fixture.seed(...args);
+// The fixture is built in beforeAll: these read it when called.
+const eventsOf: typeof fixture.eventsOf = (...args) => fixture.eventsOf(...args);
+const ledgerOf: typeof fixture.ledgerOf = (...args) => fixture.ledgerOf(...args);
+const perEvent: typeof fixture.perEvent = (...args) => fixture.perEvent(...args);
+const batched: typeof fixture.batched = (...args) => fixture.batched(...args);
+const atOnce: typeof fixture.atOnce = (...args) => fixture.atOnce(...args);
+const seed: typeof fixture.seed = (...args) => fixture.seed(...args);
 
+/**
+ * A scenario written by `write` in world `<prefix>all` and by the per-event path in `<prefix>one`
+ * (both seeded): the same statuses, runs aligned with each event's, the same ledger.
+ */
+async function sameAsPerEvent(
+  prefix: string,
+  scenario: EventSpec[],
+  write: (events: MatchedEvent[], statements: string[]) => Promise<(PendingRun[] | null)[]>,
+) {
+  await seed(`${prefix}one`);
+  await seed(`${prefix}all`);
+  const one = await eventsOf(`${prefix}one`, scenario);
+  const all = await eventsOf(`${prefix}all`, scenario);
+  const perEventResults = await perEvent(one);
+  const statements: string[] = [];
+  const results = await write(all, statements);
+  expect(statusesOf(results)).toEqual(statusesOf(perEventResults));
+  // Created runs are returned aligned with each event's runs.
+  results.forEach((created, i) =>
+    created?.forEach((run, k) => expect(run.contactId).toBe(all[i].runs[k].contactId)),
+  );
+  expect(await ledgerOf(`${prefix}all`, all)).toEqual(await ledgerOf(`${prefix}one`, one));
+  return { all, results, statements };
+}
+
+describe('recording events with matched runs in one batch', () => {
   it('writes exactly what the per-event path writes, in a handful of statements', async () => {
-    await seed('one');
-    await seed('all');
-    const one = await eventsOf('one', SCENARIO);
-    const all = await eventsOf('all', SCENARIO);
-    const perEventResults = await perEvent(one);
-    const statements: string[] = [];
-    const batchResults = await batched(all, statements);
-    expect(statusesOf(batchResults)).toEqual(statusesOf(perEventResults));
-    // Created runs are returned aligned with each event's runs.
-    batchResults.forEach((created, i) =>
-      created?.forEach((run, k) => expect(run.contactId).toBe(all[i].runs[k].contactId)),
-    );
-    expect(await ledgerOf('all', all)).toEqual(await ledgerOf('one', one));
+    const { results: batchResults, statements } = await sameAsPerEvent('', SCENARIO, batched);
     // Spot checks of the common truth both paths agree on.
     expect(statusesOf(batchResults).slice(0, 3)).toEqual([
       [
@@ -111,7 +127,7 @@ describe.each([
   { path: 'once', statements: 2, scenario: AT_ONCE_SCENARIO },
 ])('a batch written by path "$path"', ({ path, statements, scenario }) => {
   const write = (events: MatchedEvent[], counted: string[] = []) =>
-    path === 'tx' ? fixture.batched(events, counted) : fixture.atOnce(events, counted);
+    path === 'tx' ? batched(events, counted) : atOnce(events, counted);
   const world = (name: string) => `${path}-${name}`;
 
   it('records guarded no-ops in a few statements (per event: five each), as the per-event path', async () => {
@@ -119,26 +135,26 @@ describe.each([
       contact: `g${i}`,
       runs: [{ rule: NO_OP }],
     }));
-    const one = await fixture.eventsOf(world('gone'), specs);
-    const all = await fixture.eventsOf(world('gall'), specs);
+    const one = await eventsOf(world('gone'), specs);
+    const all = await eventsOf(world('gall'), specs);
     const perEventStatements: string[] = [];
     const batchStatements: string[] = [];
-    const perEventResults = await fixture.perEvent(one, perEventStatements);
+    const perEventResults = await perEvent(one, perEventStatements);
     const batchResults = await write(all, batchStatements);
     expect(statusesOf(batchResults)).toEqual(specs.map(() => [['succeeded', ['no_change']]]));
     expect(statusesOf(batchResults)).toEqual(statusesOf(perEventResults));
-    expect(await fixture.ledgerOf(world('gall'), all)).toEqual(await fixture.ledgerOf(world('gone'), one));
+    expect(await ledgerOf(world('gall'), all)).toEqual(await ledgerOf(world('gone'), one));
     expect(batchStatements).toHaveLength(statements);
     expect(perEventStatements).toHaveLength(50);
   });
 
   it("does not settle a contact's second no-op while its first run is pending; does after a settled one", async () => {
-    const behindWrite = await fixture.eventsOf(world('two'), [
+    const behindWrite = await eventsOf(world('two'), [
       { contact: 'x', runs: [{ rule: WRITE }] },
       { contact: 'x', runs: [{ rule: NO_OP }] },
     ]);
     expect(statusesOf(await write(behindWrite))).toEqual([[['pending', null]], [['pending', null]]]);
-    const behindNoOp = await fixture.eventsOf(world('two'), [
+    const behindNoOp = await eventsOf(world('two'), [
       { contact: 'y', runs: [{ rule: NO_OP }] },
       { contact: 'y', runs: [{ rule: NO_OP }] },
     ]);
@@ -149,12 +165,12 @@ describe.each([
   });
 
   it('writes nothing new for a repeated batch: not claimed, or (pending again) every run suppressed', async () => {
-    const events = await fixture.eventsOf(
+    const events = await eventsOf(
       world('again'),
       scenario.filter((e) => !e.claimedBefore),
     );
     await write(events);
-    const before = await fixture.ledgerOf(world('again'), events);
+    const before = await ledgerOf(world('again'), events);
     expect(await write(events)).toEqual(events.map(() => null));
     await db.dataSource.query(`UPDATE inbox_events SET status = 'pending' WHERE id = ANY($1)`, [
       events.map((e) => e.inboxEventId),
@@ -164,7 +180,7 @@ describe.each([
     expect(again.map((created) => created?.map((run) => run.status))).toEqual(
       events.map((e) => e.runs.map((r) => (r.evaluation.matched ? 'suppressed' : 'not_matched'))),
     );
-    const after = await fixture.ledgerOf(world('again'), events);
+    const after = await ledgerOf(world('again'), events);
     expect(after.runs).toEqual(before.runs);
     expect(after.enrollments).toEqual(before.enrollments);
   });
@@ -175,30 +191,12 @@ describe.each([
 // path and the transaction: the same rows, column by column; a second copy, a refused run; the
 // batches it leaves to the transaction (enrollment gates, an outcome to note, a large batch).
 describe('recording events with matched runs at once (two round trips)', () => {
-  const { eventsOf, ledgerOf, perEvent, atOnce, seed } = {
-    eventsOf: (...a: Parameters<typeof fixture.eventsOf>) => fixture.eventsOf(...a),
-    ledgerOf: (...a: Parameters<typeof fixture.ledgerOf>) => fixture.ledgerOf(...a),
-    perEvent: (...a: Parameters<typeof fixture.perEvent>) => fixture.perEvent(...a),
-    atOnce: (...a: Parameters<typeof fixture.atOnce>) => fixture.atOnce(...a),
-    seed: (...a: Parameters<typeof fixture.seed>) => fixture.seed(...a),
-  };
-
   it('writes exactly what the per-event path writes, in two statements', async () => {
-    await seed('aone');
-    await seed('aall');
-    const one = await eventsOf('aone', AT_ONCE_SCENARIO);
-    const all = await eventsOf('aall', AT_ONCE_SCENARIO);
-    // The recorder takes this path for batches up to AT_ONCE_MAX_EVENTS; the path itself takes any.
-    expect(writableAtOnce(all.slice(0, AT_ONCE_MAX_EVENTS))).toBe(true);
-    expect(writableAtOnce(all)).toBe(all.length <= AT_ONCE_MAX_EVENTS);
-    const perEventResults = await perEvent(one);
-    const statements: string[] = [];
-    const results = await atOnce(all, statements);
-    expect(statusesOf(results)).toEqual(statusesOf(perEventResults));
-    results.forEach((created, i) =>
-      created?.forEach((run, k) => expect(run.contactId).toBe(all[i].runs[k].contactId)),
-    );
-    expect(await ledgerOf('aall', all)).toEqual(await ledgerOf('aone', one));
+    const { all, results, statements } = await sameAsPerEvent('a', AT_ONCE_SCENARIO, atOnce);
+    // The recorder takes this path for batches up to AT_ONCE_MAX_EVENTS, one more goes to the transaction.
+    const upTo = Array.from({ length: AT_ONCE_MAX_EVENTS + 1 }, (_, i) => all[i % all.length]);
+    expect(writableAtOnce(upTo.slice(0, AT_ONCE_MAX_EVENTS))).toBe(true);
+    expect(writableAtOnce(upTo)).toBe(false);
     // Spot checks: a settled no-op, a write left pending with the no-op behind it, the loop brake,
     // an event another job claimed (nothing), a contact busy in the database (its no-op waits).
     const statuses = statusesOf(results);
