@@ -233,7 +233,9 @@ async function main() {
     crm.child.kill('SIGTERM');
     await ds.destroy();
     await dropRedisPrefix(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix);
-    await db.drop();
+    // BENCH_KEEP_DB=1 keeps the database to look at its rows (`\d+`, pg_column_size); it prints its URL.
+    if (process.env.BENCH_KEEP_DB === '1') console.log(`kept ${db.url}`);
+    else await db.drop();
   }
 }
 

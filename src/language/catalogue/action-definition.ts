@@ -23,6 +23,17 @@ import type { EgressResponse, OutboundRequest } from '../net/outbound-request';
  */
 export type RepeatClass = 'state-checked' | 'lookup-before-repeat' | 'at-most-once' | 'idempotent-by-key';
 
+/**
+ * Whether an attempt's `running` mark must be durable before the call (a synchronous commit): it
+ * is what tells, after a Postgres crash, that a call may have reached the CRM and since when
+ * (the look-ups of at-most-once and lookup-before-repeat writes start there; an idempotency key
+ * is tied to its row). A state-checked write is the one whose repeat is harmless: a lost mark
+ * only means it runs again, and its guard or the CRM's state-setting write absorbs the repeat.
+ */
+export function runningMarkDurable(repeat: RepeatClass): boolean {
+  return repeat !== 'state-checked';
+}
+
 export type SkipReason =
   | 'needs_assignee'
   | 'contact_blocked'

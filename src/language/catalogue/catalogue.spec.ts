@@ -10,6 +10,7 @@ import {
   type RuleAction,
   type ResolvedAction,
 } from './catalogue';
+import { runningMarkDurable } from './action-definition';
 import { contactFixture } from '../../pipeline/execution/contact-fixture.spec-support';
 
 const contact = (over: Partial<Contact> = {}): Contact =>
@@ -48,6 +49,19 @@ describe('the catalogue', () => {
     const atMostOnce = ACTION_DEFINITIONS.filter((d) => d.repeat === 'at-most-once').map((d) => d.type);
     expect(atMostOnce.sort()).toEqual(['react', 'send-message', 'send-template']);
     expect(actionDefinition('open-conversation').repeat).toBe('lookup-before-repeat');
+  });
+
+  it('keeps the running mark asynchronous only where a repeat is harmless', () => {
+    const durable = Object.fromEntries(ACTION_DEFINITIONS.map((d) => [d.type, runningMarkDurable(d.repeat)]));
+    // Every write that reaches a customer, or that a repeat could double, is marked durably.
+    for (const type of ['send-message', 'send-template', 'react', 'open-conversation', 'http-request'])
+      expect([type, durable[type]]).toEqual([type, true]);
+    // The state-setting writes: a repeat finds the state already set.
+    const relaxed = Object.keys(durable).filter((t) => !durable[t]);
+    expect(relaxed.sort()).toEqual(
+      ACTION_DEFINITIONS.filter((d) => d.repeat === 'state-checked').map((d) => d.type).sort(),
+    );
+    expect(relaxed).toEqual(expect.arrayContaining(['add-tag', 'remove-tag', 'move-stage', 'assign']));
   });
 
   it.each<[string, RuleAction, string]>([

@@ -19,6 +19,7 @@ import type { RuleAction } from '../../language/rules/format/rule-types';
 import { applyActionLocally, guardAction } from '../../language/catalogue/action-guards';
 import { executeAction } from '../../language/catalogue/execute-action';
 import type { ExecutionEnv, TriggerMessage } from '../../language/catalogue/action-definition';
+import { runningMarkDurable } from '../../language/catalogue/action-definition';
 import { actionDefinition } from '../../language/catalogue/catalogue';
 import { resolveAction } from '../../language/catalogue/resolve-action';
 import { describeFailure } from './action-failure';
@@ -250,7 +251,7 @@ export class ActionRunnerService {
         if (text !== undefined) target.text = text;
         await ledger.actions.setTarget(row.id, target);
       }
-      since = await ledger.actions.markRunning(row.id);
+      since = await ledger.actions.markRunning(row.id, runningMarkDurable(def.repeat));
       if (def.repeat === 'at-most-once') afterRunning = settleAfter;
       // The request id of the CRM's answer to the write (the last 2xx of the action's calls).
       const answer = { lastRequestId: null as string | null };
