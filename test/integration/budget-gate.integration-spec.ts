@@ -43,6 +43,45 @@ describe('BudgetGate', () => {
     await gate.close();
   });
 
+  it('asks for a slot in the round trip that queues the call, not after its answer', async () => {
+    const budget = budgetOf(2);
+    const steps: string[] = [];
+    const enqueue = budget.enqueue.bind(budget);
+    const tryAcquire = budget.tryAcquire.bind(budget);
+    jest.spyOn(budget, 'enqueue').mockImplementation(async (...args) => {
+      steps.push('enqueue sent');
+      const seq = await enqueue(...args);
+      steps.push('enqueue answered');
+      return seq;
+    });
+    jest.spyOn(budget, 'tryAcquire').mockImplementation(async (...args) => {
+      steps.push('try sent');
+      const result = await tryAcquire(...args);
+      steps.push('try answered');
+      return result;
+    });
+    const gate = new BudgetGate(budget);
+    const grant = await gate.acquire('interactive');
+    // Redis runs one connection's commands in order: the enqueue first, so the ticket is known.
+    expect(steps).toEqual(['enqueue sent', 'try sent', 'enqueue answered', 'try answered']);
+    expect((await budget.state()).scores).toHaveLength(1);
+    await grant.release();
+    await gate.close();
+  });
+
+  it('fails a call whose enqueue failed, and grants the next one', async () => {
+    const budget = budgetOf(2);
+    const enqueue = budget.enqueue.bind(budget);
+    jest.spyOn(budget, 'enqueue').mockRejectedValueOnce(new Error('redis said no'));
+    const gate = new BudgetGate(budget);
+    await expect(gate.acquire('interactive')).rejects.toThrow('redis said no');
+    jest.spyOn(budget, 'enqueue').mockImplementation(enqueue);
+    const grant = await gate.acquire('interactive');
+    expect((await budget.state()).scores).toHaveLength(1);
+    await grant.release();
+    await gate.close();
+  });
+
   it('rejects the calls still waiting when closed, and takes them out of the shared queue', async () => {
     const budget = budgetOf(1);
     const gate = new BudgetGate(budget);

@@ -100,11 +100,23 @@ export class BudgetGate {
       while (!this.closed && queue.length > 0) {
         const batch = queue.slice(0, this.batchSize);
         try {
-          await Promise.all(batch.map((w) => w.registered));
-          const tickets = batch.map((w) => w.ticket);
-          const result = await this.budget.tryAcquire(tickets, priority, this.processId);
+          // Sent without waiting for the tickets' enqueues: both go over one Redis connection,
+          // which runs them in order, so a call that came a moment ago is asked for in the same
+          // round trip as it is queued. A ticket Redis does not know yet comes back as `lost`.
+          const tried = this.budget.tryAcquire(
+            batch.map((w) => w.ticket),
+            priority,
+            this.processId,
+          );
+          const [result, registered] = await Promise.all([
+            tried,
+            Promise.allSettled(batch.map((w) => w.registered)),
+          ]);
           if (result.coldStart) this.options.onColdStart?.(result.waitMs);
           for (const waiter of queue.splice(0, result.granted)) waiter.resolve(this.grant(waiter, priority));
+          // An enqueue that failed fails its caller and those behind it, as Redis failing does.
+          const failed = registered.slice(result.granted).find((r) => r.status === 'rejected');
+          if (failed) throw failed.reason;
           if (result.lost) {
             // Our tickets were dropped (this process looked dead): queue again, at the back.
             queue[0].registered = this.budget.enqueue(queue[0].ticket, priority, this.processId);
