@@ -156,7 +156,7 @@ describe('events jobs of intake batches', () => {
       [ids],
     );
     const unmatched = await db.query(
-      `SELECT id, unmatched FROM inbox_events WHERE id = ANY($1::uuid[]) AND unmatched IS NOT NULL`,
+      `SELECT id, inbox_decision(unmatched, unmatched_set, unmatched_rules) AS unmatched FROM inbox_events WHERE id = ANY($1::uuid[]) AND unmatched_rules IS NOT NULL`,
       [ids],
     );
     const decided = new Set([

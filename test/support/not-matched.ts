@@ -41,7 +41,7 @@ export function notMatchedFor(
     );
     if (run) return { inboxEventId: run.inbox_event_id, at: run.created_at, trace: run.trace };
     const events: { id: string; processed_at: Date }[] = await db.query(
-      `SELECT id, processed_at FROM inbox_events WHERE contact_id = $1 AND unmatched IS NOT NULL ORDER BY received_at`,
+      `SELECT id, processed_at FROM inbox_events WHERE contact_id = $1 AND unmatched_rules IS NOT NULL ORDER BY received_at`,
       [contactId],
     );
     for (const event of events) {

@@ -73,7 +73,7 @@ describe('crm-rules diff and forecast over recorded custom-source events', () =>
         `SELECT inbox_event_id, status FROM runs WHERE rule_id = 'big-order-vip' ORDER BY created_at`,
       );
       const unmatched: { id: string; unmatched: unknown }[] = await db.query(
-        `SELECT id, unmatched FROM inbox_events WHERE id = ANY($1) AND unmatched IS NOT NULL`,
+        `SELECT id, inbox_decision(unmatched, unmatched_set, unmatched_rules) AS unmatched FROM inbox_events WHERE id = ANY($1) AND unmatched_rules IS NOT NULL`,
         [ids],
       );
       const done = rows.filter((r) => r.status === 'succeeded');

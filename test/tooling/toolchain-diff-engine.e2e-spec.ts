@@ -32,7 +32,7 @@ async function settled(h: Harness, events: number): Promise<void> {
       `SELECT (SELECT count(*) FROM inbox_events WHERE status = 'processed')::int AS processed,
               -- the rule decided each event: a run, or (not matched, issue 35) the decision on the event
               ((SELECT count(*) FROM runs WHERE rule_id = $1) +
-               (SELECT count(*) FROM inbox_events WHERE unmatched IS NOT NULL))::int AS runs,
+               (SELECT count(*) FROM inbox_events WHERE unmatched_rules IS NOT NULL))::int AS runs,
               (SELECT count(*) FROM runs WHERE status IN ('pending', 'running', 'waiting'))::int AS busy,
               (SELECT count(*) FROM action_results WHERE status IN ('pending', 'running'))::int AS acting`,
       [RULE_ID],

@@ -18,7 +18,10 @@ function contactVersionOf(payload: Record<string, unknown>): string | null {
 /** Needs `transaction` besides `query`: the pool (DataSource) or an EntityManager. */
 export type Db = Pick<EntityManager, 'query' | 'transaction'>;
 
-const VIEW = `id, event_key AS "eventKey", type, status, outcome, unmatched, attempts, last_error AS "lastError",
+/** A row's decision as one jsonb object, whichever form it keeps it in (migration 1796020000000). */
+const DECISION = `inbox_decision(unmatched, unmatched_set, unmatched_rules)`;
+
+const VIEW = `id, event_key AS "eventKey", type, status, outcome, ${DECISION} AS unmatched, attempts, last_error AS "lastError",
   contact_id AS "contactId", received_at AS "receivedAt", processed_at AS "processedAt"`;
 
 /**
@@ -81,7 +84,7 @@ export class InboxEventViews {
   /** A contact's deliveries, the newest `limit`, in time order (contact timeline). */
   async ofContact(contactId: string, limit: number): Promise<ContactDeliveryRow[]> {
     const rows: (ContactDeliveryRow & { packed: Buffer | null })[] = await this.db.query(
-      `SELECT * FROM (SELECT id, type, event_key AS "eventKey", status, outcome, unmatched, last_error AS error,
+      `SELECT * FROM (SELECT id, type, event_key AS "eventKey", status, outcome, ${DECISION} AS unmatched, last_error AS error,
                              CASE WHEN type LIKE 'contact.%' THEN payload->'data'->>'updatedAt' END AS "contactVersion",
                              CASE WHEN type LIKE 'contact.%' THEN payload_packed END AS packed,
                              received_at AS "receivedAt",
@@ -143,7 +146,7 @@ export class InboxEventViews {
     return this.db.query(
       `SELECT ${VIEW} FROM inbox_events
         WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR type = $2)
-          AND ($3::text IS NULL OR (status = 'processed' AND (unmatched IS NOT NULL) = ($3 = 'unmatched')))
+          AND ($3::text IS NULL OR (status = 'processed' AND (unmatched IS NOT NULL OR unmatched_rules IS NOT NULL) = ($3 = 'unmatched')))
           AND ($4::text[] IS NULL OR contact_id = ANY($4))
         ORDER BY received_at DESC LIMIT $5`,
       [f.status ?? null, f.type ?? null, f.decided ?? null, f.contacts ? [...f.contacts] : null, f.limit],
@@ -154,7 +157,7 @@ export class InboxEventViews {
   async forExplain(id: string): Promise<EventToExplain | undefined> {
     const [row] = await this.db.query(
       `SELECT id, type, payload, payload_packed, status, contact_id, event_key, attempts, previous_contact,
-              previous_packed, unmatched
+              previous_packed, ${DECISION} AS unmatched
          FROM inbox_events WHERE id = $1 AND ${sameDay('event_at', '$1')}`,
       [id],
     );

@@ -122,9 +122,21 @@ export class InboxEventEntity {
   @Column({ type: 'text', nullable: true })
   outcome!: InboxOutcome | null;
 
-  /** Processed with no rule matching: the compact decision (no runs rows). */
+  /**
+   * The decision of its rules that did not match (no runs rows for them), as rows processed before
+   * migration 1796020000000 keep it; later rows keep it as `unmatchedSet` and `unmatchedRules`.
+   * Read both through `inbox_decision` (INBOX_DECISION, inbox-event-views.repository.ts).
+   */
   @Column({ type: 'jsonb', nullable: true })
   unmatched!: UnmatchedDecision | null;
+
+  /** The decision's rule set and commit: a `rule_set_refs` row (rule-set-ref.entity.ts). */
+  @Column({ name: 'unmatched_set', type: 'bigint', nullable: true })
+  unmatchedSet!: string | null;
+
+  /** The decision's number of rules that listened and did not match. */
+  @Column({ name: 'unmatched_rules', type: 'int', nullable: true })
+  unmatchedRules!: number | null;
 
   @CreateDateColumn({ name: 'received_at', type: 'timestamptz' })
   receivedAt!: Date;

@@ -7,6 +7,7 @@ import { InboxEventViews, type Db, type InboxEventRow } from './inbox-event-view
 import { InboxIntake } from './inbox-intake.repository';
 import { sameDay, sameDays } from '../partitions/ledger-id';
 import { packPayload, unpackPayload, withPayload, type ToPack } from './packed-payload';
+import { insertRuleSetRefsSql } from './rule-set-refs.repository';
 
 export type {
   ContactDeliveryRow,
@@ -36,13 +37,21 @@ const packedInstead = (column: 'payload' | 'previous_contact', into: string, pac
  * the decision of their rules that did not match from `decisions` (a jsonb parameter: id → decision
  * or null) and, when given, more SET clauses (`also`). Rows are locked in id order; an event no
  * longer pending is left as it is. Returns the ids claimed.
+ *
+ * The decision is kept by reference: its rule set and commit as a `rule_set_refs` id, which the
+ * statement must also insert (`claimCtes` names the CTE that does; migration 1796020000000).
  */
 export function claimSql(ids: string, decisions: string, also = ''): string {
+  const decision = `(${decisions}::jsonb) -> id::text`;
   return `UPDATE inbox_events SET status = 'processed', processed_at = now(),
-                unmatched = NULLIF((${decisions}::jsonb) -> id::text, 'null'::jsonb)${also ? `, ${also}` : ''}
+                unmatched_set = rule_set_ref(${decision}), unmatched_rules = (${decision} ->> 'rules')::int
+                ${also ? `, ${also}` : ''}
           WHERE id IN (SELECT unnest(${ids}::uuid[]) ORDER BY 1) AND ${sameDays('event_at', ids)} AND status = 'pending'
       RETURNING id`;
 }
+
+/** The CTEs a statement with a claim starts with: the reference rows of its decisions. */
+export const claimCtes = (decisions: string): string => `refs AS (${insertRuleSetRefsSql(decisions)})`;
 
 /** Event keys of operator replays start with this: they skip the mirror and loop protection. */
 export const REPLAY_KEY_PREFIX = 'replay:';
@@ -115,12 +124,12 @@ export class InboxEventsRepository {
     const at = 'array_position($1::uuid[], id)';
     const rows: { id: string }[] = returnedRows(
       await this.db.query(
-        claimSql(
+        `WITH ${claimCtes('$2')} ${claimSql(
           '$1',
           '$2',
           `${packedInstead('payload', 'payload_packed', `($3::bytea[])[${at}]`)},
            ${packedInstead('previous_contact', 'previous_packed', `($4::bytea[])[${at}]`)}`,
-        ),
+        )}`,
         [
           ids,
           JSON.stringify(Object.fromEntries(decisions)),

@@ -4,7 +4,7 @@
 // transaction of three statements (and its BEGIN and COMMIT) was: all or nothing, one round trip.
 import type { Queryable } from '../sql/queryable';
 import { actionRowsParam, insertActionRowsSql, type NewActionRows } from './action-results.repository';
-import { claimSql } from './inbox-events.repository';
+import { claimCtes, claimSql } from './inbox-events.repository';
 import type { UnmatchedDecision } from './inbox-event.entity';
 import type { RunInsert } from './run-rows';
 import { insertRunsFromJsonSql } from './runs.repository';
@@ -15,7 +15,7 @@ import { insertRunsFromJsonSql } from './runs.repository';
  * inserted (a trigger seen before writes none). Postgres runs every part exactly once whatever the
  * final SELECT reads.
  */
-const WRITE_MATCHED_EVENTS = `WITH claimed AS (${claimSql('$1', '$2')}),
+const WRITE_MATCHED_EVENTS = `WITH ${claimCtes('$2')}, claimed AS (${claimSql('$1', '$2')}),
      inserted AS (${insertRunsFromJsonSql(`WHERE x."inboxEventId" IN (SELECT id FROM claimed)`, '$3')}
        ON CONFLICT DO NOTHING RETURNING id),
      acted AS (${insertActionRowsSql('$4', `WHERE r."runId" IN (SELECT id FROM inserted)`)})

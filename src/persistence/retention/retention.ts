@@ -125,6 +125,8 @@ export const BOUNDED_TABLES: Readonly<Record<string, string>> = {
   segment_rule_state: 'one row per scheduled rule',
   segment_memberships: 'one row per scheduled rule and contact in its segment',
   rule_controls: 'one row per rule',
+  rule_set_refs:
+    'one row per rule set and commit that judged events (a few per deploy), kept: inbox rows of any kept day name them',
   rule_set_versions:
     'one row per commit fetched (or RULES_DIR content loaded), kept: each run names one and its page shows its YAML',
   demo_marker: 'at most one row, written by the first demo start on an empty database',

@@ -10,6 +10,7 @@ import { EnrollmentEntity } from '../ledger/enrollment.entity';
 import { RunEntity } from '../ledger/run.entity';
 import { BulkRunEntity } from '../ledger/bulk-run.entity';
 import { InboxEventEntity } from '../ledger/inbox-event.entity';
+import { RuleSetRefEntity } from '../ledger/rule-set-ref.entity';
 import { WebhookSubscriptionEntity } from './webhook-subscription.entity';
 import { ContactMirrorStateEntity } from '../../pipeline/contact-mirror/contact-mirror-state.entity';
 import { ContactMirrorTombstoneEntity } from '../../pipeline/contact-mirror/contact-mirror-tombstone.entity';
@@ -27,6 +28,7 @@ export const ENTITIES = [
   ActionResultEntity,
   EnrollmentEntity,
   BulkRunEntity,
+  RuleSetRefEntity,
   // segments
   ContactMirrorEntity,
   ContactMirrorTombstoneEntity,

@@ -92,7 +92,7 @@ describe('recording an event', () => {
     );
     expect(runs[0].n).toBe(0);
     const rows = await db.dataSource.query(
-      `SELECT id, status, unmatched FROM inbox_events WHERE id = ANY($1) ORDER BY id`,
+      `SELECT id, status, inbox_decision(unmatched, unmatched_set, unmatched_rules) AS unmatched FROM inbox_events WHERE id = ANY($1) ORDER BY id`,
       [[a, b, taken]],
     );
     const byId = new Map(rows.map((r: { id: string }) => [r.id, r]));
@@ -110,18 +110,48 @@ describe('recording an event', () => {
     expect(await recordUnmatchedEvents(db.dataSource, [{ inboxEventId: id, runs, payload: {} }])).toEqual([
       true,
     ]);
-    const [row] = await db.dataSource.query(`SELECT unmatched FROM inbox_events WHERE id = $1`, [id]);
-    expect(row.unmatched).toEqual({ set: 'set1', commit: 'abc1234', rules: 1 });
+    const [row] = await db.dataSource.query(
+      `SELECT inbox_decision(unmatched, unmatched_set, unmatched_rules) AS unmatched, unmatched AS stored
+         FROM inbox_events WHERE id = $1`,
+      [id],
+    );
+    expect(row).toEqual({ unmatched: { set: 'set1', commit: 'abc1234', rules: 1 }, stored: null });
   });
 
-  it('stores a decision of a few dozen bytes whatever the number of rules that listened', async () => {
+  it('names each rule set and commit once, and reads a decision kept as jsonb the same way', async () => {
+    const ids = [await storedEvent(), await storedEvent(), await storedEvent()];
+    const events = ids.map((id, i) => ({
+      inboxEventId: id,
+      runs: [{ ...unmatched(id, 'rule-a'), rulesCommit: i < 2 ? 'ref-commit-1' : 'ref-commit-2' }],
+      payload: {},
+    }));
+    expect(await recordUnmatchedEvents(db.dataSource, events)).toEqual([true, true, true]);
+    const refs = await db.dataSource.query(
+      `SELECT rules_commit FROM rule_set_refs WHERE rules_commit LIKE 'ref-commit-%' ORDER BY 1`,
+    );
+    expect(refs).toEqual([{ rules_commit: 'ref-commit-1' }, { rules_commit: 'ref-commit-2' }]);
+    // A row processed before migration 1796020000000 keeps its decision as jsonb: read alike.
+    const before = await new InboxEventsRepository(db.dataSource).views.forExplain(ids[0]);
+    await db.dataSource.query(
+      `UPDATE inbox_events SET unmatched = inbox_decision(unmatched, unmatched_set, unmatched_rules),
+              unmatched_set = NULL, unmatched_rules = NULL WHERE id = $1`,
+      [ids[0]],
+    );
+    const after = await new InboxEventsRepository(db.dataSource).views.forExplain(ids[0]);
+    expect(after?.unmatched).toEqual({ set: 'set1', commit: 'ref-commit-1', rules: 1 });
+    expect(after).toEqual(before);
+  });
+
+  it('stores a decision in a dozen bytes whatever the number of rules that listened', async () => {
     const id = await storedEvent();
     const runs = Array.from({ length: 50 }, (_, i) => unmatched(id, `rule-${i}`));
     await recordUnmatchedEvents(db.dataSource, [{ inboxEventId: id, runs, payload: {} }]);
     const [row] = await db.dataSource.query(
-      `SELECT pg_column_size(unmatched) AS bytes FROM inbox_events WHERE id = $1`,
+      `SELECT coalesce(pg_column_size(unmatched), 0) + pg_column_size(unmatched_set) + pg_column_size(unmatched_rules)
+              AS bytes, unmatched_rules FROM inbox_events WHERE id = $1`,
       [id],
     );
-    expect(row.bytes).toBeLessThan(64);
+    // By reference (migration 1796020000000): 8 bytes name the rule set and commit, 4 count the rules.
+    expect(row).toEqual({ bytes: 12, unmatched_rules: 50 });
   });
 });

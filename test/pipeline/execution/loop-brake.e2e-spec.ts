@@ -82,7 +82,7 @@ describe('the loop brake holds only what can loop', () => {
     // matches it, so it ends with its decision on its own row (no run: issue 35).
     await eventually(async () => {
       const [created] = await db.query(
-        `SELECT unmatched FROM inbox_events WHERE contact_id = $1 AND type = 'contact.created' AND status = 'processed'`,
+        `SELECT inbox_decision(unmatched, unmatched_set, unmatched_rules) AS unmatched FROM inbox_events WHERE contact_id = $1 AND type = 'contact.created' AND status = 'processed'`,
         [contact.id],
       );
       return created?.unmatched ? true : undefined;
