@@ -59,7 +59,9 @@ describe('the catalogue', () => {
     // The state-setting writes: a repeat finds the state already set.
     const relaxed = Object.keys(durable).filter((t) => !durable[t]);
     expect(relaxed.sort()).toEqual(
-      ACTION_DEFINITIONS.filter((d) => d.repeat === 'state-checked').map((d) => d.type).sort(),
+      ACTION_DEFINITIONS.filter((d) => d.repeat === 'state-checked')
+        .map((d) => d.type)
+        .sort(),
     );
     expect(relaxed).toEqual(expect.arrayContaining(['add-tag', 'remove-tag', 'move-stage', 'assign']));
   });

@@ -7,7 +7,7 @@ import { InboxEventViews, type Db, type InboxEventRow } from './inbox-event-view
 import { InboxIntake } from './inbox-intake.repository';
 import { sameDay, sameDays } from '../partitions/ledger-id';
 import { packPayload, unpackPayload, withPayload, type ToPack } from './packed-payload';
-import { insertRuleSetRefsSql } from './rule-set-refs.repository';
+import { insertRuleSetRefsSql, noteRuleSetRefsCommitted, ruleSetRefsKnown } from './rule-set-refs.repository';
 
 export type {
   ContactDeliveryRow,
@@ -38,8 +38,9 @@ const packedInstead = (column: 'payload' | 'previous_contact', into: string, pac
  * or null) and, when given, more SET clauses (`also`). Rows are locked in id order; an event no
  * longer pending is left as it is. Returns the ids claimed.
  *
- * The decision is kept by reference: its rule set and commit as a `rule_set_refs` id, which the
- * statement must also insert (`claimCtes` names the CTE that does; migration 1796020000000).
+ * The decision is kept by reference: its rule set and commit as a `rule_set_refs` id, whose row
+ * the statement also inserts (`claimCtes`; migration 1796020000000) unless this process has seen
+ * it committed (ruleSetRefsKnown).
  */
 export function claimSql(ids: string, decisions: string, also = ''): string {
   const decision = `(${decisions}::jsonb) -> id::text`;
@@ -122,9 +123,10 @@ export class InboxEventsRepository {
     const ids = [...decisions.keys()].sort();
     const parts = ids.map((id) => toPack.get(id));
     const at = 'array_position($1::uuid[], id)';
+    const refsKnown = ruleSetRefsKnown(this.db, decisions);
     const rows: { id: string }[] = returnedRows(
       await this.db.query(
-        `WITH ${claimCtes('$2')} ${claimSql(
+        `${refsKnown ? '' : `WITH ${claimCtes('$2')}`} ${claimSql(
           '$1',
           '$2',
           `${packedInstead('payload', 'payload_packed', `($3::bytea[])[${at}]`)},
@@ -138,6 +140,7 @@ export class InboxEventsRepository {
         ],
       ),
     );
+    if (!refsKnown) noteRuleSetRefsCommitted(this.db, decisions);
     return new Set(rows.map((r) => r.id));
   }
 

@@ -1,7 +1,7 @@
 // Every statement on `rule_set_refs`: the rows an inbox row's decision names (migration
 // 1796020000000). They are written only as part of a claim, so this file holds SQL to chain, not
 // a class: a claim that stores decisions by reference makes sure, in the same statement, that each
-// reference has its row.
+// reference has its row, unless this process has already seen that row committed.
 
 /**
  * A data-modifying CTE body: the reference row of every decision object in `decisions` (a jsonb
@@ -13,4 +13,43 @@ export function insertRuleSetRefsSql(decisions: string): string {
           SELECT DISTINCT rule_set_ref(d), d->>'set', coalesce(d->>'commit', '')
             FROM jsonb_each(${decisions}::jsonb) AS e(id, d) WHERE jsonb_typeof(d) = 'object'
           ON CONFLICT (id) DO NOTHING`;
+}
+
+/**
+ * Per database (its DataSource), the references this process has seen committed. A reference row
+ * is never deleted, so a claim whose decisions name only these leaves the insert out: the insert's
+ * plan and execution, about 0.2 ms of the matched write at p50 (docs/BENCHMARKS.md, round 4,
+ * session 10), are paid once per rule set and process instead of at every claim.
+ */
+const committed = new WeakMap<object, Set<string>>();
+
+type Decision = { set: string; commit?: string } | null;
+
+const keyOf = (d: NonNullable<Decision>): string => `${d.set}\n${d.commit ?? ''}`;
+// A transaction's EntityManager names its DataSource as `connection`; the pool is its own.
+const databaseOf = (db: object): object => (db as { connection?: object }).connection ?? db;
+
+/** True when every decision names a reference this process has seen committed in `db`'s database. */
+export function ruleSetRefsKnown(db: object, decisions: ReadonlyMap<string, Decision>): boolean {
+  const known = committed.get(databaseOf(db));
+  for (const d of decisions.values()) if (d && !known?.has(keyOf(d))) return false;
+  return true;
+}
+
+/** A transaction's EntityManager (or a QueryRunner) in an open transaction: its writes may still roll back. */
+function inTransaction(db: object): boolean {
+  const runner = (db as { queryRunner?: object }).queryRunner ?? db;
+  return Boolean((runner as { isTransactionActive?: boolean }).isTransactionActive);
+}
+
+/**
+ * Notes the decisions' references as committed, after a statement on `db` that inserted them
+ * succeeded. Inside a transaction nothing is noted: it may still roll back.
+ */
+export function noteRuleSetRefsCommitted(db: object, decisions: ReadonlyMap<string, Decision>): void {
+  if (inTransaction(db)) return;
+  const database = databaseOf(db);
+  const known = committed.get(database) ?? new Set<string>();
+  committed.set(database, known);
+  for (const d of decisions.values()) if (d) known.add(keyOf(d));
 }

@@ -98,7 +98,9 @@ describe('the console page of one event', () => {
         ids: [...page.html.matchAll(/href="\/console\/events\/([0-9a-f-]{36})"/g)].map((m) => m[1]),
       };
     };
-    const all = await db.query(`SELECT id, contact_id, inbox_decision(unmatched, unmatched_set, unmatched_rules) AS unmatched FROM inbox_events ORDER BY received_at`);
+    const all = await db.query(
+      `SELECT id, contact_id, inbox_decision(unmatched, unmatched_set, unmatched_rules) AS unmatched FROM inbox_events ORDER BY received_at`,
+    );
     const unmatched = all.rows.filter((r) => r.unmatched).map((r) => r.id);
     const matched = all.rows.filter((r) => !r.unmatched).map((r) => r.id);
     expect(unmatched.length).toBeGreaterThan(0);

@@ -142,6 +142,35 @@ describe('recording an event', () => {
     expect(after).toEqual(before);
   });
 
+  it('inserts a reference once per process, and not from a transaction that rolls back', async () => {
+    const claim = (db: Parameters<typeof recordUnmatchedEvents>[0], id: string, commit: string) =>
+      recordUnmatchedEvents(db, [
+        { inboxEventId: id, runs: [{ ...unmatched(id, 'rule-a'), rulesCommit: commit }], payload: {} },
+      ]);
+    const refOf = async (commit: string) =>
+      (await db.dataSource.query(`SELECT id FROM rule_set_refs WHERE rules_commit = $1`, [commit])).length;
+
+    // Committed once over the pool: a later claim naming it leaves the insert out (the row,
+    // deleted behind the process' back here, is not written again).
+    expect(await claim(db.dataSource, await storedEvent(), 'once-1')).toEqual([true]);
+    expect(await refOf('once-1')).toBe(1);
+    await db.dataSource.query(`DELETE FROM rule_set_refs WHERE rules_commit = 'once-1'`);
+    expect(await claim(db.dataSource, await storedEvent(), 'once-1')).toEqual([true]);
+    expect(await refOf('once-1')).toBe(0);
+
+    // Inserted in a transaction that rolled back: not taken as known, so the next claim inserts it.
+    const rolledBack = await storedEvent();
+    await expect(
+      db.dataSource.transaction(async (tx) => {
+        expect(await claim(tx, rolledBack, 'once-2')).toEqual([true]);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await refOf('once-2')).toBe(0);
+    expect(await claim(db.dataSource, rolledBack, 'once-2')).toEqual([true]);
+    expect(await refOf('once-2')).toBe(1);
+  });
+
   it('stores a decision in a dozen bytes whatever the number of rules that listened', async () => {
     const id = await storedEvent();
     const runs = Array.from({ length: 50 }, (_, i) => unmatched(id, `rule-${i}`));

@@ -107,9 +107,10 @@ describe('recording events with matched runs in one batch', () => {
       [0, 'succeeded'],
       [2, 'succeeded'],
     ]);
-    const decisions = await db.dataSource.query(`SELECT id, inbox_decision(unmatched, unmatched_set, unmatched_rules) AS unmatched FROM inbox_events WHERE id = ANY($1)`, [
-      events.map((e) => e.inboxEventId),
-    ]);
+    const decisions = await db.dataSource.query(
+      `SELECT id, inbox_decision(unmatched, unmatched_set, unmatched_rules) AS unmatched FROM inbox_events WHERE id = ANY($1)`,
+      [events.map((e) => e.inboxEventId)],
+    );
     const decisionOf = (i: number) =>
       decisions.find((d: { id: string }) => d.id === events[i].inboxEventId).unmatched;
     expect([decisionOf(0), decisionOf(1), decisionOf(2)]).toEqual([

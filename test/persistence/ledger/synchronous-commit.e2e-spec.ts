@@ -36,7 +36,12 @@ describe('action marks committed synchronously in one statement', () => {
     );
     const actions = new ActionResultsRepository(oneConnection);
     const tag = { type: 'add-tag' as const, tag: 'vip' };
-    await actions.insertForRun(run.id, run.trigger_at, Array.from({ length: MARKS }, () => tag), 'pending');
+    await actions.insertForRun(
+      run.id,
+      run.trigger_at,
+      Array.from({ length: MARKS }, () => tag),
+      'pending',
+    );
     return { runId: run.id as string, rows: await actions.ofRun(run.id) };
   };
 
