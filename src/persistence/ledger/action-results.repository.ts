@@ -150,8 +150,8 @@ export class ActionResultsRepository {
    * crash the `running` mark is what says a call may have reached the CRM, and when it began
    * (at-most-once writes are looked up from then on). A state-checked action passes false: a
    * repeat of it is harmless (its guard turns it into `no_change`, and the CRM's write sets a
-   * state), so losing the mark in a Postgres crash costs nothing, and the flush (about 1 ms, on
-   * the way to every tag) is spared. Returns the start time; throws for an action that already
+   * state), so losing the mark in a Postgres crash costs nothing, and its WAL flush (on the way to
+   * every tag; what it costs depends on the disk) is spared. Returns the start time; throws for an action that already
    * succeeded (never moved back).
    */
   async markRunning(id: string, durable = true): Promise<Date> {

@@ -7,7 +7,7 @@ import { InboxEventViews, type Db, type InboxEventRow } from './inbox-event-view
 import { InboxIntake } from './inbox-intake.repository';
 import { sameDay, sameDays } from '../partitions/ledger-id';
 import { packPayload, unpackPayload, withPayload, type ToPack } from './packed-payload';
-import { insertRuleSetRefsSql, noteRuleSetRefsCommitted, ruleSetRefsKnown } from './rule-set-refs.repository';
+import { withRuleSetRefs } from './rule-set-refs.repository';
 
 export type {
   ContactDeliveryRow,
@@ -39,8 +39,8 @@ const packedInstead = (column: 'payload' | 'previous_contact', into: string, pac
  * longer pending is left as it is. Returns the ids claimed.
  *
  * The decision is kept by reference: its rule set and commit as a `rule_set_refs` id, whose row
- * the statement also inserts (`claimCtes`; migration 1796020000000) unless this process has seen
- * it committed (ruleSetRefsKnown).
+ * the statement also inserts unless this process has seen it committed (withRuleSetRefs,
+ * rule-set-refs.repository.ts; migration 1796020000000).
  */
 export function claimSql(ids: string, decisions: string, also = ''): string {
   const decision = `(${decisions}::jsonb) -> id::text`;
@@ -50,9 +50,6 @@ export function claimSql(ids: string, decisions: string, also = ''): string {
           WHERE id IN (SELECT unnest(${ids}::uuid[]) ORDER BY 1) AND ${sameDays('event_at', ids)} AND status = 'pending'
       RETURNING id`;
 }
-
-/** The CTEs a statement with a claim starts with: the reference rows of its decisions. */
-export const claimCtes = (decisions: string): string => `refs AS (${insertRuleSetRefsSql(decisions)})`;
 
 /** Event keys of operator replays start with this: they skip the mirror and loop protection. */
 export const REPLAY_KEY_PREFIX = 'replay:';
@@ -123,24 +120,24 @@ export class InboxEventsRepository {
     const ids = [...decisions.keys()].sort();
     const parts = ids.map((id) => toPack.get(id));
     const at = 'array_position($1::uuid[], id)';
-    const refsKnown = ruleSetRefsKnown(this.db, decisions);
     const rows: { id: string }[] = returnedRows(
-      await this.db.query(
-        `${refsKnown ? '' : `WITH ${claimCtes('$2')}`} ${claimSql(
-          '$1',
-          '$2',
-          `${packedInstead('payload', 'payload_packed', `($3::bytea[])[${at}]`)},
-           ${packedInstead('previous_contact', 'previous_packed', `($4::bytea[])[${at}]`)}`,
-        )}`,
-        [
-          ids,
-          JSON.stringify(Object.fromEntries(decisions)),
-          parts.map((p) => (p ? packPayload(p.payload) : null)),
-          parts.map((p) => (p?.previous ? packPayload(p.previous) : null)),
-        ],
+      await withRuleSetRefs(this.db, decisions, '$2', (refs) =>
+        this.db.query(
+          `${refs && `WITH ${refs}`} ${claimSql(
+            '$1',
+            '$2',
+            `${packedInstead('payload', 'payload_packed', `($3::bytea[])[${at}]`)},
+             ${packedInstead('previous_contact', 'previous_packed', `($4::bytea[])[${at}]`)}`,
+          )}`,
+          [
+            ids,
+            JSON.stringify(Object.fromEntries(decisions)),
+            parts.map((p) => (p ? packPayload(p.payload) : null)),
+            parts.map((p) => (p?.previous ? packPayload(p.previous) : null)),
+          ],
+        ),
       ),
     );
-    if (!refsKnown) noteRuleSetRefsCommitted(this.db, decisions);
     return new Set(rows.map((r) => r.id));
   }
 

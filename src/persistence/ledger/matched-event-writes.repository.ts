@@ -4,26 +4,25 @@
 // transaction of three statements (and its BEGIN and COMMIT) was: all or nothing, one round trip.
 import type { Queryable } from '../sql/queryable';
 import { actionRowsParam, insertActionRowsSql, type NewActionRows } from './action-results.repository';
-import { claimCtes, claimSql } from './inbox-events.repository';
+import { claimSql } from './inbox-events.repository';
 import type { UnmatchedDecision } from './inbox-event.entity';
 import type { RunInsert } from './run-rows';
 import { insertRunsFromJsonSql } from './runs.repository';
-import { noteRuleSetRefsCommitted, ruleSetRefsKnown } from './rule-set-refs.repository';
+import { withRuleSetRefs } from './rule-set-refs.repository';
 
 /**
  * Data-modifying CTEs: the claim runs first (the runs read what it returned), the runs only of
  * events it claimed (a second job of an event writes nothing), the action rows only of runs
  * inserted (a trigger seen before writes none). Postgres runs every part exactly once whatever the
- * final SELECT reads.
+ * final SELECT reads. `refsCte`: the decisions' reference rows, or '' (withRuleSetRefs).
  */
-const writeMatchedEvents = (refs: string) => `WITH ${refs} claimed AS (${claimSql('$1', '$2')}),
+function writeMatchedEvents(refsCte: string): string {
+  return `WITH ${refsCte && `${refsCte},`} claimed AS (${claimSql('$1', '$2')}),
      inserted AS (${insertRunsFromJsonSql(`WHERE x."inboxEventId" IN (SELECT id FROM claimed)`, '$3')}
        ON CONFLICT DO NOTHING RETURNING id),
      acted AS (${insertActionRowsSql('$4', `WHERE r."runId" IN (SELECT id FROM inserted)`)})
 SELECT 'event' AS kind, id FROM claimed UNION ALL SELECT 'run', id FROM inserted`;
-/** With the decisions' reference rows (the first time this process names them), and without. */
-const WRITE_MATCHED_EVENTS = writeMatchedEvents(`${claimCtes('$2')},`);
-const WRITE_MATCHED_EVENTS_REFS_KNOWN = writeMatchedEvents('');
+}
 
 export interface MatchedEventsWritten {
   /** The events claimed (pending until now). */
@@ -45,15 +44,18 @@ export class MatchedEventWrites {
     runs: readonly RunInsert[],
     actions: readonly NewActionRows[],
   ): Promise<MatchedEventsWritten> {
-    const refsKnown = ruleSetRefsKnown(this.db, decisions);
-    const sql = refsKnown ? WRITE_MATCHED_EVENTS_REFS_KNOWN : WRITE_MATCHED_EVENTS;
-    const rows: { kind: 'event' | 'run'; id: string }[] = await this.db.query(sql, [
-      [...decisions.keys()].sort(),
-      JSON.stringify(Object.fromEntries(decisions)),
-      JSON.stringify(runs),
-      actionRowsParam(actions) ?? '[]',
-    ]);
-    if (!refsKnown) noteRuleSetRefsCommitted(this.db, decisions);
+    const rows: { kind: 'event' | 'run'; id: string }[] = await withRuleSetRefs(
+      this.db,
+      decisions,
+      '$2',
+      (refs) =>
+        this.db.query(writeMatchedEvents(refs), [
+          [...decisions.keys()].sort(),
+          JSON.stringify(Object.fromEntries(decisions)),
+          JSON.stringify(runs),
+          actionRowsParam(actions) ?? '[]',
+        ]),
+    );
     const written: MatchedEventsWritten = { claimed: new Set(), inserted: new Set() };
     for (const row of rows) (row.kind === 'event' ? written.claimed : written.inserted).add(row.id);
     return written;
